@@ -1,0 +1,58 @@
+import { Construct } from "./cdk";
+import { PersistentVolumeClaimV1 } from "@cdktf/provider-kubernetes/lib/persistent-volume-claim-v1";
+import type { WorkspaceObjectMeta } from "./workspace-labels";
+
+export interface DataVolumeProps {
+  /**
+   * The address: `kubernetes_persistent_volume_claim_v1.<resourceName>`. Renaming it
+   * deletes users' data. @default the construct id
+   */
+  readonly resourceName?: string;
+  readonly name: string;
+  readonly namespace: string;
+  /** Size at creation, e.g. `"10Gi"`. Later changes are ignored (see the class doc). */
+  readonly size: string;
+  readonly meta: WorkspaceObjectMeta;
+  /** @default the cluster's default storage class */
+  readonly storageClassName?: string;
+  /** @default ["ReadWriteOnce"] */
+  readonly accessModes?: readonly string[];
+}
+
+/**
+ * The persistent volume of a workspace (a PVC). It has no count: it outlives
+ * stops and is deleted only with the workspace. Its address
+ * (`kubernetes_persistent_volume_claim_v1.<resourceName>`) is a contract:
+ * renaming it deletes users' data.
+ *
+ * The requested size is fixed at creation (`ignore_changes`): a value that
+ * changes between builds would otherwise make Terraform try to resize, which
+ * many storage classes cannot do, or replace the claim.
+ */
+export class DataVolume extends Construct {
+  public readonly claim: PersistentVolumeClaimV1;
+
+  constructor(scope: Construct, id: string, props: DataVolumeProps) {
+    super(scope, id);
+    this.claim = new PersistentVolumeClaimV1(this, props.resourceName ?? id, {
+      metadata: {
+        name: props.name,
+        namespace: props.namespace,
+        labels: props.meta.labels,
+        annotations: props.meta.annotations,
+      },
+      waitUntilBound: false,
+      spec: {
+        accessModes: [...(props.accessModes ?? ["ReadWriteOnce"])],
+        storageClassName: props.storageClassName,
+        resources: { requests: { storage: props.size } },
+      },
+      lifecycle: { ignoreChanges: ["spec[0].resources[0].requests"] },
+    });
+  }
+
+  /** The claim's name, for the pod's volume. */
+  get claimName(): string {
+    return this.claim.metadata.name;
+  }
+}

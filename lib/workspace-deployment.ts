@@ -1,0 +1,107 @@
+import { Construct, type ITerraformDependable } from "./cdk";
+import {
+  DeploymentV1,
+  type DeploymentV1SpecTemplateSpec,
+  type DeploymentV1SpecTemplateSpecContainer,
+  type DeploymentV1SpecTemplateSpecContainerSecurityContext,
+} from "@cdktf/provider-kubernetes/lib/deployment-v1";
+import type { WorkspaceData } from "./workspace-data";
+import type { WorkspaceObjectMeta } from "./workspace-labels";
+import type { WorkspaceAgent } from "./workspace-agent";
+
+export interface WorkspaceDeploymentProps {
+  /** The address: `kubernetes_deployment_v1.<resourceName>`. @default "main" */
+  readonly resourceName?: string;
+  readonly workspace: WorkspaceData;
+  readonly name: string;
+  readonly namespace: string;
+  /** Labels go on the Deployment, its selector and the pod; annotations on the Deployment only. */
+  readonly meta: WorkspaceObjectMeta;
+  /**
+   * The pod. Must set `securityContext` with `runAsUser`; containers should come
+   * from {@link agentContainer} so the agent starts with its token.
+   */
+  readonly pod: DeploymentV1SpecTemplateSpec;
+  /** Created first, e.g. the data volume the pod mounts. @default [] */
+  readonly dependsOn?: readonly ITerraformDependable[];
+}
+
+/**
+ * The workspace pod, as a one-replica Deployment (`kubernetes_deployment_v1.main` by default)
+ * whose count follows the workspace's start_count: it exists only while the
+ * workspace runs; everything stateful lives elsewhere (the data volume).
+ * `Recreate` because two pods must never mount the same ReadWriteOnce volume,
+ * and no wait for the rollout so a slow image pull does not fail the build
+ * (the agent reports readiness instead).
+ */
+export class WorkspaceDeployment extends Construct {
+  public readonly deployment: DeploymentV1;
+
+  constructor(scope: Construct, id: string, props: WorkspaceDeploymentProps) {
+    super(scope, id);
+    if (props.pod.securityContext?.runAsUser === undefined) {
+      throw new Error(
+        `${this.node.path}: pod.securityContext.runAsUser must be set (workspaces do not run as root)`,
+      );
+    }
+    this.deployment = new DeploymentV1(this, props.resourceName ?? "main", {
+      count: props.workspace.startCount,
+      dependsOn: props.dependsOn ? [...props.dependsOn] : undefined,
+      waitForRollout: false,
+      metadata: {
+        name: props.name,
+        namespace: props.namespace,
+        labels: props.meta.labels,
+        annotations: props.meta.annotations,
+      },
+      spec: {
+        replicas: "1",
+        selector: { matchLabels: props.meta.labels },
+        strategy: { type: "Recreate" },
+        template: {
+          metadata: { labels: props.meta.labels },
+          spec: props.pod,
+        },
+      },
+    });
+  }
+}
+
+/** A container's security context for a workspace: no privilege escalation, no added capabilities. */
+export const RESTRICTED_CONTAINER_SECURITY: DeploymentV1SpecTemplateSpecContainerSecurityContext = {
+  allowPrivilegeEscalation: false,
+};
+
+export interface AgentContainerProps {
+  readonly name: string;
+  readonly image: string;
+  readonly agent: WorkspaceAgent;
+  /** @default "IfNotPresent" */
+  readonly imagePullPolicy?: string;
+  /** Replaces the default `sh -c <agent init script>`; it must exec the init script. @default agent init */
+  readonly command?: readonly string[];
+  /** Extra env after CODER_AGENT_TOKEN. @default [] */
+  readonly env?: DeploymentV1SpecTemplateSpecContainer["env"];
+  readonly resources?: DeploymentV1SpecTemplateSpecContainer["resources"];
+  readonly volumeMounts?: DeploymentV1SpecTemplateSpecContainer["volumeMount"];
+  /** @default {@link RESTRICTED_CONTAINER_SECURITY} */
+  readonly securityContext?: DeploymentV1SpecTemplateSpecContainerSecurityContext;
+}
+
+/**
+ * The container that runs the Coder agent. The token reaches it only as the
+ * CODER_AGENT_TOKEN env var (never in argv, where `ps` would show it).
+ */
+export function agentContainer(props: AgentContainerProps): DeploymentV1SpecTemplateSpecContainer {
+  const env = Array.isArray(props.env) ? props.env : [];
+  return {
+    name: props.name,
+    image: props.image,
+    imagePullPolicy: props.imagePullPolicy ?? "IfNotPresent",
+    command: props.command ? [...props.command] : ["sh", "-c", props.agent.initScript],
+    securityContext: props.securityContext ?? RESTRICTED_CONTAINER_SECURITY,
+    env: [{ name: "CODER_AGENT_TOKEN", value: props.agent.token }, ...env],
+    resources: props.resources,
+    volumeMount: props.volumeMounts,
+  };
+}

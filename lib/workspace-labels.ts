@@ -1,0 +1,34 @@
+import type { WorkspaceData } from "./workspace-data";
+
+/** Labels and annotations of a Kubernetes object that belongs to a workspace. */
+export interface WorkspaceObjectMeta {
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+}
+
+/**
+ * Coder's standard labels for workspace objects, so that `kubectl get -l
+ * com.coder.workspace.id=…` and Coder's own tooling find them.
+ *
+ * `component` names the kind of object (`workspace` for the pod,
+ * `pvc` for the data volume): `app.kubernetes.io/name=coder-<component>` and
+ * `app.kubernetes.io/instance=coder-<component>-<workspace id>`. The owner's
+ * e-mail is not a valid label value, so it goes into an annotation.
+ */
+export function workspaceObjectMeta(ws: WorkspaceData, component: string): WorkspaceObjectMeta {
+  return {
+    labels: {
+      "app.kubernetes.io/name": `coder-${component}`,
+      "app.kubernetes.io/instance": `coder-${component}-${ws.id}`,
+      "app.kubernetes.io/part-of": "coder",
+      "com.coder.resource": "true",
+      "com.coder.workspace.id": ws.id,
+      "com.coder.workspace.name": ws.name,
+      "com.coder.user.id": ws.owner.id,
+      "com.coder.user.username": ws.owner.name,
+    },
+    annotations: {
+      "com.coder.user.email": ws.owner.email,
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { Construct, Fn } from "./cdk";
+import {
+  DataCoderParameter,
+  type DataCoderParameterOption,
+  type DataCoderParameterValidation,
+} from "../.gen/providers/coder/data-coder-parameter";
+
+export type ParameterType = "string" | "number" | "bool" | "list(string)";
+
+export interface WorkspaceParameterProps {
+  /** Position in the workspace form. Required: a .tf.json template loses source order. */
+  readonly order: number;
+  readonly displayName: string;
+  readonly description: string;
+  /** @default "string" */
+  readonly type?: ParameterType;
+  /** No default makes the parameter required. @default none */
+  readonly default?: string;
+  /** Whether users may change it after creating the workspace. @default false */
+  readonly mutable?: boolean;
+  /** @default none */
+  readonly icon?: string;
+  /** @default none (free input) */
+  readonly options?: readonly DataCoderParameterOption[];
+  /** @default none */
+  readonly validation?: DataCoderParameterValidation;
+  /** Coder's form control (`dropdown`, `radio`, `slider`, `input`, …). @default provider's choice */
+  readonly formType?: string;
+  /** Parameter name as Coder shows and stores it. @default the construct id */
+  readonly name?: string;
+}
+
+/**
+ * A workspace parameter (`data.coder_parameter.<id>`) with an explicit order.
+ * Options' `name` and `value` are required by Coder; options are passed through.
+ */
+export class WorkspaceParameter extends Construct {
+  public readonly parameter: DataCoderParameter;
+
+  constructor(scope: Construct, id: string, props: WorkspaceParameterProps) {
+    super(scope, id);
+    if (!Number.isInteger(props.order) || props.order < 0) {
+      throw new Error(
+        `${this.node.path}: order must be a non-negative integer, got ${props.order}`,
+      );
+    }
+    if (props.options && props.default !== undefined) {
+      const values = props.options.map((o) => o.value);
+      if (!values.includes(props.default)) {
+        throw new Error(
+          `${this.node.path}: default "${props.default}" is not one of the options (${values.join(", ")})`,
+        );
+      }
+    }
+    this.parameter = new DataCoderParameter(this, id, {
+      name: props.name ?? id,
+      displayName: props.displayName,
+      description: props.description,
+      type: props.type ?? "string",
+      default: props.default,
+      mutable: props.mutable ?? false,
+      icon: props.icon,
+      order: props.order,
+      option: props.options ? [...props.options] : undefined,
+      validation: props.validation,
+      formType: props.formType,
+    });
+  }
+
+  /** The value as a string token. */
+  get value(): string {
+    return this.parameter.value;
+  }
+
+  /** The value as a number (for `type: "number"` parameters). */
+  get numberValue(): number {
+    return Fn.tonumber(this.parameter.value);
+  }
+}

@@ -1,0 +1,148 @@
+import { Construct, TerraformVariable } from "../../lib/cdk";
+import { TemplateStack } from "../../lib/template-stack";
+import {
+  coderProvider,
+  useKubeconfigVariable,
+  workspaceClusterProvider,
+} from "../../lib/providers";
+import { WorkspaceData } from "../../lib/workspace-data";
+import { WorkspaceAgent } from "../../lib/workspace-agent";
+import { standardMetadata } from "../../lib/agent-metadata";
+import { WorkspaceParameter } from "../../lib/workspace-parameter";
+import { workspaceObjectMeta } from "../../lib/workspace-labels";
+import { DataVolume } from "../../lib/data-volume";
+import { WorkspaceDeployment, agentContainer } from "../../lib/workspace-deployment";
+
+/** Options a deployment may set for this template (operator configuration). */
+export interface KubernetesTemplateProps {
+  /** Workspace image. @default "codercom/enterprise-base:ubuntu" */
+  readonly image?: string;
+}
+
+const SIZE_OPTIONS = ["2", "4", "6", "8"];
+/** The image's user; its home is the data volume. */
+const WORKSPACE_UID = 1000;
+
+/**
+ * `kubernetes`: Coder's classic Kubernetes workspace. One pod running the
+ * agent as a non-root user, the home folder on a PVC that survives stops,
+ * CPU and memory chosen by the user.
+ */
+export class KubernetesTemplate extends TemplateStack {
+  constructor(scope: Construct, id: string, props: KubernetesTemplateProps = {}) {
+    super(scope, id, {
+      sourceDir: "templates/kubernetes",
+      frontMatter: {
+        displayName: "Kubernetes",
+        description: "A container workspace on Kubernetes with a persistent home volume",
+        icon: "/icon/k8s.png",
+      },
+    });
+
+    const useKubeconfig = useKubeconfigVariable(this);
+    const namespace = new TerraformVariable(this, "namespace", {
+      type: "string",
+      description: "Existing Kubernetes namespace for the workspaces' pods and volumes.",
+    });
+    coderProvider(this);
+    workspaceClusterProvider(this, useKubeconfig);
+
+    const ws = new WorkspaceData(this, "workspace");
+
+    const cpu = new WorkspaceParameter(this, "cpu", {
+      order: 1,
+      displayName: "CPU",
+      description: "CPU cores the workspace may use.",
+      default: "2",
+      icon: "/icon/memory.svg",
+      mutable: true,
+      formType: "radio",
+      options: SIZE_OPTIONS.map((n) => ({ name: `${n} Cores`, value: n })),
+    });
+    const memory = new WorkspaceParameter(this, "memory", {
+      order: 2,
+      displayName: "Memory",
+      description: "Memory the workspace may use, in GB.",
+      default: "2",
+      icon: "/icon/memory.svg",
+      mutable: true,
+      formType: "radio",
+      options: SIZE_OPTIONS.map((n) => ({ name: `${n} GB`, value: n })),
+    });
+    const homeDiskSize = new WorkspaceParameter(this, "home_disk_size", {
+      order: 3,
+      displayName: "Home disk size",
+      description: "Size of the home volume in GB. It is fixed when the workspace is created.",
+      type: "number",
+      default: "10",
+      icon: "/emojis/1f4be.png",
+      mutable: false,
+      validation: { min: 1, max: 99999 },
+    });
+
+    const agent = new WorkspaceAgent(this, "agent", { metadata: standardMetadata("Home Disk") });
+
+    const home = new DataVolume(this, "home", {
+      name: `coder-${ws.id}-home`,
+      namespace: namespace.stringValue,
+      size: `${homeDiskSize.value}Gi`,
+      meta: workspaceObjectMeta(ws, "pvc"),
+    });
+
+    const podMeta = workspaceObjectMeta(ws, "workspace");
+    new WorkspaceDeployment(this, "deployment", {
+      workspace: ws,
+      name: `coder-${ws.id}`,
+      namespace: namespace.stringValue,
+      meta: podMeta,
+      dependsOn: [home.claim],
+      pod: {
+        securityContext: {
+          runAsUser: String(WORKSPACE_UID),
+          runAsGroup: String(WORKSPACE_UID),
+          fsGroup: String(WORKSPACE_UID),
+          runAsNonRoot: true,
+        },
+        container: [
+          agentContainer({
+            name: "dev",
+            image: props.image ?? "codercom/enterprise-base:ubuntu",
+            agent,
+            resources: {
+              requests: { cpu: "250m", memory: "512Mi" },
+              limits: { cpu: cpu.value, memory: `${memory.value}Gi` },
+            },
+            volumeMounts: [{ name: "home", mountPath: "/home/coder", readOnly: false }],
+          }),
+        ],
+        volume: [
+          { name: "home", persistentVolumeClaim: { claimName: home.claimName, readOnly: false } },
+        ],
+        affinity: {
+          // Spread workspaces over nodes when the scheduler can.
+          podAntiAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 1,
+                podAffinityTerm: {
+                  topologyKey: "kubernetes.io/hostname",
+                  labelSelector: [
+                    {
+                      matchExpressions: [
+                        {
+                          key: "app.kubernetes.io/name",
+                          operator: "In",
+                          values: ["coder-workspace"],
+                        },
+                      ],
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      },
+    });
+  }
+}
