@@ -1,0 +1,99 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { synthTemplates } from "../../templates/synth";
+import { TEMPLATES } from "../../templates";
+import { projectRoot } from "../../lib/project-root";
+
+// What `coder templates push -d cdktf.out/stacks/<template>` needs, checked on
+// every template: the files, their size, no backend, no host paths, and
+// byte-identical output from two runs.
+
+const MAX_TEMPLATE_BYTES = 256 * 1024;
+
+function listFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? listFiles(p).map((f) => path.join(e.name, f)) : [e.name];
+  });
+}
+
+describe("synthesized templates", () => {
+  let first: string;
+  let second: string;
+
+  beforeAll(() => {
+    first = fs.mkdtempSync(path.join(os.tmpdir(), "synth-a-"));
+    second = fs.mkdtempSync(path.join(os.tmpdir(), "synth-b-"));
+    synthTemplates({ outdir: first });
+    synthTemplates({ outdir: second });
+  });
+
+  afterAll(() => {
+    fs.rmSync(first, { recursive: true, force: true });
+    fs.rmSync(second, { recursive: true, force: true });
+  });
+
+  it("writes one folder per template", () => {
+    expect(fs.readdirSync(path.join(first, "stacks")).sort()).toEqual(TEMPLATES.map((t) => t.id).sort());
+  });
+
+  describe.each(TEMPLATES.map((t) => t.id))("%s", (id) => {
+    const dir = () => path.join(first, "stacks", id);
+    const config = () => JSON.parse(fs.readFileSync(path.join(dir(), "cdk.tf.json"), "utf8"));
+
+    it("is a pushable template folder: cdk.tf.json and README.md, no hidden or state files", () => {
+      const files = listFiles(dir());
+      expect(files).toContain("cdk.tf.json");
+      expect(files).toContain("README.md");
+      for (const f of files) {
+        expect(f.split(path.sep).some((part) => part.startsWith("."))).toBe(false);
+        expect(f).not.toMatch(/tfstate|tfvars/);
+      }
+    });
+
+    it("stays under 256 KiB", () => {
+      const total = listFiles(dir()).reduce((n, f) => n + fs.statSync(path.join(dir(), f)).size, 0);
+      expect(total).toBeLessThanOrEqual(MAX_TEMPLATE_BYTES);
+    });
+
+    it("has no backend, requires Terraform >= 1.5 and pins provider sources and versions", () => {
+      const tf = config().terraform;
+      expect(tf.backend).toBeUndefined();
+      expect(tf.required_version).toBe(">= 1.5.0");
+      expect(tf.required_providers.coder).toEqual({ source: "coder/coder", version: ">= 2.5.0" });
+      expect(tf.required_providers.kubernetes).toEqual({
+        source: "hashicorp/kubernetes",
+        version: ">= 2.16.0, < 3.0.0",
+      });
+    });
+
+    it("holds no absolute path of the machine that synthesized it", () => {
+      const text = fs.readFileSync(path.join(dir(), "cdk.tf.json"), "utf8");
+      expect(text).not.toContain(projectRoot());
+      expect(text).not.toContain(first);
+      expect(text).not.toContain(os.tmpdir() + "/");
+    });
+
+    it("is byte-identical when synthesized twice", () => {
+      for (const f of listFiles(dir())) {
+        const a = fs.readFileSync(path.join(dir(), f));
+        const b = fs.readFileSync(path.join(second, "stacks", id, f));
+        expect({ file: f, same: a.equals(b) }).toEqual({ file: f, same: true });
+      }
+    });
+
+    it("gives every coder_parameter an order, unique within the template", () => {
+      const params = Object.values(config().data?.coder_parameter ?? {}) as { order: number }[];
+      const orders = params.map((p) => p.order);
+      expect(orders.every((o) => Number.isInteger(o))).toBe(true);
+      expect(new Set(orders).size).toBe(orders.length);
+    });
+
+    it("ships a README whose front matter names the template for Coder", () => {
+      const readme = fs.readFileSync(path.join(dir(), "README.md"), "utf8");
+      const m = /^---\ndisplay_name: "(.+)"\ndescription: "(.+)"\nicon: "(.+)"\n---\n# /.exec(readme);
+      expect(m).not.toBeNull();
+    });
+  });
+});
