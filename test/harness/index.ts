@@ -1,0 +1,32 @@
+/**
+ * Test harness: the real Terraform CLI validates and plans synthesized templates offline,
+ * against a mock provider server (see docs/testing.md).
+ *
+ * - planExpressions(source, variables): provider-free plans of variables/locals/outputs/checks.
+ * - TerraformHarness: validate/plan/apply templates against the mock coder, kubernetes and
+ *   devcontainerbuilder providers (one server per test file).
+ * - requireTerraform(): fails loudly when Terraform >= 1.5 is missing.
+ */
+export { planExpressions, type ExpressionPlan, type ExpressionSource } from "./plan-expressions";
+export {
+  TerraformHarness,
+  type ApplyResult,
+  type PlanOptions,
+  type StateResource,
+  type TerraformState,
+  type ValidationResult,
+} from "./terraform-harness";
+export { PlanResult, type PlannedResource, type ReadDataSource } from "./plan-result";
+export {
+  DEFAULT_OWNER,
+  DEFAULT_PROVISIONER,
+  DEFAULT_WORKSPACE,
+  type FixtureEntry,
+  type Fixtures,
+  type FixtureValues,
+  type MatchedFixture,
+  type WorkspaceFixture,
+} from "./fixtures";
+export { checkFailureMessages, CHECK_FAILED_SUMMARY, type Diagnostic } from "./diagnostics";
+export type { PlannedOutput } from "./planned-outputs";
+export { requireTerraform, TerraformError, MINIMUM_TERRAFORM_VERSION } from "./terraform-cli";

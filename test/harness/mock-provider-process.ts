@@ -1,0 +1,106 @@
+/**
+ * The mock provider's long-lived Node process (`provider.js serve`), driven over its stdin
+ * control channel: each harness call opens its own set of provider servers (with its own
+ * fixtures file) and gets the TF_REATTACH_PROVIDERS value pointing at them.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+/** Entry point of the mock provider. */
+export const MOCK_PROVIDER_ENTRY = join(__dirname, "mock-provider", "provider.js");
+
+/** A control-channel reply. */
+interface ControlReply {
+  readonly id?: string;
+  readonly ready?: boolean;
+  readonly reattach?: Record<string, unknown>;
+  readonly closed?: boolean;
+  readonly error?: string;
+}
+
+/** One open set of provider servers. */
+export interface ProviderServerSet {
+  /** Value for TF_REATTACH_PROVIDERS. */
+  readonly reattach: string;
+  close(): Promise<void>;
+}
+
+export class MockProviderProcess {
+  private readonly pending = new Map<string, (reply: ControlReply) => void>();
+  private nextId = 0;
+  private stderr = "";
+  private exited = false;
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString("utf8")));
+    createInterface({ input: child.stdout }).on("line", (line) => this.onLine(line));
+    child.on("exit", () => {
+      this.exited = true;
+      const failure: ControlReply = { error: `mock provider exited: ${this.stderr.trim()}` };
+      for (const resolve of this.pending.values()) resolve(failure);
+      this.pending.clear();
+    });
+  }
+
+  /** Starts the process and waits until it is ready. */
+  static async start(env: Readonly<Record<string, string>> = {}): Promise<MockProviderProcess> {
+    const child = spawn(process.execPath, [MOCK_PROVIDER_ENTRY, "serve"], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
+    const server = new MockProviderProcess(child);
+    const ready = await server.request("ready", undefined);
+    if (!ready.ready)
+      throw new Error(`mock provider failed to start: ${ready.error ?? server.stderr}`);
+    return server;
+  }
+
+  /** Opens provider servers that answer with the fixtures in `fixturesFile`. */
+  async open(fixturesFile: string): Promise<ProviderServerSet> {
+    const id = String(++this.nextId);
+    const reply = await this.request(id, { op: "open", id, fixtures: fixturesFile });
+    if (!reply.reattach) throw new Error(`mock provider could not open servers: ${reply.error}`);
+    return {
+      reattach: JSON.stringify(reply.reattach),
+      close: async () => {
+        if (this.exited) return;
+        const closed = await this.request(id, { op: "close", id });
+        if (!closed.closed)
+          throw new Error(`mock provider could not close servers: ${closed.error}`);
+      },
+    };
+  }
+
+  /** Ends the process: closing stdin makes it stop its servers and exit. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.stdin.end();
+    await exited;
+  }
+
+  private request(id: string, message: object | undefined): Promise<ControlReply> {
+    if (this.exited)
+      return Promise.resolve({ error: `mock provider exited: ${this.stderr.trim()}` });
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      if (message) this.child.stdin.write(`${JSON.stringify(message)}\n`);
+    });
+  }
+
+  private onLine(line: string): void {
+    let reply: ControlReply;
+    try {
+      reply = JSON.parse(line) as ControlReply;
+    } catch {
+      return;
+    }
+    const id = reply.ready ? "ready" : reply.id;
+    const resolve = id === undefined ? undefined : this.pending.get(id);
+    if (id !== undefined && resolve) {
+      this.pending.delete(id);
+      resolve(reply);
+    }
+  }
+}

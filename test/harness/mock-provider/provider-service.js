@@ -1,0 +1,159 @@
+"use strict";
+/**
+ * The tfplugin6 Provider service for one provider schema, plus the go-plugin side services,
+ * registered on a grpc-js server.
+ */
+const fs = require("node:fs");
+const path = require("node:path");
+const grpc = require("@grpc/grpc-js");
+const protoLoader = require("@grpc/proto-loader");
+const { decodeValue, encodeValue, toJson } = require("./cty-values");
+const { blockType } = require("./provider-schemas");
+const behaviour = require("./resource-behaviour");
+
+// keepCase: map fields such as resource_schemas must keep their names, or they vanish silently.
+const LOAD_OPTIONS = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: false,
+  oneofs: true,
+};
+const protos = grpc.loadPackageDefinition(
+  protoLoader.loadSync(
+    ["tfplugin6.proto", "go-plugin.proto", "health.proto"].map((f) => path.join(__dirname, f)),
+    LOAD_OPTIONS,
+  ),
+);
+
+/**
+ * Registers the services on `server`.
+ * @param {grpc.Server} server
+ * @param {import("./provider-schemas").ProviderSchema} provider
+ * @param {import("./fixtures").FixtureFile} fixtures
+ * @param {{ onShutdown: () => void, log?: string }} options
+ */
+function addProviderServices(server, provider, fixtures, options) {
+  const typed = (kind, typeName) => {
+    const schema = provider.schemaOf(kind, typeName);
+    return { block: schema.block || {}, type: blockType(schema.block || {}) };
+  };
+  const decode = (dynamicValue, type) => {
+    if (!dynamicValue) return null;
+    if (dynamicValue.msgpack && dynamicValue.msgpack.length > 0)
+      return decodeValue(dynamicValue.msgpack, type);
+    if (dynamicValue.json && dynamicValue.json.length > 0)
+      return JSON.parse(dynamicValue.json.toString("utf8"));
+    return null;
+  };
+  const encode = (value, type) => ({ msgpack: encodeValue(value, type) });
+
+  const handlers = {
+    GetMetadata: () => ({
+      server_capabilities: { plan_destroy: false },
+      diagnostics: [],
+      resources: Object.keys(provider.resources).map((type_name) => ({ type_name })),
+      data_sources: Object.keys(provider.dataSources).map((type_name) => ({ type_name })),
+    }),
+    GetProviderSchema: () => provider.toProto(),
+    ValidateProviderConfig: () => ({ diagnostics: [] }),
+    ValidateResourceConfig: () => ({ diagnostics: [] }),
+    ValidateDataResourceConfig: () => ({ diagnostics: [] }),
+    ConfigureProvider: () => ({ diagnostics: [] }),
+    GetFunctions: () => ({ functions: {}, diagnostics: [] }),
+    StopProvider: () => ({}),
+    UpgradeResourceState: (req) => {
+      const { block, type } = typed("resource", req.type_name);
+      const raw =
+        req.raw_state && req.raw_state.json ? req.raw_state.json.toString("utf8") : "null";
+      return { upgraded_state: encode(behaviour.upgradeState(block, raw), type), diagnostics: [] };
+    },
+    ReadResource: (req) => {
+      // The mock's "remote objects" never drift: reading returns the stored state.
+      const { type } = typed("resource", req.type_name);
+      return {
+        new_state: encode(decode(req.current_state, type), type),
+        diagnostics: [],
+        private: req.private,
+      };
+    },
+    PlanResourceChange: (req) => {
+      const { block, type } = typed("resource", req.type_name);
+      const planned = behaviour.planChange(
+        block,
+        decode(req.prior_state, type),
+        decode(req.proposed_new_state, type),
+      );
+      return { planned_state: encode(planned, type), requires_replace: [], diagnostics: [] };
+    },
+    ApplyResourceChange: (req) => {
+      const { block, type } = typed("resource", req.type_name);
+      const config = decode(req.config, type);
+      const fixture = fixtures.valuesFor(
+        "resource",
+        req.type_name,
+        config === null ? {} : toJson(config, null),
+      );
+      const applied = behaviour.applyChange(
+        req.type_name,
+        block,
+        decode(req.planned_state, type),
+        fixture,
+      );
+      return { new_state: encode(applied, type), diagnostics: [] };
+    },
+    ImportResourceState: (req) => {
+      const { block, type } = typed("resource", req.type_name);
+      const fixture = fixtures.valuesFor("resource", req.type_name, { id: req.id });
+      const state = behaviour.importState(block, req.id, fixture);
+      return {
+        imported_resources: [{ type_name: req.type_name, state: encode(state, type) }],
+        diagnostics: [],
+      };
+    },
+    ReadDataSource: (req) => {
+      const { block, type } = typed("data", req.type_name);
+      const config = decode(req.config, type);
+      const fixture = fixtures.valuesFor("data", req.type_name, toJson(config));
+      const state = behaviour.readDataSource(req.type_name, block, config, fixture);
+      return { state: encode(state, type), diagnostics: [] };
+    },
+  };
+
+  const implementation = {};
+  for (const [method, handler] of Object.entries(handlers)) {
+    implementation[method] = (call, callback) => {
+      if (options.log)
+        fs.appendFileSync(
+          options.log,
+          `${provider.address} ${method} ${call.request.type_name || ""}\n`,
+        );
+      try {
+        callback(null, handler(call.request));
+      } catch (error) {
+        // Reported as a diagnostic so Terraform prints the mock's error instead of an RPC failure.
+        callback(null, {
+          diagnostics: [
+            {
+              severity: "ERROR",
+              summary: `mock provider: ${method} failed`,
+              detail: String(error.stack || error),
+            },
+          ],
+        });
+      }
+    };
+  }
+  server.addService(protos.tfplugin6.Provider.service, implementation);
+  server.addService(protos.plugin.GRPCController.service, {
+    Shutdown: (_call, callback) => {
+      callback(null, {});
+      options.onShutdown();
+    },
+  });
+  server.addService(protos.grpc.health.v1.Health.service, {
+    Check: (_call, callback) => callback(null, { status: "SERVING" }),
+  });
+}
+
+module.exports = { addProviderServices };

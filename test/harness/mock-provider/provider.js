@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+"use strict";
+/**
+ * Mock Terraform provider (plugin protocol 6) serving the vendored schemas of the coder,
+ * kubernetes and devcontainerbuilder providers, with fixture values for computed attributes.
+ *
+ * Modes:
+ *   provider.js serve      Long-lived server for the test harness, driven by JSON lines on
+ *                          stdin; exits when stdin closes. Each
+ *                            {"op":"open","id":"1","fixtures":"/abs/fixtures.json"}
+ *                          starts one gRPC server per provider on fresh unix sockets and answers
+ *                            {"id":"1","reattach":{...TF_REATTACH_PROVIDERS value...}}
+ *                          {"op":"close","id":"1"} stops them ({"id":"1","closed":true}).
+ *   provider.js reattach   Starts one set (fixtures from TFMOCK_FIXTURES), prints the
+ *                          TF_REATTACH_PROVIDERS value on one line and serves until killed.
+ *   as a plugin            Started by Terraform through dev_overrides (TF_PLUGIN_MAGIC_COOKIE
+ *                          is set): serves one provider, chosen by the executable's name
+ *                          terraform-provider-<name> (symlink) or TFMOCK_PROVIDER; fixtures from
+ *                          TFMOCK_FIXTURES; AutoMTLS unless TF_DISABLE_PLUGIN_TLS is set.
+ *
+ * TFMOCK_SCHEMA_DIR overrides the schema directory (default: the repository's schemas/);
+ * TFMOCK_LOG names a file that receives one line per RPC.
+ */
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const readline = require("node:readline");
+const grpc = require("@grpc/grpc-js");
+const { FixtureFile } = require("./fixtures");
+const { loadProviderSchemas, findProvider, DEFAULT_SCHEMA_DIR } = require("./provider-schemas");
+const { addProviderServices } = require("./provider-service");
+const { createSelfSignedCertificate } = require("./self-signed-certificate");
+
+const MAGIC_COOKIE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
+const CORE_PROTOCOL_VERSION = 1;
+const PLUGIN_PROTOCOL_VERSION = 6;
+
+const providers = loadProviderSchemas(process.env.TFMOCK_SCHEMA_DIR || DEFAULT_SCHEMA_DIR);
+
+function bind(server, address, credentials) {
+  return new Promise((resolve, reject) =>
+    server.bindAsync(address, credentials, (error) => (error ? reject(error) : resolve())),
+  );
+}
+
+/** One gRPC server per provider on unix sockets in a fresh directory; resolves with the reattach map. */
+async function openServerSet(fixturesFile) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tfmock-"));
+  const fixtures = new FixtureFile(fixturesFile);
+  const servers = [];
+  const reattach = {};
+  let index = 0;
+  for (const provider of providers.values()) {
+    const server = new grpc.Server();
+    // Reattached providers are not ours to stop: Terraform's Shutdown must not end the set.
+    addProviderServices(server, provider, fixtures, {
+      onShutdown: () => undefined,
+      log: process.env.TFMOCK_LOG,
+    });
+    const socket = path.join(dir, `p${index++}.sock`);
+    await bind(server, `unix:${socket}`, grpc.ServerCredentials.createInsecure());
+    servers.push(server);
+    reattach[provider.address] = {
+      Protocol: "grpc",
+      ProtocolVersion: PLUGIN_PROTOCOL_VERSION,
+      Pid: process.pid,
+      // Mandatory: with Test false Terraform 1.11 panics on protocol 6 reattach.
+      Test: true,
+      Addr: { Network: "unix", String: socket },
+    };
+  }
+  const close = () => {
+    for (const server of servers) server.forceShutdown();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { reattach, close };
+}
+
+async function serveControlChannel() {
+  const sets = new Map();
+  const reply = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+  const lines = readline.createInterface({ input: process.stdin });
+  lines.on("line", async (line) => {
+    let request;
+    try {
+      request = JSON.parse(line);
+      if (request.op === "open") {
+        const set = await openServerSet(request.fixtures);
+        sets.set(request.id, set);
+        reply({ id: request.id, reattach: set.reattach });
+      } else if (request.op === "close") {
+        const set = sets.get(request.id);
+        if (set) set.close();
+        sets.delete(request.id);
+        reply({ id: request.id, closed: true });
+      } else {
+        reply({ id: request.id, error: `unknown op ${request.op}` });
+      }
+    } catch (error) {
+      reply({ id: request && request.id, error: String(error.stack || error) });
+    }
+  });
+  lines.on("close", () => {
+    for (const set of sets.values()) set.close();
+    process.exit(0);
+  });
+  reply({ ready: true, pid: process.pid });
+}
+
+async function serveReattach() {
+  const set = await openServerSet(process.env.TFMOCK_FIXTURES);
+  process.stdout.write(`${JSON.stringify(set.reattach)}\n`);
+  const stop = () => {
+    set.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+/** go-plugin's side of the handshake, for a process Terraform started itself. */
+async function servePlugin() {
+  if (process.env.TF_PLUGIN_MAGIC_COOKIE !== MAGIC_COOKIE) {
+    process.stderr.write("This binary is a plugin. It is meant to be executed by Terraform.\n");
+    process.exit(1);
+  }
+  const versions = (process.env.PLUGIN_PROTOCOL_VERSIONS || "").split(",");
+  if (!versions.includes(String(PLUGIN_PROTOCOL_VERSION))) {
+    process.stderr.write(
+      `mock provider speaks protocol ${PLUGIN_PROTOCOL_VERSION}, Terraform offers ${versions}\n`,
+    );
+    process.exit(1);
+  }
+  const executable = path.basename(process.argv[1]);
+  const name =
+    process.env.TFMOCK_PROVIDER ||
+    executable.replace(/^terraform-provider-/, "").replace(/[_.].*$/, "");
+  const provider = findProvider(providers, name);
+  const dir = fs.mkdtempSync(
+    path.join(process.env.PLUGIN_UNIX_SOCKET_DIR || os.tmpdir(), "tfmock-plugin-"),
+  );
+  const socket = path.join(dir, "plugin.sock");
+  const server = new grpc.Server();
+  const exit = () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  addProviderServices(server, provider, new FixtureFile(process.env.TFMOCK_FIXTURES), {
+    // Exit promptly: go-plugin otherwise waits ~2 s per provider process.
+    onShutdown: () => setImmediate(exit),
+    log: process.env.TFMOCK_LOG,
+  });
+  // go-plugin dials with TLS whenever it sent a client certificate (AutoMTLS).
+  const clientCert = process.env.TF_DISABLE_PLUGIN_TLS ? undefined : process.env.PLUGIN_CLIENT_CERT;
+  let credentials = grpc.ServerCredentials.createInsecure();
+  let certificateField = "";
+  if (clientCert) {
+    const certificate = createSelfSignedCertificate();
+    credentials = grpc.ServerCredentials.createSsl(
+      Buffer.from(clientCert),
+      [
+        {
+          private_key: Buffer.from(certificate.keyPem),
+          cert_chain: Buffer.from(certificate.certPem),
+        },
+      ],
+      true,
+    );
+    certificateField = certificate.certDerBase64Raw;
+  }
+  await bind(server, `unix:${socket}`, credentials);
+  process.on("SIGTERM", exit);
+  process.on("SIGINT", exit);
+  const fields = [CORE_PROTOCOL_VERSION, PLUGIN_PROTOCOL_VERSION, "unix", socket, "grpc"];
+  if (certificateField) fields.push(certificateField);
+  process.stdout.write(`${fields.join("|")}\n`);
+}
+
+function main() {
+  const mode = process.argv[2];
+  if (mode === "serve") return serveControlChannel();
+  if (mode === "reattach") return serveReattach();
+  return servePlugin();
+}
+
+main().catch((error) => {
+  process.stderr.write(`mock provider: ${error.stack || error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,123 @@
+/**
+ * Prepares a throw-away Terraform working directory from a synthesized stack directory:
+ * copies it, drops the backend cdktf writes, and points registry modules at local stubs
+ * (the Coder registry cannot be reached offline).
+ */
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isRecord } from "./json";
+
+/** Where the stub modules live; one directory per registry module name. */
+export const MODULE_STUBS_DIR = join(__dirname, "module-stubs");
+
+/** Registry host whose modules the harness replaces with stubs. */
+const CODER_REGISTRY = "registry.coder.com/";
+
+/** Directory (inside the working dir) the stubs are copied to. */
+const STUBS_IN_WORKDIR = ".harness-modules";
+
+/** What {@link prepareWorkdir} produced. */
+export interface PreparedWorkdir {
+  readonly dir: string;
+  /** True when the configuration calls modules, so `terraform init` must run first. */
+  readonly hasModules: boolean;
+  /** Removes the directory (kept when HARNESS_KEEP_WORKDIRS=1, for debugging). */
+  cleanup(): void;
+}
+
+/** Copies `sourceDir` to a fresh temp dir and rewrites its *.tf.json files for offline use. */
+export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
+  if (!existsSync(sourceDir)) {
+    throw new Error(`Terraform configuration directory ${sourceDir} does not exist (synthesized?)`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "tf-harness-"));
+  cpSync(sourceDir, dir, {
+    recursive: true,
+    // Never carry over another run's init, state or plan.
+    filter: (src) =>
+      !/(^|\/)(\.terraform|\.terraform\.lock\.hcl|terraform\.tfstate[^/]*|tfplan)$/.test(src),
+  });
+  const cleanup = () => {
+    if (process.env.HARNESS_KEEP_WORKDIRS !== "1") rmSync(dir, { recursive: true, force: true });
+  };
+  let hasModules = false;
+  try {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".tf.json"))) {
+      const path = join(dir, file);
+      const config: unknown = JSON.parse(readFileSync(path, "utf8"));
+      if (!isRecord(config)) continue;
+      stripBackend(config);
+      hasModules = rewriteRegistryModules(config, dir) || hasModules;
+      writeFileSync(path, JSON.stringify(config, null, 2));
+    }
+    hasModules ||= readdirSync(dir).some(
+      (f) => f.endsWith(".tf") && /^\s*module\s+"/m.test(readFileSync(join(dir, f), "utf8")),
+    );
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  return {
+    dir,
+    hasModules,
+    cleanup,
+  };
+}
+
+/**
+ * cdktf always writes `terraform.backend.local`; a backend makes plan demand `init`, and the
+ * tests want no state file anyway.
+ */
+function stripBackend(config: Record<string, unknown>): void {
+  const terraform = config.terraform;
+  if (isRecord(terraform)) delete terraform.backend;
+}
+
+/**
+ * Replaces `registry.coder.com/...` module sources with copies of the local stubs and drops
+ * their `version` (local modules take none). Returns whether the config has any module.
+ */
+function rewriteRegistryModules(config: Record<string, unknown>, workdir: string): boolean {
+  const modules = config.module;
+  if (!isRecord(modules)) return false;
+  for (const [name, block] of Object.entries(modules)) {
+    if (!isRecord(block) || typeof block.source !== "string") continue;
+    const source = block.source;
+    if (source.startsWith("./") || source.startsWith("../")) continue;
+    const stub = stubNameFor(source);
+    if (!stub) {
+      throw new Error(
+        `module "${name}": source "${source}" cannot be fetched offline and has no stub in ` +
+          `${MODULE_STUBS_DIR} (stubs exist for: ${availableStubs().join(", ")})`,
+      );
+    }
+    const target = join(workdir, STUBS_IN_WORKDIR, stub);
+    if (!existsSync(target)) cpSync(join(MODULE_STUBS_DIR, stub), target, { recursive: true });
+    block.source = `./${STUBS_IN_WORKDIR}/${stub}`;
+    delete block.version;
+  }
+  return Object.keys(modules).length > 0;
+}
+
+/** `registry.coder.com/coder/vscode-web/coder` → `vscode-web`, when a stub for it exists. */
+export function stubNameFor(source: string): string | undefined {
+  if (!source.startsWith(CODER_REGISTRY)) return undefined;
+  const [, name] = source.slice(CODER_REGISTRY.length).split("//")[0].split("/");
+  return name && availableStubs().includes(name) ? name : undefined;
+}
+
+function availableStubs(): string[] {
+  return readdirSync(MODULE_STUBS_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}

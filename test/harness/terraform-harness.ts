@@ -1,0 +1,196 @@
+/**
+ * TerraformHarness: validate, plan and apply synthesized templates with the real Terraform CLI
+ * against the mock providers, offline.
+ *
+ *   let tf: TerraformHarness;
+ *   beforeAll(async () => (tf = await TerraformHarness.start()));
+ *   afterAll(() => tf.stop());
+ *
+ *   const plan = await tf.plan("cdktf.out/stacks/kubernetes", { parameters: { cpu: "4" } });
+ *   expect(plan.resource("kubernetes_deployment_v1.main[0]").after.spec).toMatchObject(...);
+ *
+ * Start one harness per test file. Every call works in a fresh copy of the directory and gets
+ * its own provider servers and fixtures, so tests in one file may run concurrently.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Diagnostic, diagnosticsFromStream, toDiagnostic } from "./diagnostics";
+import { buildFixtures, type FixtureInputs } from "./fixtures";
+import { isRecord } from "./json";
+import { MockProviderProcess } from "./mock-provider-process";
+import { assertVariablesDeclared } from "./plan-expressions";
+import { collectResources, PlanResult } from "./plan-result";
+import { requireTerraform, runTerraform } from "./terraform-cli";
+import { prepareWorkdir } from "./template-workdir";
+
+/** Options of {@link TerraformHarness.plan} and {@link TerraformHarness.apply}. */
+export interface PlanOptions extends FixtureInputs {
+  /** Values for the configuration's variables. @default {} */
+  readonly variables?: Readonly<Record<string, unknown>>;
+  /** Plan on top of this state (from an earlier apply) instead of an empty one. @default none */
+  readonly state?: ApplyResult | TerraformState;
+}
+
+/** A Terraform state file's JSON. */
+export type TerraformState = Readonly<Record<string, unknown>>;
+
+/** Result of {@link TerraformHarness.validate}. */
+export interface ValidationResult {
+  readonly valid: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** One resource instance in an applied state. */
+export interface StateResource {
+  readonly address: string;
+  readonly mode: "managed" | "data";
+  readonly type: string;
+  readonly index: number | string | undefined;
+  readonly values: Record<string, unknown>;
+}
+
+/** Result of {@link TerraformHarness.apply}. */
+export interface ApplyResult {
+  /** The state file, to pass as `PlanOptions.state`. */
+  readonly state: TerraformState;
+  /** `terraform show -json` of the state. */
+  readonly show: Record<string, unknown>;
+  readonly outputs: Record<string, { readonly value: unknown; readonly sensitive: boolean }>;
+  readonly warnings: readonly Diagnostic[];
+  /** Managed resources (and read data sources) in the state, in modules too. */
+  readonly resources: readonly StateResource[];
+}
+
+const VAR_FILE = "harness.tfvars.json";
+const FIXTURES_FILE = "harness-fixtures.json";
+const PLAN_FILE = "tfplan";
+
+export class TerraformHarness {
+  private constructor(private readonly server: MockProviderProcess) {}
+
+  /** Checks Terraform and starts the mock provider process. */
+  static async start(): Promise<TerraformHarness> {
+    await requireTerraform();
+    return new TerraformHarness(await MockProviderProcess.start());
+  }
+
+  /** Stops the mock provider process. */
+  async stop(): Promise<void> {
+    await this.server.stop();
+  }
+
+  /** `terraform validate`: core checks of the configuration against the provider schemas. */
+  async validate(dir: string): Promise<ValidationResult> {
+    return this.inWorkdir(dir, {}, async (cwd, env) => {
+      const run = await runTerraform(["validate", "-json", "-no-color"], {
+        cwd,
+        env,
+        check: false,
+      });
+      const parsed: unknown = JSON.parse(run.stdout);
+      if (!isRecord(parsed))
+        throw new Error(`unexpected validate output: ${run.stdout}${run.stderr}`);
+      const diagnostics = Array.isArray(parsed.diagnostics)
+        ? parsed.diagnostics.filter(isRecord)
+        : [];
+      return {
+        valid: parsed.valid === true,
+        diagnostics: diagnostics
+          .map(toDiagnostic)
+          .filter((d) => !d.summary.startsWith("Provider development overrides")),
+      };
+    });
+  }
+
+  /** `terraform plan` + `terraform show -json`; rejects with a TerraformError on plan errors. */
+  async plan(dir: string, options: PlanOptions = {}): Promise<PlanResult> {
+    return this.inWorkdir(dir, options, async (cwd, env) => {
+      const plan = await runTerraform(
+        [
+          "plan",
+          "-input=false",
+          "-lock=false",
+          "-json",
+          `-var-file=${VAR_FILE}`,
+          `-out=${PLAN_FILE}`,
+        ],
+        { cwd, env },
+      );
+      const diagnostics = diagnosticsFromStream(plan.stdout);
+      assertVariablesDeclared(diagnostics);
+      const show = await runTerraform(["show", "-json", PLAN_FILE], { cwd, env });
+      return new PlanResult(JSON.parse(show.stdout) as Record<string, unknown>, diagnostics);
+    });
+  }
+
+  /** `terraform apply` (the mock fills computed values from fixtures) and the resulting state. */
+  async apply(dir: string, options: PlanOptions = {}): Promise<ApplyResult> {
+    return this.inWorkdir(dir, options, async (cwd, env) => {
+      const apply = await runTerraform(
+        ["apply", "-input=false", "-lock=false", "-json", "-auto-approve", `-var-file=${VAR_FILE}`],
+        { cwd, env },
+      );
+      const diagnostics = diagnosticsFromStream(apply.stdout);
+      assertVariablesDeclared(diagnostics);
+      const state = JSON.parse(
+        readFileSync(join(cwd, "terraform.tfstate"), "utf8"),
+      ) as TerraformState;
+      const show = JSON.parse(
+        (await runTerraform(["show", "-json"], { cwd, env })).stdout,
+      ) as Record<string, unknown>;
+      const values = isRecord(show.values) ? show.values : {};
+      const outputs = isRecord(values.outputs) ? values.outputs : {};
+      return {
+        state,
+        show,
+        outputs: Object.fromEntries(
+          Object.entries(outputs).map(([name, o]) => {
+            const output = isRecord(o) ? o : {};
+            return [name, { value: output.value, sensitive: output.sensitive === true }];
+          }),
+        ),
+        warnings: diagnostics.filter((d) => d.severity === "warning"),
+        resources: collectResources(values.root_module).map((r) => ({
+          address: String(r.address),
+          mode: r.mode === "data" ? "data" : "managed",
+          type: String(r.type),
+          index: r.index as number | string | undefined,
+          values: isRecord(r.values) ? r.values : {},
+        })),
+      };
+    });
+  }
+
+  /**
+   * Runs `fn` in a fresh copy of `dir` with its own fixtures, provider servers, variables and
+   * (optional) prior state; everything is removed afterwards.
+   */
+  private async inWorkdir<T>(
+    dir: string,
+    options: PlanOptions,
+    fn: (cwd: string, env: Record<string, string>) => Promise<T>,
+  ): Promise<T> {
+    const workdir = prepareWorkdir(dir);
+    try {
+      const cwd = workdir.dir;
+      const fixturesFile = join(cwd, FIXTURES_FILE);
+      writeFileSync(fixturesFile, JSON.stringify(buildFixtures(options)));
+      writeFileSync(join(cwd, VAR_FILE), JSON.stringify(options.variables ?? {}));
+      if (options.state) {
+        const state = "state" in options.state ? options.state.state : options.state;
+        writeFileSync(join(cwd, "terraform.tfstate"), JSON.stringify(state));
+      }
+      const servers = await this.server.open(fixturesFile);
+      try {
+        const env = { TF_REATTACH_PROVIDERS: servers.reattach };
+        // Local (stub) modules must be installed; `get` is enough and needs no network.
+        if (workdir.hasModules) await runTerraform(["get", "-no-color"], { cwd, env });
+        return await fn(cwd, env);
+      } finally {
+        await servers.close();
+      }
+    } finally {
+      workdir.cleanup();
+    }
+  }
+}
