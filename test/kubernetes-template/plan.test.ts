@@ -1,0 +1,133 @@
+import { TerraformHarness, DEFAULT_WORKSPACE, DEFAULT_OWNER, type PlanResult } from "../harness";
+import { synthTemplate } from "../support/synth-template";
+
+// The `kubernetes` template, planned by real Terraform against the mock
+// providers: what exists when started and stopped, and the pod it asks for.
+
+const NAMESPACE = "coder-workspaces";
+const WS_ID = String(DEFAULT_WORKSPACE.id);
+
+let harness: TerraformHarness;
+let template: ReturnType<typeof synthTemplate>;
+
+beforeAll(async () => {
+  template = synthTemplate("kubernetes");
+  harness = await TerraformHarness.start();
+});
+
+afterAll(async () => {
+  await harness?.stop();
+  template?.cleanup();
+});
+
+function plan(startCount: 0 | 1, parameters: Record<string, string> = {}): Promise<PlanResult> {
+  return harness.plan(template.dir, {
+    variables: { namespace: NAMESPACE },
+    workspace: { startCount },
+    parameters,
+  });
+}
+
+it("validates", async () => {
+  const result = await harness.validate(template.dir);
+  expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  expect(result.valid).toBe(true);
+});
+
+describe("a started workspace", () => {
+  let p: PlanResult;
+  beforeAll(async () => {
+    p = await plan(1, { cpu: "4", memory: "6", home_disk_size: "20" });
+  });
+
+  it("plans the agent, the home volume and one Deployment", () => {
+    expect(p.addresses().sort()).toEqual([
+      "coder_agent.main",
+      "kubernetes_deployment_v1.main[0]",
+      "kubernetes_persistent_volume_claim_v1.home",
+    ]);
+  });
+
+  it("sizes the pod from the parameters: small requests, chosen limits", () => {
+    const container = podSpec(p).container[0];
+    expect(container.resources[0]).toEqual({
+      requests: { cpu: "250m", memory: "512Mi" },
+      limits: { cpu: "4", memory: "6Gi" },
+    });
+  });
+
+  it("runs the agent as uid 1000, non-root, without privilege escalation", () => {
+    const spec = podSpec(p);
+    expect(spec.security_context[0]).toMatchObject({
+      run_as_user: "1000",
+      run_as_group: "1000",
+      fs_group: "1000",
+      run_as_non_root: true,
+    });
+    expect(spec.container[0].security_context[0].allow_privilege_escalation).toBe(false);
+  });
+
+  it("passes the agent token only through a sensitive env var", () => {
+    const dep = p.resource("kubernetes_deployment_v1.main[0]");
+    const env = podSpec(p).container[0].env;
+    expect(env.map((e: { name: string }) => e.name)).toEqual(["CODER_AGENT_TOKEN"]);
+    const sensitiveEnv = (dep.afterSensitive as any).spec[0].template[0].spec[0].container[0]
+      .env[0];
+    expect(sensitiveEnv.value).toBe(true);
+    // The command is the agent's init script, which carries no token.
+    expect((dep.afterUnknown as any).spec[0].template[0].spec[0].container[0].command).toEqual([
+      false,
+      false,
+      true,
+    ]);
+  });
+
+  it("names and labels the Deployment after the workspace and its owner", () => {
+    const meta = (p.resource("kubernetes_deployment_v1.main[0]").after as any).metadata[0];
+    expect(meta.name).toBe(`coder-${WS_ID}`);
+    expect(meta.namespace).toBe(NAMESPACE);
+    expect(meta.labels).toEqual({
+      "app.kubernetes.io/name": "coder-workspace",
+      "app.kubernetes.io/instance": `coder-workspace-${WS_ID}`,
+      "app.kubernetes.io/part-of": "coder",
+      "com.coder.resource": "true",
+      "com.coder.workspace.id": WS_ID,
+      "com.coder.workspace.name": DEFAULT_WORKSPACE.name,
+      "com.coder.user.id": DEFAULT_OWNER.id,
+      "com.coder.user.username": DEFAULT_OWNER.name,
+    });
+    expect(meta.annotations).toEqual({ "com.coder.user.email": DEFAULT_OWNER.email });
+  });
+
+  it("mounts the home volume at /home/coder from the workspace's claim", () => {
+    const spec = podSpec(p);
+    expect(spec.container[0].volume_mount[0]).toMatchObject({
+      name: "home",
+      mount_path: "/home/coder",
+    });
+    expect(spec.volume[0].persistent_volume_claim[0].claim_name).toBe(`coder-${WS_ID}-home`);
+  });
+
+  it("requests the chosen home disk size", () => {
+    const pvc = p.resource("kubernetes_persistent_volume_claim_v1.home").after as any;
+    expect(pvc.metadata[0].name).toBe(`coder-${WS_ID}-home`);
+    expect(pvc.spec[0].resources[0].requests).toEqual({ storage: "20Gi" });
+    expect(pvc.spec[0].access_modes).toEqual(["ReadWriteOnce"]);
+  });
+});
+
+describe("a stopped workspace", () => {
+  it("keeps the agent and the home volume, and has no pod", async () => {
+    const p = await plan(0);
+    expect(p.addresses().sort()).toEqual([
+      "coder_agent.main",
+      "kubernetes_persistent_volume_claim_v1.home",
+    ]);
+    const pvc = p.resource("kubernetes_persistent_volume_claim_v1.home").after as any;
+    expect(pvc.spec[0].resources[0].requests).toEqual({ storage: "10Gi" });
+  });
+});
+
+function podSpec(p: PlanResult): any {
+  return (p.resource("kubernetes_deployment_v1.main[0]").after as any).spec[0].template[0].spec[0];
+}
