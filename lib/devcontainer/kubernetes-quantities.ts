@@ -1,0 +1,75 @@
+/**
+ * Synth-time facts about Kubernetes resource names and quantities, as the
+ * devcontainer template accepts them from `customizations.kubernetes`.
+ *
+ * The patterns are written for RE2 (Terraform's `regex()`), and they are also valid
+ * JavaScript regular expressions with the same meaning, so tests can check them
+ * directly. They are deliberately stricter than Kubernetes where Kubernetes is lax
+ * (no exponent form, no sign): a value we reject costs a warning, a value Kubernetes
+ * rejects would fail the workspace build.
+ */
+
+/** Bytes in a GiB: the unit of the memory and disk parameters and of max_memory. */
+export const GIB = 1073741824;
+
+/**
+ * A quantity: digits with an optional fraction (`1.5`) or a leading-dot fraction
+ * (`.5`), then an optional suffix. Capture 1 is the number, capture 2 the suffix
+ * (always present, possibly empty).
+ */
+export const QUANTITY_PATTERN =
+  "^([0-9]+(?:\\.[0-9]+)?|\\.[0-9]+)((?:m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?)$";
+
+/**
+ * What each suffix multiplies the number by, as exact decimal text (2^60 has no exact
+ * JavaScript number literal form; Terraform's numbers are arbitrary precision).
+ */
+export const QUANTITY_SUFFIX_FACTORS: Readonly<Record<string, string>> = {
+  "": "1",
+  m: "0.001",
+  k: "1000",
+  M: "1000000",
+  G: "1000000000",
+  T: "1000000000000",
+  P: "1000000000000000",
+  E: "1000000000000000000",
+  Ki: (2n ** 10n).toString(),
+  Mi: (2n ** 20n).toString(),
+  Gi: (2n ** 30n).toString(),
+  Ti: (2n ** 40n).toString(),
+  Pi: (2n ** 50n).toString(),
+  Ei: (2n ** 60n).toString(),
+};
+
+/**
+ * A resource name: `cpu`, `memory`, `ephemeral-storage`, `hugepages-<n>(K|M|G)i`, or
+ * `<domain>/<name>` (e.g. `nvidia.com/gpu`). Also keeps names safe to print in the
+ * agent's metadata script.
+ */
+export const RESOURCE_NAME_PATTERN =
+  "^(cpu|memory|ephemeral-storage|hugepages-[0-9]+[KMG]i|" +
+  "[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$";
+
+/** The resources the template sets itself; every other valid name is an extended resource. */
+export const STANDARD_RESOURCE_NAMES: readonly string[] = ["cpu", "memory", "ephemeral-storage"];
+
+/** Requests when a repository asks for nothing: workspaces pack densely. */
+export const DEFAULT_CPU_REQUEST = "250m";
+export const DEFAULT_CPU_REQUEST_CORES = 0.25;
+export const DEFAULT_MEMORY_REQUEST = "512Mi";
+export const DEFAULT_MEMORY_REQUEST_BYTES = 536870912;
+
+/** The limit a GPU in `hostRequirements` becomes. */
+export const HOST_REQUIREMENTS_GPU_RESOURCE = "nvidia.com/gpu";
+
+/** The numeric value of a quantity string, or undefined when it is not one (synth-time twin of the HCL). */
+export function quantityValue(text: string): number | undefined {
+  const match = new RegExp(QUANTITY_PATTERN).exec(text);
+  if (!match) return undefined;
+  return Number(match[1]) * Number(QUANTITY_SUFFIX_FACTORS[match[2]]);
+}
+
+/** True when `name` is a resource name the template passes on. */
+export function isValidResourceName(name: string): boolean {
+  return new RegExp(RESOURCE_NAME_PATTERN).test(name);
+}

@@ -1,0 +1,141 @@
+/**
+ * `hcl`: write a Terraform expression as HCL text, with cdktf tokens (variables,
+ * locals, attributes, other `hcl` expressions) interpolated as expressions.
+ *
+ *   hcl`max(${cpuVariable.numberValue}, ${minimum})`   →  "${max(var.cpu, 2)}"
+ *
+ * Apply-time logic is easier to review when the TypeScript reads like the HCL it
+ * produces, and operators read that HCL in Coder's template editor.
+ *
+ * How interpolated values are written:
+ * - a token (a string/number/list/map token, or an IResolvable) → its bare expression;
+ *   a nested `hcl` expression is wrapped in parentheses so precedence is kept;
+ * - a plain string → an HCL string literal (quotes, backslashes, control characters,
+ *   `${` and `%{` escaped), so repository data can never become code;
+ * - a number or boolean → its literal; null/undefined → `null`;
+ * - an array → a tuple `[a, b]`; a plain object → an object `{ "k" = v }`.
+ * A string that mixes literal text with tokens is rejected: write it in HCL instead
+ * (`format("%sGi", ${x})`), so it is clear which parts are code.
+ *
+ * The template text is taken raw (`\n` stays the two characters HCL reads as a newline
+ * escape), and line breaks with their indentation collapse to one space (none next to
+ * brackets), so multi-line TypeScript gives a one-line expression in the JSON.
+ */
+import { IResolvable, IResolveContext, Token, Tokenization } from "./cdk";
+import { escapeTemplateLiteral } from "./escape";
+
+/** Anything `hcl` can interpolate. */
+export type HclValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | IResolvable
+  | readonly HclValue[]
+  | { readonly [key: string]: HclValue };
+
+/** A Terraform expression built by {@link hcl}; resolves to `${…}`, or bare text when nested. */
+export class HclExpression implements IResolvable {
+  public readonly creationStack: string[] = [];
+
+  constructor(
+    private readonly fragments: readonly string[],
+    private readonly values: readonly HclValue[],
+  ) {}
+
+  public resolve(context: IResolveContext): string {
+    const nested = context.suppressBraces === true;
+    // Tokens resolved from here on are inside an expression: they render bare, without ${ }.
+    context.suppressBraces = true;
+    let text = this.fragments[0];
+    this.values.forEach((value, index) => {
+      text += renderValue(context, value) + this.fragments[index + 1];
+    });
+    return nested ? `(${text})` : `\${${text}}`;
+  }
+
+  public toString(): string {
+    return Token.asString(this);
+  }
+}
+
+/** Tagged template: an HCL expression with interpolated tokens, as a cdktf token. */
+export function hcl(strings: TemplateStringsArray, ...values: HclValue[]): IResolvable {
+  const fragments = strings.raw.map((raw, index) => {
+    let text = raw
+      .replace(/([([{])[ \t]*\r?\n\s*/g, "$1")
+      .replace(/[ \t]*\r?\n\s*([)\]}])/g, "$1")
+      .replace(/[ \t]*\r?\n\s*/g, " ");
+    if (index === 0) text = text.trimStart();
+    if (index === strings.raw.length - 1) text = text.trimEnd();
+    return text;
+  });
+  return new HclExpression(fragments, values);
+}
+
+/**
+ * Verbatim HCL text, for names that are not tokens: a `for` expression's loop
+ * variable, or a fragment built by a snippet function. Never pass data through it.
+ */
+export function hclRaw(text: string): IResolvable {
+  const raw: IResolvable = {
+    creationStack: [],
+    resolve: () => text,
+    toString: () => Token.asString(raw),
+  };
+  return raw;
+}
+
+/** An HCL string literal for `text` (`${`/`%{` escaped, so it never interpolates). */
+export function hclString(text: string): string {
+  return escapeTemplateLiteral(JSON.stringify(text));
+}
+
+function renderValue(context: IResolveContext, value: HclValue): string {
+  if (value === null || value === undefined) return "null";
+  if (Tokenization.isResolvable(value)) return resolveBare(context, value);
+  if (typeof value === "string") {
+    if (!Token.isUnresolved(value)) return hclString(value);
+    const parts = Tokenization.reverseString(value);
+    const single =
+      parts.literals.length === 0 &&
+      parts.escapes.length === 0 &&
+      parts.tokens.length + parts.intrinsic.length === 1;
+    if (!single) {
+      throw new Error(
+        `hcl: the string ${JSON.stringify(value)} mixes text and tokens; write it as an HCL ` +
+          `expression (e.g. format() or join()) inside the template instead`,
+      );
+    }
+    return resolveBare(context, value);
+  }
+  if (typeof value === "number") {
+    if (Token.isUnresolved(value)) return resolveBare(context, value);
+    if (!Number.isFinite(value)) throw new Error(`hcl: ${value} is not a finite number`);
+    return String(value);
+  }
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (Array.isArray(value)) {
+    if (Token.isUnresolved(value)) return resolveBare(context, value);
+    return `[${value.map((item: HclValue) => renderValue(context, item)).join(", ")}]`;
+  }
+  const record = value as { readonly [key: string]: HclValue };
+  if (Tokenization.reverse(record).length > 0 && Object.keys(record).length === 1) {
+    // A map token (Token.asStringMap etc.) is an object with one encoded key.
+    return resolveBare(context, record);
+  }
+  const entries = Object.keys(record).map(
+    (key) => `${hclString(key)} = ${renderValue(context, record[key])}`,
+  );
+  return `{ ${entries.join(", ")} }`;
+}
+
+function resolveBare(context: IResolveContext, value: unknown): string {
+  context.suppressBraces = true;
+  const resolved: unknown = context.resolve(value);
+  if (typeof resolved !== "string") {
+    throw new Error(`hcl: a token resolved to ${JSON.stringify(resolved)}, not an expression`);
+  }
+  return resolved;
+}
