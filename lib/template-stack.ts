@@ -6,6 +6,7 @@ import {
   TerraformDataSource,
   TerraformResource,
 } from "./cdk";
+import { applyTemplatePolicies } from "./policy";
 
 /** Source addresses written into `required_providers`, one per provider local name. */
 export const PROVIDER_SOURCES: Readonly<Record<string, string>> = {
@@ -60,6 +61,8 @@ export interface TemplateStackProps {
  * - No `terraform.backend`: Coder keeps state in its own work dir.
  * - `required_version` and the provider constraints of this project.
  * - Every coder_parameter must carry `order` (JSON loses source order).
+ * - The template policies (lib/policy) run at synth: no RBAC authoring, no ungated
+ *   privileged/host access, limits on every container, data and identities outlive stops.
  */
 export class TemplateStack extends TerraformStack {
   public readonly sourceDir: string;
@@ -72,6 +75,7 @@ export class TemplateStack extends TerraformStack {
     this.sourceDir = props.sourceDir;
     this.frontMatter = props.frontMatter;
     this.extraFiles = props.extraFiles ?? [];
+    applyTemplatePolicies(this);
   }
 
   protected allocateLogicalId(element: TerraformElement | Node): string {

@@ -1,0 +1,61 @@
+/**
+ * The template policies: synth-time checks every TemplateStack applies to itself (see
+ * docs/security.md for what each protects). Synthesis fails at the first element that
+ * breaks one, with the construct path, the rule and the reason.
+ */
+import { Aspects, type IConstruct } from "../cdk";
+import { ContainerResourceLimits } from "./container-resource-limits";
+import { DataVolumeSizeFixed } from "./data-volume-size-fixed";
+import { HostNamespaces } from "./host-namespaces";
+import { HostPathVolumes } from "./host-path-volumes";
+import { IdentitiesSurviveStop } from "./identities-survive-stop";
+import { NoRbacAuthoring } from "./no-rbac-authoring";
+import { type PolicyRule } from "./policy-rule";
+import { PrivilegedContainers } from "./privileged-containers";
+
+export { PolicyViolationError, PolicyRule } from "./policy-rule";
+export { PRIVILEGED_GATE } from "./privileged-containers";
+export { HOST_PATH_GATE } from "./host-path-volumes";
+export { HOST_NAMESPACE_GATES } from "./host-namespaces";
+
+/** One instance of every rule, in the order they run. */
+export function templatePolicies(): PolicyRule[] {
+  return [
+    new NoRbacAuthoring(),
+    new PrivilegedContainers(),
+    new HostPathVolumes(),
+    new HostNamespaces(),
+    new ContainerResourceLimits(),
+    new IdentitiesSurviveStop(),
+    new DataVolumeSizeFixed(),
+  ];
+}
+
+/** Adds every template policy to `scope` (a stack): they run when the app synthesizes. */
+export function applyTemplatePolicies(scope: IConstruct): void {
+  for (const rule of templatePolicies()) Aspects.of(scope).add(rule);
+}
+
+/** One broken rule at one construct. */
+export interface PolicyFinding {
+  readonly constructPath: string;
+  readonly rule: string;
+  readonly reasons: readonly string[];
+}
+
+/**
+ * Every violation under `scope`, without throwing: for tests and reports that want the
+ * whole list rather than the first failure.
+ */
+export function findPolicyViolations(scope: IConstruct): PolicyFinding[] {
+  const findings: PolicyFinding[] = [];
+  const rules = templatePolicies();
+  for (const node of scope.node.findAll()) {
+    for (const rule of rules) {
+      const reasons = rule.reasonsFor(node);
+      if (reasons.length > 0)
+        findings.push({ constructPath: node.node.path, rule: rule.id, reasons });
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,316 @@
+/**
+ * Secret hygiene of every synthesized template:
+ * 1. a reference scan of cdk.tf.json: no credential flows (directly or through locals) into
+ *    argv, a URL, a label or annotation, an output, a script or a check message;
+ * 2. a plan with the real Terraform CLI and the mock providers, where every credential has a
+ *    known value: no planned value outside Terraform's sensitive paths contains one.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { synthTemplates } from "../../templates/synth";
+import { TEMPLATES } from "../../templates";
+import { findSecretLeaks, sinks } from "./secret-flow";
+import { TerraformHarness, type Fixtures, type PlanResult } from "../harness";
+
+jest.setTimeout(180_000);
+
+let outdir: string;
+const configs = new Map<string, Record<string, unknown>>();
+
+beforeAll(() => {
+  outdir = fs.mkdtempSync(path.join(os.tmpdir(), "secret-hygiene-"));
+  for (const t of synthTemplates({ outdir })) {
+    configs.set(t.id, JSON.parse(fs.readFileSync(path.join(t.dir, "cdk.tf.json"), "utf8")));
+  }
+});
+
+afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
+
+describe("the reference scan", () => {
+  /** A configuration with one leak of each kind, and the same values in sensitive places. */
+  const leaky = {
+    variable: {
+      git_token: { type: "string", sensitive: true },
+      namespace: { type: "string" },
+    },
+    locals: {
+      auth_header: "Bearer ${var.git_token}",
+      dc: "${one(data.devcontainerbuilder_devcontainer.workspace[*])}",
+      image: "${local.dc.image}",
+      registry_password: "${local.dc.registry_credentials.password}",
+    },
+    resource: {
+      coder_agent: {
+        main: {
+          metadata: [{ key: "t", script: "echo ${data.coder_workspace_owner.me.session_token}" }],
+          startup_script: "echo $${HOME} ${var.namespace}",
+        },
+      },
+      coder_app: { web: { url: "http://localhost:8080/?token=${coder_agent.main.token}" } },
+      coder_script: { clone: { script: "git clone https://x:${local.auth_header}@host/r" } },
+      kubernetes_deployment_v1: {
+        main: {
+          metadata: { labels: { token: "${data.coder_external_auth.git[0].access_token}" } },
+          spec: {
+            template: {
+              metadata: {
+                annotations: { kubeconfig: "${kubernetes_secret_v1.kubeconfig.data.config}" },
+              },
+              spec: {
+                container: [
+                  {
+                    name: "dev",
+                    image: "${local.image}",
+                    command: ["sh", "-c", "${local.registry_password}"],
+                    env: [{ name: "CODER_AGENT_TOKEN", value: "${coder_agent.main.token}" }],
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+    output: {
+      token: { value: "${kubernetes_token_request_v1.ws.token}" },
+      hidden: { value: "${kubernetes_token_request_v1.ws.token}", sensitive: true },
+    },
+    check: { c: { assert: [{ condition: "${true}", error_message: "${var.git_token}" }] } },
+  };
+
+  it("finds a credential in each kind of non-sensitive place, through locals too", () => {
+    const leaks = findSecretLeaks(leaky);
+    const at = (place: string) => leaks.filter((l) => l.place === place).map((l) => l.source);
+    expect(at("coder_agent.main metadata[0].script")).toEqual([
+      "data.coder_workspace_owner.me.session_token",
+    ]);
+    expect(at("coder_app.web url")).toEqual(["coder_agent.main.token"]);
+    expect(at("coder_script.clone script")).toEqual([
+      "var.git_token (sensitive variable) (through local.auth_header)",
+    ]);
+    expect(at("kubernetes_deployment_v1.main metadata.labels")).toEqual([
+      "data.coder_external_auth.git.access_token",
+    ]);
+    expect(at("kubernetes_deployment_v1.main spec.template.metadata.annotations")).toEqual([
+      "kubernetes_secret_v1.kubeconfig.data.config",
+    ]);
+    expect(at("kubernetes_deployment_v1.main spec.template.spec.container[0].command")).toEqual([
+      "data.devcontainerbuilder_devcontainer.workspace.registry_credentials.password (through local.dc) (through local.registry_password)",
+    ]);
+    expect(at("output.token")).toEqual(["kubernetes_token_request_v1.ws.token"]);
+    expect(at("check.c.assert[0].error_message")).toEqual(["var.git_token (sensitive variable)"]);
+    // Sensitive places (env values, sensitive outputs) and harmless values are not leaks.
+    expect(leaks.map((l) => l.place)).not.toContain("output.hidden");
+    expect(leaks.filter((l) => l.source.includes("local.image"))).toEqual([]);
+    expect(leaks).toHaveLength(8);
+  });
+
+  it("does not count a null test of an object holding a credential as a flow", () => {
+    const leaks = findSecretLeaks({
+      locals: { dc: "${one(data.devcontainerbuilder_devcontainer.workspace[*])}" },
+      output: {
+        built: { value: "${local.dc != null ? 1 : 0}" },
+        leak: { value: "${jsonencode(local.dc)}" },
+      },
+    });
+    expect(leaks.map((l) => l.place)).toEqual(["output.leak"]);
+  });
+
+  it("reads `$${…}` as literal text, not as a reference", () => {
+    const leaks = findSecretLeaks({
+      variable: { t: { type: "string", sensitive: true } },
+      resource: { coder_script: { s: { script: "echo $${var.t}" } } },
+    });
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
+  const config = () => configs.get(id)!;
+
+  it("has non-sensitive places for the scan to look at", () => {
+    expect(sinks(config()).length).toBeGreaterThan(0);
+  });
+
+  it("lets no credential reach argv, URLs, labels, annotations, outputs or scripts", () => {
+    expect(findSecretLeaks(config())).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Planned values: every credential gets a recognizable value, then the whole plan is searched.
+
+/** Known values for each credential the templates can receive. */
+const SECRETS = {
+  agentToken: "SECRET-agent-token-5b1f",
+  externalAuth: "SECRET-external-auth-token-8c2d",
+  sessionToken: "SECRET-session-token-3e4a",
+  sshKey: "SECRET-ssh-private-key-7f90",
+  serviceAccountToken: "SECRET-service-account-token-1a6b",
+  tokenRequest: "SECRET-token-request-2c7e",
+  variable: (name: string) => `SECRET-variable-${name}-9d3c`,
+};
+
+const SECRET_PATTERN = /SECRET-[a-z0-9-]+/;
+
+/** Fixtures giving every credential-bearing computed attribute a known secret value. */
+const SECRET_FIXTURES: Fixtures = {
+  data_sources: {
+    coder_external_auth: { access_token: SECRETS.externalAuth },
+    kubernetes_secret_v1: { data: { token: SECRETS.serviceAccountToken, "ca.crt": "fixture-ca" } },
+  },
+  resources: {
+    coder_agent: { token: SECRETS.agentToken },
+    kubernetes_secret_v1: { data: { token: SECRETS.serviceAccountToken, "ca.crt": "fixture-ca" } },
+    kubernetes_token_request_v1: { token: SECRETS.tokenRequest },
+  },
+};
+
+/**
+ * Variables for a plan: required ones get a plain value by type; sensitive ones get a known
+ * secret (and the matching `*_username` a user, so the credential is actually used);
+ * `*external_auth_id` names a provider so the external auth token is read.
+ */
+function planVariables(config: Record<string, unknown>): Record<string, unknown> {
+  const variables = (config.variable ?? {}) as Record<string, Record<string, unknown>>;
+  const values: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(variables)) {
+    if (v.sensitive === true) values[name] = SECRETS.variable(name);
+    else if (name.endsWith("external_auth_id")) values[name] = "github";
+    else if (name.endsWith("_username")) values[name] = "fixture-user";
+    else if (/(_server|_url|_endpoint)$/.test(name))
+      values[name] = `https://${name.replace(/_/g, "-")}.example.com`;
+    else if (!("default" in v))
+      values[name] =
+        v.type === "number" ? 1 : v.type === "bool" ? false : `fixture-${name.replace(/_/g, "-")}`;
+  }
+  return values;
+}
+
+/** Parameters without a default get a repository-like URL (the only kind the templates have). */
+function planParameters(config: Record<string, unknown>): Record<string, unknown> {
+  const data = (config.data ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+  const values: Record<string, unknown> = {};
+  for (const p of Object.values(data.coder_parameter ?? {})) {
+    if (!("default" in p)) values[String(p.name)] = "https://git.example.com/acme/app.git";
+  }
+  return values;
+}
+
+/** The fixture secrets `config` consumes, judged from the types and variables it declares. */
+function expectedSecrets(config: Record<string, unknown>): string[] {
+  const resources = (config.resource ?? {}) as Record<string, unknown>;
+  const data = (config.data ?? {}) as Record<string, unknown>;
+  const variables = (config.variable ?? {}) as Record<string, Record<string, unknown>>;
+  const expected: string[] = [];
+  if (resources.coder_agent) expected.push(SECRETS.agentToken);
+  if (data.coder_external_auth) expected.push(SECRETS.externalAuth);
+  if (resources.kubernetes_secret_v1 || data.kubernetes_secret_v1)
+    expected.push(SECRETS.serviceAccountToken);
+  for (const [name, v] of Object.entries(variables)) {
+    if (v.sensitive === true) expected.push(SECRETS.variable(name));
+  }
+  return expected;
+}
+
+interface Exposure {
+  readonly place: string;
+  readonly secret: string;
+}
+
+/** Strings under `value` that contain a secret where `sensitive` (Terraform's mask) is not true. */
+function exposures(value: unknown, sensitive: unknown, place: string): Exposure[] {
+  if (sensitive === true) return [];
+  if (typeof value === "string") {
+    const m = SECRET_PATTERN.exec(value);
+    return m ? [{ place, secret: m[0] }] : [];
+  }
+  const mask = (key: string | number): unknown =>
+    sensitive !== null && typeof sensitive === "object"
+      ? (sensitive as Record<string, unknown>)[key]
+      : undefined;
+  if (Array.isArray(value)) return value.flatMap((v, i) => exposures(v, mask(i), `${place}[${i}]`));
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([k, v]) => exposures(v, mask(k), `${place}.${k}`));
+  }
+  return [];
+}
+
+/** Every exposed secret of a plan: resource changes, read data sources and outputs. */
+function planExposures(plan: PlanResult): Exposure[] {
+  const found: Exposure[] = [];
+  for (const r of plan.resourceChanges)
+    found.push(...exposures(r.after, r.afterSensitive, r.address));
+  const prior = (plan.raw.prior_state ?? {}) as { values?: { root_module?: unknown } };
+  for (const d of dataSourcesIn(prior.values?.root_module)) {
+    found.push(...exposures(d.values, d.sensitive_values, String(d.address)));
+  }
+  for (const [name, o] of Object.entries(plan.outputs)) {
+    if (!o.sensitive) found.push(...exposures(o.value, false, `output.${name}`));
+  }
+  return found;
+}
+
+function dataSourcesIn(module: unknown): Record<string, unknown>[] {
+  if (module === null || typeof module !== "object") return [];
+  const m = module as { resources?: Record<string, unknown>[]; child_modules?: unknown[] };
+  const own = (m.resources ?? []).filter((r) => r.mode === "data");
+  return [...own, ...(m.child_modules ?? []).flatMap(dataSourcesIn)];
+}
+
+describe("planned values", () => {
+  let tf: TerraformHarness;
+  beforeAll(async () => (tf = await TerraformHarness.start()));
+  afterAll(() => tf.stop());
+
+  it("the search finds a secret outside sensitive paths, and only there", () => {
+    expect(
+      exposures(
+        { env: [{ value: SECRETS.agentToken }], command: ["sh", `x ${SECRETS.agentToken}`] },
+        { env: [{ value: true }] },
+        "r",
+      ),
+    ).toEqual([{ place: "r.command[1]", secret: SECRETS.agentToken }]);
+  });
+
+  it.each(TEMPLATES.map((t) => t.id))(
+    "%s: no credential appears in a non-sensitive planned value of a running workspace",
+    async (id) => {
+      const config = configs.get(id)!;
+      const dir = path.join(outdir, "stacks", id);
+      const inputs = {
+        variables: planVariables(config),
+        parameters: planParameters(config),
+        fixtures: SECRET_FIXTURES,
+        owner: { session_token: SECRETS.sessionToken, ssh_private_key: SECRETS.sshKey },
+      };
+      // Apply first so computed credentials (the agent token, Secret data) hold their
+      // fixture values; the plan on top of that state then shows every value known.
+      const applied = await tf.apply(dir, inputs);
+      const plan = await tf.plan(dir, { ...inputs, state: applied });
+      const stateExposures = applied.resources.flatMap((r) =>
+        exposures(r.values, sensitiveValuesOf(applied.show, r.address), r.address),
+      );
+      expect(planExposures(plan)).toEqual([]);
+      expect(stateExposures).toEqual([]);
+      // The search is not vacuous: each credential the template consumes was in play.
+      const state = JSON.stringify(applied.state);
+      for (const secret of expectedSecrets(config)) expect(state).toContain(secret);
+    },
+  );
+});
+
+/** The `sensitive_values` mask of a resource in `terraform show -json` of a state. */
+function sensitiveValuesOf(show: Record<string, unknown>, address: string): unknown {
+  const values = (show.values ?? {}) as { root_module?: unknown };
+  const all = [...dataSourcesIn(values.root_module), ...managedIn(values.root_module)];
+  return all.find((r) => r.address === address)?.sensitive_values;
+}
+
+function managedIn(module: unknown): Record<string, unknown>[] {
+  if (module === null || typeof module !== "object") return [];
+  const m = module as { resources?: Record<string, unknown>[]; child_modules?: unknown[] };
+  const own = (m.resources ?? []).filter((r) => r.mode !== "data");
+  return [...own, ...(m.child_modules ?? []).flatMap(managedIn)];
+}
