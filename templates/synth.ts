@@ -1,39 +1,139 @@
 import * as fs from "fs";
 import * as path from "path";
 import { App } from "../lib/cdk";
+import type { OperatorConfig } from "../lib/operator-config";
+import { projectRoot } from "../lib/project-root";
+import { validateProvisionerTags, type ProvisionerTags } from "../lib/provisioner-tags";
 import { shipTemplateFiles } from "../lib/template-files";
-import { TEMPLATES } from "./index";
+import type { TemplateFrontMatter } from "../lib/template-stack";
+import { applyVariableDefaults } from "../lib/variable-defaults";
+import {
+  renderWorkspaceTags,
+  WORKSPACE_TAGS_FILE,
+  type WorkspaceTagSource,
+} from "../lib/workspace-tags";
+import { TEMPLATES, type TemplateDefinition } from "./index";
+
+/** The lock file Coder uploads with a template (the one hidden file it does not skip). */
+export const LOCK_FILE = ".terraform.lock.hcl";
+/** Summary of a synth run, for CI scripts: names, folders and tags of every template. */
+export const SYNTH_MANIFEST_FILE = "coder-templates.json";
 
 export interface SynthesizedTemplate {
   readonly id: string;
   /** cdktf.out/stacks/<id>: what `coder templates push -d` uploads. */
   readonly dir: string;
+  /** Coder template name (the operator's, or the id). */
+  readonly name: string;
+  /** Static tags to push with. */
+  readonly provisionerTags: ProvisionerTags;
+  /** Per-workspace tags written to workspace_tags.tf (empty when the template has none). */
+  readonly workspaceTags: Readonly<Record<string, WorkspaceTagSource>>;
+  readonly frontMatter: TemplateFrontMatter;
+  /** Whether a .terraform.lock.hcl was shipped (from templates/<id>/). */
+  readonly hasLockFile: boolean;
 }
 
 export interface SynthOptions {
   /** @default "cdktf.out" (or $CDKTF_OUTDIR when run by the cdktf CLI) */
   readonly outdir?: string;
-  /** Template ids to synthesize. @default all */
+  /** Template ids to synthesize. @default all (or all the config lists) */
   readonly only?: readonly string[];
+  /** The operator's configuration. @default none: built-in defaults */
+  readonly config?: OperatorConfig;
+  /** The registry to pick from (tests pass their own). @default TEMPLATES */
+  readonly templates?: readonly TemplateDefinition[];
 }
 
-/** Synthesizes templates into <outdir>/stacks/<id>/ with the files each ships. */
+/**
+ * Synthesizes templates into <outdir>/stacks/<id>/ with the files each ships, the
+ * operator's variable defaults applied and, when a template declares per-workspace
+ * tags, workspace_tags.tf beside cdk.tf.json.
+ */
 export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[] {
   const outdir = options.outdir ?? process.env.CDKTF_OUTDIR ?? "cdktf.out";
-  const known = TEMPLATES.map((t) => t.id);
-  for (const id of options.only ?? []) {
-    if (!known.includes(id))
-      throw new Error(`unknown template "${id}"; known: ${known.join(", ")}`);
-  }
-  const selected = TEMPLATES.filter((t) => !options.only || options.only.includes(t.id));
+  const registry = options.templates ?? TEMPLATES;
+  const selected = selectTemplates(registry, options);
   const app = new App({ outdir });
-  const stacks = selected.map((t) => t.create(app));
-  app.synth();
-  return stacks.map((stack) => {
-    const dir = path.join(outdir, "stacks", stack.node.id);
-    if (!fs.existsSync(path.join(dir, "cdk.tf.json")))
-      throw new Error(`${dir}: cdk.tf.json was not written`);
-    shipTemplateFiles(stack, dir);
-    return { id: stack.node.id, dir };
+  const stacks = selected.map((definition) => {
+    const stack = definition.create(app);
+    const settings = options.config?.templates?.get(definition.id);
+    if (settings !== undefined && options.config !== undefined) {
+      const config = options.config;
+      applyVariableDefaults(definition.id, stack, settings.variables, (name, part) =>
+        config.position(["templates", definition.id, "variables", name], part),
+      );
+    }
+    const provisionerTags = settings?.provisionerTags ?? definition.provisioners?.tags ?? {};
+    validateProvisionerTags(`template "${definition.id}"`, provisionerTags);
+    return { definition, stack, name: settings?.name ?? definition.id, provisionerTags };
   });
+  app.synth();
+
+  const results = stacks.map(({ definition, stack, name, provisionerTags }) => {
+    const dir = path.join(outdir, "stacks", stack.node.id);
+    const jsonFile = path.join(dir, "cdk.tf.json");
+    if (!fs.existsSync(jsonFile)) throw new Error(`${dir}: cdk.tf.json was not written`);
+    const rendered = renderWorkspaceTags(
+      definition.id,
+      stack,
+      JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>,
+    );
+    if (rendered !== undefined) {
+      fs.writeFileSync(jsonFile, JSON.stringify(rendered.json, null, 2));
+      fs.writeFileSync(path.join(dir, WORKSPACE_TAGS_FILE), rendered.hcl);
+    }
+    shipTemplateFiles(stack, dir);
+    const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
+    const hasLockFile = fs.existsSync(lockSource);
+    if (hasLockFile) fs.copyFileSync(lockSource, path.join(dir, LOCK_FILE));
+    return {
+      id: definition.id,
+      dir,
+      name,
+      provisionerTags,
+      workspaceTags: rendered?.tags ?? {},
+      frontMatter: stack.frontMatter,
+      hasLockFile,
+    };
+  });
+  writeManifest(outdir, results);
+  return results;
+}
+
+function selectTemplates(
+  registry: readonly TemplateDefinition[],
+  options: SynthOptions,
+): TemplateDefinition[] {
+  const known = registry.map((t) => t.id);
+  const listed = options.config?.templates;
+  for (const id of options.only ?? []) {
+    if (!known.includes(id)) {
+      throw new Error(`unknown template "${id}"; known: ${known.join(", ")}`);
+    }
+    if (listed !== undefined && !listed.has(id)) {
+      throw new Error(
+        `template "${id}" is not listed in ${options.config?.file}; add it under "templates" to build it`,
+      );
+    }
+  }
+  return registry.filter(
+    (t) =>
+      (options.only === undefined || options.only.includes(t.id)) &&
+      (listed === undefined || listed.has(t.id)),
+  );
+}
+
+function writeManifest(outdir: string, results: readonly SynthesizedTemplate[]): void {
+  const manifest = results.map((r) => ({
+    id: r.id,
+    name: r.name,
+    dir: path.relative(outdir, r.dir).split(path.sep).join("/"),
+    provisionerTags: r.provisionerTags,
+    workspaceTags: Object.keys(r.workspaceTags).sort(),
+  }));
+  fs.writeFileSync(
+    path.join(outdir, SYNTH_MANIFEST_FILE),
+    JSON.stringify({ templates: manifest }, null, 2) + "\n",
+  );
 }

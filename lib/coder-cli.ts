@@ -1,0 +1,95 @@
+/**
+ * Running the `coder` CLI from our scripts: find it on PATH, run it with its output
+ * streamed to the user as it comes, and keep the tail of that output so a failure
+ * can be reported with the CLI's own words. The environment is passed through as it
+ * is (CODER_URL, CODER_SESSION_TOKEN, CODER_HEADER_COMMAND…) and never printed.
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+
+/** The full path of `command` on PATH, or undefined. */
+export function findOnPath(
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+    if (dir === "") continue;
+    const candidate = path.join(dir, command);
+    try {
+      if (fs.statSync(candidate).isFile()) {
+        fs.accessSync(candidate, fs.constants.X_OK);
+        return candidate;
+      }
+    } catch {
+      // Not here, or not executable: keep looking, as a shell would.
+    }
+  }
+  return undefined;
+}
+
+/** How a streamed run ended. */
+export interface StreamedRun {
+  readonly exitCode: number;
+  /** The last lines the command wrote to stderr (or stdout when stderr was empty), ANSI codes removed. */
+  readonly lastLines: readonly string[];
+}
+
+/** Lines of output kept for the failure message. */
+const TAIL_LINES = 8;
+
+/**
+ * Runs `executable args…`, copying its stdout and stderr to ours as they arrive
+ * (a push uploads, imports and plans for a while; the user should see that live).
+ */
+export function runStreaming(
+  executable: string,
+  args: readonly string[],
+  options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<StreamedRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(executable, [...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["inherit", "pipe", "pipe"],
+    });
+    let stdoutTail = "";
+    let stderrTail = "";
+    const keep = (tail: string, chunk: Buffer) => (tail + chunk.toString("utf8")).slice(-8192);
+    child.stdout.on("data", (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      stdoutTail = keep(stdoutTail, chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      stderrTail = keep(stderrTail, chunk);
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      const source = stderrTail.trim() !== "" ? stderrTail : stdoutTail;
+      resolve({
+        exitCode: code ?? (signal ? 128 : 1),
+        lastLines: lastLines(source),
+      });
+    });
+  });
+}
+
+/** Quotes arguments for a POSIX shell, so a printed command can be pasted as it is. */
+export function shellQuote(args: readonly string[]): string {
+  return args
+    .map((arg) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`))
+    .join(" ");
+}
+
+function lastLines(text: string): string[] {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
+      .split(/\r?\n/)
+      .map((l) => l.trimEnd())
+      .filter((l) => l.trim() !== "")
+      .slice(-TAIL_LINES)
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * Writes HCL native syntax (the `.tf` format) from plain values, laid out the way
+ * `terraform fmt` lays it out, for the few things Coder only reads from `.tf` files.
+ *
+ * Strings come in two kinds:
+ * - a *literal* (text from TypeScript or an operator): `${` and `%{` are escaped so it
+ *   can never interpolate;
+ * - a *template* (a string taken from Terraform JSON, where every string is already a
+ *   template): written as it is, since `"${x}"` and `"$${x}"` mean the same in both syntaxes.
+ * Both get quotes, backslashes and control characters escaped.
+ */
+
+/** A raw HCL expression (a reference such as `var.region`), written without quotes. */
+export class HclReference {
+  constructor(public readonly expression: string) {
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/.test(expression)) {
+      throw new Error(`not a plain HCL reference: ${JSON.stringify(expression)}`);
+    }
+  }
+}
+
+/** Values the writer knows; objects are HCL object expressions with quoted keys. */
+export type HclWriterValue =
+  | string
+  | number
+  | boolean
+  | null
+  | HclReference
+  | readonly HclWriterValue[]
+  | { readonly [key: string]: HclWriterValue };
+
+/** How plain strings are written. */
+export type HclStringKind = "literal" | "template";
+
+/** An HCL quoted string for `text`. */
+export function hclQuoted(text: string, kind: HclStringKind): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (ch === "\\") out += "\\\\";
+    else if (ch === '"') out += '\\"';
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, "0")}`;
+    else out += ch;
+  }
+  if (kind === "literal") {
+    // Replacement functions: "$$" in a replacement string would mean "$".
+    out = out.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
+  }
+  return `"${out}"`;
+}
+
+/** One `name = value` line or nested block of a block body, in the order given. */
+export type HclBodyItem =
+  | { readonly kind: "attribute"; readonly name: string; readonly value: HclWriterValue }
+  | { readonly kind: "block"; readonly block: HclBlock };
+
+/** `type "label" … { body }` */
+export interface HclBlock {
+  readonly type: string;
+  readonly labels: readonly string[];
+  readonly body: readonly HclBodyItem[];
+}
+
+/** Renders top-level blocks separated by blank lines, ending with a newline. */
+export function renderHclFile(blocks: readonly HclBlock[], kind: HclStringKind): string {
+  return blocks.map((b) => renderBlock(b, "", kind)).join("\n\n") + "\n";
+}
+
+function renderBlock(block: HclBlock, indent: string, kind: HclStringKind): string {
+  const head = [block.type, ...block.labels.map((l) => hclQuoted(l, "literal"))].join(" ");
+  if (block.body.length === 0) return `${indent}${head} {}`;
+  return `${indent}${head} {\n${renderBody(block.body, indent + "  ", kind)}\n${indent}}`;
+}
+
+/**
+ * Consecutive attributes form one alignment group (their `=` line up, as terraform fmt
+ * does); a nested block ends the group and is set off by blank lines.
+ */
+function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStringKind): string {
+  const lines: string[] = [];
+  let group: { name: string; value: HclWriterValue }[] = [];
+  const flush = () => {
+    const width = Math.max(0, ...group.map((a) => a.name.length));
+    for (const a of group) {
+      lines.push(`${indent}${a.name.padEnd(width)} = ${renderValue(a.value, indent, kind)}`);
+    }
+    group = [];
+  };
+  items.forEach((item, index) => {
+    if (item.kind === "attribute") {
+      if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(item.name)) {
+        throw new Error(`not a valid HCL attribute name: ${JSON.stringify(item.name)}`);
+      }
+      group.push({ name: item.name, value: item.value });
+      return;
+    }
+    flush();
+    if (index > 0 && lines[lines.length - 1] !== "") lines.push("");
+    lines.push(renderBlock(item.block, indent, kind));
+    if (index < items.length - 1) lines.push("");
+  });
+  flush();
+  return lines.join("\n");
+}
+
+function renderValue(value: HclWriterValue, indent: string, kind: HclStringKind): string {
+  if (value === null) return "null";
+  if (value instanceof HclReference) return value.expression;
+  if (typeof value === "string") return hclQuoted(value, kind);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`${value} cannot be written as an HCL number`);
+    return String(value);
+  }
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (isList(value)) {
+    return `[${value.map((v) => renderValue(v, indent, kind)).join(", ")}]`;
+  }
+  const keys = Object.keys(value);
+  if (keys.length === 0) return "{}";
+  const inner = indent + "  ";
+  const rendered = keys.map((k) => ({
+    key: hclQuoted(k, "literal"),
+    text: renderValue(value[k], inner, kind),
+  }));
+  const width = Math.max(...rendered.map((r) => r.key.length));
+  const lines = rendered.map((r) => `${inner}${r.key.padEnd(width)} = ${r.text}`);
+  return `{\n${lines.join("\n")}\n${indent}}`;
+}
+
+function isList(value: HclWriterValue): value is readonly HclWriterValue[] {
+  return Array.isArray(value);
+}

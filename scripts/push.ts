@@ -1,0 +1,150 @@
+// `npm run push -- <template> [--dry-run] [--variables-file f.yaml] [--message m]
+//                 [--config coder-cdktf.jsonc] [--outdir cdktf.out]`
+//
+// Synthesizes one template, then publishes it with `coder templates push` (its static
+// provisioner tags included) and sets its display name, description and icon with
+// `coder templates edit`. --dry-run prints the commands instead of running them.
+// Run from the swc build: `node scripts/build.js && node build/scripts/push.js …`.
+import * as fs from "fs";
+import * as path from "path";
+import { findOnPath, runStreaming, shellQuote } from "../lib/coder-cli";
+import { projectRoot } from "../lib/project-root";
+import { planPush } from "../lib/template-push";
+import { TEMPLATES } from "../templates";
+import { loadConfigFor } from "../templates/load-config";
+import { synthTemplates } from "../templates/synth";
+
+const USAGE =
+  "usage: npm run push -- <template> [--dry-run] [--variables-file <file.yaml>] [--message <text>] " +
+  "[--config <file.jsonc>] [--outdir <dir>]";
+
+/** Exit status when `coder` is missing, as a shell reports "command not found". */
+const EXIT_NO_CLI = 127;
+const EXIT_USAGE = 2;
+
+interface PushArgs {
+  readonly template: string;
+  readonly dryRun: boolean;
+  readonly variablesFile?: string;
+  readonly message?: string;
+  readonly config?: string;
+  readonly outdir?: string;
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv: readonly string[]): PushArgs {
+  const positional: string[] = [];
+  const values: Record<string, string> = {};
+  let dryRun = false;
+  const valueFlags: Record<string, string> = {
+    "--variables-file": "variablesFile",
+    "--message": "message",
+    "-m": "message",
+    "--config": "config",
+    "--outdir": "outdir",
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--dry-run") {
+      dryRun = true;
+      continue;
+    }
+    if (arg === "--help" || arg === "-h") throw new UsageError(USAGE);
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? splitOnce(arg) : [arg];
+    const key = valueFlags[flag];
+    if (key !== undefined) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`${flag} needs a value\n${USAGE}`);
+      values[key] = value;
+      continue;
+    }
+    if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}\n${USAGE}`);
+    positional.push(arg);
+  }
+  if (positional.length !== 1) {
+    throw new UsageError(
+      `${positional.length === 0 ? "name the template to push" : `one template at a time (got ${positional.join(", ")})`}\n${USAGE}`,
+    );
+  }
+  return { template: positional[0], dryRun, ...values };
+}
+
+function splitOnce(arg: string): [string, string] {
+  const at = arg.indexOf("=");
+  return [arg.slice(0, at), arg.slice(at + 1)];
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv);
+  // Check for the CLI first: no point synthesizing for a push that cannot run.
+  const coder = args.dryRun ? "coder" : findOnPath("coder");
+  if (coder === undefined) {
+    process.stderr.write(
+      "push: the Coder CLI (`coder`) is not on PATH. Install it (your deployment serves it at " +
+        "<CODER_URL>/bin/, or see https://coder.com/docs/install/cli), log in with " +
+        "`coder login <CODER_URL>`, and run this again. `--dry-run` prints the commands without it.\n",
+    );
+    return EXIT_NO_CLI;
+  }
+  let variablesFile: string | undefined;
+  if (args.variablesFile !== undefined) {
+    variablesFile = path.resolve(args.variablesFile);
+    if (!fs.existsSync(variablesFile)) {
+      throw new UsageError(`--variables-file ${args.variablesFile}: file not found`);
+    }
+  }
+
+  const config = loadConfigFor(args.config === undefined ? [] : ["--config", args.config]);
+  const id = templateId(args.template, config?.templates);
+  const outdir = args.outdir ?? process.env.CDKTF_OUTDIR ?? path.join(projectRoot(), "cdktf.out");
+  const [template] = synthTemplates({ outdir, only: [id], config });
+  process.stderr.write(`synthesized ${template.dir}\n`);
+
+  const plan = planPush(template, { variablesFile, message: args.message });
+  for (const note of plan.notes) process.stderr.write(`note: ${note}\n`);
+  if (args.dryRun) {
+    process.stdout.write(`coder ${shellQuote(plan.push)}\ncoder ${shellQuote(plan.edit)}\n`);
+    return 0;
+  }
+
+  process.stderr.write(`running: coder ${shellQuote(plan.push)}\n`);
+  const pushed = await runStreaming(coder, plan.push);
+  if (pushed.exitCode !== 0) {
+    process.stderr.write(
+      `push failed: coder templates push exited with ${pushed.exitCode}` +
+        (pushed.lastLines.length > 0 ? `:\n  ${pushed.lastLines.join("\n  ")}\n` : "\n"),
+    );
+    return pushed.exitCode;
+  }
+  process.stderr.write(`running: coder ${shellQuote(plan.edit)}\n`);
+  const edited = await runStreaming(coder, plan.edit);
+  if (edited.exitCode !== 0) {
+    process.stderr.write(
+      `pushed ${template.name}, but setting its display name, description and icon failed ` +
+        `(coder templates edit exited with ${edited.exitCode})` +
+        (edited.lastLines.length > 0 ? `:\n  ${edited.lastLines.join("\n  ")}\n` : "\n"),
+    );
+    return edited.exitCode;
+  }
+  process.stderr.write(`pushed ${template.name} from ${template.dir}\n`);
+  return 0;
+}
+
+/** The template id for a name given on the command line: an id, or a Coder name from the config. */
+function templateId(given: string, configured?: ReadonlyMap<string, { name?: string }>): string {
+  if (TEMPLATES.some((t) => t.id === given)) return given;
+  for (const [id, settings] of configured ?? []) if (settings.name === given) return id;
+  throw new UsageError(
+    `unknown template "${given}"; known: ${TEMPLATES.map((t) => t.id).join(", ")}\n${USAGE}`,
+  );
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`push: ${message}\n`);
+    process.exit(e instanceof UsageError ? EXIT_USAGE : 1);
+  },
+);

@@ -1,0 +1,194 @@
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { projectRoot } from "../../lib/project-root";
+
+// `npm run push` end to end, run the way npm runs it (the swc build of scripts/push.ts),
+// against a fake `coder` on PATH that records its argv and the folder it was given.
+
+const root = projectRoot();
+const pushScript = path.join(root, "build", "scripts", "push.js");
+
+interface Call {
+  readonly args: string[];
+  readonly dir?: string;
+  readonly files: string[];
+}
+
+let work: string;
+let bin: string;
+let emptyConfig: string;
+
+beforeAll(() => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { build } = require("../../scripts/build") as { build(): number };
+  build();
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "push-test-"));
+  bin = path.join(work, "bin");
+  fs.mkdirSync(bin);
+  fs.copyFileSync(path.join(__dirname, "fake-coder.sh"), path.join(bin, "coder"));
+  fs.chmodSync(path.join(bin, "coder"), 0o755);
+  emptyConfig = path.join(work, "empty.jsonc");
+  fs.writeFileSync(emptyConfig, "// built-in defaults\n{}\n");
+});
+
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+function runPush(name: string, args: string[], env: Record<string, string> = {}) {
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir);
+  const log = path.join(dir, "coder.log");
+  const outdir = path.join(dir, "out");
+  // An explicit empty config, so that a coder-cdktf.jsonc at the project root cannot change the results.
+  const config = args.includes("--config") ? [] : ["--config", emptyConfig];
+  const result = spawnSync(process.execPath, [pushScript, ...args, ...config, "--outdir", outdir], {
+    cwd: dir,
+    encoding: "utf8",
+    env: {
+      PATH: `${bin}:/usr/bin:/bin`,
+      HOME: dir,
+      CHECKPOINT_DISABLE: "1",
+      FAKE_CODER_LOG: log,
+      ...env,
+    },
+  });
+  return { ...result, outdir, calls: () => readCalls(log), logExists: () => fs.existsSync(log) };
+}
+
+function readCalls(log: string): Call[] {
+  return fs
+    .readFileSync(log, "utf8")
+    .split("=== call\n")
+    .filter((c) => c !== "")
+    .map((chunk) => {
+      const lines = chunk.split("\n");
+      const field = (prefix: string) =>
+        lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length));
+      return { args: field("arg: "), dir: field("dir: ")[0], files: field("file: ") };
+    });
+}
+
+describe("npm run push", () => {
+  it("uses a fake coder that passes shellcheck", () => {
+    const run = spawnSync("shellcheck", [path.join(__dirname, "fake-coder.sh")], {
+      encoding: "utf8",
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("synthesizes, pushes with tags, variables file, message and --ignore-lockfile, then sets display metadata", () => {
+    const varsFile = path.join(work, "vars.yaml");
+    fs.writeFileSync(varsFile, "namespace: coder-workspaces\n");
+    const run = runPush("ok", ["kubernetes", "--variables-file", varsFile, "-m", "first version"]);
+    expect(run.stderr).not.toContain("push failed");
+    expect(run.status).toBe(0);
+    const stack = path.join(run.outdir, "stacks", "kubernetes");
+    const [push, edit, ...rest] = run.calls();
+    expect(rest).toEqual([]);
+    expect(push.args).toEqual([
+      "templates",
+      "push",
+      "kubernetes",
+      "-d",
+      stack,
+      "--yes",
+      "--provisioner-tag=-",
+      "--variables-file",
+      varsFile,
+      "-m",
+      "first version",
+      "--ignore-lockfile",
+    ]);
+    // The folder Coder receives is the freshly synthesized template.
+    expect(push.dir).toBe(stack);
+    expect(push.files).toEqual(expect.arrayContaining(["README.md", "cdk.tf.json"]));
+    expect(push.files.some((f) => f.startsWith("."))).toBe(false);
+    expect(edit.args).toEqual([
+      "templates",
+      "edit",
+      "kubernetes",
+      "--display-name",
+      "Kubernetes",
+      "--description",
+      "A container workspace on Kubernetes with a persistent home volume",
+      "--icon",
+      "/icon/k8s.png",
+    ]);
+    // Coder's own output is passed through, and the missing lock file is explained.
+    expect(run.stdout).toContain("Uploading template files...");
+    expect(run.stdout).toContain("Updated template metadata!");
+    expect(run.stderr).toMatch(/no \.terraform\.lock\.hcl .*--ignore-lockfile is passed/);
+  });
+
+  it("--dry-run prints the exact commands and runs nothing", () => {
+    const run = runPush("dry", ["kubernetes", "--dry-run", "--message", "it's new"]);
+    expect(run.status).toBe(0);
+    expect(run.logExists()).toBe(false);
+    const stack = path.join(run.outdir, "stacks", "kubernetes");
+    expect(run.stdout.split("\n")).toEqual([
+      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- -m 'it'\\''s new' --ignore-lockfile`,
+      "coder templates edit kubernetes --display-name Kubernetes --description " +
+        "'A container workspace on Kubernetes with a persistent home volume' --icon /icon/k8s.png",
+      "",
+    ]);
+    expect(fs.existsSync(path.join(stack, "cdk.tf.json"))).toBe(true);
+  });
+
+  it("uses the Coder name and provisioner tags of the operator config", () => {
+    const config = path.join(work, "deploy.jsonc");
+    fs.writeFileSync(
+      config,
+      `{ "templates": { "kubernetes": { "name": "k8s-dev", "provisionerTags": { "zone": "b", "cluster": "dev" } } } }`,
+    );
+    const run = runPush("config", ["kubernetes", "--config", config]);
+    expect(run.status).toBe(0);
+    const [push, edit] = run.calls();
+    expect(push.args.slice(0, 3)).toEqual(["templates", "push", "k8s-dev"]);
+    expect(push.args.slice(5, 10)).toEqual([
+      "--yes",
+      "--provisioner-tag",
+      "cluster=dev",
+      "--provisioner-tag",
+      "zone=b",
+    ]);
+    expect(edit.args.slice(0, 3)).toEqual(["templates", "edit", "k8s-dev"]);
+  });
+
+  it("fails with the CLI's message and exit status when the push fails, and skips the edit", () => {
+    const run = runPush("fail", ["kubernetes"], { FAKE_CODER_FAIL: "push" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("push failed: coder templates push exited with 1:");
+    expect(run.stderr).toContain(
+      "error: template import provisioning failed: terraform plan: exit status 1",
+    );
+    expect(run.calls().map((c) => c.args[1])).toEqual(["push"]);
+  });
+
+  it("reports a failed metadata edit after a successful push", () => {
+    const run = runPush("edit-fail", ["kubernetes"], { FAKE_CODER_FAIL: "edit" });
+    expect(run.status).toBe(3);
+    expect(run.stderr).toContain("pushed kubernetes, but setting its display name");
+    expect(run.stderr).toContain("error: update template metadata: forbidden");
+  });
+
+  it("says plainly when coder is not on PATH, before synthesizing anything", () => {
+    const empty = path.join(work, "empty-bin");
+    fs.mkdirSync(empty);
+    const run = runPush("no-cli", ["kubernetes"], { PATH: empty });
+    expect(run.status).toBe(127);
+    expect(run.stderr).toContain("the Coder CLI (`coder`) is not on PATH");
+    expect(fs.existsSync(run.outdir)).toBe(false);
+  });
+
+  it("rejects an unknown template and a missing variables file with usage errors", () => {
+    const unknown = runPush("unknown", ["nope"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown template "nope"; known: .*kubernetes/);
+    const missing = runPush("missing-vars", ["kubernetes", "--variables-file", "nowhere.yaml"]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("--variables-file nowhere.yaml: file not found");
+  });
+});
