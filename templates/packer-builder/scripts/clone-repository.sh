@@ -24,7 +24,7 @@
 #   CLONE_REPO_URL      repository to clone. Default "" = nothing to clone (exit 0).
 #   CLONE_DIR           where the clone lives. Default /persistent/ggl_core_infra.
 #   CLONE_LINK          symlink to CLONE_DIR. Default "$HOME/ggl_core_infra"; "" = no link.
-                      Made only when CLONE_DIR exists.
+#                     Made only when CLONE_DIR exists.
 #   CLONE_BRANCH        branch to check out. Default "" = the remote's default branch.
 #   CLONE_TIMEOUT       seconds for the clone. Default 600.
 #   CLONE_GIT_USERNAME  HTTPS user name for CLONE_GIT_TOKEN. Default "oauth2".

@@ -1,0 +1,77 @@
+import { Token } from "./cdk";
+import { escapeTemplateLiteral } from "./escape";
+import { hcl } from "./hcl";
+import { readProjectFile } from "./project-root";
+
+/**
+ * How a value is written into the script:
+ * - `quoted`: a single-quoted shell word, every `'` written as `'\''`, so any text
+ *   (a repository URL, a branch name, a list of IDs) stays one inert word;
+ * - `base64`: the value base64-encoded (the script decodes it with `base64 -d`), for
+ *   whole scripts and JSON documents, whose bytes then never meet a shell parser.
+ */
+export type ShellValueEncoding = "quoted" | "base64";
+
+/** One `NAME='value'` line prepended to an embedded script. */
+export interface ShellAssignment {
+  /** A shell variable name (upper case, digits, underscores). */
+  readonly name: string;
+  /**
+   * Literal text or a string token (an apply-time value). A token must not be null at
+   * apply time: wrap optional values (`coalesce`, `try(…, "")`) before passing them.
+   */
+  readonly value: string;
+  /** @default "quoted" */
+  readonly encoding?: ShellValueEncoding;
+}
+
+/**
+ * A shell script that ships with the project (`relPath` from the project root), made
+ * ready for a Terraform string attribute (a coder_script's `script`, a container command):
+ *
+ * - literal `${` and `%{` in the file are escaped, so Terraform does not evaluate the
+ *   shell's own expansions;
+ * - the assignments are inserted after the `#!` line (or at the top), one per line, with
+ *   apply-time values interpolated as safely quoted words or base64, never spliced
+ *   into code unescaped.
+ *
+ * The script reads its inputs as plain shell variables, as its header documents.
+ */
+export function embeddedScript(
+  relPath: string,
+  assignments: readonly ShellAssignment[] = [],
+): string {
+  const text = readProjectFile(relPath);
+  const lines = assignments.map(assignmentLine);
+  const newline = text.indexOf("\n");
+  if (text.startsWith("#!") && newline >= 0) {
+    const shebang = text.slice(0, newline + 1);
+    return (
+      shebang + lines.map((l) => l + "\n").join("") + escapeTemplateLiteral(text.slice(newline + 1))
+    );
+  }
+  return lines.map((l) => l + "\n").join("") + escapeTemplateLiteral(text);
+}
+
+/** `NAME='value'` for one assignment; literal values are quoted at synth, tokens at apply time. */
+export function assignmentLine(assignment: ShellAssignment): string {
+  if (!/^[A-Z_][A-Z0-9_]*$/.test(assignment.name)) {
+    throw new Error(
+      `embedded script: "${assignment.name}" is not an upper-case shell variable name`,
+    );
+  }
+  const encoding = assignment.encoding ?? "quoted";
+  const value = assignment.value;
+  if (!Token.isUnresolved(value)) {
+    const text = encoding === "base64" ? Buffer.from(value, "utf8").toString("base64") : value;
+    return `${assignment.name}=${escapeTemplateLiteral(shellQuote(text))}`;
+  }
+  const expression =
+    encoding === "base64" ? hcl`base64encode(${value})` : hcl`replace(${value}, "'", "'\\''")`;
+  return `${assignment.name}='${Token.asString(expression)}'`;
+}
+
+/** A single-quoted shell word for `text`. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,411 @@
+import {
+  Construct,
+  TerraformIterator,
+  TerraformLocal,
+  TerraformVariable,
+  Token,
+} from "../../lib/cdk";
+import { Script } from "../../.gen/providers/coder/script";
+import { TemplateStack } from "../../lib/template-stack";
+import {
+  coderProvider,
+  useKubeconfigVariable,
+  workspaceClusterProvider,
+} from "../../lib/providers";
+import { harvesterKubeconfigPathVariable, harvesterProvider } from "../../lib/harvester-provider";
+import { WorkspaceData } from "../../lib/workspace-data";
+import { WorkspaceAgent } from "../../lib/workspace-agent";
+import { cpuUsage, diskUsage, item, ramUsage } from "../../lib/agent-metadata";
+import { WorkspaceParameter } from "../../lib/workspace-parameter";
+import { workspaceObjectMeta, type WorkspaceObjectMeta } from "../../lib/workspace-labels";
+import { sanitizedLabelValue } from "../../lib/label-value";
+import { DataVolume } from "../../lib/data-volume";
+import { WorkspaceDeployment, agentContainer } from "../../lib/workspace-deployment";
+import { ScopedServiceAccount, type RoleBindingTarget } from "../../lib/scoped-service-account";
+import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/kubeconfig-secret";
+import { embeddedScript } from "../../lib/embedded-script";
+import { hcl } from "../../lib/hcl";
+
+/** Operator configuration, fixed when the template is generated. */
+export interface PackerBuilderTemplateProps {
+  /** Namespace of the workspace pods on the workspace cluster. @default "packer-builder" */
+  readonly workspaceNamespace?: string;
+  /** Namespace on Harvester where the workspace identity lives and builds run. @default "packer-dev" */
+  readonly identityNamespace?: string;
+  /**
+   * Existing roles bound to each workspace's Harvester identity.
+   * @default Role packer-builder and Role packer-builder-read in the identity namespace
+   */
+  readonly identityRoleBindings?: readonly RoleBindingTarget[];
+  /**
+   * Existing Role in the workspace namespace that lets the pod's service account read
+   * (get) Secrets, so the kubelet can mount the kubeconfig. @default "coder-workspace-pod-reader"
+   */
+  readonly podReaderRole?: string;
+  /** User and group id the container runs as (the image's workspace user). @default 1000 */
+  readonly uid?: number;
+}
+
+/** Label every build VM of a workspace carries; the stop sweep deletes by it. */
+export const VM_LABEL_KEY = "app.coder.io/workspace";
+/** Where the workspace kubeconfig is mounted in the pod. */
+export const PACKER_KUBECONFIG_PATH = "/etc/packer-kubeconfig.yaml";
+/** The persistent volume's mount point; the clone lives there. */
+export const PERSISTENT_DIR = "/persistent";
+/** The clone on the persistent volume. */
+export const CLONE_DIR = `${PERSISTENT_DIR}/ggl_core_infra`;
+/** Seconds the stop sweep's kubectl may take; the pod's grace period leaves room for it. */
+const SWEEP_TIMEOUT_SECONDS = 60;
+/** Seconds the first clone may take. */
+const CLONE_TIMEOUT_SECONDS = 600;
+const SCRIPTS = "templates/packer-builder/scripts";
+
+/**
+ * `packer-builder`: workspaces that drive Packer builds in Harvester (see README.md).
+ *
+ * Two clusters: the workspace cluster (default kubernetes provider) runs the pod; the
+ * parent Harvester cluster (provider alias `harvester`) holds a per-workspace identity
+ * scoped to the build namespace. The identity and everything the pod needs besides the
+ * pod itself have no count: they live until the workspace is deleted.
+ */
+export class PackerBuilderTemplate extends TemplateStack {
+  constructor(scope: Construct, id: string, props: PackerBuilderTemplateProps = {}) {
+    super(scope, id, {
+      sourceDir: "templates/packer-builder",
+      frontMatter: {
+        displayName: "Packer builder",
+        description:
+          "Build Packer images in Harvester with a per-workspace, namespace-scoped identity",
+        icon: "/icon/terraform.svg",
+      },
+      extraFiles: ["subagents"],
+    });
+    const workspaceNamespace = props.workspaceNamespace ?? "packer-builder";
+    const identityNamespace = props.identityNamespace ?? "packer-dev";
+    const identityBindings = props.identityRoleBindings ?? [
+      { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder" },
+      { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder-read" },
+    ];
+    const uid = props.uid ?? 1000;
+
+    // --- Providers and template variables ------------------------------------------------
+    const useKubeconfig = useKubeconfigVariable(this);
+    const harvesterKubeconfigPath = harvesterKubeconfigPathVariable(this);
+    coderProvider(this);
+    workspaceClusterProvider(this, useKubeconfig);
+    const harvester = harvesterProvider(this, harvesterKubeconfigPath);
+    const vars = new PackerBuilderVariables(this, "variables");
+
+    // --- Workspace, names, labels ----------------------------------------------------------
+    const ws = new WorkspaceData(this, "workspace");
+    // <ws>: unique across users (two users' "dev" workspaces differ), a valid name and label value.
+    const wsKey = new TerraformLocal(
+      this,
+      "workspace_key",
+      hcl`format("coder-%s", lower(${ws.id}))`,
+    ).asString;
+    const meta = (component: string): WorkspaceObjectMeta => {
+      const base = workspaceObjectMeta(ws, component);
+      return {
+        labels: {
+          ...base.labels,
+          "com.coder.workspace.name": sanitizedLabelValue(ws.name),
+          "com.coder.user.username": sanitizedLabelValue(ws.owner.name),
+          [VM_LABEL_KEY]: wsKey,
+        },
+        annotations: base.annotations,
+      };
+    };
+
+    // --- Parameters ----------------------------------------------------------------------
+    const cpu = new WorkspaceParameter(this, "cpu", {
+      order: 1,
+      displayName: "CPU",
+      description: "CPU cores of the workspace pod (builds run as VMs in Harvester, not here).",
+      default: "2",
+      icon: "/icon/memory.svg",
+      mutable: true,
+      options: ["1", "2", "4"].map((n) => ({ name: `${n} Cores`, value: n })),
+    });
+    const memory = new WorkspaceParameter(this, "memory", {
+      order: 2,
+      displayName: "Memory",
+      description: "Memory of the workspace pod, in GiB.",
+      default: "4",
+      icon: "/icon/memory.svg",
+      mutable: true,
+      options: ["2", "4", "8"].map((n) => ({ name: `${n} GiB`, value: n })),
+    });
+    const diskSize = new WorkspaceParameter(this, "disk_size", {
+      order: 3,
+      displayName: "Disk size",
+      description: `Size in GiB of ${PERSISTENT_DIR} (the repository clone). It is fixed when the workspace is created.`,
+      type: "number",
+      default: "10",
+      icon: "/emojis/1f4be.png",
+      mutable: false,
+      validation: { min: 1, max: 1000 },
+    });
+
+    // --- Harvester: the workspace identity in the build namespace --------------------------
+    const identity = new ScopedServiceAccount(this, "harvester_identity", {
+      provider: harvester,
+      name: wsKey,
+      namespace: identityNamespace,
+      meta: meta("identity"),
+      bindings: identityBindings,
+      tokenSecret: true,
+    });
+
+    // --- Workspace cluster: pod identity, kubeconfig, volume --------------------------------
+    const podIdentity = new ScopedServiceAccount(this, "workspace_identity", {
+      name: wsKey,
+      namespace: workspaceNamespace,
+      meta: meta("identity"),
+      bindings: [
+        {
+          namespace: workspaceNamespace,
+          roleKind: "Role",
+          roleName: props.podReaderRole ?? "coder-workspace-pod-reader",
+        },
+      ],
+      automountToken: false,
+    });
+    const kubeconfig = new KubeconfigSecret(this, "packer_kubeconfig", {
+      name: `${wsKey}-packer-kubeconfig`,
+      namespace: workspaceNamespace,
+      meta: meta("kubeconfig"),
+      server: vars.harvesterApiServer.stringValue,
+      caCertificate: Token.asString(hcl`${identity.tokenSecretData}["ca.crt"]`),
+      token: Token.asString(hcl`${identity.tokenSecretData}["token"]`),
+      defaultNamespace: identityNamespace,
+      clusterName: "harvester",
+      userName: wsKey,
+    });
+    const persistent = new DataVolume(this, "persistent", {
+      name: `${wsKey}-persistent`,
+      namespace: workspaceNamespace,
+      size: `${diskSize.value}Gi`,
+      meta: meta("pvc"),
+    });
+
+    // --- Agent and its scripts ---------------------------------------------------------------
+    const env = {
+      KUBECONFIG: PACKER_KUBECONFIG_PATH,
+      PKR_VAR_kubeconfig: PACKER_KUBECONFIG_PATH,
+      PKR_VAR_namespace: identityNamespace,
+      PKR_VAR_output_namespace: identityNamespace,
+      PACKER_BUILDER_WORKSPACE: wsKey,
+      PACKER_BUILDER_VM_LABEL: `${VM_LABEL_KEY}=${wsKey}`,
+    };
+    const agent = new WorkspaceAgent(this, "agent", {
+      metadata: [
+        cpuUsage(),
+        ramUsage(),
+        diskUsage("Persistent Disk", PERSISTENT_DIR, "2_persistent_disk"),
+        item(
+          "Build namespace",
+          "3_build_namespace",
+          `kubectl config view --minify -o jsonpath='{.contexts[0].context.namespace}' 2>/dev/null || echo unknown`,
+          600,
+          5,
+        ),
+      ],
+      env,
+    });
+    new Script(this, "clone_repository", {
+      agentId: agent.id,
+      displayName: "Clone repository",
+      icon: "/icon/git.svg",
+      runOnStart: true,
+      runOnStop: false,
+      // Login waits for the repository (or for the clone to fail and say why).
+      startBlocksLogin: true,
+      timeout: CLONE_TIMEOUT_SECONDS + 60,
+      script: embeddedScript(`${SCRIPTS}/clone-repository.sh`, [
+        { name: "CLONE_REPO_URL", value: vars.repositoryUrl.stringValue },
+        { name: "CLONE_DIR", value: CLONE_DIR },
+        { name: "CLONE_TIMEOUT", value: String(CLONE_TIMEOUT_SECONDS) },
+      ]),
+    });
+    new Script(this, "sweep_build_vms", {
+      agentId: agent.id,
+      displayName: "Delete leftover build VMs",
+      icon: "/icon/trash.svg",
+      runOnStart: false,
+      runOnStop: true,
+      startBlocksLogin: false,
+      timeout: SWEEP_TIMEOUT_SECONDS + 30,
+      script: embeddedScript(`${SCRIPTS}/sweep-build-vms.sh`, [
+        { name: "SWEEP_WORKSPACE", value: wsKey },
+        { name: "SWEEP_NAMESPACE", value: identityNamespace },
+        { name: "SWEEP_KUBECONFIG", value: PACKER_KUBECONFIG_PATH },
+        { name: "SWEEP_TIMEOUT", value: String(SWEEP_TIMEOUT_SECONDS) },
+      ]),
+    });
+
+    // --- The pod --------------------------------------------------------------------------------
+    const pullSecrets = TerraformIterator.fromList(
+      hcl`compact([${vars.imagePullSecretName.stringValue}])`,
+    );
+    new WorkspaceDeployment(this, "deployment", {
+      workspace: ws,
+      name: wsKey,
+      namespace: workspaceNamespace,
+      meta: meta("workspace"),
+      dependsOn: [persistent.claim, podIdentity.roleBindings[0]],
+      pod: {
+        serviceAccountName: podIdentity.name,
+        automountServiceAccountToken: false,
+        // The stop sweep runs while the agent shuts down; give it time before the kill.
+        terminationGracePeriodSeconds: SWEEP_TIMEOUT_SECONDS + 60,
+        imagePullSecrets: pullSecrets.dynamic({ name: pullSecrets.value }),
+        securityContext: {
+          runAsUser: String(uid),
+          runAsGroup: String(uid),
+          // Volumes (the PVC, the kubeconfig file) are group-owned by the workspace user's group.
+          fsGroup: String(uid),
+          fsGroupChangePolicy: "OnRootMismatch",
+          runAsNonRoot: true,
+          seccompProfile: { type: "RuntimeDefault" },
+        },
+        container: [
+          agentContainer({
+            name: "packer-builder",
+            image: vars.image.stringValue,
+            imagePullPolicy: "IfNotPresent",
+            agent,
+            command: [
+              "bash",
+              "-c",
+              embeddedScript(`${SCRIPTS}/bootstrap.sh`, [
+                { name: "BOOTSTRAP_CA_URL", value: vars.caUrl.stringValue },
+                { name: "BOOTSTRAP_PACKER_PLUGIN_PATH", value: vars.packerPluginPath.stringValue },
+                {
+                  name: "BOOTSTRAP_PACKER_PLUGIN_SOURCE",
+                  value: vars.packerPluginSource.stringValue,
+                },
+                { name: "BOOTSTRAP_AGENT_INIT_SCRIPT", value: agent.initScript },
+              ]),
+            ],
+            env: [{ name: "KUBECONFIG", value: PACKER_KUBECONFIG_PATH }],
+            securityContext: {
+              runAsNonRoot: true,
+              allowPrivilegeEscalation: false,
+              capabilities: { drop: ["ALL"] },
+              seccompProfile: { type: "RuntimeDefault" },
+            },
+            resources: {
+              requests: { cpu: "250m", memory: "512Mi" },
+              limits: {
+                cpu: Token.asString(
+                  hcl`tostring(min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue}))`,
+                ),
+                memory: Token.asString(
+                  hcl`format("%dGi", min(tonumber(${memory.value}), ${vars.maxMemory.numberValue}))`,
+                ),
+              },
+            },
+            volumeMounts: [
+              { name: "persistent", mountPath: PERSISTENT_DIR, readOnly: false },
+              {
+                name: "packer-kubeconfig",
+                mountPath: PACKER_KUBECONFIG_PATH,
+                subPath: KUBECONFIG_SECRET_KEY,
+                readOnly: true,
+              },
+            ],
+          }),
+        ],
+        volume: [
+          {
+            name: "persistent",
+            persistentVolumeClaim: { claimName: persistent.claimName, readOnly: false },
+          },
+          {
+            name: "packer-kubeconfig",
+            // 0400, owned by root and group-owned by fsGroup; the kubelet adds group read,
+            // so the file is readable by the workspace user's group and nobody else.
+            secret: { secretName: kubeconfig.secretName, defaultMode: "0400" },
+          },
+        ],
+      },
+    });
+  }
+}
+
+/** The template variables set per push (`coder templates push --var name=value`). */
+class PackerBuilderVariables extends Construct {
+  public readonly harvesterApiServer: TerraformVariable;
+  public readonly image: TerraformVariable;
+  public readonly imagePullSecretName: TerraformVariable;
+  public readonly caUrl: TerraformVariable;
+  public readonly repositoryUrl: TerraformVariable;
+  public readonly packerPluginPath: TerraformVariable;
+  public readonly packerPluginSource: TerraformVariable;
+  public readonly maxCpu: TerraformVariable;
+  public readonly maxMemory: TerraformVariable;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const stringVariable = (name: string, description: string, defaultValue?: string) =>
+      new TerraformVariable(scope, name, {
+        type: "string",
+        default: defaultValue,
+        description,
+        nullable: false,
+      });
+    this.harvesterApiServer = new TerraformVariable(scope, "harvester_api_server", {
+      type: "string",
+      nullable: false,
+      description:
+        "Harvester API server URL written into each workspace's kubeconfig, e.g. " +
+        "https://harvester.example.com/k8s/clusters/local.",
+      validation: [
+        {
+          condition: Token.asAny(hcl`can(regex("^https://[^/@\\s]+", var.harvester_api_server))`),
+          errorMessage: "harvester_api_server must be an https:// URL without credentials.",
+        },
+      ],
+    });
+    this.image = stringVariable(
+      "image",
+      "The packer-builder image (Packer, the Harvester plugin, kubectl, git, curl, bash).",
+    );
+    this.imagePullSecretName = stringVariable(
+      "image_pull_secret_name",
+      "Existing kubernetes.io/dockerconfigjson Secret in the workspace namespace for pulling the image; empty for anonymous pulls.",
+      "",
+    );
+    this.caUrl = stringVariable(
+      "ca_url",
+      "URL of the organization CA (PEM) the workspace should trust; empty keeps the image's trust store.",
+      "",
+    );
+    this.repositoryUrl = stringVariable(
+      "repository_url",
+      "The infrastructure repository cloned once into /persistent/ggl_core_infra (no credentials in the URL).",
+    );
+    this.packerPluginPath = stringVariable(
+      "packer_plugin_path",
+      "Path of the Harvester Packer plugin binary inside the image; empty skips the install.",
+      "",
+    );
+    this.packerPluginSource = stringVariable(
+      "packer_plugin_source",
+      "The plugin's source address as in required_plugins of the .pkr.hcl files (needed with packer_plugin_path).",
+      "",
+    );
+    this.maxCpu = new TerraformVariable(scope, "max_cpu", {
+      type: "number",
+      default: 4,
+      description: "Most CPU cores a workspace pod may use, whatever the CPU parameter says.",
+    });
+    this.maxMemory = new TerraformVariable(scope, "max_memory", {
+      type: "number",
+      default: 8,
+      description:
+        "Most memory in GiB a workspace pod may use, whatever the Memory parameter says.",
+    });
+  }
+}
