@@ -1,0 +1,57 @@
+import { Construct, Token } from "../cdk";
+import { item, standardMetadata } from "../agent-metadata";
+import { hcl } from "../hcl";
+import { WorkspaceAgent } from "../workspace-agent";
+
+export interface DevcontainerAgentProps {
+  /** "Dev Container variables": prints `unset: …` or `all set` (DevcontainerWarnings). */
+  readonly variablesMetadataScript: string;
+  /** "Dev Container warnings": prints `none` or `<n> - see the build log` (DevcontainerWarnings). */
+  readonly warningsMetadataScript: string;
+  /** The "Resources (reserved / limit)" text (DevcontainerSizing.summary). */
+  readonly resourcesSummary: string;
+  /** @default "amd64" */
+  readonly arch?: string;
+}
+
+/**
+ * `coder_agent.main` of the devcontainer template (no count, so its token survives stops).
+ * No `dir` (deprecated): terminals and SSH start in $HOME, while the IDEs open the
+ * workspace folder. The built-in VS Code button is off, as the vscode-desktop module
+ * replaces it. The metadata shows the Dev Container's state first, then the usual stats.
+ */
+export class DevcontainerAgent extends Construct {
+  public readonly agent: WorkspaceAgent;
+
+  constructor(scope: Construct, id: string, props: DevcontainerAgentProps) {
+    super(scope, id);
+    // The summary is echoed as one single-quoted word.
+    const resourcesScript = Token.asString(
+      hcl`format("echo '%s'", replace(${props.resourcesSummary}, "'", "'\\''"))`,
+    );
+    this.agent = new WorkspaceAgent(this, "agent", {
+      arch: props.arch,
+      displayApps: { vscode: false },
+      metadata: [
+        item(
+          "Dev Container variables",
+          "7_devcontainer_variables",
+          props.variablesMetadataScript,
+          60,
+        ),
+        item("Resources (reserved / limit)", "9_resources", resourcesScript, 3600),
+        item(
+          "Dev Container warnings",
+          "8_devcontainer_warnings",
+          props.warningsMetadataScript,
+          3600,
+        ),
+        ...standardMetadata("Data Disk"),
+      ],
+    });
+  }
+
+  get id(): string {
+    return this.agent.id;
+  }
+}

@@ -1,0 +1,47 @@
+import { Construct, Token, type IResolvable, type TerraformVariable } from "../cdk";
+import { DataCoderExternalAuth } from "../../.gen/providers/coder/data-coder-external-auth";
+import { hcl } from "../hcl";
+
+export interface GitCredentialsProps {
+  /** `external_auth_id`: "" means no external auth (Coder then never asks users to link). */
+  readonly externalAuthId: TerraformVariable;
+  /** `git_credentials_username`: a template-wide account, which wins when set. */
+  readonly username: TerraformVariable;
+  /** `git_credentials_token` (sensitive). */
+  readonly token: TerraformVariable;
+}
+
+/**
+ * The credentials the image build clones with (`git_credentials` of the build):
+ *
+ * 1. the template-wide username and token, when the username is set;
+ * 2. else the user's token from Coder external auth (`data.coder_external_auth.git`,
+ *    present only when `external_auth_id` is set), as user `oauth2`, which GitHub and
+ *    GitLab accept for OAuth tokens;
+ * 3. else null: the service uses its own per-host credentials or clones anonymously.
+ *
+ * The service writes the token to a scratch .netrc, never to argv or a URL. The
+ * workspace's own clone does not use these: it runs in the pod with the agent's
+ * GIT_ASKPASS (https) or `coder gitssh` (ssh).
+ */
+export class GitCredentials extends Construct {
+  public readonly externalAuth: DataCoderExternalAuth;
+  /** An object `{ username, token }` or null, for the build's nested attribute. */
+  public readonly buildCredentials: IResolvable;
+
+  constructor(scope: Construct, id: string, props: GitCredentialsProps) {
+    super(scope, id);
+    const authId = props.externalAuthId.stringValue;
+    this.externalAuth = new DataCoderExternalAuth(this, "git", {
+      count: Token.asNumber(hcl`${authId} != "" ? 1 : 0`),
+      id: authId,
+    });
+    const linked = this.externalAuth.fqn;
+    this.buildCredentials = hcl`
+      ${props.username.stringValue} != ""
+        ? { username = ${props.username.stringValue}, token = ${props.token.stringValue} }
+        : length(${linked}) > 0
+          ? { username = "oauth2", token = ${linked}[0].access_token }
+          : null`;
+  }
+}

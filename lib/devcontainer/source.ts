@@ -1,0 +1,188 @@
+import {
+  Construct,
+  DataResource,
+  TerraformLocal,
+  Token,
+  type IResolvable,
+  type TerraformVariable,
+} from "../cdk";
+import { DevcontainerBuilderProvider } from "../../.gen/providers/devcontainerbuilder/provider";
+import {
+  DevcontainerbuilderBuild,
+  type DevcontainerbuilderBuildGitCredentials,
+} from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
+import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
+import { hcl } from "../hcl";
+import type { WorkspaceData } from "../workspace-data";
+
+/**
+ * `provider "devcontainerbuilder"`: the already running devcontainer-builder service.
+ * `request_timeout` stays unset, so the provider's default (30m) applies to builds.
+ */
+export function devcontainerBuilderProvider(
+  scope: Construct,
+  endpoint: TerraformVariable,
+): DevcontainerBuilderProvider {
+  return new DevcontainerBuilderProvider(scope, "devcontainerbuilder", {
+    endpoint: endpoint.stringValue,
+  });
+}
+
+export interface DevcontainerSourceProps {
+  readonly workspace: WorkspaceData;
+  /** The `repository` parameter's value. */
+  readonly repository: string;
+  /** The `branch` parameter's value. */
+  readonly branch: string;
+  /** The `rebuild` parameter's value (a counter, as a string). */
+  readonly rebuild: string;
+  /** `{ username, token }` or null (see GitCredentials). */
+  readonly gitCredentials: IResolvable;
+  /** CPU architecture of the nodes and the agent. @default "amd64" */
+  readonly arch?: string;
+}
+
+/**
+ * Where a workspace's container comes from, and what its Dev Container configuration
+ * says (apply time):
+ *
+ * - `devcontainerbuilder_build.workspace` builds the repository's branch into an image
+ *   tagged for this workspace alone (`local.image_tag`). It has no count: a stop never
+ *   rebuilds. A new `rebuild` value changes the tag and, through the
+ *   `terraform_data.rebuild` tracker, replaces the build (the old tag is deleted
+ *   first). A refreshed git token is ignored until then.
+ * - `data.devcontainerbuilder_devcontainer.workspace` reads the image's merged
+ *   configuration, only while the workspace starts (count = start_count).
+ * - Every value the rest of the template uses is a named local with a fallback, because
+ *   the data source is absent while stopped, sparse on older services, and may return
+ *   null for any collection: a repository's odd configuration never fails a build.
+ *
+ * The user, uid/gid and home are decided from `dc` by WorkspaceUser (with its own checks).
+ * Values derived from `local.dc` are sensitive (the data source has a sensitive input),
+ * so messages shown to users are unwrapped with nonsensitive() where they are built.
+ */
+export class DevcontainerSource extends Construct {
+  public readonly build: DevcontainerbuilderBuild;
+  public readonly rebuildTracker: DataResource;
+  public readonly devcontainer: DataDevcontainerbuilderDevcontainer;
+
+  /** `local.image_tag`: `ws-<workspace id>-<rebuild>`, sanitized, at most 128 characters. */
+  public readonly imageTag: TerraformLocal;
+  /** `local.arch`: the architecture of nodes, image platform and agent. */
+  public readonly arch: TerraformLocal;
+  /** `local.dc`: the data source's single instance, or null while not started. */
+  public readonly dc: TerraformLocal;
+  /** `local.commit`: the commit the image was built from, or "" (service < 0.3.0). */
+  public readonly commit: TerraformLocal;
+  /**
+   * `local.runtime`: the runtime object (user ids and home, caps, init, shm, hostname, host
+   * aliases) or null. The user and home are decided by WorkspaceUser.
+   */
+  public readonly runtime: TerraformLocal;
+  /** `local.lifecycle_scripts`: hook name → rendered sh script, non-null ones only. */
+  public readonly lifecycleScripts: TerraformLocal;
+  /** `local.env_scripts`: `containerEnv` / `remoteEnv` → `export K="…"` lines. */
+  public readonly envScripts: TerraformLocal;
+  /** `local.vscode_extensions`: extension IDs in order. */
+  public readonly vscodeExtensions: TerraformLocal;
+  /** `local.vscode_settings`: merged settings as a JSON text, "{}" for none. */
+  public readonly vscodeSettings: TerraformLocal;
+  /** `local.host_requirements`: `{cpus, memory_bytes, storage_bytes, gpu_json}` or null. */
+  public readonly hostRequirements: TerraformLocal;
+  /** `local.dc_warnings`: what the service could not map, as text lines. */
+  public readonly warnings: TerraformLocal;
+  /** `local.variables`: `{kind, name, default, used_in}` of each referenced variable. */
+  public readonly variables: TerraformLocal;
+  /** `local.ports`: forwardPorts that have a port number: `{port, label, protocol, on_auto_forward}`. */
+  public readonly ports: TerraformLocal;
+  /** `local.dc_mounts`: `{kind, source, target, read_only}` in the service's order (indexes count). */
+  public readonly mounts: TerraformLocal;
+  /** `local.dc_configuration`: the merged configuration object, `{}` when absent or not JSON. */
+  public readonly configuration: TerraformLocal;
+  /** `local.configuration_warnings`: one line when configuration_json is not a JSON object. */
+  public readonly configurationWarnings: TerraformLocal;
+
+  constructor(scope: Construct, id: string, props: DevcontainerSourceProps) {
+    super(scope, id);
+    const ws = props.workspace;
+
+    this.arch = new TerraformLocal(this, "arch", props.arch ?? "amd64");
+    this.imageTag = new TerraformLocal(
+      this,
+      "image_tag",
+      hcl`substr(replace(lower(format("ws-%s-%s", ${ws.id}, ${props.rebuild})), "/[^a-z0-9_.-]/", "-"), 0, 128)`,
+    );
+
+    // terraform_data takes any value as input; cdktf types it as a map, hence the override.
+    this.rebuildTracker = new DataResource(this, "rebuild", {});
+    this.rebuildTracker.addOverride("input", props.rebuild);
+
+    this.build = new DevcontainerbuilderBuild(this, "workspace", {
+      repository: props.repository,
+      branch: props.branch,
+      imageSpec: { tag: this.imageTag.asString },
+      // An expression (object or null); the binding passes tokens through as they are.
+      gitCredentials: props.gitCredentials as unknown as DevcontainerbuilderBuildGitCredentials,
+      lifecycle: { ignoreChanges: ["git_credentials"] },
+    });
+    // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
+    this.build.addOverride("lifecycle.replace_triggered_by", [
+      `${this.rebuildTracker.terraformResourceType}.${this.rebuildTracker.friendlyUniqueId}`,
+    ]);
+
+    // Addressed data.devcontainerbuilder_devcontainer.workspace, like the build: a scope of its own.
+    const metadata = new Construct(this, "metadata");
+    this.devcontainer = new DataDevcontainerbuilderDevcontainer(metadata, "workspace", {
+      count: ws.startCount,
+      registry: this.build.resolvedRegistry,
+      name: this.build.resolvedName,
+      tag: this.build.resolvedTag,
+      platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
+    });
+
+    const local = (name: string, expression: IResolvable): TerraformLocal =>
+      new TerraformLocal(this, name, expression);
+
+    const dc = (this.dc = local("dc", hcl`one(${this.devcontainer.fqn}[*])`)).asString;
+    this.commit = local("commit", hcl`${this.build.commit} == null ? "" : ${this.build.commit}`);
+    this.runtime = local("runtime", hcl`try(${dc}.runtime, null)`);
+    // A for expression fails on null, so try() turns a null collection into its fallback.
+    this.lifecycleScripts = local(
+      "lifecycle_scripts",
+      hcl`try({ for hook, script in ${dc}.lifecycle_scripts : hook => script if script != null && script != "" }, {})`,
+    );
+    this.envScripts = local(
+      "env_scripts",
+      hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" }, {})`,
+    );
+    this.vscodeExtensions = local(
+      "vscode_extensions",
+      hcl`try([for extension in ${dc}.extensions : extension if extension != null && extension != ""], [])`,
+    );
+    this.vscodeSettings = local("vscode_settings", hcl`try(coalesce(${dc}.settings_json), "{}")`);
+    this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
+    this.warnings = local(
+      "dc_warnings",
+      hcl`try([for warning in ${dc}.warnings : warning if warning != null && warning != ""], [])`,
+    );
+    this.variables = local(
+      "variables",
+      hcl`try([for variable in ${dc}.variables : variable if variable != null], [])`,
+    );
+    this.ports = local(
+      "ports",
+      hcl`try([for port in ${dc}.forward_ports : port if try(port.port, null) != null], [])`,
+    );
+    // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
+    this.mounts = local("dc_mounts", hcl`try([for mount in ${dc}.mounts : mount], [])`);
+    // merge() rejects anything but an object, so a JSON list or string also becomes {}.
+    this.configuration = local(
+      "dc_configuration",
+      hcl`try(merge({}, jsondecode(${dc}.configuration_json)), {})`,
+    );
+    this.configurationWarnings = local(
+      "configuration_warnings",
+      hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, jsondecode(${dc}.configuration_json))) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,
+    );
+  }
+}

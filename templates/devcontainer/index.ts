@@ -1,0 +1,183 @@
+import { Token, type Construct, type IResolvable } from "../../lib/cdk";
+import { TemplateStack } from "../../lib/template-stack";
+import { coderProvider, workspaceClusterProvider } from "../../lib/providers";
+import { WorkspaceData } from "../../lib/workspace-data";
+import { workspaceObjectMeta } from "../../lib/workspace-labels";
+import { DataVolume } from "../../lib/data-volume";
+import { hcl } from "../../lib/hcl";
+import { DevcontainerTemplateVariables } from "../../lib/devcontainer/variables";
+import { DevcontainerParameters } from "../../lib/devcontainer/parameters";
+import { GitCredentials } from "../../lib/devcontainer/git-credentials";
+import { DevcontainerSource, devcontainerBuilderProvider } from "../../lib/devcontainer/source";
+import { WorkspaceUser } from "../../lib/devcontainer/workspace-user";
+import { KubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
+import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
+import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
+import { DevcontainerWarnings } from "../../lib/devcontainer/warnings";
+import { DevcontainerAgent } from "../../lib/devcontainer/agent";
+import { DevcontainerAgentEnv } from "../../lib/devcontainer/agent-env";
+import { WorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
+import { ContainerRuntime } from "../../lib/devcontainer/runtime";
+import { DevcontainerMounts } from "../../lib/devcontainer/mounts";
+import { DevcontainerScripts } from "../../lib/devcontainer/scripts";
+import { DevcontainerApps } from "../../lib/devcontainer/apps";
+import { DevcontainerPod } from "../../lib/devcontainer/workspace-pod";
+
+/**
+ * `devcontainer`: a workspace built from a repository's Dev Container configuration.
+ * The devcontainer-builder service (already running in the cluster) builds the image;
+ * its metadata maps onto one Kubernetes pod that runs the Coder agent as the image's
+ * remote user, with the home, /workspaces and the repository's volumes on one PVC.
+ */
+export class DevcontainerTemplate extends TemplateStack {
+  constructor(scope: Construct, id: string) {
+    super(scope, id, {
+      sourceDir: "templates/devcontainer",
+      frontMatter: {
+        displayName: "Dev Container",
+        description: "A workspace built from the repository's devcontainer.json, on Kubernetes",
+        icon: "/icon/docker.svg",
+      },
+    });
+
+    const vars = new DevcontainerTemplateVariables(this, "variables");
+    coderProvider(this);
+    workspaceClusterProvider(this, vars.useKubeconfig);
+    devcontainerBuilderProvider(this, vars.builderEndpoint);
+
+    const ws = new WorkspaceData(this, "workspace");
+    const params = new DevcontainerParameters(this, "parameters");
+    const git = new GitCredentials(this, "git", {
+      externalAuthId: vars.externalAuthId,
+      username: vars.gitCredentialsUsername,
+      token: vars.gitCredentialsToken,
+    });
+    const source = new DevcontainerSource(this, "source", {
+      workspace: ws,
+      repository: params.repository.value,
+      branch: params.branch.value,
+      rebuild: params.rebuild.value,
+      gitCredentials: git.buildCredentials,
+    });
+    const dc = source.dc.asString;
+
+    const user = new WorkspaceUser(this, "user", {
+      remoteUser: hcl`try(${dc}.remote_user, null)`,
+      containerUser: hcl`try(${dc}.container_user, null)`,
+      runtime: source.runtime.asString,
+      metadataRead: hcl`${dc} != null`,
+    });
+    const customizations = new KubernetesCustomizations(this, "customizations", {
+      configuration: source.configuration.asString,
+    });
+    const sizing = new DevcontainerSizing(this, "sizing", {
+      customizations,
+      hostRequirements: source.hostRequirements.asString,
+      cpu: params.cpu.value,
+      memory: params.memory.value,
+      diskSize: params.diskSize.value,
+      maxCpu: vars.maxCpu.numberValue,
+      maxMemory: vars.maxMemory.numberValue,
+    });
+    const placement = new DevcontainerPlacement(this, "placement", {
+      customizations,
+      allowNodePlacement: vars.allowNodePlacement.booleanValue,
+      arch: source.arch.asString,
+    });
+    const folder = new WorkspaceFolder(this, "folder", {
+      repository: params.repository.value,
+      workspaceFolder: hcl`try(${dc}.workspace_folder, null)`,
+      workspaceId: ws.id,
+      homeDir: user.homeDir,
+    });
+    const runtime = new ContainerRuntime(this, "runtime", {
+      runtime: source.runtime.asString,
+      allowPrivileged: vars.allowPrivileged.booleanValue,
+    });
+    const claimName = `coder-${ws.id}-data`;
+    const mounts = new DevcontainerMounts(this, "mounts", {
+      mounts: source.mounts.asList,
+      workspaceFolder: folder.path,
+      workspaceFolderMounted: folder.mounted,
+      homeDir: user.homeDir,
+      workspaceId: ws.id,
+      shmSizeLimit: runtime.shmSizeLimit,
+      claimName,
+    });
+    const warnings = new DevcontainerWarnings(this, "warnings", {
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${folder.warnings})`,
+      resourceWarnings: sizing.warnings,
+      placementWarnings: placement.warnings,
+      mountWarnings: mounts.warnings,
+      capabilityWarnings: runtime.warnings,
+      uidWarnings: user.warnings,
+      variables: source.variables.asList,
+      variablesText: params.devcontainerVariables.value,
+    });
+
+    const agent = new DevcontainerAgent(this, "agent", {
+      variablesMetadataScript: warnings.variablesMetadataScript,
+      warningsMetadataScript: warnings.warningsMetadataScript,
+      resourcesSummary: sizing.summary,
+    });
+    new DevcontainerAgentEnv(this, "env", {
+      workspace: ws,
+      agentId: agent.id,
+      imageCommit: source.commit.asString,
+      branch: params.branch.value,
+      rebuild: params.rebuild.value,
+    });
+
+    const data = new DataVolume(this, "data", {
+      name: claimName,
+      namespace: vars.namespace.stringValue,
+      size: sizing.diskSize,
+      meta: workspaceObjectMeta(ws, "pvc"),
+    });
+
+    new DevcontainerScripts(this, "scripts", {
+      startCount: ws.startCount,
+      agentId: agent.id,
+      workspaceFolder: folder.path,
+      repository: params.repository.value,
+      branch: params.branch.value,
+      commit: source.commit.asString,
+      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      vscodeExtensions: source.vscodeExtensions.asList,
+      vscodeSettings: source.vscodeSettings.asString,
+      ownExtension: vars.vscodeExtension.stringValue,
+    });
+    new DevcontainerApps(this, "apps", {
+      startCount: ws.startCount,
+      agentId: agent.id,
+      workspaceFolder: folder.path,
+      acceptVscodeLicense: vars.acceptVscodeLicense.booleanValue,
+      subdomainApps: vars.subdomainApps.booleanValue,
+      maxForwardedPorts: vars.maxForwardedPorts.numberValue,
+      ports: source.ports.expression as IResolvable,
+    });
+
+    new DevcontainerPod(this, "pod", {
+      workspace: ws,
+      agent: agent.agent,
+      namespace: vars.namespace.stringValue,
+      meta: workspaceObjectMeta(ws, "workspace"),
+      image: source.build.image,
+      dependsOn: [data.claim],
+      user,
+      workspaceFolder: folder,
+      variablesText: params.devcontainerVariables.value,
+      envScripts: source.envScripts.expression as IResolvable,
+      resources: {
+        requests: Token.asStringMap(sizing.requests),
+        limits: Token.asStringMap(sizing.limits),
+      },
+      nodeSelector: placement.nodeSelector,
+      tolerations: placement.tolerations,
+      affinity: placement.affinity,
+      runtime,
+      mounts,
+      imagePullSecretName: vars.imagePullSecretName.stringValue,
+    });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The devcontainer template synthesized once per test file into a temp dir, and the
+ * fixtures that make the mock devcontainer-builder behave like the real service.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { App } from "../../lib/cdk";
+import { DevcontainerTemplate } from "../../templates/devcontainer";
+import type { Fixtures } from "../harness";
+
+/** A synthesized template directory and its cdk.tf.json. */
+export interface SynthesizedDevcontainer {
+  readonly dir: string;
+  readonly config: Record<string, any>;
+  cleanup(): void;
+}
+
+export function synthesizeDevcontainer(): SynthesizedDevcontainer {
+  const outdir = mkdtempSync(join(tmpdir(), "devcontainer-template-"));
+  const app = new App({ outdir });
+  new DevcontainerTemplate(app, "devcontainer");
+  app.synth();
+  const dir = join(outdir, "stacks", "devcontainer");
+  return {
+    dir,
+    config: JSON.parse(readFileSync(join(dir, "cdk.tf.json"), "utf8")) as Record<string, any>,
+    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+/** Template variables without defaults. */
+export const REQUIRED_VARIABLES = {
+  namespace: "coder-workspaces",
+  devcontainer_builder_endpoint: "http://devcontainer-builder.devcontainer-builder.svc:8080",
+};
+
+export const REPOSITORY = "https://github.com/acme/app.git";
+export const IMAGE = "registry.example.com/app:ws-0f4a2c1e-7b3d-4e5f-9a8b-1c2d3e4f5a6b-0";
+export const COMMIT = "3f2a9c0d5e6b7a8f9e0d1c2b3a4f5e6d7c8b9a0f";
+
+/** What an existing build (in state) and the service return: registry/name/tag and the image. */
+export const BUILD_VALUES = {
+  image: IMAGE,
+  commit: COMMIT,
+  resolved_registry: "registry.example.com",
+  resolved_name: "app",
+  resolved_tag: "ws-0f4a2c1e-7b3d-4e5f-9a8b-1c2d3e4f5a6b-0",
+};
+
+/** Fixtures with the build's computed values and the given Dev Container metadata. */
+export function devcontainerFixtures(metadata: Record<string, unknown> | null): Fixtures {
+  return {
+    resources: { devcontainerbuilder_build: { ...BUILD_VALUES, id: "build-1" } },
+    data_sources: metadata ? { devcontainerbuilder_devcontainer: metadata } : {},
+  };
+}
