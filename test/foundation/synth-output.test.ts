@@ -47,7 +47,9 @@ describe("synthesized templates", () => {
       expect(files).toContain("cdk.tf.json");
       expect(files).toContain("README.md");
       for (const f of files) {
-        expect(f.split(path.sep).some((part) => part.startsWith("."))).toBe(false);
+        // The provider lock file is the one hidden file Coder uploads.
+        const hidden = f.split(path.sep).some((part) => part.startsWith("."));
+        expect({ file: f, hidden: hidden && f !== ".terraform.lock.hcl" }).toEqual({ file: f, hidden: false });
         expect(f).not.toMatch(/tfstate|tfvars/);
       }
     });
