@@ -135,6 +135,20 @@ describe("TerraformHarness with the mock providers", () => {
     ]);
   });
 
+  it("keeps an attribute a fixture sets to null explicitly, and zero-fills the rest", async () => {
+    const plan = await tf.plan(MOCK_TEMPLATE, {
+      fixtures: {
+        data_sources: {
+          devcontainerbuilder_devcontainer: { host_requirements: { cpus: 2 }, remote_user: null },
+        },
+      },
+    });
+    const read = plan.dataSources("devcontainerbuilder_devcontainer")[0].values;
+    expect(read.remote_user).toBeNull();
+    expect(read.container_user).toBe("");
+    expect(plan.outputs.remote_user.value).toBeNull();
+  });
+
   it("plans no deployment for a stopped workspace", async () => {
     const plan = await tf.plan(MOCK_TEMPLATE, {
       fixtures: { data_sources: DEVCONTAINER },

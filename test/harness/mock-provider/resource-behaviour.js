@@ -101,6 +101,8 @@ function fillUnknowns(value, type, fixture) {
 /**
  * ReadDataSource: the configuration with each null computed attribute taken from the
  * fixture, else derived from configuration, else its type's zero value. Fully known.
+ * A fixture may set an attribute to null explicitly: real providers return null for
+ * what they do not know (an older service's collections), and templates must cope.
  */
 function readDataSource(typeName, block, config, fixture) {
   const derived = DERIVED_DEFAULTS[typeName] || {};
@@ -111,7 +113,8 @@ function readDataSource(typeName, block, config, fixture) {
     const type = attributeType(attribute);
     let value = fixture[name];
     if (value === undefined && derived[name]) value = derived[name](plainConfig);
-    result[name] = value === undefined || value === null ? zeroValue(type) : fromJson(value, type);
+    if (value === undefined) result[name] = zeroValue(type);
+    else result[name] = value === null ? null : fromJson(value, type);
   }
   return result;
 }
