@@ -55,3 +55,57 @@ export function devcontainerFixtures(metadata: Record<string, unknown> | null): 
     data_sources: metadata ? { devcontainerbuilder_devcontainer: metadata } : {},
   };
 }
+
+/** A runtime object with every field null, as the provider returns when nothing is set. */
+export const EMPTY_RUNTIME = {
+  remote_user_uid: null,
+  remote_user_gid: null,
+  remote_user_home: null,
+  cap_add: null,
+  privileged: null,
+  seccomp_unconfined: null,
+  init: null,
+  shm_size_bytes: null,
+  hostname: null,
+  host_aliases: null,
+};
+
+/** host_requirements with nothing requested. */
+export const NO_HOST_REQUIREMENTS = {
+  cpus: null,
+  memory_bytes: null,
+  storage_bytes: null,
+  gpu_json: null,
+};
+
+/**
+ * Dev Container metadata as GET /devcontainer returns it for a plain image with user
+ * vscode (uid 1001, gid 1002), nothing else configured; `overrides` replace top-level fields.
+ */
+export function metadata(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: IMAGE,
+    digest: "sha256:0000",
+    remote_user: "vscode",
+    container_user: "root",
+    workspace_folder: "/workspaces/${localWorkspaceFolderBasename}",
+    configuration_json: "{}",
+    metadata_json: "[]",
+    runtime: {
+      ...EMPTY_RUNTIME,
+      remote_user_uid: 1001,
+      remote_user_gid: 1002,
+      remote_user_home: "/home/vscode",
+    },
+    host_requirements: NO_HOST_REQUIREMENTS,
+    mounts: [],
+    forward_ports: [],
+    env_scripts: {},
+    lifecycle_scripts: {},
+    extensions: [],
+    settings_json: "{}",
+    variables: [],
+    warnings: [],
+    ...overrides,
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The devcontainer template through Terraform (mock providers): which objects exist while a
+ * workspace is stopped and while it runs, the build's tag and credentials.
+ */
+import { TerraformHarness, type PlanOptions } from "../harness";
+import {
+  devcontainerFixtures,
+  metadata,
+  REPOSITORY,
+  REQUIRED_VARIABLES,
+  synthesizeDevcontainer,
+  type SynthesizedDevcontainer,
+} from "./synthesized";
+
+jest.setTimeout(120_000);
+
+/** Exist in both states: a stop never rebuilds, and the agent's token and the PVC outlive it. */
+const ALWAYS = [
+  "coder_agent.main",
+  "coder_env.devcontainer_branch",
+  "coder_env.devcontainer_image_commit",
+  "coder_env.devcontainer_rebuild",
+  "coder_env.git_author_email",
+  "coder_env.git_author_name",
+  "coder_env.git_committer_email",
+  "coder_env.git_committer_name",
+  "devcontainerbuilder_build.workspace",
+  "kubernetes_persistent_volume_claim_v1.data",
+  "terraform_data.rebuild",
+];
+
+const WHILE_STARTED = [
+  ...Array.from({ length: 10 }, (_, i) => `coder_app.forwarded_port[${i}]`),
+  "coder_script.devcontainer_lifecycle[0]",
+  "coder_script.devcontainer_post_attach[0]",
+  "coder_script.devcontainer_vscode[0]",
+  "data.devcontainerbuilder_devcontainer.workspace[0]",
+  "kubernetes_deployment_v1.main[0]",
+  "module.vscode_desktop[0].terraform_data.inputs",
+  "module.vscode_web[0].terraform_data.inputs",
+];
+
+describe("devcontainer template: workspace states", () => {
+  let tf: TerraformHarness;
+  let template: SynthesizedDevcontainer;
+  const base: PlanOptions = {
+    variables: REQUIRED_VARIABLES,
+    parameters: { repository: REPOSITORY },
+    fixtures: devcontainerFixtures(metadata()),
+  };
+
+  beforeAll(async () => {
+    tf = await TerraformHarness.start();
+    template = synthesizeDevcontainer();
+  });
+  afterAll(async () => {
+    await tf?.stop();
+    template?.cleanup();
+  });
+
+  it("keeps only the build, tracker, agent, env and PVC while stopped", async () => {
+    const plan = await tf.plan(template.dir, { ...base, workspace: { startCount: 0 } });
+    expect(plan.addresses()).toEqual(ALWAYS);
+  });
+
+  it("adds the metadata read, pod, scripts, IDE modules and port slots while started", async () => {
+    const plan = await tf.plan(template.dir, base);
+    expect(plan.addresses()).toEqual([...ALWAYS, ...WHILE_STARTED].sort());
+  });
+
+  it("drops vscode-web without the license, and sizes the port slots by max_forwarded_ports", async () => {
+    const plan = await tf.plan(template.dir, {
+      ...base,
+      variables: { ...REQUIRED_VARIABLES, accept_vscode_license: false, max_forwarded_ports: 2 },
+    });
+    const addresses = plan.addresses();
+    expect(addresses.filter((a) => a.startsWith("module.vscode_web"))).toEqual([]);
+    expect(addresses).toContain("module.vscode_desktop[0].terraform_data.inputs");
+    expect(addresses.filter((a) => a.startsWith("coder_app."))).toEqual([
+      "coder_app.forwarded_port[0]",
+      "coder_app.forwarded_port[1]",
+    ]);
+  });
+
+  it("builds the branch under the workspace's own tag, lower-cased and sanitized", async () => {
+    const plan = await tf.plan(template.dir, {
+      ...base,
+      parameters: { repository: REPOSITORY, branch: "feature/x", rebuild: "3" },
+      workspace: { id: "8F14E45F-CEEA-467F-A0E6-0A1B2C3D4E5F" },
+    });
+    const build = plan.resource("devcontainerbuilder_build.workspace");
+    expect(build.actions).toEqual(["create"]);
+    expect(build.after).toMatchObject({
+      repository: REPOSITORY,
+      branch: "feature/x",
+      image_spec: { tag: "ws-8f14e45f-ceea-467f-a0e6-0a1b2c3d4e5f-3", registry: null, name: null },
+      registry_credentials: null,
+      git_credentials: null,
+    });
+    expect(plan.resource("terraform_data.rebuild").after.input).toBe("3");
+  });
+
+  it("replaces characters outside [a-z0-9_.-] in the tag and keeps at most 128", async () => {
+    const plan = await tf.plan(template.dir, {
+      ...base,
+      workspace: { id: `Ws:${"x".repeat(200)}` },
+    });
+    const tag = (
+      plan.resource("devcontainerbuilder_build.workspace").after.image_spec as {
+        tag: string;
+      }
+    ).tag;
+    expect(tag).toBe(`ws-ws-${"x".repeat(122)}`);
+    expect(tag).toHaveLength(128);
+  });
+
+  describe("git credentials of the build", () => {
+    const credentials = async (variables: Record<string, unknown>, token?: string) => {
+      const plan = await tf.plan(template.dir, {
+        ...base,
+        variables: { ...REQUIRED_VARIABLES, ...variables },
+        fixtures: {
+          ...devcontainerFixtures(metadata()),
+          data_sources: {
+            ...devcontainerFixtures(metadata()).data_sources,
+            ...(token ? { coder_external_auth: { access_token: token } } : {}),
+          },
+        },
+      });
+      const build = plan.resource("devcontainerbuilder_build.workspace");
+      return {
+        value: build.after.git_credentials,
+        sensitive: build.afterSensitive.git_credentials,
+        externalAuth: plan.dataSources("coder_external_auth").map((d) => d.address),
+      };
+    };
+
+    it("sends none and asks for no account link by default", async () => {
+      expect(await credentials({})).toEqual({ value: null, sensitive: true, externalAuth: [] });
+    });
+
+    it("uses the user's external auth token as oauth2", async () => {
+      const result = await credentials({ external_auth_id: "github" }, "gho_usertoken");
+      expect(result.value).toEqual({ username: "oauth2", token: "gho_usertoken" });
+      expect(result.sensitive).toBeTruthy();
+      expect(result.externalAuth).toEqual(["data.coder_external_auth.git[0]"]);
+    });
+
+    it("prefers the template-wide username and token", async () => {
+      const result = await credentials(
+        {
+          external_auth_id: "github",
+          git_credentials_username: "builder",
+          git_credentials_token: "s3cret",
+        },
+        "gho_usertoken",
+      );
+      expect(result.value).toEqual({ username: "builder", token: "s3cret" });
+    });
+  });
+
+  it("exports the image commit, branch, rebuild and git identity to the agent", async () => {
+    const plan = await tf.plan(template.dir, {
+      ...base,
+      parameters: { repository: REPOSITORY, branch: "dev", rebuild: "2" },
+      owner: { id: "o", name: "bob", full_name: "", email: "bob@example.com" },
+    });
+    const env = Object.fromEntries(
+      plan.resources("coder_env").map((r) => [r.after.name, r.after.value]),
+    );
+    expect(env).toEqual({
+      // Unknown until the build runs in this plan.
+      DEVCONTAINER_IMAGE_COMMIT: undefined,
+      DEVCONTAINER_BRANCH: "dev",
+      DEVCONTAINER_REBUILD: "2",
+      GIT_AUTHOR_NAME: "bob",
+      GIT_COMMITTER_NAME: "bob",
+      GIT_AUTHOR_EMAIL: "bob@example.com",
+      GIT_COMMITTER_EMAIL: "bob@example.com",
+    });
+  });
+});
