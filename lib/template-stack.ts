@@ -5,6 +5,7 @@ import {
   TerraformStack,
   TerraformDataSource,
   TerraformResource,
+  TerraformVariable,
 } from "./cdk";
 import { applyTemplatePolicies } from "./policy";
 
@@ -96,6 +97,14 @@ export class TemplateStack extends TerraformStack {
     }
     this.allocated.set(key, node.path);
     return name;
+  }
+
+  /** Names of the template variables, in the order the template declares them. */
+  public declaredVariableNames(): string[] {
+    return this.node
+      .findAll()
+      .filter((c): c is TerraformVariable => c instanceof TerraformVariable)
+      .map((v) => v.friendlyUniqueId);
   }
 
   public toTerraform(): { [key: string]: unknown } {

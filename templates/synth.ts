@@ -74,15 +74,16 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
     const dir = path.join(outdir, "stacks", stack.node.id);
     const jsonFile = path.join(dir, "cdk.tf.json");
     if (!fs.existsSync(jsonFile)) throw new Error(`${dir}: cdk.tf.json was not written`);
-    const rendered = renderWorkspaceTags(
-      definition.id,
-      stack,
-      JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>,
-    );
+    const synthesized = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>;
+    const rendered = renderWorkspaceTags(definition.id, stack, synthesized);
     if (rendered !== undefined) {
-      fs.writeFileSync(jsonFile, JSON.stringify(rendered.json, null, 2));
       fs.writeFileSync(path.join(dir, WORKSPACE_TAGS_FILE), rendered.hcl);
     }
+    const json = orderVariablesAsDeclared(
+      rendered?.json ?? synthesized,
+      stack.declaredVariableNames(),
+    );
+    fs.writeFileSync(jsonFile, JSON.stringify(json, null, 2));
     shipTemplateFiles(stack, dir);
     const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
     const hasLockFile = fs.existsSync(lockSource);
@@ -99,6 +100,26 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
   });
   writeManifest(outdir, results);
   return results;
+}
+
+/**
+ * cdktf writes cdk.tf.json with sorted keys, and Coder lists template variables in file
+ * order (by line), so without this they would show alphabetically. Rewrites the
+ * `variable` block in the order the template declares them.
+ */
+export function orderVariablesAsDeclared(
+  json: Record<string, unknown>,
+  declared: readonly string[],
+): Record<string, unknown> {
+  const variables = json.variable as Record<string, unknown> | undefined;
+  if (variables === undefined) return json;
+  const names = Object.keys(variables);
+  const missing = names.filter((n) => !declared.includes(n));
+  if (missing.length > 0)
+    throw new Error(`variables not declared by the stack: ${missing.join(", ")}`);
+  const ordered: Record<string, unknown> = {};
+  for (const name of declared) if (name in variables) ordered[name] = variables[name];
+  return { ...json, variable: ordered };
 }
 
 function selectTemplates(

@@ -5,8 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App } from "../../lib/cdk";
-import { DevcontainerTemplate } from "../../templates/devcontainer";
+import { synthTemplates } from "../../templates/synth";
 import type { Fixtures } from "../harness";
 
 /** A synthesized template directory and its cdk.tf.json. */
@@ -16,12 +15,10 @@ export interface SynthesizedDevcontainer {
   cleanup(): void;
 }
 
+/** Synthesizes the template as `npm run synth` does (the folder Coder would receive). */
 export function synthesizeDevcontainer(): SynthesizedDevcontainer {
   const outdir = mkdtempSync(join(tmpdir(), "devcontainer-template-"));
-  const app = new App({ outdir });
-  new DevcontainerTemplate(app, "devcontainer");
-  app.synth();
-  const dir = join(outdir, "stacks", "devcontainer");
+  const [{ dir }] = synthTemplates({ outdir, only: ["devcontainer"] });
   return {
     dir,
     config: JSON.parse(readFileSync(join(dir, "cdk.tf.json"), "utf8")) as Record<string, any>,

@@ -4,6 +4,7 @@ import * as path from "path";
 import { synthTemplates } from "../../templates/synth";
 import { TEMPLATES } from "../../templates";
 import { projectRoot } from "../../lib/project-root";
+import { App } from "../../lib/cdk";
 
 // What `coder templates push -d cdktf.out/stacks/<template>` needs, checked on
 // every template: the files, their size, no backend, no host paths, and
@@ -35,7 +36,9 @@ describe("synthesized templates", () => {
   });
 
   it("writes one folder per template", () => {
-    expect(fs.readdirSync(path.join(first, "stacks")).sort()).toEqual(TEMPLATES.map((t) => t.id).sort());
+    expect(fs.readdirSync(path.join(first, "stacks")).sort()).toEqual(
+      TEMPLATES.map((t) => t.id).sort(),
+    );
   });
 
   describe.each(TEMPLATES.map((t) => t.id))("%s", (id) => {
@@ -49,7 +52,10 @@ describe("synthesized templates", () => {
       for (const f of files) {
         // The provider lock file is the one hidden file Coder uploads.
         const hidden = f.split(path.sep).some((part) => part.startsWith("."));
-        expect({ file: f, hidden: hidden && f !== ".terraform.lock.hcl" }).toEqual({ file: f, hidden: false });
+        expect({ file: f, hidden: hidden && f !== ".terraform.lock.hcl" }).toEqual({
+          file: f,
+          hidden: false,
+        });
         expect(f).not.toMatch(/tfstate|tfvars/);
       }
     });
@@ -91,9 +97,17 @@ describe("synthesized templates", () => {
       expect(new Set(orders).size).toBe(orders.length);
     });
 
+    it("writes template variables in the order the template declares them (Coder shows file order)", () => {
+      const stack = TEMPLATES.find((t) => t.id === id)!.create(new App({ outdir: first }));
+      const names = Object.keys(config().variable ?? {});
+      expect(names).toEqual(stack.declaredVariableNames());
+    });
+
     it("ships a README whose front matter names the template for Coder", () => {
       const readme = fs.readFileSync(path.join(dir(), "README.md"), "utf8");
-      const m = /^---\ndisplay_name: "(.+)"\ndescription: "(.+)"\nicon: "(.+)"\n---\n# /.exec(readme);
+      const m = /^---\ndisplay_name: "(.+)"\ndescription: "(.+)"\nicon: "(.+)"\n---\n# /.exec(
+        readme,
+      );
       expect(m).not.toBeNull();
     });
   });
