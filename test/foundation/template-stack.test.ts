@@ -15,7 +15,10 @@ function synth(build: (stack: TemplateStack) => void): Record<string, unknown> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "stack-"));
   try {
     const app = new App({ outdir });
-    const stack = new TemplateStack(app, "t", { sourceDir: "templates/kubernetes", frontMatter: FRONT });
+    const stack = new TemplateStack(app, "t", {
+      sourceDir: "templates/kubernetes",
+      frontMatter: FRONT,
+    });
     build(stack);
     app.synth();
     return JSON.parse(fs.readFileSync(path.join(outdir, "stacks", "t", "cdk.tf.json"), "utf8"));
@@ -40,7 +43,12 @@ describe("TemplateStack", () => {
   it("names each element by its own construct id, not a path hash", () => {
     const tf = synth((stack) => {
       coderProvider(stack);
-      new WorkspaceParameter(stack, "cpu", { order: 1, displayName: "CPU", description: "d", default: "2" });
+      new WorkspaceParameter(stack, "cpu", {
+        order: 1,
+        displayName: "CPU",
+        description: "d",
+        default: "2",
+      });
       new TerraformVariable(stack, "namespace", { type: "string" });
     }) as { data: { coder_parameter: Record<string, unknown> }; variable: Record<string, unknown> };
     expect(Object.keys(tf.data.coder_parameter)).toEqual(["cpu"]);
@@ -51,8 +59,17 @@ describe("TemplateStack", () => {
     expect(() =>
       synth((stack) => {
         coderProvider(stack);
-        new WorkspaceParameter(stack, "a", { order: 1, displayName: "A", description: "d", name: "a" });
-        const scope = new WorkspaceParameter(stack, "b", { order: 2, displayName: "B", description: "d" });
+        new WorkspaceParameter(stack, "a", {
+          order: 1,
+          displayName: "A",
+          description: "d",
+          name: "a",
+        });
+        const scope = new WorkspaceParameter(stack, "b", {
+          order: 2,
+          displayName: "B",
+          description: "d",
+        });
         new DataCoderParameter(scope, "a", { name: "dup", order: 3 });
       }),
     ).toThrow(/address data\.coder_parameter\.a is already used by t\/a\/a/);
@@ -77,7 +94,10 @@ describe("TemplateStack", () => {
 
   it("rejects a parameter default that is not one of its options", () => {
     const app = new App({ outdir: os.tmpdir() });
-    const stack = new TemplateStack(app, "t", { sourceDir: "templates/kubernetes", frontMatter: FRONT });
+    const stack = new TemplateStack(app, "t", {
+      sourceDir: "templates/kubernetes",
+      frontMatter: FRONT,
+    });
     expect(
       () =>
         new WorkspaceParameter(stack, "size", {
@@ -94,8 +114,8 @@ describe("TemplateStack", () => {
   });
 
   it("writes front matter that YAML readers accept, quotes and all", () => {
-    expect(renderFrontMatter({ displayName: 'Say "hi"', description: "a: b", icon: "/icon/x.svg" })).toBe(
-      '---\ndisplay_name: "Say \\"hi\\""\ndescription: "a: b"\nicon: "/icon/x.svg"\n---\n',
-    );
+    expect(
+      renderFrontMatter({ displayName: 'Say "hi"', description: "a: b", icon: "/icon/x.svg" }),
+    ).toBe('---\ndisplay_name: "Say \\"hi\\""\ndescription: "a: b"\nicon: "/icon/x.svg"\n---\n');
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * Finding and reading a repository's devcontainer.json for `npm run preview`.
+ *
+ * The file is JSONC (comments and trailing commas allowed), read with jsonc-parser.
+ * Syntax errors are reported with the line and column where they are, so a user can
+ * fix the file before the build service would reject it.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+
+/** Where a Dev Container configuration is looked for in a repository, in order. */
+export const DEVCONTAINER_LOCATIONS = [".devcontainer/devcontainer.json", ".devcontainer.json"];
+
+/** One syntax error, 1-based line and column. */
+export interface JsoncSyntaxError {
+  readonly line: number;
+  readonly column: number;
+  /** jsonc-parser's error code, e.g. "CommaExpected". */
+  readonly code: string;
+}
+
+/** What {@link readDevcontainerFile} found. */
+export type DevcontainerFile =
+  /** A configuration object, with the file it came from. */
+  | { readonly kind: "config"; readonly file: string; readonly config: Record<string, unknown> }
+  /** A repository folder without any of DEVCONTAINER_LOCATIONS. */
+  | { readonly kind: "missing"; readonly folder: string; readonly looked: readonly string[] }
+  /** The file is not valid JSONC, or its top level is not an object. */
+  | {
+      readonly kind: "invalid";
+      readonly file: string;
+      readonly errors: readonly JsoncSyntaxError[];
+      readonly message?: string;
+    };
+
+/**
+ * Reads `target`: a devcontainer.json file, or a repository folder in which the
+ * DEVCONTAINER_LOCATIONS are tried. Throws only when `target` does not exist.
+ */
+export function readDevcontainerFile(target: string): DevcontainerFile {
+  if (!existsSync(target)) throw new Error(`${target}: no such file or folder`);
+  let file = target;
+  if (statSync(target).isDirectory()) {
+    const found = DEVCONTAINER_LOCATIONS.map((l) => join(target, l)).find((f) => existsSync(f));
+    if (found === undefined) {
+      return { kind: "missing", folder: target, looked: DEVCONTAINER_LOCATIONS };
+    }
+    file = found;
+  }
+  return parseDevcontainerJson(readFileSync(file, "utf8"), file);
+}
+
+/** Parses JSONC text; `file` only labels the result. */
+export function parseDevcontainerJson(text: string, file: string): DevcontainerFile {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+  });
+  if (errors.length > 0) {
+    return {
+      kind: "invalid",
+      file,
+      errors: errors.map((e) => ({
+        ...lineColumn(text, e.offset),
+        code: printParseErrorCode(e.error),
+      })),
+    };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { kind: "invalid", file, errors: [], message: "the top level is not a JSON object" };
+  }
+  return { kind: "config", file, config: value as Record<string, unknown> };
+}
+
+/** A path relative to `from` when that is shorter, for messages. */
+export function displayPath(path: string, from: string = process.cwd()): string {
+  const rel = relative(from, path);
+  return rel !== "" && !rel.startsWith("..") && rel.length < path.length ? rel : path;
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lines = before.split("\n");
+  return { line: lines.length, column: lines[lines.length - 1].length + 1 };
+}

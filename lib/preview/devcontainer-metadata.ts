@@ -1,0 +1,306 @@
+/**
+ * What `data.devcontainerbuilder_devcontainer` would return for a devcontainer.json,
+ * as far as the file alone tells it. This is a mapping of the file to the data source's
+ * attributes (the service's side of the contract), never the template's decisions: the
+ * template's own Terraform turns these values into requests, mounts and warnings.
+ *
+ * What only the service knows (Features, the base image's metadata label, the uid/gid and
+ * home recorded from the image's /etc/passwd, the image's USER) is stated in `unknowns`
+ * and replaced by the assumptions listed in `assumptions`.
+ */
+import { renderLifecycleScripts } from "./lifecycle-scripts";
+import { mapMounts } from "./mounts";
+import { parseRunArgs } from "./run-args";
+import { doubleQuotedBody, findVariableReferences } from "./variable-references";
+
+/** Attribute values for the mock data source, plus what was unknown and assumed. */
+export interface DerivedMetadata {
+  /** The data source's computed attributes (plain JSON, as in Terraform state). */
+  readonly values: Record<string, unknown>;
+  /** What the service would report that this file cannot tell. */
+  readonly unknowns: readonly string[];
+  /** What preview assumed in their place. */
+  readonly assumptions: readonly string[];
+}
+
+/** Image and uid assumptions a caller may change. */
+export interface MetadataAssumptions {
+  /** The image's USER, used when neither remoteUser nor containerUser is set. @default "root" */
+  readonly imageUser?: string;
+  /** The uid/gid the service would record for a non-root user. @default 1000 */
+  readonly uid?: number;
+}
+
+/** Hook names in the merged configuration (the Dev Containers CLI's plural lists). */
+const MERGED_HOOKS: Record<string, string> = {
+  onCreateCommand: "onCreateCommands",
+  updateContentCommand: "updateContentCommands",
+  postCreateCommand: "postCreateCommands",
+  postStartCommand: "postStartCommands",
+  postAttachCommand: "postAttachCommands",
+};
+
+/** 1024-based units of `hostRequirements.memory`/`.storage` strings (e.g. "8gb"). */
+const SIZE_UNITS: Record<string, number> = {
+  "": 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
+  tb: 1024 ** 4,
+};
+
+/** Maps a devcontainer.json object (or `{}` for a repository without one). */
+export function deriveMetadata(
+  config: Record<string, unknown>,
+  options: MetadataAssumptions = {},
+): DerivedMetadata {
+  const warnings: string[] = [];
+  const unknowns: string[] = [];
+  const assumptions: string[] = [];
+  const run = parseRunArgs(config.runArgs);
+  warnings.push(...run.warnings);
+
+  if (config.dockerComposeFile !== undefined) {
+    warnings.push("dockerComposeFile is not supported: the workspace is a single container.");
+  }
+  if (config.overrideCommand === false) {
+    warnings.push("overrideCommand: false is not supported: the image's entrypoint does not run.");
+  }
+  const features = isObject(config.features) ? Object.keys(config.features) : [];
+  if (features.length > 0) {
+    unknowns.push(
+      `Features (${features.join(", ")}): installed by the service at build time. Whatever ` +
+        "they add (capabilities, privileged, init, mounts, environment, lifecycle commands, " +
+        "customizations, a user) is missing here.",
+    );
+  }
+  const base =
+    typeof config.image === "string"
+      ? `the image ${config.image}`
+      : isObject(config.build)
+        ? "the Dockerfile's base image"
+        : undefined;
+  if (base !== undefined) {
+    unknowns.push(
+      `Image metadata: ${base} may carry a devcontainer.metadata label (remoteUser, ` +
+        "customizations, hostRequirements, …) that the service merges in before this file.",
+    );
+  }
+
+  // The user.
+  const remoteUser = text(config.remoteUser);
+  const containerUser = text(config.containerUser);
+  let user = remoteUser ?? containerUser;
+  if (user === undefined) {
+    user = options.imageUser ?? "root";
+    assumptions.push(
+      `User: neither remoteUser nor containerUser is set, so the image's USER decides; assumed "${user}".`,
+    );
+  }
+  if (/^\d+$/.test(user)) {
+    warnings.push(`remoteUser ${user} is numeric; a user name is needed to find its home and ids.`);
+  }
+  const uid = user === "root" ? 0 : (options.uid ?? 1000);
+  const home = user === "root" ? "/root" : `/home/${user}`;
+  assumptions.push(
+    `uid/gid and home: the service records them from the image's /etc/passwd; assumed ${uid}:${uid} and ${home}.`,
+  );
+
+  // Resources.
+  const hr = isObject(config.hostRequirements) ? config.hostRequirements : {};
+  const cpus = run.cpus ?? numberOrUndefined(hr.cpus);
+  const memory =
+    run.memoryBytes ?? sizeBytes(hr.memory, "hostRequirements.memory", warnings, assumptions);
+  const storage = sizeBytes(hr.storage, "hostRequirements.storage", warnings, assumptions);
+  const gpu = hr.gpu === undefined ? null : JSON.stringify(hr.gpu);
+  // Always an object: the plan harness's mock gives a data source attribute that a fixture
+  // leaves null its zero value ({cpus: 0, gpu_json: ""}), which would read as a GPU request.
+  const hostRequirements = {
+    cpus: cpus ?? null,
+    memory_bytes: memory ?? null,
+    storage_bytes: storage ?? null,
+    gpu_json: gpu,
+  };
+
+  // Security options outside runArgs.
+  const securityOpt = Array.isArray(config.securityOpt) ? config.securityOpt : [];
+  let seccompUnconfined = run.seccompUnconfined;
+  for (const opt of securityOpt) {
+    if (typeof opt === "string" && opt.replace(":", "=") === "seccomp=unconfined")
+      seccompUnconfined = true;
+    else warnings.push(`securityOpt ${JSON.stringify(opt)} is not supported; it is ignored.`);
+  }
+  const capAdd = [
+    ...(Array.isArray(config.capAdd)
+      ? config.capAdd.filter((c): c is string => typeof c === "string")
+      : []),
+    ...run.capAdd,
+  ];
+
+  const mounts = mapMounts(config.mounts);
+  warnings.push(...mounts.warnings);
+  const lifecycle = renderLifecycleScripts(config);
+  warnings.push(...lifecycle.warnings);
+  const ports = forwardPorts(config, warnings);
+
+  const containerEnv = [...run.env, ...envEntries(config.containerEnv)];
+  const remoteEnv = envEntries(config.remoteEnv);
+  const envScripts: Record<string, string> = {};
+  if (containerEnv.length > 0) envScripts.containerEnv = exportLines(containerEnv);
+  if (remoteEnv.length > 0) envScripts.remoteEnv = exportLines(remoteEnv);
+
+  const vscode = customization(config, "vscode");
+  return {
+    values: {
+      id: "preview",
+      digest: null,
+      configuration_json: JSON.stringify(mergedConfiguration(config)),
+      metadata_json: JSON.stringify([]),
+      workspace_folder: text(config.workspaceFolder) ?? null,
+      remote_user: remoteUser ?? null,
+      container_user: containerUser ?? null,
+      runtime: {
+        remote_user_uid: uid,
+        remote_user_gid: uid,
+        remote_user_home: home,
+        cap_add: capAdd,
+        privileged: config.privileged === true || run.privileged,
+        init: config.init === true || run.init,
+        seccomp_unconfined: seccompUnconfined,
+        shm_size_bytes: run.shmSizeBytes ?? null,
+        hostname: run.hostname ?? null,
+        host_aliases: run.hostAliases,
+      },
+      lifecycle_scripts: lifecycle.scripts,
+      env_scripts: envScripts,
+      extensions: extensionList(vscode?.extensions),
+      settings_json: JSON.stringify(isObject(vscode?.settings) ? vscode.settings : {}),
+      host_requirements: hostRequirements,
+      forward_ports: ports,
+      mounts: mounts.mounts,
+      variables: findVariableReferences(config),
+      warnings,
+    },
+    unknowns,
+    assumptions,
+  };
+}
+
+/** The Dev Containers CLI's merged form with this file as the only contributor. */
+function mergedConfiguration(config: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key === "customizations" && isObject(value)) {
+      merged.customizations = Object.fromEntries(
+        Object.entries(value).map(([tool, v]) => [tool, [v]]),
+      );
+    } else if (MERGED_HOOKS[key] !== undefined) {
+      merged[MERGED_HOOKS[key]] = [value];
+    } else {
+      merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+function forwardPorts(
+  config: Record<string, unknown>,
+  warnings: string[],
+): Record<string, unknown>[] {
+  const list = Array.isArray(config.forwardPorts) ? config.forwardPorts : [];
+  const attributes = isObject(config.portsAttributes) ? config.portsAttributes : {};
+  const ports: Record<string, unknown>[] = [];
+  for (const entry of list) {
+    const port =
+      typeof entry === "number"
+        ? entry
+        : typeof entry === "string" && /^\d+$/.test(entry)
+          ? Number(entry)
+          : undefined;
+    if (port === undefined || !Number.isInteger(port) || port < 1 || port > 65535) {
+      warnings.push(
+        `forwardPorts ${JSON.stringify(entry)} is not a port of the workspace container; it is ignored.`,
+      );
+      continue;
+    }
+    const attrs = isObject(attributes[String(port)])
+      ? (attributes[String(port)] as Record<string, unknown>)
+      : {};
+    ports.push({
+      port,
+      label: text(attrs.label) ?? null,
+      protocol: text(attrs.protocol) ?? null,
+      on_auto_forward: text(attrs.onAutoForward) ?? null,
+    });
+  }
+  return ports;
+}
+
+/** `customizations.vscode.extensions` in order, first spelling kept; `-id` removes an earlier entry. */
+function extensionList(value: unknown): string[] {
+  const result: string[] = [];
+  for (const id of Array.isArray(value) ? value : []) {
+    if (typeof id !== "string" || id === "") continue;
+    const removed = id.startsWith("-") ? id.slice(1).toLowerCase() : undefined;
+    const at = result.findIndex((e) => e.toLowerCase() === (removed ?? id.toLowerCase()));
+    if (removed !== undefined && at >= 0) result.splice(at, 1);
+    else if (removed === undefined && at < 0) result.push(id);
+  }
+  return result;
+}
+
+function customization(
+  config: Record<string, unknown>,
+  tool: string,
+): Record<string, unknown> | undefined {
+  const all = isObject(config.customizations) ? config.customizations : {};
+  return isObject(all[tool]) ? (all[tool] as Record<string, unknown>) : undefined;
+}
+
+function envEntries(value: unknown): [string, string][] {
+  if (!isObject(value)) return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    typeof v === "string" ? [[k, v] as [string, string]] : [],
+  );
+}
+
+/** `export K="…"` lines: literal text escaped, references expandable. */
+function exportLines(entries: readonly (readonly [string, string])[]): string {
+  return entries.map(([k, v]) => `export ${k}="${doubleQuotedBody(v)}"`).join("\n");
+}
+
+function sizeBytes(
+  value: unknown,
+  where: string,
+  warnings: string[],
+  assumptions: string[],
+): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number" && value >= 0) return Math.floor(value);
+  const m =
+    typeof value === "string" ? /^(\d+(?:\.\d+)?)\s*(kb|mb|gb|tb)?$/i.exec(value.trim()) : null;
+  if (m === null) {
+    warnings.push(`${where} ${JSON.stringify(value)} is not a size; it is ignored.`);
+    return undefined;
+  }
+  if (m[2] !== undefined) {
+    assumptions.push(
+      `${where} "${value}": read with 1024-based units (the service's rounding may differ).`,
+    );
+  }
+  return Math.floor(Number(m[1]) * SIZE_UNITS[(m[2] ?? "").toLowerCase()]);
+}
+
+function numberOrUndefined(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && /^\d+(\.\d+)?$/.test(value)) return Number(value);
+  return undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

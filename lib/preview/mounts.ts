@@ -1,0 +1,89 @@
+/**
+ * devcontainer.json `mounts` in the data source's shape (`{kind, source, target,
+ * read_only}`), as devcontainer-builder reports them: volume and tmpfs mounts are kept in
+ * order, bind mounts are dropped with a warning (a pod has no host to bind from).
+ */
+
+/** One mount as the data source lists it. */
+export interface DataSourceMount {
+  readonly kind: "volume" | "tmpfs";
+  readonly source: string | null;
+  readonly target: string;
+  readonly read_only: boolean;
+}
+
+/** Kept mounts and warnings about the others. */
+export interface MappedMounts {
+  readonly mounts: readonly DataSourceMount[];
+  readonly warnings: readonly string[];
+}
+
+/** Maps the `mounts` property (strings in `docker --mount` syntax, or objects). */
+export function mapMounts(value: unknown): MappedMounts {
+  if (value === undefined || value === null) return { mounts: [], warnings: [] };
+  if (!Array.isArray(value))
+    return { mounts: [], warnings: ["mounts is not a list; it is ignored."] };
+  const mounts: DataSourceMount[] = [];
+  const warnings: string[] = [];
+  for (const entry of value) {
+    const fields = typeof entry === "string" ? mountStringFields(entry) : mountObjectFields(entry);
+    const shown = typeof entry === "string" ? entry : JSON.stringify(entry);
+    if (fields === undefined || fields.target === undefined) {
+      warnings.push(`mount ${shown} has no target; it is ignored.`);
+      continue;
+    }
+    const kind = fields.type ?? "volume";
+    if (kind === "bind") {
+      warnings.push(
+        `bind mount of ${fields.source ?? "?"} at ${fields.target} is not supported (no host); it is ignored.`,
+      );
+      continue;
+    }
+    if (kind !== "volume" && kind !== "tmpfs") {
+      warnings.push(`mount type ${kind} at ${fields.target} is not supported; it is ignored.`);
+      continue;
+    }
+    mounts.push({
+      kind,
+      source: kind === "volume" && fields.source ? fields.source : null,
+      target: fields.target,
+      read_only: fields.readOnly,
+    });
+  }
+  return { mounts, warnings };
+}
+
+interface MountFields {
+  readonly type?: string;
+  readonly source?: string;
+  readonly target?: string;
+  readonly readOnly: boolean;
+}
+
+/** `type=volume,source=x,target=/y,readonly` (Docker's `--mount` syntax and its aliases). */
+function mountStringFields(text: string): MountFields {
+  const fields: Record<string, string> = {};
+  let readOnly = false;
+  for (const part of text.split(",")) {
+    const at = part.indexOf("=");
+    const key = (at < 0 ? part : part.slice(0, at)).trim().toLowerCase();
+    const value = at < 0 ? "" : part.slice(at + 1).trim();
+    if (key === "readonly" || key === "ro") readOnly = at < 0 || value === "true" || value === "1";
+    else if (key === "src" || key === "source") fields.source = value;
+    else if (key === "dst" || key === "destination" || key === "target") fields.target = value;
+    else if (key === "type") fields.type = value;
+  }
+  return { ...fields, readOnly };
+}
+
+function mountObjectFields(entry: unknown): MountFields | undefined {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return undefined;
+  const o = entry as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+  return {
+    type: text(o.type),
+    source: text(o.source),
+    target: text(o.target),
+    readOnly: o.readOnly === true || o.readonly === true,
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * What a first start of the devcontainer template gives a workspace, read from the
+ * resource values Terraform computed (a plan's planned values, or the state after an
+ * apply against mock providers): the pod's resources, placement, user, mounts and runtime,
+ * the PVC's size, the apps, and the warnings the build log would show. Nothing here
+ * decides anything; every value is Terraform's.
+ */
+
+/** The parts of a plan this reads (the plan harness's PlanResult has them). */
+export interface PlanView {
+  readonly resourceChanges: readonly {
+    readonly address: string;
+    readonly after: Record<string, unknown>;
+  }[];
+  readonly outputs: Readonly<Record<string, { readonly value: unknown }>>;
+  readonly warnings: readonly {
+    readonly summary: string;
+    readonly detail: string;
+    readonly address?: string;
+  }[];
+}
+
+/** One mount of the `dev` container. */
+export interface ReportMount {
+  readonly path: string;
+  /** e.g. "PVC subPath home", "emptyDir (memory, 64Mi)". */
+  readonly source: string;
+  readonly readOnly: boolean;
+}
+
+/** One app on the workspace page. */
+export interface ReportApp {
+  readonly name: string;
+  readonly detail: string;
+}
+
+/** The planned workspace. */
+export interface WorkspaceReport {
+  readonly resources: {
+    readonly requests: Readonly<Record<string, string>>;
+    readonly limits: Readonly<Record<string, string>>;
+    readonly disk: string | null;
+    /** The "Resources (reserved / limit)" text on the workspace page. */
+    readonly summary: string | null;
+  };
+  readonly placement: {
+    readonly nodeSelector: Readonly<Record<string, string>>;
+    readonly tolerations: readonly Readonly<Record<string, unknown>>[];
+    readonly antiAffinity: boolean;
+  };
+  readonly user: {
+    readonly name: string | null;
+    readonly uid: number | null;
+    readonly gid: number | null;
+    readonly fsGroup: number | null;
+    readonly home: string | null;
+    readonly workspaceFolder: string | null;
+  };
+  readonly mounts: readonly ReportMount[];
+  readonly runtime: {
+    readonly capabilities: readonly string[];
+    readonly privileged: boolean;
+    readonly seccompUnconfined: boolean;
+    readonly shareProcessNamespace: boolean;
+    readonly hostname: string | null;
+    readonly hostAliases: readonly string[];
+  };
+  readonly apps: readonly ReportApp[];
+  /** Scripts that run at start (display names). */
+  readonly scripts: readonly string[];
+  /** The build log's Dev Container warnings, in the template's order. */
+  readonly warnings: readonly string[];
+  /** `${localEnv:…}` names the workspace needs and the "Dev Container variables" text lacks. */
+  readonly missingVariables: readonly string[];
+  /** Terraform warnings that are not the template's checks (e.g. a redacted check message). */
+  readonly otherDiagnostics: readonly string[];
+}
+
+/** Outputs preview adds to its copy of the template, for the lists the checks print. */
+export const PREVIEW_OUTPUTS = {
+  warnings: "preview_all_warnings",
+  missingVariables: "preview_missing_variables",
+} as const;
+
+const WARNINGS_CHECK = "check.devcontainer_warnings";
+const VARIABLES_CHECK = "check.devcontainer_variables";
+const CHECK_FAILED = "Check block assertion failed";
+/** Terraform's detail of a failed check whose message it could not print. */
+const INVALID_MESSAGE = /invalid error message/;
+
+/** Reads the report from a plan of a started workspace. */
+export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
+  const after = (address: string) => plan.resourceChanges.find((r) => r.address === address)?.after;
+  const deployment = after("kubernetes_deployment_v1.main[0]");
+  if (deployment === undefined) {
+    throw new Error(
+      "the plan has no kubernetes_deployment_v1.main[0]: the workspace would not start",
+    );
+  }
+  const pod = first(first(first(deployment.spec)?.template)?.spec) ?? {};
+  const containers = list(pod.container);
+  const dev = containers.find((c) => c.name === "dev") ?? containers[0] ?? {};
+  const env = Object.fromEntries(list(dev.env).map((e) => [String(e.name), e.value]));
+  const podSecurity = first(pod.security_context) ?? {};
+  const containerSecurity = first(dev.security_context) ?? {};
+  const resources = first(dev.resources) ?? {};
+  const claim = after("kubernetes_persistent_volume_claim_v1.data");
+  const claimRequests = first(first(claim?.spec)?.resources)?.requests;
+
+  const volumes = new Map(list(pod.volume).map((v) => [String(v.name), v]));
+  const mounts = list(dev.volume_mount).map((m) => ({
+    path: String(m.mount_path),
+    source: volumeSource(volumes.get(String(m.name)), String(m.name), stringOr(m.sub_path)),
+    readOnly: m.read_only === true,
+  }));
+
+  const agent = after("coder_agent.main");
+  const summaryItem = list(agent?.metadata).find((m) => m.key === "9_resources");
+
+  return {
+    resources: {
+      requests: stringMap(resources.requests),
+      limits: stringMap(resources.limits),
+      disk: stringOr(isRecord(claimRequests) ? claimRequests.storage : undefined),
+      summary: echoed(summaryItem?.script),
+    },
+    placement: {
+      nodeSelector: stringMap(pod.node_selector),
+      tolerations: list(pod.toleration).map((t) =>
+        Object.fromEntries(Object.entries(t).filter(([, v]) => v !== null && v !== "")),
+      ),
+      antiAffinity: list(first(pod.affinity)?.pod_anti_affinity).length > 0,
+    },
+    user: {
+      name: stringOr(env.DC_REMOTE_USER),
+      uid: numberOr(podSecurity.run_as_user),
+      gid: numberOr(podSecurity.run_as_group),
+      fsGroup: numberOr(podSecurity.fs_group),
+      home: stringOr(env.DC_HOME),
+      workspaceFolder: stringOr(env.DC_WORKSPACE_FOLDER),
+    },
+    mounts,
+    runtime: {
+      capabilities: list(first(containerSecurity.capabilities)?.add as unknown).map(String),
+      privileged: containerSecurity.privileged === true,
+      seccompUnconfined: list(containerSecurity.seccomp_profile).some(
+        (p) => p.type === "Unconfined",
+      ),
+      shareProcessNamespace: pod.share_process_namespace === true,
+      hostname: stringOr(pod.hostname),
+      hostAliases: list(pod.host_aliases).map(
+        (a) => `${String(a.ip)} ${(Array.isArray(a.hostnames) ? a.hostnames : []).join(" ")}`,
+      ),
+    },
+    apps: readApps(plan),
+    scripts: plan.resourceChanges
+      .filter((r) => r.address.startsWith("coder_script."))
+      .map((r) => String(r.after.display_name)),
+    ...readWarnings(plan),
+  };
+}
+
+function readApps(plan: PlanView): ReportApp[] {
+  const apps: ReportApp[] = [];
+  const has = (prefix: string) => plan.resourceChanges.some((r) => r.address.startsWith(prefix));
+  if (has("module.vscode_web["))
+    apps.push({ name: "VS Code (browser)", detail: "vscode-web module" });
+  if (has("module.vscode_desktop["))
+    apps.push({ name: "VS Code Desktop", detail: "vscode-desktop module" });
+  for (const r of plan.resourceChanges) {
+    if (!r.address.startsWith("coder_app.") || r.after.hidden === true) continue;
+    apps.push({
+      name: String(r.after.display_name ?? r.after.slug),
+      detail: `${String(r.after.url)} (${String(r.after.slug)})`,
+    });
+  }
+  return apps;
+}
+
+function readWarnings(
+  plan: PlanView,
+): Pick<WorkspaceReport, "warnings" | "missingVariables" | "otherDiagnostics"> {
+  const failed = (check: string) =>
+    plan.warnings.filter((d) => d.summary === CHECK_FAILED && d.address?.startsWith(check));
+  const fromOutput = (name: string): string[] | undefined => {
+    const value = plan.outputs[name]?.value;
+    return Array.isArray(value) ? value.map(String) : undefined;
+  };
+  // The outputs hold the lists themselves; the check messages are the fallback (their
+  // first line is a heading, then one "- " line per warning).
+  const warnings =
+    fromOutput(PREVIEW_OUTPUTS.warnings) ??
+    failed(WARNINGS_CHECK).flatMap((d) =>
+      d.detail
+        .split("\n")
+        .filter((l) => l.startsWith("- "))
+        .map((l) => l.slice(2)),
+    );
+  const missingVariables = fromOutput(PREVIEW_OUTPUTS.missingVariables) ?? [];
+  const ours = new Set([WARNINGS_CHECK, VARIABLES_CHECK]);
+  // A failed check of ours with a readable message is shown as the lists above; anything
+  // else (another warning, or a message Terraform could not print) is shown as it is.
+  const shownAsLists = (d: PlanView["warnings"][number]) =>
+    d.summary === CHECK_FAILED && ours.has(checkOf(d.address)) && !INVALID_MESSAGE.test(d.detail);
+  const otherDiagnostics = plan.warnings
+    .filter((d) => !shownAsLists(d))
+    .map((d) => `${d.summary}${d.address ? ` (${d.address})` : ""}: ${d.detail.split("\n")[0]}`);
+  return { warnings, missingVariables, otherDiagnostics };
+}
+
+function checkOf(address: string | undefined): string {
+  return address?.split(".").slice(0, 2).join(".") ?? "";
+}
+
+function volumeSource(
+  volume: Record<string, unknown> | undefined,
+  name: string,
+  subPath: string | null,
+): string {
+  if (volume === undefined) return name;
+  const claim = first(volume.persistent_volume_claim);
+  if (claim !== undefined) return `PVC ${subPath ? `subPath ${subPath}` : "(whole)"}`;
+  const emptyDir = first(volume.empty_dir);
+  if (emptyDir !== undefined) {
+    const medium = emptyDir.medium === "Memory" ? "memory" : "node disk";
+    const size = stringOr(emptyDir.size_limit);
+    return `emptyDir ${name} (${medium}${size ? `, ${size}` : ""})`;
+  }
+  return name;
+}
+
+/** The text of an `echo '…'` metadata script. */
+function echoed(script: unknown): string | null {
+  if (typeof script !== "string") return null;
+  const m = /^echo '([\s\S]*)'$/.exec(script.trim());
+  return m ? m[1].replace(/'\\''/g, "'") : script;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function list(v: unknown): Record<string, unknown>[] {
+  return Array.isArray(v) ? v.filter(isRecord) : [];
+}
+
+function first(v: unknown): Record<string, unknown> | undefined {
+  return list(v)[0];
+}
+
+function stringMap(v: unknown): Record<string, string> {
+  if (!isRecord(v)) return {};
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, value]) => value !== null && value !== undefined)
+      .map(([k, value]) => [k, String(value)]),
+  );
+}
+
+function stringOr(v: unknown): string | null {
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+/** A number; the kubernetes provider types user and group ids as strings. */
+function numberOr(v: unknown): number | null {
+  if (typeof v === "number") return v;
+  return typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null;
+}

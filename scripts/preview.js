@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// `npm run preview`: runs scripts/run-preview.ts from source. It uses the plan harness under
+// test/, which the swc build (build/) does not include, so TypeScript is loaded on the fly.
+"use strict";
+process.env.CHECKPOINT_DISABLE = "1";
+require("./register-ts");
+const { runPreview } = require("./run-preview.ts");
+
+runPreview(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`preview failed: ${error && error.message ? error.message : error}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,307 @@
+// `npm run preview -- <devcontainer.json | repository folder> [--var k=v]… [--param k=v]…
+//                     [--json] [--config coder-cdktf.jsonc]`
+//
+// Shows what the devcontainer template would give a repository's workspace, before any
+// build: the repository's devcontainer.json is mapped to what devcontainer-builder's
+// `GET /devcontainer` would answer (lib/preview/devcontainer-metadata.ts), the template is
+// synthesized into a temp dir and its first start is applied with the real Terraform CLI
+// against the plan harness's mock providers (test/harness; preview is its one user outside
+// the tests), and the resulting pod, volume, apps and warnings are printed. Every number is
+// Terraform's.
+//
+// Run through scripts/preview.js (a plain node launcher that loads TypeScript with swc).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import {
+  displayPath,
+  readDevcontainerFile,
+  type DevcontainerFile,
+} from "../lib/preview/devcontainer-file";
+import { deriveMetadata } from "../lib/preview/devcontainer-metadata";
+import { LIFECYCLE_HOOKS } from "../lib/preview/lifecycle-scripts";
+import { renderJson, renderText, type PreviewReport } from "../lib/preview/render-report";
+import {
+  PREVIEW_OUTPUTS,
+  readWorkspaceReport,
+  type PlanView,
+} from "../lib/preview/workspace-report";
+import { loadConfigFor } from "../templates/load-config";
+import { synthTemplates } from "../templates/synth";
+import { TerraformHarness } from "../test/harness";
+
+const USAGE =
+  "usage: npm run preview -- <devcontainer.json | repository folder> [--var name=value]... " +
+  "[--param name=value]... [--json] [--config <file.jsonc>]";
+
+const EXIT_USAGE = 2;
+const EXIT_FAILED = 1;
+
+/** Values for the template variables that have no default (the plan needs some). */
+const PLACEHOLDER_VARIABLES: Readonly<Record<string, string>> = {
+  namespace: "coder-workspaces",
+  devcontainer_builder_endpoint: "http://devcontainer-builder.invalid:8080",
+};
+
+/** What the mock service's build resource returns. */
+const BUILD_VALUES = {
+  id: "preview-build",
+  commit: "0000000000000000000000000000000000000000",
+  resolved_registry: "registry.invalid",
+  resolved_tag: "preview",
+};
+
+export interface PreviewArgs {
+  readonly target: string;
+  readonly variables: Readonly<Record<string, string>>;
+  readonly parameters: Readonly<Record<string, string>>;
+  readonly json: boolean;
+  readonly config?: string;
+}
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: readonly string[]): PreviewArgs {
+  const positional: string[] = [];
+  const variables: Record<string, string> = {};
+  const parameters: Record<string, string> = {};
+  let json = false;
+  let config: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--help" || arg === "-h") throw new UsageError(USAGE);
+    if (arg === "--json") {
+      json = true;
+      continue;
+    }
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? splitOnce(arg) : [arg];
+    if (flag === "--var" || flag === "--param" || flag === "--config") {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`${flag} needs a value\n${USAGE}`);
+      if (flag === "--config") {
+        config = value;
+        continue;
+      }
+      const at = value.indexOf("=");
+      if (at <= 0) throw new UsageError(`${flag} ${value}: expected name=value\n${USAGE}`);
+      (flag === "--var" ? variables : parameters)[value.slice(0, at)] = value.slice(at + 1);
+      continue;
+    }
+    if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}\n${USAGE}`);
+    positional.push(arg);
+  }
+  if (positional.length !== 1) {
+    throw new UsageError(
+      `${positional.length === 0 ? "name a devcontainer.json or a repository folder" : `one target at a time (got ${positional.join(", ")})`}\n${USAGE}`,
+    );
+  }
+  return { target: positional[0], variables, parameters, json, ...(config ? { config } : {}) };
+}
+
+function splitOnce(arg: string): [string, string] {
+  const at = arg.indexOf("=");
+  return [arg.slice(0, at), arg.slice(at + 1)];
+}
+
+/** Where output goes (tests pass buffers). */
+export interface PreviewIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/**
+ * The synthesized devcontainer template and a running plan harness. One is enough for any
+ * number of previews (tests share one); `close()` removes the temp dir.
+ */
+export class PreviewSession {
+  private constructor(
+    private readonly harness: TerraformHarness,
+    private readonly outdir: string,
+    readonly templateDir: string,
+    /** Variables the synthesized template declares without a default. */
+    readonly requiredVariables: readonly string[],
+  ) {}
+
+  static async start(configFile?: string): Promise<PreviewSession> {
+    const config = loadConfigFor(configFile === undefined ? [] : ["--config", configFile]);
+    const outdir = mkdtempSync(join(tmpdir(), "coder-cdktf-preview-"));
+    try {
+      const [template] = synthTemplates({ outdir, only: ["devcontainer"], config });
+      const required = addPreviewOutputs(template.dir);
+      const harness = await TerraformHarness.start();
+      return new PreviewSession(harness, outdir, template.dir, required);
+    } catch (error) {
+      rmSync(outdir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.harness.stop();
+    } finally {
+      rmSync(this.outdir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Applies a workspace's first start against the mock providers: the build is created,
+   * the data source is read from its results (answering `metadata`) and every workspace
+   * resource is created in the same run, as in Coder. Returns the resulting values in the
+   * shape {@link readWorkspaceReport} reads.
+   */
+  async firstStart(
+    metadata: Record<string, unknown>,
+    variables: Readonly<Record<string, string>>,
+    parameters: Readonly<Record<string, string>>,
+    repoName: string,
+  ): Promise<PlanView> {
+    const applied = await this.harness.apply(this.templateDir, {
+      variables,
+      parameters,
+      workspace: { startCount: 1 },
+      fixtures: {
+        resources: {
+          devcontainerbuilder_build: {
+            ...BUILD_VALUES,
+            resolved_name: repoName,
+            image: `${BUILD_VALUES.resolved_registry}/${repoName}:${BUILD_VALUES.resolved_tag}`,
+          },
+        },
+        data_sources: { devcontainerbuilder_devcontainer: metadata },
+      },
+    });
+    return {
+      resourceChanges: applied.resources
+        .filter((r) => r.mode === "managed")
+        .map((r) => ({ address: r.address, after: r.values })),
+      outputs: applied.outputs,
+      warnings: applied.warnings,
+    };
+  }
+}
+
+/**
+ * Exposes the two lists the template's checks print as outputs of preview's copy (marked
+ * sensitive, since they derive from the data source), so they can be read whole. Returns
+ * the variables declared without a default.
+ */
+function addPreviewOutputs(dir: string): string[] {
+  const config = JSON.parse(readFileSync(join(dir, "cdk.tf.json"), "utf8")) as {
+    locals?: Record<string, unknown>;
+    variable?: Record<string, { default?: unknown }>;
+  };
+  const locals = config.locals ?? {};
+  const output: Record<string, unknown> = {};
+  const expose = (name: string, local: string) => {
+    if (local in locals) output[name] = { value: `\${local.${local}}`, sensitive: true };
+  };
+  expose(PREVIEW_OUTPUTS.warnings, "all_warnings");
+  expose(PREVIEW_OUTPUTS.missingVariables, "missing_variables");
+  writeFileSync(join(dir, "preview-outputs.tf.json"), JSON.stringify({ output }, null, 2));
+  return Object.entries(config.variable ?? {})
+    .filter(([, v]) => !("default" in v))
+    .map(([name]) => name);
+}
+
+/**
+ * The parameters as printed: the Dev Container variables text can hold tokens, so only the
+ * names it sets are shown.
+ */
+function withVariableNamesOnly(
+  parameters: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const text = parameters.devcontainer_variables;
+  if (text === undefined) return { ...parameters };
+  const names = text
+    .split("\n")
+    .map((line) => line.split("=")[0].trim())
+    .filter((name) => name !== "" && !name.startsWith("#"));
+  return { ...parameters, devcontainer_variables: `(values hidden) ${names.join(", ")}` };
+}
+
+/** The repository folder a devcontainer.json belongs to (its name is the workspace folder's). */
+function repositoryFolder(found: DevcontainerFile): string {
+  if (found.kind === "missing") return resolve(found.folder);
+  const dir = dirname(resolve(found.file));
+  return basename(dir) === ".devcontainer" ? dirname(dir) : dir;
+}
+
+/** One preview; returns the exit status. */
+export async function runPreview(
+  argv: readonly string[],
+  io: PreviewIo,
+  session?: PreviewSession,
+): Promise<number> {
+  let args: PreviewArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  let found: DevcontainerFile;
+  try {
+    found = readDevcontainerFile(args.target);
+  } catch (error) {
+    io.stderr(`preview: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  if (found.kind === "invalid") {
+    const where = displayPath(found.file);
+    const lines = found.message
+      ? [`${where}: ${found.message}`]
+      : found.errors.map((e) => `${where}:${e.line}:${e.column}: ${e.code}`);
+    io.stderr(
+      `preview: ${where} is not valid JSON with comments; the build would fail:\n` +
+        lines.map((l) => `  ${l}\n`).join(""),
+    );
+    if (args.json) io.stdout(JSON.stringify({ file: where, errors: found.errors }, null, 2) + "\n");
+    return EXIT_FAILED;
+  }
+
+  const config = found.kind === "config" ? found.config : {};
+  const derived = deriveMetadata(config);
+  const unknowns = [...derived.unknowns];
+  if (found.kind === "missing") {
+    unknowns.unshift(
+      `No ${found.looked.join(" or ")} in ${displayPath(found.folder)}: the service builds its ` +
+        "fallback image, whose metadata is unknown here; planned with empty metadata.",
+    );
+  }
+  const repoFolder = repositoryFolder(found);
+  const repoName =
+    basename(repoFolder)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, "-") || "repository";
+
+  const own = session ?? (await PreviewSession.start(args.config));
+  try {
+    const variables: Record<string, string> = {};
+    for (const name of own.requiredVariables) {
+      if (PLACEHOLDER_VARIABLES[name] !== undefined) variables[name] = PLACEHOLDER_VARIABLES[name];
+    }
+    Object.assign(variables, args.variables);
+    const parameters = {
+      repository: `https://git.example.com/${repoName}.git`,
+      ...args.parameters,
+    };
+    const plan = await own.firstStart(derived.values, variables, parameters, repoName);
+    const scripts = derived.values.lifecycle_scripts as Record<string, string>;
+    const report: PreviewReport = {
+      devcontainerFile: found.kind === "config" ? displayPath(found.file) : null,
+      variables,
+      parameters: withVariableNamesOnly(parameters),
+      lifecycleHooks: LIFECYCLE_HOOKS.filter((h) => scripts[h] !== undefined),
+      extensions: derived.values.extensions as string[],
+      unknowns,
+      assumptions: derived.assumptions,
+      workspace: readWorkspaceReport(plan),
+    };
+    io.stdout(args.json ? renderJson(report) : renderText(report));
+    return 0;
+  } finally {
+    if (session === undefined) await own.close();
+  }
+}
