@@ -95,6 +95,7 @@ export class DevcontainerPlacement extends Construct {
     );
 
     // Kubernetes' own rules; a toleration it would reject fails the whole Deployment.
+    // tolerationSeconds is an int64: at most 18 digits keeps it in range.
     const checked = locals.add(
       "toleration_checks",
       hcl`[for toleration in ${k8s.tolerations} : {
@@ -105,7 +106,7 @@ export class DevcontainerPlacement extends Construct {
           && (toleration.operator == "Exists" || (toleration.key != null && toleration.key != ""))
           && !(toleration.operator == "Exists" && toleration.value != null && toleration.value != "")
           && (toleration.toleration_seconds == null
-            || (toleration.effect == "NoExecute" && can(regex("^-?[0-9]+$", toleration.toleration_seconds)))),
+            || (toleration.effect == "NoExecute" && can(regex("^-?[0-9]{1,18}$", toleration.toleration_seconds)))),
           false)
       }]`,
     );

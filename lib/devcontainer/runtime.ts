@@ -144,14 +144,15 @@ export class ContainerRuntime extends Construct {
     const hostname = local("hostname", hcl`${hostnameValid} ? ${r}.hostname : null`);
 
     // Kubernetes rejects a host alias whose IP is not an IP address (Docker's `host-gateway`
-    // has no pod equivalent) and hostnames that are not DNS subdomains.
+    // has no pod equivalent) and hostnames that are not DNS subdomains. The pattern admits
+    // only IP characters; an IPv6 address (any ":") must also parse, which cidrhost() does.
     const ipPattern =
       "^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$|^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*$";
     const hostnamePattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
     const aliasChecks = hcl`[
       for a in ${r}.host_aliases : {
         ip = a.ip,
-        ip_valid = can(regex(${ipPattern}, a.ip)),
+        ip_valid = try(can(regex(${ipPattern}, a.ip)) && (!strcontains(a.ip, ":") || can(cidrhost(format("%s/128", a.ip), 0))), false),
         hostnames = [for h in a.hostnames : h if can(regex(${hostnamePattern}, h)) && length(h) <= 253],
         bad_hostnames = [for h in a.hostnames : h if !(can(regex(${hostnamePattern}, h)) && length(h) <= 253)],
       }

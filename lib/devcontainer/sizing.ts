@@ -142,10 +142,46 @@ export class DevcontainerSizing extends Construct {
 
     // --- hostRequirements: numbers or null, whatever the data source holds ---------------
     const hr = props.hostRequirements;
-    const hrCpus = locals.add("hr_cpus", hcl`try(tonumber(${hr}.cpus), null)`);
-    const hrMemory = locals.add("hr_memory_bytes", hcl`try(tonumber(${hr}.memory_bytes), null)`);
-    const hrStorage = locals.add("hr_storage_bytes", hcl`try(tonumber(${hr}.storage_bytes), null)`);
+    // A requirement must be positive (bytes: at least one); zero or a negative number would
+    // become a request Kubernetes rejects, so it is ignored with a warning instead.
+    const hrGiven = locals.add(
+      "hr_given",
+      hcl`{
+        cpus = try(tonumber(${hr}.cpus), null),
+        memory_bytes = try(tonumber(${hr}.memory_bytes), null),
+        storage_bytes = try(tonumber(${hr}.storage_bytes), null),
+      }`,
+    ).expression;
+    const positive = (field: string, minimum: number) =>
+      hcl`try(${hrGiven}[${field}] >= ${minimum}, false) ? ${hrGiven}[${field}] : null`;
+    const hrCpus = locals.add(
+      "hr_cpus",
+      hcl`try(${hrGiven}.cpus > 0, false) ? ${hrGiven}.cpus : null`,
+    );
+    const hrMemory = locals.add("hr_memory_bytes", positive("memory_bytes", 1));
+    const hrStorage = locals.add("hr_storage_bytes", positive("storage_bytes", 1));
     const hrGpu = locals.add("hr_gpu_json", hcl`try(tostring(${hr}.gpu_json), null)`);
+    // hostRequirements.gpu is true, false, "optional" or an object ({cores, memory}); true and
+    // an object ask for a GPU. Anything else (not JSON, a number, a list) asks for none.
+    const hrGpuRequested = locals.add(
+      "hr_gpu_requested",
+      hcl`try(jsondecode(${str(hrGpu)}) == true || can(keys(jsondecode(${str(hrGpu)}))), false)`,
+    );
+    const hrInvalid = locals.add(
+      "hr_invalid_warnings",
+      hcl`concat(
+        ${hrGiven}.cpus != null && ${num(hrCpus)} == null ? [format(
+          "hostRequirements.cpus %s is not a positive number; it is ignored", tostring(${hrGiven}.cpus))] : [],
+        [for field, name in { memory_bytes = "memory", storage_bytes = "storage" } : format(
+          "hostRequirements.%s %s bytes is not a positive size; it is ignored", name, tostring(${hrGiven}[field]))
+          if try(!(${hrGiven}[field] >= 1), false)],
+        try(${str(hrGpu)} != "" && !${any(hrGpuRequested)} && !(jsondecode(${str(hrGpu)}) == false
+          || jsondecode(${str(hrGpu)}) == "optional" || jsondecode(${str(hrGpu)}) == null),
+          ${str(hrGpu)} != null && ${str(hrGpu)} != "")
+          ? [format("hostRequirements.gpu %s is not true, false, \"optional\" or an object; no GPU is requested",
+            can(jsondecode(${str(hrGpu)})) ? ${str(hrGpu)} : jsonencode(${str(hrGpu)}))] : []
+      )`,
+    );
     const gib = (bytes: HclValue) => hcl`format("%.1f GiB", ${bytes} / ${GIB})`;
     const hrIgnored = locals.add(
       "hr_ignored_warnings",
@@ -308,7 +344,7 @@ export class DevcontainerSizing extends Construct {
     const gpuLimits = locals.add(
       "gpu_limits",
       hcl`{ for name, value in { ${HOST_REQUIREMENTS_GPU_RESOURCE} = "1" } : name => value
-        if try(!contains(["\"optional\"", "false"], ${str(hrGpu)}), false) }`,
+        if ${any(hrGpuRequested)} }`,
     );
 
     // --- What goes on the container -----------------------------------------------------------
@@ -363,7 +399,7 @@ export class DevcontainerSizing extends Construct {
     const warnings = locals.add(
       "resource_warnings",
       hcl`concat(
-        ${any(invalidWarnings)}, ${any(hrIgnored)}, ${any(capWarnings)}, ${any(raisedWarnings)},
+        ${any(invalidWarnings)}, ${any(hrInvalid)}, ${any(hrIgnored)}, ${any(capWarnings)}, ${any(raisedWarnings)},
         ${any(extendedWarnings)}, ${any(storageWarnings)}
       )`,
     );

@@ -106,10 +106,14 @@ export class DevcontainerWarnings extends Construct {
         ${list(props.mountWarnings)}, ${list(props.capabilityWarnings)}, ${list(props.uidWarnings)}
       )`,
     );
+    // Each line is unmarked before the filter looks at it: a for expression whose condition
+    // reads a sensitive value marks its whole result, and Terraform would then redact the
+    // check's message ("refers to sensitive values"). The data source's values carry the
+    // marks per line, not only on the list.
     const allWarnings = locals.add(
       "all_warnings",
-      hcl`[for line in try(nonsensitive(${any(lines)}), ${any(lines)}) :
-        tostring(try(nonsensitive(line), line)) if line != null && line != ""]`,
+      hcl`[for line in [for line in try(nonsensitive(${any(lines)}), ${any(lines)}) : try(nonsensitive(line), line)] :
+        tostring(line) if try(trimspace(line) != "", false)]`,
     );
     const message = locals.add(
       "warnings_message",
@@ -127,16 +131,18 @@ export class DevcontainerWarnings extends Construct {
     );
 
     // Required: localEnv variables without a default that something other than a mount
-    // uses (a mount's source is resolved by the service, not in the workspace).
+    // uses (a mount's source is resolved by the service, not in the workspace). The test is
+    // unmarked for the same reason as the warning lines' filter.
+    const requiredTest = hcl`try(
+      variable.kind == "localEnv" && variable.default == null
+      && can(regex(${VARIABLE_NAME_PATTERN}, variable.name))
+      && length([for use in concat(variable.used_in, []) : use if try(!startswith(use, "mounts"), false)]) > 0,
+      false)`;
     const required = locals.add(
       "required_variables",
       hcl`distinct([for variable in try(nonsensitive(${list(props.variables)}), ${list(props.variables)}) :
         tostring(try(nonsensitive(variable.name), variable.name))
-        if try(
-          variable.kind == "localEnv" && variable.default == null
-          && can(regex(${VARIABLE_NAME_PATTERN}, variable.name))
-          && length([for use in concat(variable.used_in, []) : use if !startswith(use, "mounts")]) > 0,
-          false)
+        if try(nonsensitive(${requiredTest}), ${requiredTest})
       ])`,
     );
     // Only the names go into the message: Terraform prints the values a failed check

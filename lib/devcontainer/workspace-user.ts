@@ -10,9 +10,23 @@
 import { Construct } from "../cdk";
 import { hcl, type HclValue } from "../hcl";
 import { NamedLocals } from "./named-locals";
+import { UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
 
 /** uid/gid the pod runs as when the image has none recorded (deprecated, removed in 2.0). */
 export const FALLBACK_UID = 1000;
+
+/**
+ * Paths that cannot be the home: the pod mounts something else there (two volumes cannot share
+ * a mount path), or the container runtime owns them.
+ */
+const PATHS_NOT_A_HOME = [
+  "/workspaces",
+  "/dev",
+  "/dev/shm",
+  "/proc",
+  "/sys",
+  UNUSED_WORKSPACE_FOLDER_MOUNT,
+];
 
 /** Highest uid/gid Kubernetes accepts in runAsUser/runAsGroup/fsGroup. */
 const MAX_ID = 2147483647;
@@ -80,7 +94,8 @@ export class WorkspaceUser extends Construct {
         remote_user_valid = try(can(regex("^[^/:\\s]+$", ${requested.asString})) && !contains([".", ".."], ${requested.asString}), false),
         uid_valid = try(floor(${recordedUid.asNumber}) == ${recordedUid.asNumber} && ${recordedUid.asNumber} >= 0 && ${recordedUid.asNumber} <= ${MAX_ID}, false),
         gid_valid = try(floor(${recordedGid.asNumber}) == ${recordedGid.asNumber} && ${recordedGid.asNumber} >= 0 && ${recordedGid.asNumber} <= ${MAX_ID}, false),
-        home_valid = can(regex("^/[^\\s]+$", ${recordedHome.asString})) && !can(regex("(^|/)[.][.]?(/|$)", ${recordedHome.asString}))
+        home_valid = try(can(regex("^/[^\\s]+$", ${recordedHome.asString})) && !can(regex("(^|/)[.][.]?(/|$)", ${recordedHome.asString}))
+          && !contains(${PATHS_NOT_A_HOME}, ${recordedHome.asString}) && !can(regex("^/(proc|sys)(/|$)", ${recordedHome.asString})), false)
       }`,
     );
     const check = checks.asAnyMap;
@@ -119,7 +134,7 @@ export class WorkspaceUser extends Construct {
           "runtime.remote_user_gid %s is not a valid gid; the workspace runs as gid ${FALLBACK_UID}.",
           jsonencode(${recordedGid.asNumber}))] : [],
         try(length(${recordedHome.asString}) > 0, false) && !${check}.home_valid ? [format(
-          "runtime.remote_user_home %s is not an absolute directory; the home is %s.",
+          "runtime.remote_user_home %s is not usable as the home directory (an absolute path without spaces or . and .. segments, not /proc, /sys or a path the pod mounts itself); the home is %s.",
           jsonencode(${recordedHome.asString}), ${homeDir.asString})] : []
       )`,
     );

@@ -1,0 +1,66 @@
+/**
+ * Random bad input (issue 8 item 4): a fixed number of Dev Container metadata fixtures drawn
+ * from a seeded PRNG (the same on every run) plan the whole devcontainer template without an
+ * error, and every planned workspace passes the same sanity checks as the matrix.
+ * To try other fixtures locally: BAD_INPUT_SEED=<n> npx jest test/devcontainer-template/random-fixtures.
+ */
+import {
+  BadInputPlanner,
+  type PlannedWorkspace,
+  randomBadInputCases,
+  type RandomCase,
+  saneWorkspaceProblems,
+} from "./bad-inputs";
+
+jest.setTimeout(180_000);
+
+const SEED = Number(process.env.BAD_INPUT_SEED ?? 20261006);
+const COUNT = 25;
+/** Plans at most this many cases at once (the machine has 2 cores). */
+const CONCURRENCY = 2;
+
+const cases = randomBadInputCases(SEED, COUNT);
+let planner: BadInputPlanner;
+const plans = new Map<string, Promise<PlannedWorkspace>>();
+
+beforeAll(async () => {
+  planner = await BadInputPlanner.start();
+  const queue = [...cases];
+  const next = (): Promise<void> | undefined => {
+    const c = queue.shift();
+    if (!c) return undefined;
+    const plan = planner.plan(c.metadata, c.inputs);
+    plans.set(c.name, plan);
+    return plan.then(
+      () => next(),
+      () => next(),
+    );
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, next));
+});
+
+afterAll(async () => {
+  await planner?.stop();
+});
+
+it("draws the same fixtures for the same seed, and others for another", () => {
+  expect(randomBadInputCases(SEED, COUNT)).toEqual(cases);
+  expect(randomBadInputCases(SEED + 1, COUNT)).not.toEqual(cases);
+  expect(cases).toHaveLength(COUNT);
+});
+
+it.each(cases.map((c) => [c.name, c] as const))(
+  "%s plans a sane workspace",
+  async (_name, c: RandomCase) => {
+    const workspace = await (plans.get(c.name) ?? Promise.reject(new Error("not planned"))).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}\nfixture: ${JSON.stringify(c)}`, { cause: error });
+      },
+    );
+    const problems = saneWorkspaceProblems(workspace, c.sanity);
+    expect({ problems, fixture: problems.length > 0 ? c : "(not shown)" }).toEqual({
+      problems: [],
+      fixture: "(not shown)",
+    });
+  },
+);
