@@ -69,7 +69,7 @@ export class DevcontainerApps extends Construct {
       agentId: props.agentId,
       slug: Token.asString(hcl`format("port-%d", count.index)`),
       displayName: Token.asString(
-        hcl`${used} ? try(coalesce(${port}.label), format("Port %s", tostring(${port}.port))) : null`,
+        hcl`${used} ? try(coalesce(trimspace(${port}.label)), format("Port %d", ${port}.port)) : null`,
       ),
       icon: Token.asString(hcl`${used} ? "/icon/widgets.svg" : null`),
       url: Token.asString(

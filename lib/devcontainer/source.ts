@@ -95,6 +95,8 @@ export class DevcontainerSource extends Construct {
   public readonly variables: TerraformLocal;
   /** `local.ports`: forwardPorts that have a port number: `{port, label, protocol, on_auto_forward}`. */
   public readonly ports: TerraformLocal;
+  /** `local.port_warnings`: one line per forwardPorts entry that is not a usable port. */
+  public readonly portWarnings: TerraformLocal;
   /** `local.dc_mounts`: `{kind, source, target, read_only}` in the service's order (indexes count). */
   public readonly mounts: TerraformLocal;
   /** `local.dc_configuration`: the merged configuration object, `{}` when absent or not JSON. */
@@ -169,9 +171,15 @@ export class DevcontainerSource extends Construct {
       "variables",
       hcl`try([for variable in ${dc}.variables : variable if variable != null], [])`,
     );
+    // Only real TCP port numbers become apps; the rest is reported in portWarnings.
+    // (try() around the test: && does not short-circuit on a null or a string.)
     this.ports = local(
       "ports",
-      hcl`try([for port in ${dc}.forward_ports : port if try(port.port, null) != null], [])`,
+      hcl`try([for port in ${dc}.forward_ports : port if try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)], [])`,
+    );
+    this.portWarnings = local(
+      "port_warnings",
+      hcl`try([for index, port in ${dc}.forward_ports : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)], [])`,
     );
     // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
     this.mounts = local("dc_mounts", hcl`try([for mount in ${dc}.mounts : mount], [])`);

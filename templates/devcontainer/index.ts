@@ -4,7 +4,7 @@ import { coderProvider, workspaceClusterProvider } from "../../lib/providers";
 import { WorkspaceData } from "../../lib/workspace-data";
 import { workspaceObjectMeta } from "../../lib/workspace-labels";
 import { DataVolume } from "../../lib/data-volume";
-import { hcl, type HclValue } from "../../lib/hcl";
+import { hcl } from "../../lib/hcl";
 import { DevcontainerTemplateVariables } from "../../lib/devcontainer/variables";
 import { DevcontainerParameters } from "../../lib/devcontainer/parameters";
 import { GitCredentials } from "../../lib/devcontainer/git-credentials";
@@ -104,19 +104,13 @@ export class DevcontainerTemplate extends TemplateStack {
       shmSizeLimit: runtime.shmSizeLimit,
       claimName,
     });
-    // Warning lines derive from the (sensitive) metadata, element by element; unwrapped
-    // here so that the build-log message is shown rather than redacted.
-    const shown = (lines: HclValue) =>
-      hcl`[for line in try(nonsensitive(${lines}), ${lines}) : try(nonsensitive(line), line)]`;
     const warnings = new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: shown(
-        hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${folder.warnings})`,
-      ),
-      resourceWarnings: shown(sizing.warnings),
-      placementWarnings: shown(placement.warnings),
-      mountWarnings: shown(mounts.warnings),
-      capabilityWarnings: shown(runtime.warnings),
-      uidWarnings: shown(user.warnings),
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${folder.warnings})`,
+      resourceWarnings: sizing.warnings,
+      placementWarnings: placement.warnings,
+      mountWarnings: mounts.warnings,
+      capabilityWarnings: runtime.warnings,
+      uidWarnings: user.warnings,
       variables: source.variables.asList,
       variablesText: params.devcontainerVariables.value,
     });

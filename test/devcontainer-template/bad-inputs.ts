@@ -965,7 +965,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
         { port: 3000, label: "", protocol: "tcp", on_auto_forward: "" },
       ],
     },
-    warnings: [],
+    warnings: [/^forwardPorts\[0\] port = null: not a TCP port number/],
     expected: {
       ports: [
         { displayName: "Port 8443", url: "https://localhost:8443" },
@@ -976,10 +976,6 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   },
   {
     name: "impossible port numbers and a blank label",
-    knownBug:
-      "local.ports (lib/devcontainer/source.ts) keeps every port that is not null, so 0, -1, " +
-      "70000 and 8080.5 become coder_apps with unusable URLs and no warning; apps.ts uses a " +
-      "whitespace-only label as the display name",
     metadata: {
       forward_ports: [
         { port: 0, label: "zero", protocol: null, on_auto_forward: null },
@@ -1501,12 +1497,10 @@ export function randomBadInputCases(seed: number, count: number): RandomCase[] {
             ),
       })),
     warnings: () => listOf(4, text),
-    // Port numbers stay null or valid, labels not blank: impossible numbers and blank labels
-    // are the matrix's known-bug case ("impossible port numbers and a blank label").
     forward_ports: () =>
       listOf(chance(0.1) ? 200 : 12, () => ({
-        port: chance(0.2) ? null : 1 + int(65535),
-        label: ((label) => (label?.trim() === "" ? label.trim() : label))(text()),
+        port: chance(0.3) ? pick([null, ...NUMBERS]) : 1 + int(65535),
+        label: text(),
         protocol: pick([null, "", "http", "https", "HTTPS", "tcp"]),
         on_auto_forward: pick([null, "", "notify", "silent", "ignore"]),
       })),
