@@ -2,6 +2,7 @@ import { Construct, type ITerraformDependable } from "./cdk";
 import {
   DeploymentV1,
   type DeploymentV1SpecTemplateSpec,
+  type DeploymentV1SpecTemplateSpecAffinity,
   type DeploymentV1SpecTemplateSpecContainer,
   type DeploymentV1SpecTemplateSpecContainerSecurityContext,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
@@ -105,3 +106,27 @@ export function agentContainer(props: AgentContainerProps): DeploymentV1SpecTemp
     volumeMount: props.volumeMounts,
   };
 }
+
+/**
+ * Spreads workspaces across nodes (a preference, never a reason to stay Pending):
+ * prefer nodes that run no other pod labelled app.kubernetes.io/name=coder-workspace.
+ */
+export const WORKSPACE_POD_ANTI_AFFINITY: DeploymentV1SpecTemplateSpecAffinity = {
+  podAntiAffinity: {
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      {
+        weight: 1,
+        podAffinityTerm: {
+          topologyKey: "kubernetes.io/hostname",
+          labelSelector: [
+            {
+              matchExpressions: [
+                { key: "app.kubernetes.io/name", operator: "In", values: ["coder-workspace"] },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  },
+};

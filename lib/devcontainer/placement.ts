@@ -6,6 +6,7 @@
  * Everything ignored becomes a warning.
  */
 import type { DeploymentV1SpecTemplateSpecAffinity } from "@cdktf/provider-kubernetes/lib/deployment-v1";
+import { WORKSPACE_POD_ANTI_AFFINITY } from "../workspace-deployment";
 import { Construct, IResolvable, TerraformLocal } from "../cdk";
 import { hcl, HclValue } from "../hcl";
 import type { KubernetesCustomizations } from "./kubernetes-customizations";
@@ -24,30 +25,6 @@ export const TOLERATION_EFFECTS: readonly string[] = [
 
 /** Toleration operators Kubernetes accepts (null means Equal). */
 export const TOLERATION_OPERATORS: readonly string[] = ["Equal", "Exists"];
-
-/**
- * Spreads workspaces across nodes (a preference, never a reason to stay Pending):
- * prefer nodes that run no other pod labelled app.kubernetes.io/name=coder-workspace.
- */
-export const WORKSPACE_POD_ANTI_AFFINITY: DeploymentV1SpecTemplateSpecAffinity = {
-  podAntiAffinity: {
-    preferredDuringSchedulingIgnoredDuringExecution: [
-      {
-        weight: 1,
-        podAffinityTerm: {
-          topologyKey: "kubernetes.io/hostname",
-          labelSelector: [
-            {
-              matchExpressions: [
-                { key: "app.kubernetes.io/name", operator: "In", values: ["coder-workspace"] },
-              ],
-            },
-          ],
-        },
-      },
-    ],
-  },
-};
 
 export interface DevcontainerPlacementProps {
   /** customizations.kubernetes, parsed. */

@@ -11,7 +11,11 @@ import { standardMetadata } from "../../lib/agent-metadata";
 import { WorkspaceParameter } from "../../lib/workspace-parameter";
 import { workspaceObjectMeta } from "../../lib/workspace-labels";
 import { DataVolume } from "../../lib/data-volume";
-import { WorkspaceDeployment, agentContainer } from "../../lib/workspace-deployment";
+import {
+  WorkspaceDeployment,
+  WORKSPACE_POD_ANTI_AFFINITY,
+  agentContainer,
+} from "../../lib/workspace-deployment";
 
 /** Options a deployment may set for this template (operator configuration). */
 export interface KubernetesTemplateProps {
@@ -118,30 +122,7 @@ export class KubernetesTemplate extends TemplateStack {
         volume: [
           { name: "home", persistentVolumeClaim: { claimName: home.claimName, readOnly: false } },
         ],
-        affinity: {
-          // Spread workspaces over nodes when the scheduler can.
-          podAntiAffinity: {
-            preferredDuringSchedulingIgnoredDuringExecution: [
-              {
-                weight: 1,
-                podAffinityTerm: {
-                  topologyKey: "kubernetes.io/hostname",
-                  labelSelector: [
-                    {
-                      matchExpressions: [
-                        {
-                          key: "app.kubernetes.io/name",
-                          operator: "In",
-                          values: ["coder-workspace"],
-                        },
-                      ],
-                    },
-                  ],
-                },
-              },
-            ],
-          },
-        },
+        affinity: WORKSPACE_POD_ANTI_AFFINITY,
       },
     });
   }

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WORKSPACE_POD_ANTI_AFFINITY } from "../../lib/devcontainer/placement";
+import { WORKSPACE_POD_ANTI_AFFINITY } from "../../lib/workspace-deployment";
 import { planExpressions } from "../harness";
 import { type MappingCase, type MappingResult, mappingResult, mappingStack } from "./mapping-stack";
 
