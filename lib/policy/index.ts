@@ -3,14 +3,19 @@
  * docs/security.md for what each protects). Synthesis fails at the first element that
  * breaks one, with the construct path, the rule and the reason.
  */
-import { Aspects, type IConstruct } from "../cdk";
+import { Aspects, TerraformResource, TerraformStack, type IAspect, type IConstruct } from "../cdk";
 import { ContainerResourceLimits } from "./container-resource-limits";
 import { DataVolumeSizeFixed } from "./data-volume-size-fixed";
 import { HostNamespaces } from "./host-namespaces";
 import { HostPathVolumes } from "./host-path-volumes";
 import { IdentitiesSurviveStop } from "./identities-survive-stop";
 import { NoRbacAuthoring } from "./no-rbac-authoring";
-import { type PolicyRule } from "./policy-rule";
+import {
+  PolicyContext,
+  PolicyViolationError,
+  synthesizedElement,
+  type PolicyRule,
+} from "./policy-rule";
 import { PrivilegedContainers } from "./privileged-containers";
 
 export { PolicyViolationError, PolicyRule } from "./policy-rule";
@@ -33,7 +38,34 @@ export function templatePolicies(): PolicyRule[] {
 
 /** Adds every template policy to `scope` (a stack): they run when the app synthesizes. */
 export function applyTemplatePolicies(scope: IConstruct): void {
-  for (const rule of templatePolicies()) Aspects.of(scope).add(rule);
+  Aspects.of(scope).add(new TemplatePolicies(templatePolicies()));
+}
+
+/**
+ * The rules as one aspect, so that each resource is resolved once for all of them and the
+ * stack's locals and variables are read once per synthesis (the aspect visits the stack,
+ * where it is added, before anything below it). Throws at the first broken rule, checking
+ * node by node in rule order, as separate aspects would.
+ */
+class TemplatePolicies implements IAspect {
+  private context: PolicyContext | undefined;
+
+  constructor(private readonly rules: readonly PolicyRule[]) {}
+
+  visit(node: IConstruct): void {
+    if (TerraformStack.isStack(node)) {
+      this.context = PolicyContext.fresh(node);
+      return;
+    }
+    if (!TerraformResource.isTerraformResource(node)) return;
+    const element = synthesizedElement(node as TerraformResource);
+    if (!element) return;
+    const context = this.context ?? PolicyContext.of(TerraformStack.of(node));
+    for (const rule of this.rules) {
+      const reasons = rule.check(element, context);
+      if (reasons.length > 0) throw new PolicyViolationError(node.node.path, rule.id, reasons);
+    }
+  }
 }
 
 /** One broken rule at one construct. */

@@ -84,9 +84,14 @@ export class PolicyContext {
 
   /** A fresh view of `stack` (cached only while one synthesis runs over the same tree). */
   static of(stack: TerraformStack): PolicyContext {
-    const elements = stack.node.findAll().filter((c) => c instanceof TerraformElement).length;
+    const elements = countElements(stack);
     const cached = PolicyContext.cache.get(stack);
     if (cached && cached.elementCount === elements) return cached;
+    return PolicyContext.fresh(stack, elements);
+  }
+
+  /** A new view of `stack`, read now (for one pass over the tree). */
+  static fresh(stack: TerraformStack, elements = countElements(stack)): PolicyContext {
     const context = new PolicyContext(stack, elements);
     PolicyContext.cache.set(stack, context);
     return context;
@@ -137,6 +142,10 @@ export class PolicyContext {
     if (v.default !== false) return `the gate variable "${name}" must default to false`;
     return undefined;
   }
+}
+
+function countElements(stack: TerraformStack): number {
+  return stack.node.findAll().filter((c) => c instanceof TerraformElement).length;
 }
 
 /** The element as it will appear in cdk.tf.json, or undefined when it synthesizes no block. */
