@@ -1,11 +1,4 @@
-import {
-  Construct,
-  DataResource,
-  TerraformLocal,
-  Token,
-  type IResolvable,
-  type TerraformVariable,
-} from "../cdk";
+import { Construct, TerraformLocal, Token, type IResolvable, type TerraformVariable } from "../cdk";
 import { DevcontainerBuilderProvider } from "../../.gen/providers/devcontainerbuilder/provider";
 import {
   DevcontainerbuilderBuild,
@@ -13,6 +6,7 @@ import {
 } from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
 import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
 import { hcl } from "../hcl";
+import { TerraformData } from "../terraform-data";
 import type { WorkspaceData } from "../workspace-data";
 
 /**
@@ -63,7 +57,7 @@ export interface DevcontainerSourceProps {
  */
 export class DevcontainerSource extends Construct {
   public readonly build: DevcontainerbuilderBuild;
-  public readonly rebuildTracker: DataResource;
+  public readonly rebuildTracker: TerraformData;
   public readonly devcontainer: DataDevcontainerbuilderDevcontainer;
 
   /** `local.image_tag`: `ws-<workspace id>-<rebuild>`, sanitized, at most 128 characters. */
@@ -115,9 +109,7 @@ export class DevcontainerSource extends Construct {
       hcl`substr(replace(lower(format("ws-%s-%s", ${ws.id}, ${props.rebuild})), "/[^a-z0-9_.-]/", "-"), 0, 128)`,
     );
 
-    // terraform_data takes any value as input; cdktf types it as a map, hence the override.
-    this.rebuildTracker = new DataResource(this, "rebuild", {});
-    this.rebuildTracker.addOverride("input", props.rebuild);
+    this.rebuildTracker = new TerraformData(this, "rebuild", { input: props.rebuild });
 
     this.build = new DevcontainerbuilderBuild(this, "workspace", {
       repository: props.repository,
