@@ -5,7 +5,6 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const swc = require("@swc/core");
 
 const root = path.resolve(__dirname, "..");
 const outDir = path.join(root, "build");
@@ -37,7 +36,8 @@ function build() {
   for (const { rel, mtimeMs } of SOURCES.flatMap((s) => collect(s, []))) {
     const out = path.join(outDir, rel.replace(/\.ts$/, ".js"));
     if (fs.existsSync(out) && fs.statSync(out).mtimeMs >= mtimeMs) continue;
-    const { code } = swc.transformFileSync(path.join(root, rel), options);
+    // Loaded only when something changed: most synth runs transpile nothing.
+    const { code } = require("@swc/core").transformFileSync(path.join(root, rel), options);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, code);
     count++;
