@@ -58,6 +58,10 @@ describe("devcontainer template: workspace states", () => {
     template?.cleanup();
   });
 
+  it("passes terraform validate as synthesized", async () => {
+    await expect(tf.validate(template.dir)).resolves.toEqual({ valid: true, diagnostics: [] });
+  });
+
   it("keeps only the build, tracker, agent, env and PVC while stopped", async () => {
     const plan = await tf.plan(template.dir, { ...base, workspace: { startCount: 0 } });
     expect(plan.addresses()).toEqual(ALWAYS);

@@ -93,6 +93,10 @@ describe("packer-builder workspace resources", () => {
     template?.cleanup();
   });
 
+  it("passes terraform validate as synthesized", async () => {
+    await expect(tf.validate(template.dir)).resolves.toEqual({ valid: true, diagnostics: [] });
+  });
+
   const managed = (plan: PlanResult) =>
     plan.resourceChanges
       .filter((r) => r.mode === "managed")

@@ -1,0 +1,63 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { App } from "../../lib/cdk";
+import { TemplateStack } from "../../lib/template-stack";
+import { coderProvider } from "../../lib/providers";
+import { WorkspaceAgent } from "../../lib/workspace-agent";
+import { TerraformHarness } from ".";
+
+// Terraform, not the harness, judges a synthesized config: a misspelled attribute and a
+// value of the wrong type in cdk.tf.json fail `terraform validate` with Terraform's words.
+
+let tf: TerraformHarness;
+const scratch: string[] = [];
+beforeAll(async () => (tf = await TerraformHarness.start()));
+afterAll(async () => {
+  await tf?.stop();
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Synthesizes a stack with one agent, changed by `edit`, and returns its folder. */
+function synthesizedAgent(edit: (agent: WorkspaceAgent) => void): string {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "validate-synth-"));
+  scratch.push(outdir);
+  const app = new App({ outdir });
+  const stack = new TemplateStack(app, "t", {
+    sourceDir: "templates/kubernetes",
+    frontMatter: { displayName: "T", description: "d", icon: "/icon/k8s.png" },
+  });
+  coderProvider(stack);
+  edit(new WorkspaceAgent(stack, "agent"));
+  app.synth();
+  return path.join(outdir, "stacks", "t");
+}
+
+it("accepts the agent as synthesized", async () => {
+  await expect(tf.validate(synthesizedAgent(() => undefined))).resolves.toEqual({
+    valid: true,
+    diagnostics: [],
+  });
+});
+
+it("fails on a misspelled attribute, naming it", async () => {
+  const dir = synthesizedAgent((a) => a.agent.addOverride("startup_scrip", "echo hi"));
+  const result = await tf.validate(dir);
+  expect(result.valid).toBe(false);
+  expect(result.diagnostics.map((d) => `${d.severity}: ${d.detail}`)).toEqual([
+    expect.stringMatching(/^error: .*No argument or block type is named "startup_scrip"/),
+  ]);
+});
+
+it("fails on a value of the wrong type, naming the attribute", async () => {
+  const dir = synthesizedAgent((a) => a.agent.addOverride("connection_timeout", "soon"));
+  const result = await tf.validate(dir);
+  expect(result.valid).toBe(false);
+  expect(result.diagnostics).toEqual([
+    expect.objectContaining({
+      severity: "error",
+      summary: "Incorrect attribute value type",
+      detail: expect.stringContaining('Inappropriate value for attribute "connection_timeout"'),
+    }),
+  ]);
+});
