@@ -7,8 +7,10 @@ import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const PROJECT_ROOT = join(__dirname, "..", "..");
-/** Folders whose *.sh files are embedded into templates or run by them. */
-const SCRIPT_ROOTS = ["templates", "lib"];
+/** Folders whose *.sh files are embedded into templates, run by them, or run by tests. */
+const SCRIPT_ROOTS = ["templates", "lib", "test"];
+/** Shell scripts without the .sh suffix. */
+const OTHER_SCRIPTS = [".ci/run"];
 
 function shellScriptsUnder(dir: string): string[] {
   let entries;
@@ -25,11 +27,12 @@ function shellScriptsUnder(dir: string): string[] {
 }
 
 describe("shellcheck", () => {
-  const scripts = SCRIPT_ROOTS.flatMap((root) =>
-    shellScriptsUnder(join(PROJECT_ROOT, root)),
-  ).sort();
+  const scripts = [
+    ...SCRIPT_ROOTS.flatMap((root) => shellScriptsUnder(join(PROJECT_ROOT, root))),
+    ...OTHER_SCRIPTS.map((file) => join(PROJECT_ROOT, file)),
+  ].sort();
 
-  test("finds the devcontainer template's scripts", () => {
+  test("finds the templates' scripts, the test fakes and the CI script", () => {
     const names = scripts.map((file) => relative(PROJECT_ROOT, file));
     expect(names).toEqual(
       expect.arrayContaining([
@@ -37,11 +40,15 @@ describe("shellcheck", () => {
         "templates/devcontainer/scripts/post-attach.sh",
         "templates/devcontainer/scripts/seed-home.sh",
         "templates/devcontainer/scripts/vscode-extensions.sh",
+        "templates/packer-builder/scripts/bootstrap.sh",
+        "templates/packer-builder/scripts/sweep-build-vms.sh",
+        "test/push/fake-coder.sh",
+        ".ci/run",
       ]),
     );
   });
 
-  test("reports no findings on templates/**/*.sh and lib/**/*.sh", () => {
+  test("reports no findings on any of them", () => {
     const version = spawnSync("shellcheck", ["--version"], { encoding: "utf8" });
     if (version.error || version.status !== 0) {
       throw new Error(
