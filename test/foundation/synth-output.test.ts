@@ -103,6 +103,24 @@ describe("synthesized templates", () => {
       expect(names).toEqual(stack.declaredVariableNames());
     });
 
+    it("ships every extra file and folder it lists, byte for byte", () => {
+      const stack = TEMPLATES.find((t) => t.id === id)!.create(new App({ outdir: second }));
+      for (const extra of stack.extraFiles) {
+        const source = path.join(projectRoot(), stack.sourceDir, extra);
+        const sources = fs.statSync(source).isDirectory()
+          ? listFiles(source).map((f) => path.join(extra, f))
+          : [extra];
+        expect(sources.length).toBeGreaterThan(0);
+        for (const rel of sources) {
+          const shipped = fs.readFileSync(path.join(dir(), rel));
+          expect({
+            rel,
+            same: shipped.equals(fs.readFileSync(path.join(projectRoot(), stack.sourceDir, rel))),
+          }).toEqual({ rel, same: true });
+        }
+      }
+    });
+
     it("ships a README whose front matter names the template for Coder", () => {
       const readme = fs.readFileSync(path.join(dir(), "README.md"), "utf8");
       const m = /^---\ndisplay_name: "(.+)"\ndescription: "(.+)"\nicon: "(.+)"\n---\n# /.exec(

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { TerraformHarness, DEFAULT_WORKSPACE, type PlanResult } from "../harness";
 import {
   REQUIRED_VARIABLES,
@@ -91,6 +93,14 @@ describe("packer-builder workspace resources", () => {
   afterAll(async () => {
     await tf?.stop();
     template?.cleanup();
+  });
+
+  it("ships its README and the agents' manual beside cdk.tf.json", () => {
+    const manual = readFileSync(join(template.dir, "subagents", "packer-builder.md"), "utf8");
+    expect(manual).toContain("app.coder.io/workspace");
+    expect(manual).toContain("PKR_VAR_kubeconfig");
+    const readme = readFileSync(join(template.dir, "README.md"), "utf8");
+    expect(readme).toMatch(/^---\ndisplay_name: "Packer builder"\n/);
   });
 
   it("passes terraform validate as synthesized", async () => {
