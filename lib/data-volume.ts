@@ -1,6 +1,14 @@
 import { Construct } from "./cdk";
 import { PersistentVolumeClaimV1 } from "@cdktf/provider-kubernetes/lib/persistent-volume-claim-v1";
 import type { WorkspaceObjectMeta } from "./workspace-labels";
+import {
+  ACCESS_MODES,
+  checkConstructProp,
+  DNS_LABEL,
+  DNS_SUBDOMAIN,
+  QUANTITY,
+  TERRAFORM_NAME,
+} from "./validate";
 
 export interface DataVolumeProps {
   /**
@@ -15,7 +23,7 @@ export interface DataVolumeProps {
   readonly meta: WorkspaceObjectMeta;
   /** @default the cluster's default storage class */
   readonly storageClassName?: string;
-  /** @default ["ReadWriteOnce"] */
+  /** ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod. @default ["ReadWriteOnce"] */
   readonly accessModes?: readonly string[];
 }
 
@@ -34,6 +42,12 @@ export class DataVolume extends Construct {
 
   constructor(scope: Construct, id: string, props: DataVolumeProps) {
     super(scope, id);
+    checkConstructProp(this, "resourceName", props.resourceName, TERRAFORM_NAME);
+    checkConstructProp(this, "name", props.name, DNS_SUBDOMAIN);
+    checkConstructProp(this, "namespace", props.namespace, DNS_LABEL);
+    checkConstructProp(this, "size", props.size, QUANTITY);
+    checkConstructProp(this, "storageClassName", props.storageClassName, DNS_SUBDOMAIN);
+    checkConstructProp(this, "accessModes", props.accessModes, ACCESS_MODES);
     this.claim = new PersistentVolumeClaimV1(this, props.resourceName ?? id, {
       metadata: {
         name: props.name,

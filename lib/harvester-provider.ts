@@ -1,4 +1,6 @@
 import { Construct, TerraformVariable } from "./cdk";
+import { TemplateVariable } from "./template-variable";
+import { NON_EMPTY_STRING } from "./validate";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 
 /** Where Coder deployments usually mount the parent cluster's kubeconfig. */
@@ -9,7 +11,8 @@ export const DEFAULT_PARENT_KUBECONFIG_PATH = "/kubeconfig.yaml";
  * for the parent Harvester cluster.
  */
 export function harvesterKubeconfigPathVariable(scope: Construct): TerraformVariable {
-  return new TerraformVariable(scope, "harvester_kubeconfig_path", {
+  return new TemplateVariable(scope, "harvester_kubeconfig_path", {
+    rules: [NON_EMPTY_STRING],
     type: "string",
     default: DEFAULT_PARENT_KUBECONFIG_PATH,
     description:

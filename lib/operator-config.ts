@@ -15,6 +15,7 @@ import {
   type ParseError,
 } from "jsonc-parser";
 import { provisionerTagProblem, type ProvisionerTags } from "./provisioner-tags";
+import { CODER_TEMPLATE_NAME, MAX_CODER_TEMPLATE_NAME } from "./validate";
 
 /** File looked for at the project root when no path is given. */
 export const DEFAULT_CONFIG_FILE = "coder-cdktf.jsonc";
@@ -52,9 +53,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** Template names Coder accepts: letters and digits, single hyphens between, under 32 characters. */
-const TEMPLATE_NAME = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
-const MAX_TEMPLATE_NAME = 31;
 const TOP_LEVEL_FIELDS = ["$schema", "templates"];
 const TEMPLATE_FIELDS = ["name", "provisionerTags", "variables"];
 
@@ -153,15 +151,11 @@ export function parseOperatorConfig(
       let name: string | undefined;
       const nameNode = fields.get("name");
       if (nameNode !== undefined) {
-        if (
-          nameNode.type !== "string" ||
-          !TEMPLATE_NAME.test(String(nameNode.value)) ||
-          String(nameNode.value).length > MAX_TEMPLATE_NAME
-        ) {
+        if (!CODER_TEMPLATE_NAME.test(nameNode.value)) {
           fail(
             nameNode,
             `${field}.name`,
-            `${describeValue(nameNode)} is not allowed; a Coder template name is letters and digits with single hyphens between, at most ${MAX_TEMPLATE_NAME} characters`,
+            `${describeValue(nameNode)} is not allowed; a Coder template name is letters and digits with single hyphens between, at most ${MAX_CODER_TEMPLATE_NAME} characters`,
           );
         }
         name = String(nameNode.value);

@@ -3,6 +3,14 @@ import { ServiceAccountV1 } from "@cdktf/provider-kubernetes/lib/service-account
 import { RoleBindingV1 } from "@cdktf/provider-kubernetes/lib/role-binding-v1";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
 import type { WorkspaceObjectMeta } from "./workspace-labels";
+import {
+  checkConstructProp,
+  DNS_LABEL,
+  DNS_SUBDOMAIN,
+  oneOf,
+  RBAC_ROLE_NAME,
+  TERRAFORM_NAME,
+} from "./validate";
 
 /** One binding of an existing, externally owned role to the service account. */
 export interface RoleBindingTarget {
@@ -13,6 +21,9 @@ export interface RoleBindingTarget {
   /** Name of the existing role. The template never creates or changes it. */
   readonly roleName: string;
 }
+
+/** The kinds of role a RoleBinding may reference. */
+const ROLE_KIND = oneOf(["Role", "ClusterRole"]);
 
 export interface ScopedServiceAccountProps {
   /**
@@ -57,6 +68,14 @@ export class ScopedServiceAccount extends Construct {
 
   constructor(scope: Construct, id: string, props: ScopedServiceAccountProps) {
     super(scope, id);
+    checkConstructProp(this, "resourcePrefix", props.resourcePrefix, TERRAFORM_NAME);
+    checkConstructProp(this, "name", props.name, DNS_SUBDOMAIN);
+    checkConstructProp(this, "namespace", props.namespace, DNS_LABEL);
+    (props.bindings ?? []).forEach((target, i) => {
+      checkConstructProp(this, `bindings[${i}].namespace`, target.namespace, DNS_LABEL);
+      checkConstructProp(this, `bindings[${i}].roleKind`, target.roleKind, ROLE_KIND);
+      checkConstructProp(this, `bindings[${i}].roleName`, target.roleName, RBAC_ROLE_NAME);
+    });
     const prefix = props.resourcePrefix ?? id;
     const metadata = (name: string, namespace: string) => ({
       name,
@@ -73,9 +92,6 @@ export class ScopedServiceAccount extends Construct {
 
     const seen = new Map<string, string>();
     this.roleBindings = (props.bindings ?? []).map((target) => {
-      if (!/^[a-z0-9]([-a-z0-9.:]*[a-z0-9])?$/.test(target.roleName)) {
-        throw new Error(`${this.node.path}: "${target.roleName}" is not a valid role name`);
-      }
       const address = `${prefix}_${addressPart(target.namespace)}_${addressPart(target.roleName)}`;
       const key = `${target.namespace}/${target.roleName}`;
       const other = seen.get(key);

@@ -1,12 +1,15 @@
 /**
  * Applies an operator's template-variable defaults to a stack's TerraformVariables at
  * synth, so a deployment's values ship inside the template instead of being typed at
- * every push. Unknown names and values of the wrong type fail synth at the config's
- * position; sensitive variables never take a default from the file (it would be
+ * every push. Unknown names, values of the wrong type and values that break the
+ * variable's rules (a TemplateVariable's, the same ones its `validation` blocks check at
+ * push time) fail synth at the config's position; sensitive variables never take a default from the file (it would be
  * uploaded with the template): they are set at push time with --variables-file.
  */
 import { TerraformVariable, type IConstruct } from "./cdk";
 import { ConfigError } from "./operator-config";
+import { TemplateVariable } from "./template-variable";
+import { describeValue } from "./validate";
 
 /** Where a value came from, for messages (`file:line:column`). */
 export type PositionOf = (variableName: string, part: "key" | "value") => string;
@@ -41,7 +44,13 @@ export function applyVariableDefaults(
     const expected = expectedKind(variable.type);
     if (!matchesKind(value, expected.kind)) {
       throw new ConfigError(
-        `${positionOf(name, "value")}: ${field}: ${JSON.stringify(value)} is not allowed; the variable has type ${variable.type ?? "any"} (${expected.description})`,
+        `${positionOf(name, "value")}: ${field}: ${describeValue(value)} is not allowed; the variable has type ${variable.type ?? "any"} (${expected.description})`,
+      );
+    }
+    const broken = variable instanceof TemplateVariable ? variable.brokenRule(value) : undefined;
+    if (broken !== undefined) {
+      throw new ConfigError(
+        `${positionOf(name, "value")}: ${field}: ${describeValue(value)} is not allowed; ${name} must be ${broken.requirement}`,
       );
     }
     replaceDefault(variable, value);

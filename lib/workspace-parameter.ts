@@ -4,6 +4,7 @@ import {
   type DataCoderParameterOption,
   type DataCoderParameterValidation,
 } from "../.gen/providers/coder/data-coder-parameter";
+import { checkConstructProp, CODER_PARAMETER_NAME } from "./validate";
 
 export type ParameterType = "string" | "number" | "bool" | "list(string)";
 
@@ -26,7 +27,10 @@ export interface WorkspaceParameterProps {
   readonly validation?: DataCoderParameterValidation;
   /** Coder's form control (`dropdown`, `radio`, `slider`, `input`, …). @default provider's choice */
   readonly formType?: string;
-  /** Parameter name as Coder shows and stores it. @default the construct id */
+  /**
+   * Parameter name as Coder stores it (a letter, then letters, digits, `_` or `-`).
+   * @default the construct id
+   */
   readonly name?: string;
 }
 
@@ -39,6 +43,8 @@ export class WorkspaceParameter extends Construct {
 
   constructor(scope: Construct, id: string, props: WorkspaceParameterProps) {
     super(scope, id);
+    // The construct id is the name unless one is given, so a bad id is a bad name too.
+    checkConstructProp(this, "name", props.name ?? id, CODER_PARAMETER_NAME);
     if (!Number.isInteger(props.order) || props.order < 0) {
       throw new Error(
         `${this.node.path}: order must be a non-negative integer, got ${props.order}`,

@@ -1,11 +1,24 @@
 import { Construct, TerraformVariable } from "../cdk";
 import { useKubeconfigVariable } from "../providers";
+import { TemplateVariable } from "../template-variable";
+import {
+  DNS_LABEL,
+  DNS_SUBDOMAIN,
+  HTTP_URL,
+  POSITIVE_NUMBER,
+  emptyOr,
+  wholeNumberBetween,
+} from "../validate";
+
+/** Most forwarded-port app slots: each is a coder_app in every running workspace. */
+export const MAX_FORWARDED_PORT_SLOTS = 100;
 
 /**
  * The devcontainer template's variables (set once per template version with
  * `coder templates push --var name=value`), declared in this order. Their names,
  * types and defaults are part of the template's stable surface: operators' push
- * scripts set them.
+ * scripts set them. Values with a known shape carry rules (lib/template-variable.ts):
+ * `validation` blocks at push time, and the same checks on coder-cdktf.jsonc defaults.
  */
 export class DevcontainerTemplateVariables extends Construct {
   /** `use_kubeconfig` (bool, false): use ~/.kube/config instead of the in-cluster account. */
@@ -42,18 +55,21 @@ export class DevcontainerTemplateVariables extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.useKubeconfig = useKubeconfigVariable(this);
-    this.namespace = new TerraformVariable(this, "namespace", {
+    this.namespace = new TemplateVariable(this, "namespace", {
+      rules: [DNS_LABEL],
       type: "string",
       description: "Existing Kubernetes namespace for the workspaces' Deployments and PVCs.",
     });
-    this.builderEndpoint = new TerraformVariable(this, "devcontainer_builder_endpoint", {
+    this.builderEndpoint = new TemplateVariable(this, "devcontainer_builder_endpoint", {
+      rules: [HTTP_URL],
       type: "string",
       description:
         "Base URL of the running devcontainer-builder service, e.g. " +
         "http://devcontainer-builder.devcontainer-builder.svc.cluster.local:8080. " +
         "The template does not deploy the service or BuildKit.",
     });
-    this.imagePullSecretName = new TerraformVariable(this, "image_pull_secret_name", {
+    this.imagePullSecretName = new TemplateVariable(this, "image_pull_secret_name", {
+      rules: [emptyOr(DNS_SUBDOMAIN)],
       type: "string",
       default: "",
       description:
@@ -82,7 +98,8 @@ export class DevcontainerTemplateVariables extends Construct {
         "Serve VS Code in the browser and forwarded ports on subdomains (needs Coder's wildcard " +
         "access URL); false serves them on paths.",
     });
-    this.maxForwardedPorts = new TerraformVariable(this, "max_forwarded_ports", {
+    this.maxForwardedPorts = new TemplateVariable(this, "max_forwarded_ports", {
+      rules: [wholeNumberBetween(0, MAX_FORWARDED_PORT_SLOTS)],
       type: "number",
       default: 10,
       description:
@@ -102,14 +119,16 @@ export class DevcontainerTemplateVariables extends Construct {
         "ID of a Coder external auth provider (e.g. github). When set, users must link that " +
         "account, and both the image build and the workspace's clone use their token.",
     });
-    this.maxCpu = new TerraformVariable(this, "max_cpu", {
+    this.maxCpu = new TemplateVariable(this, "max_cpu", {
+      rules: [POSITIVE_NUMBER],
       type: "number",
       default: 8,
       description:
         "Most CPU cores a repository may reserve (hostRequirements.cpus or " +
         "customizations.kubernetes.resources.requests.cpu).",
     });
-    this.maxMemory = new TerraformVariable(this, "max_memory", {
+    this.maxMemory = new TemplateVariable(this, "max_memory", {
+      rules: [POSITIVE_NUMBER],
       type: "number",
       default: 32,
       description:

@@ -1,5 +1,7 @@
-import { Construct, TerraformVariable } from "../../lib/cdk";
+import type { Construct } from "../../lib/cdk";
 import { TemplateStack } from "../../lib/template-stack";
+import { TemplateVariable } from "../../lib/template-variable";
+import { checkProp, DNS_LABEL, IMAGE_REFERENCE } from "../../lib/validate";
 import {
   coderProvider,
   useKubeconfigVariable,
@@ -19,7 +21,10 @@ import {
 
 /** Options a deployment may set for this template (operator configuration). */
 export interface KubernetesTemplateProps {
-  /** Workspace image. @default "codercom/enterprise-base:ubuntu" */
+  /**
+   * Workspace image: a reference such as `registry.example.com/team/image:tag`.
+   * @default "codercom/enterprise-base:ubuntu"
+   */
   readonly image?: string;
 }
 
@@ -42,9 +47,11 @@ export class KubernetesTemplate extends TemplateStack {
         icon: "/icon/k8s.png",
       },
     });
+    checkProp(id, "image", props.image, IMAGE_REFERENCE);
 
     const useKubeconfig = useKubeconfigVariable(this);
-    const namespace = new TerraformVariable(this, "namespace", {
+    const namespace = new TemplateVariable(this, "namespace", {
+      rules: [DNS_LABEL],
       type: "string",
       description: "Existing Kubernetes namespace for the workspaces' pods and volumes.",
     });

@@ -25,6 +25,23 @@ import { ScopedServiceAccount, type RoleBindingTarget } from "../../lib/scoped-s
 import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/kubeconfig-secret";
 import { embeddedScript } from "../../lib/embedded-script";
 import { hcl } from "../../lib/hcl";
+import { TemplateVariable } from "../../lib/template-variable";
+import {
+  DNS_LABEL,
+  DNS_SUBDOMAIN,
+  GIT_URL_WITHOUT_PASSWORD,
+  HTTP_URL,
+  HTTPS_URL,
+  IMAGE_REFERENCE,
+  NON_ROOT_ID,
+  POSITIVE_NUMBER,
+  POSITIVE_WHOLE_NUMBER,
+  RBAC_ROLE_NAME,
+  checkProp,
+  emptyOr,
+  oneOf,
+  type Rule,
+} from "../../lib/validate";
 
 /** Operator configuration, fixed when the template is generated. */
 export interface PackerBuilderTemplateProps {
@@ -80,6 +97,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       },
       extraFiles: ["subagents"],
     });
+    checkPackerBuilderProps(id, props);
     const workspaceNamespace = props.workspaceNamespace ?? "packer-builder";
     const identityNamespace = props.identityNamespace ?? "packer-dev";
     const identityBindings = props.identityRoleBindings ?? [
@@ -334,6 +352,20 @@ export class PackerBuilderTemplate extends TemplateStack {
   }
 }
 
+/** Fails synth on props Kubernetes would refuse (or that would run the pod as root). */
+function checkPackerBuilderProps(id: string, props: PackerBuilderTemplateProps): void {
+  checkProp(id, "workspaceNamespace", props.workspaceNamespace, DNS_LABEL);
+  checkProp(id, "identityNamespace", props.identityNamespace, DNS_LABEL);
+  props.identityRoleBindings?.forEach((binding, i) => {
+    const prop = `identityRoleBindings[${i}]`;
+    checkProp(id, `${prop}.namespace`, binding.namespace, DNS_LABEL);
+    checkProp(id, `${prop}.roleKind`, binding.roleKind, oneOf(["Role", "ClusterRole"]));
+    checkProp(id, `${prop}.roleName`, binding.roleName, RBAC_ROLE_NAME);
+  });
+  checkProp(id, "podReaderRole", props.podReaderRole, RBAC_ROLE_NAME);
+  checkProp(id, "uid", props.uid, NON_ROOT_ID);
+}
+
 /** The template variables set per push (`coder templates push --var name=value`). */
 class PackerBuilderVariables extends Construct {
   public readonly harvesterApiServer: TerraformVariable;
@@ -348,43 +380,49 @@ class PackerBuilderVariables extends Construct {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    const stringVariable = (name: string, description: string, defaultValue?: string) =>
-      new TerraformVariable(scope, name, {
+    const stringVariable = (
+      name: string,
+      description: string,
+      defaultValue?: string,
+      rules: readonly Rule[] = [],
+    ) =>
+      new TemplateVariable(scope, name, {
         type: "string",
         default: defaultValue,
         description,
         nullable: false,
+        rules,
       });
-    this.harvesterApiServer = new TerraformVariable(scope, "harvester_api_server", {
-      type: "string",
-      nullable: false,
-      description:
-        "Harvester API server URL written into each workspace's kubeconfig, e.g. " +
+    this.harvesterApiServer = stringVariable(
+      "harvester_api_server",
+      "Harvester API server URL written into each workspace's kubeconfig, e.g. " +
         "https://harvester.example.com/k8s/clusters/local.",
-      validation: [
-        {
-          condition: Token.asAny(hcl`can(regex("^https://[^/@\\s]+", var.harvester_api_server))`),
-          errorMessage: "harvester_api_server must be an https:// URL without credentials.",
-        },
-      ],
-    });
+      undefined,
+      [HTTPS_URL],
+    );
     this.image = stringVariable(
       "image",
       "The packer-builder image (Packer, the Harvester plugin, kubectl, git, curl, bash).",
+      undefined,
+      [IMAGE_REFERENCE],
     );
     this.imagePullSecretName = stringVariable(
       "image_pull_secret_name",
       "Existing kubernetes.io/dockerconfigjson Secret in the workspace namespace for pulling the image; empty for anonymous pulls.",
       "",
+      [emptyOr(DNS_SUBDOMAIN)],
     );
     this.caUrl = stringVariable(
       "ca_url",
       "URL of the organization CA (PEM) the workspace should trust; empty keeps the image's trust store.",
       "",
+      [emptyOr(HTTP_URL)],
     );
     this.repositoryUrl = stringVariable(
       "repository_url",
       "The infrastructure repository cloned once into /persistent/ggl_core_infra (no credentials in the URL).",
+      undefined,
+      [GIT_URL_WITHOUT_PASSWORD],
     );
     this.packerPluginPath = stringVariable(
       "packer_plugin_path",
@@ -396,12 +434,15 @@ class PackerBuilderVariables extends Construct {
       "The plugin's source address as in required_plugins of the .pkr.hcl files (needed with packer_plugin_path).",
       "",
     );
-    this.maxCpu = new TerraformVariable(scope, "max_cpu", {
+    this.maxCpu = new TemplateVariable(scope, "max_cpu", {
+      rules: [POSITIVE_NUMBER],
       type: "number",
       default: 4,
       description: "Most CPU cores a workspace pod may use, whatever the CPU parameter says.",
     });
-    this.maxMemory = new TerraformVariable(scope, "max_memory", {
+    this.maxMemory = new TemplateVariable(scope, "max_memory", {
+      // A whole number: the limit is written as format("%dGi", …).
+      rules: [POSITIVE_WHOLE_NUMBER],
       type: "number",
       default: 8,
       description:

@@ -1,0 +1,54 @@
+/**
+ * A template variable that carries the rules its value must follow. Each rule becomes a
+ * Terraform `validation` block, so `coder templates push --var` with a bad value fails at
+ * push time with the rule in the message, and the same rules check an operator's default
+ * from coder-cdktf.jsonc at synth (lib/variable-defaults.ts), at the file's position.
+ */
+import { Construct, TerraformStack, TerraformVariable, type TerraformVariableConfig } from "./cdk";
+import { invalidPropMessage, InvalidPropError, type Rule } from "./validate";
+
+export interface TemplateVariableConfig extends TerraformVariableConfig {
+  /**
+   * Rules every value must follow. Rules with a Terraform form become `validation` blocks;
+   * all of them check defaults at synth. @default []
+   */
+  readonly rules?: readonly Rule[];
+}
+
+/** A TerraformVariable with {@link TemplateVariableConfig.rules}. */
+export class TemplateVariable extends TerraformVariable {
+  public readonly rules: readonly Rule[];
+
+  constructor(scope: Construct, id: string, config: TemplateVariableConfig) {
+    const { rules = [], ...variableConfig } = config;
+    super(scope, id, variableConfig);
+    this.rules = rules;
+    for (const rule of rules) {
+      if (variableConfig.default !== undefined && !rule.test(variableConfig.default)) {
+        throw new InvalidPropError(
+          invalidPropMessage(
+            this.templateId(),
+            `variable ${id} default`,
+            variableConfig.default,
+            rule,
+          ),
+        );
+      }
+      if (rule.condition !== undefined) {
+        this.addValidation({
+          condition: rule.condition(this.value),
+          errorMessage: `${id} must be ${rule.requirement}.`,
+        });
+      }
+    }
+  }
+
+  /** The first rule `value` breaks, or undefined when it follows them all. */
+  public brokenRule(value: unknown): Rule | undefined {
+    return this.rules.find((rule) => !rule.test(value));
+  }
+
+  private templateId(): string {
+    return TerraformStack.of(this).node.id;
+  }
+}
