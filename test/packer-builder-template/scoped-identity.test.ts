@@ -98,7 +98,9 @@ describe("ScopedServiceAccount", () => {
           bindings: [{ namespace: "n", roleKind: "Role", roleName: "Bad Name" }],
         });
       }),
-    ).toThrow(/not a valid role name/);
+    ).toThrow(
+      `template "test": identity.bindings[0].roleName = "Bad Name": must be a role name (lower-case letters, digits, '-', '.' and ':', starting and ending with a letter or digit, at most 253 characters)`,
+    );
   });
 });
 
