@@ -1,0 +1,58 @@
+/**
+ * DevcontainerAgentEnv: the coder_env variables the VS Code extension and git read, present
+ * whether or not the workspace runs.
+ */
+import { coderProvider } from "../../../lib/providers";
+import { WorkspaceAgent } from "../../../lib/workspace-agent";
+import { WorkspaceData } from "../../../lib/workspace-data";
+import { DevcontainerAgentEnv } from "../../../lib/devcontainer/agent-env";
+import { synthConstruct, type TerraformJson } from "../construct-stack";
+
+let env: Record<string, any>;
+beforeAll(() => {
+  const tf: TerraformJson = synthConstruct((stack) => {
+    coderProvider(stack);
+    const ws = new WorkspaceData(stack, "workspace");
+    const agent = new WorkspaceAgent(stack, "agent");
+    new DevcontainerAgentEnv(stack, "env", {
+      workspace: ws,
+      agentId: agent.id,
+      imageCommit: "abc123",
+      branch: "main",
+      rebuild: "3",
+    });
+  });
+  env = tf.resource.coder_env;
+});
+
+it("declares one coder_env per variable, named after it, for the agent", () => {
+  expect(Object.fromEntries(Object.entries(env).map(([address, e]) => [address, e.name]))).toEqual({
+    devcontainer_image_commit: "DEVCONTAINER_IMAGE_COMMIT",
+    devcontainer_branch: "DEVCONTAINER_BRANCH",
+    devcontainer_rebuild: "DEVCONTAINER_REBUILD",
+    git_author_name: "GIT_AUTHOR_NAME",
+    git_committer_name: "GIT_COMMITTER_NAME",
+    git_author_email: "GIT_AUTHOR_EMAIL",
+    git_committer_email: "GIT_COMMITTER_EMAIL",
+  });
+  for (const e of Object.values(env)) expect(e.agent_id).toBe("${coder_agent.main.id}");
+});
+
+it("has no count: the values exist while stopped too", () => {
+  for (const e of Object.values(env)) expect(e).not.toHaveProperty("count");
+});
+
+it("passes the image commit, branch and rebuild counter through", () => {
+  expect(env.devcontainer_image_commit.value).toBe("abc123");
+  expect(env.devcontainer_branch.value).toBe("main");
+  expect(env.devcontainer_rebuild.value).toBe("3");
+});
+
+it("names the git author and committer by full name, else user name, and their e-mail", () => {
+  const name =
+    "${coalesce(data.coder_workspace_owner.me.full_name, data.coder_workspace_owner.me.name)}";
+  expect(env.git_author_name.value).toBe(name);
+  expect(env.git_committer_name.value).toBe(name);
+  expect(env.git_author_email.value).toBe("${data.coder_workspace_owner.me.email}");
+  expect(env.git_committer_email.value).toBe("${data.coder_workspace_owner.me.email}");
+});

@@ -1,0 +1,110 @@
+/**
+ * DevcontainerScripts: the three coder_scripts of a start. Each embeds its .sh file with its
+ * inputs prepended: text as quoted words, repository-controlled scripts and settings as base64.
+ */
+import { TerraformVariable } from "../../../lib/cdk";
+import { coderProvider } from "../../../lib/providers";
+import { WorkspaceAgent } from "../../../lib/workspace-agent";
+import { WorkspaceData } from "../../../lib/workspace-data";
+import { DevcontainerScripts, LIFECYCLE_HOOKS } from "../../../lib/devcontainer/scripts";
+import { synthConstruct, type TerraformJson } from "../construct-stack";
+
+let scripts: Record<string, any>;
+beforeAll(() => {
+  const tf: TerraformJson = synthConstruct((stack) => {
+    coderProvider(stack);
+    const ws = new WorkspaceData(stack, "workspace");
+    const agent = new WorkspaceAgent(stack, "agent");
+    const v = (name: string, type = "string") => new TerraformVariable(stack, name, { type });
+    new DevcontainerScripts(stack, "scripts", {
+      startCount: ws.startCount,
+      agentId: agent.id,
+      workspaceFolder: v("folder").stringValue,
+      repository: v("repository").stringValue,
+      branch: v("branch").stringValue,
+      commit: v("commit").stringValue,
+      lifecycleScripts: v("hooks", "map(string)").value,
+      vscodeExtensions: v("extensions", "list(string)").listValue,
+      vscodeSettings: v("settings").stringValue,
+      ownExtension: v("own_extension").stringValue,
+    });
+  });
+  scripts = tf.resource.coder_script;
+});
+
+/** The `NAME='…'` lines the script starts with (after the #! line). */
+function assignments(script: string): string[] {
+  return script
+    .split("\n")
+    .slice(1)
+    .filter((line) => /^[A-Z_][A-Z0-9_]*='/.test(line));
+}
+
+/** `NAME='${base64encode(lookup(var.hooks, "<hook>", ""))}'` (the nesting may add parentheses). */
+function base64OfHook(hook: string): RegExp {
+  return new RegExp(`^[A-Z_]+='\\$\\{base64encode\\(+lookup\\(var\\.hooks, "${hook}", ""\\)+\\}'$`);
+}
+
+it("declares the three scripts, each run on start by the agent while the workspace runs", () => {
+  expect(Object.keys(scripts).sort()).toEqual([
+    "devcontainer_lifecycle",
+    "devcontainer_post_attach",
+    "devcontainer_vscode",
+  ]);
+  for (const s of Object.values(scripts)) {
+    expect(s).toMatchObject({
+      count: "${data.coder_workspace.me.start_count}",
+      agent_id: "${coder_agent.main.id}",
+      run_on_start: true,
+    });
+    expect(s.script.startsWith("#!")).toBe(true);
+  }
+});
+
+it("blocks login only for the lifecycle script", () => {
+  expect(scripts.devcontainer_lifecycle.start_blocks_login).toBe(true);
+  expect(scripts.devcontainer_post_attach.start_blocks_login).toBe(false);
+  expect(scripts.devcontainer_vscode.start_blocks_login).toBe(false);
+});
+
+it("gives the lifecycle script the folder, repository, branch, commit and each hook as base64", () => {
+  const lines = assignments(scripts.devcontainer_lifecycle.script);
+  expect(lines.map((l) => l.split("=")[0])).toEqual([
+    "DC_WORKSPACE_FOLDER",
+    "DC_REPOSITORY",
+    "DC_BRANCH",
+    "DC_COMMIT",
+    ...LIFECYCLE_HOOKS.map(([, variable]) => variable),
+  ]);
+  expect(lines[1]).toBe(`DC_REPOSITORY='\${replace(var.repository, "'", "'\\\\''")}'`);
+  LIFECYCLE_HOOKS.forEach(([hook], i) => {
+    expect(lines[4 + i]).toMatch(base64OfHook(hook));
+  });
+});
+
+it("gives post-attach the folder and its hook as base64", () => {
+  const lines = assignments(scripts.devcontainer_post_attach.script);
+  expect(lines.map((l) => l.split("=")[0])).toEqual([
+    "DC_WORKSPACE_FOLDER",
+    "DC_HOOK_POST_ATTACH_COMMAND",
+  ]);
+  expect(lines[1]).toMatch(base64OfHook("postAttachCommand"));
+});
+
+it("gives the VS Code script the extensions one per line, the settings as base64 and the own extension", () => {
+  const lines = assignments(scripts.devcontainer_vscode.script);
+  expect(lines.map((l) => l.split("=")[0])).toEqual([
+    "DC_VSCODE_EXTENSIONS",
+    "DC_VSCODE_SETTINGS_B64",
+    "DC_VSCODE_OWN_EXTENSION",
+  ]);
+  expect(lines[0]).toContain('join("\\n", var.extensions)');
+  expect(lines[1]).toBe("DC_VSCODE_SETTINGS_B64='${base64encode(var.settings)}'");
+});
+
+it("leaves every ${ of the scripts themselves escaped, so only the inputs interpolate", () => {
+  for (const s of Object.values(scripts)) {
+    const body = (s.script as string).split("\n").filter((l) => !/^[A-Z_][A-Z0-9_]*='/.test(l));
+    expect(body.join("\n")).not.toMatch(/(?<!\$)\$\{|(?<!%)%\{/);
+  }
+});

@@ -1,0 +1,112 @@
+/**
+ * DevcontainerSource: the image build (never rebuilt by a stop, replaced by a new `rebuild`),
+ * the metadata read while started, and the named locals the rest of the template reads.
+ */
+import { TerraformVariable } from "../../../lib/cdk";
+import { coderProvider } from "../../../lib/providers";
+import { WorkspaceData } from "../../../lib/workspace-data";
+import { DevcontainerSource, devcontainerBuilderProvider } from "../../../lib/devcontainer/source";
+import { hcl } from "../../../lib/hcl";
+import { synthConstruct, type TerraformJson } from "../construct-stack";
+
+function synthSource(arch?: string): TerraformJson {
+  return synthConstruct((stack) => {
+    coderProvider(stack);
+    const endpoint = new TerraformVariable(stack, "endpoint", { type: "string" });
+    devcontainerBuilderProvider(stack, endpoint);
+    const v = (name: string) => new TerraformVariable(stack, name, { type: "string" }).stringValue;
+    new DevcontainerSource(stack, "source", {
+      workspace: new WorkspaceData(stack, "workspace"),
+      repository: v("repository"),
+      branch: v("branch"),
+      rebuild: v("rebuild"),
+      gitCredentials: hcl`null`,
+      arch,
+    });
+  });
+}
+
+let tf: TerraformJson;
+beforeAll(() => (tf = synthSource()));
+
+it("configures the builder provider by its endpoint alone (the provider's default build timeout)", () => {
+  expect(tf.provider.devcontainerbuilder).toEqual([{ endpoint: "${var.endpoint}" }]);
+});
+
+it("builds without count, so a stop never rebuilds, under the workspace's own tag", () => {
+  const build = tf.resource.devcontainerbuilder_build.workspace;
+  expect(build).not.toHaveProperty("count");
+  expect(build).toMatchObject({
+    repository: "${var.repository}",
+    branch: "${var.branch}",
+    image_spec: { tag: "${local.image_tag}" },
+  });
+});
+
+it("replaces the build when the rebuild tracker changes, and ignores a refreshed git token", () => {
+  expect(tf.resource.terraform_data.rebuild).toEqual({ input: "${var.rebuild}" });
+  expect(tf.resource.devcontainerbuilder_build.workspace.lifecycle).toEqual({
+    ignore_changes: ["git_credentials"],
+    // A bare reference, as Terraform wants it in JSON; "${…}" would be rejected.
+    replace_triggered_by: ["terraform_data.rebuild"],
+  });
+});
+
+it("tags the image ws-<workspace id>-<rebuild>, lower case, sanitized and at most 128 characters", () => {
+  const tag: string = tf.locals.image_tag;
+  expect(tag).toContain('format("ws-%s-%s", data.coder_workspace.me.id, var.rebuild)');
+  expect(tag).toMatch(
+    /^\$\{substr\(replace\(lower\(.*\), "\/\[\^a-z0-9_\.-\]\/", "-"\), 0, 128\)\}$/,
+  );
+});
+
+it("reads the built image's metadata only while started, for the nodes' platform", () => {
+  const metadata = tf.data.devcontainerbuilder_devcontainer.workspace;
+  expect(metadata).toEqual({
+    count: "${data.coder_workspace.me.start_count}",
+    registry: "${devcontainerbuilder_build.workspace.resolved_registry}",
+    name: "${devcontainerbuilder_build.workspace.resolved_name}",
+    tag: "${devcontainerbuilder_build.workspace.resolved_tag}",
+    platform: '${format("linux/%s", local.arch)}',
+  });
+  expect(tf.locals.arch).toBe("amd64");
+  expect(synthSource("arm64").locals.arch).toBe("arm64");
+});
+
+it("names each value in a local, and every local read from the metadata falls back with try()", () => {
+  expect(Object.keys(tf.locals).sort()).toEqual(
+    [
+      "arch",
+      "image_tag",
+      "dc",
+      "commit",
+      "runtime",
+      "lifecycle_scripts",
+      "env_scripts",
+      "vscode_extensions",
+      "vscode_settings",
+      "host_requirements",
+      "dc_warnings",
+      "variables",
+      "ports",
+      "port_warnings",
+      "dc_mounts",
+      "dc_configuration",
+      "configuration_warnings",
+    ].sort(),
+  );
+  expect(tf.locals.dc).toBe("${one(data.devcontainerbuilder_devcontainer.workspace[*])}");
+  const fromMetadata = Object.entries(tf.locals).filter(
+    ([, expression]) => typeof expression === "string" && expression.includes("local.dc."),
+  );
+  expect(fromMetadata.length).toBeGreaterThanOrEqual(12);
+  for (const [name, expression] of fromMetadata) {
+    expect({ name, expression }).toEqual({ name, expression: expect.stringMatching(/^\$\{try\(/) });
+  }
+});
+
+it('gives the commit as "" when the service does not report one', () => {
+  expect(tf.locals.commit).toBe(
+    '${devcontainerbuilder_build.workspace.commit == null ? "" : devcontainerbuilder_build.workspace.commit}',
+  );
+});
