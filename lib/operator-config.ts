@@ -30,6 +30,11 @@ export interface TemplateConfig {
   readonly provisionerTags?: ProvisionerTags;
   /** Template-variable defaults, applied to the TerraformVariables at synth. @default {} */
   readonly variables: Readonly<Record<string, unknown>>;
+  /**
+   * Synth-time settings of the template (its props, e.g. packer-builder's role bindings),
+   * checked by the template against its own rules. @default {}: the template's defaults
+   */
+  readonly settings: Readonly<Record<string, unknown>>;
 }
 
 /** A loaded, shape-checked configuration. */
@@ -54,7 +59,7 @@ export class ConfigError extends Error {
 }
 
 const TOP_LEVEL_FIELDS = ["$schema", "templates"];
-const TEMPLATE_FIELDS = ["name", "provisionerTags", "variables"];
+const TEMPLATE_FIELDS = ["name", "provisionerTags", "variables", "settings"];
 
 /**
  * Which config file to use: an explicit path (flag), else $CODER_CDKTF_CONFIG, else
@@ -198,7 +203,14 @@ export function parseOperatorConfig(
           variables[key] = nodeValue(valueNode);
         }
       }
-      templates.set(id, { name, provisionerTags, variables });
+      const settings: Record<string, unknown> = {};
+      const settingsNode = fields.get("settings");
+      if (settingsNode !== undefined) {
+        for (const [key, valueNode] of expectObject(settingsNode, `${field}.settings`)) {
+          settings[key] = nodeValue(valueNode);
+        }
+      }
+      templates.set(id, { name, provisionerTags, variables, settings });
     }
   }
 

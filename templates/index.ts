@@ -3,7 +3,7 @@ import type { ProvisionerRequirement } from "../lib/provisioner-tags";
 import type { TemplateStack } from "../lib/template-stack";
 import { DevcontainerTemplate } from "./devcontainer";
 import { KubernetesTemplate } from "./kubernetes";
-import { PackerBuilderTemplate } from "./packer-builder";
+import { PackerBuilderTemplate, type PackerBuilderTemplateProps } from "./packer-builder";
 import {
   DEVCONTAINER_PROVISIONERS,
   HARVESTER_PROVISIONERS,
@@ -13,7 +13,14 @@ import {
 /** A template this project can synthesize: its stack id is its folder under templates/. */
 export interface TemplateDefinition {
   readonly id: string;
-  create(scope: Construct): TemplateStack;
+  /**
+   * Builds the template's stack. `settings` are the operator's synth-time settings
+   * (coder-cdktf.jsonc `templates.<id>.settings`), already limited to {@link settings}; the
+   * template checks their values like any props.
+   */
+  create(scope: Construct, settings?: Readonly<Record<string, unknown>>): TemplateStack;
+  /** Props an operator may set under `settings`, with what each is. @default none */
+  readonly settings?: Readonly<Record<string, string>>;
   /**
    * Where its Terraform must run: the static tags pushed with `--provisioner-tag`
    * (see docs/provisioners.md; an operator may replace them in coder-cdktf.jsonc).
@@ -37,7 +44,17 @@ export const TEMPLATES: readonly TemplateDefinition[] = [
   },
   {
     id: "packer-builder",
-    create: (scope) => new PackerBuilderTemplate(scope, "packer-builder"),
+    create: (scope, settings) =>
+      new PackerBuilderTemplate(scope, "packer-builder", settings as PackerBuilderTemplateProps),
+    settings: {
+      workspaceNamespace: 'namespace of the workspace pods (default "packer-builder")',
+      identityNamespace: 'namespace of the per-workspace Harvester identity (default "packer-dev")',
+      identityRoleBindings:
+        "existing roles bound to that identity: a list of {namespace, roleKind (Role or ClusterRole), roleName}",
+      podReaderRole:
+        'existing Role that lets the pod read its kubeconfig Secret (default "coder-workspace-pod-reader")',
+      uid: "user and group id of the workspace user in the image (default 1000)",
+    },
     provisioners: HARVESTER_PROVISIONERS,
   },
 ];

@@ -1,11 +1,12 @@
 import * as fs from "fs";
 import * as path from "path";
 import { App } from "../lib/cdk";
-import type { OperatorConfig } from "../lib/operator-config";
+import { ConfigError, type OperatorConfig } from "../lib/operator-config";
+import { InvalidPropError } from "../lib/validate";
 import { projectRoot } from "../lib/project-root";
 import { validateProvisionerTags, type ProvisionerTags } from "../lib/provisioner-tags";
 import { shipTemplateFiles } from "../lib/template-files";
-import type { TemplateFrontMatter } from "../lib/template-stack";
+import type { TemplateFrontMatter, TemplateStack } from "../lib/template-stack";
 import { applyVariableDefaults } from "../lib/variable-defaults";
 import {
   renderWorkspaceTags,
@@ -56,8 +57,8 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
   const selected = selectTemplates(registry, options);
   const app = new App({ outdir });
   const stacks = selected.map((definition) => {
-    const stack = definition.create(app);
     const settings = options.config?.templates?.get(definition.id);
+    const stack = createStack(definition, app, options.config);
     if (settings !== undefined && options.config !== undefined) {
       const config = options.config;
       applyVariableDefaults(definition.id, stack, settings.variables, (name, part) =>
@@ -120,6 +121,44 @@ export function orderVariablesAsDeclared(
   const ordered: Record<string, unknown> = {};
   for (const name of declared) if (name in variables) ordered[name] = variables[name];
   return { ...json, variable: ordered };
+}
+
+/**
+ * Creates a template's stack with the operator's settings. Settings the template does not
+ * offer, and settings it rejects, fail with the position in the configuration file.
+ */
+function createStack(
+  definition: TemplateDefinition,
+  app: App,
+  config: OperatorConfig | undefined,
+): TemplateStack {
+  const settings = config?.templates?.get(definition.id)?.settings ?? {};
+  const field = (name: string) => `templates.${definition.id}.settings.${name}`;
+  const offered = definition.settings ?? {};
+  for (const name of Object.keys(settings)) {
+    if (!(name in offered)) {
+      const allowed = Object.keys(offered);
+      throw new ConfigError(
+        `${config!.position(["templates", definition.id, "settings", name], "key")}: ${field(name)}: ` +
+          `unknown setting; ${allowed.length > 0 ? `allowed: ${allowed.join(", ")}` : `template "${definition.id}" has none`}`,
+      );
+    }
+  }
+  if (Object.keys(settings).length === 0) return definition.create(app);
+  try {
+    return definition.create(app, settings);
+  } catch (e) {
+    if (!(e instanceof InvalidPropError)) throw e;
+    // The prop is named in the message: `template "<id>": <prop>[…] = <value>: <reason>`.
+    const prop = /^template "[^"]+": ([A-Za-z]+)/.exec(e.message)?.[1];
+    const where = config!.position([
+      "templates",
+      definition.id,
+      "settings",
+      ...(prop ? [prop] : []),
+    ]);
+    throw new ConfigError(`${where}: ${field(prop ?? "")}: ${e.message}`);
+  }
 }
 
 function selectTemplates(

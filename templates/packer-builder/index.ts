@@ -39,6 +39,7 @@ import {
   RBAC_ROLE_NAME,
   checkProp,
   emptyOr,
+  nonEmptyListOf,
   oneOf,
   type Rule,
 } from "../../lib/validate";
@@ -352,10 +353,17 @@ export class PackerBuilderTemplate extends TemplateStack {
   }
 }
 
+/** A list of {namespace, roleKind, roleName} objects (as an operator's settings give it). */
+const ROLE_BINDING_LIST: Rule = nonEmptyListOf({
+  requirement: "{namespace, roleKind, roleName} objects",
+  test: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+});
+
 /** Fails synth on props Kubernetes would refuse (or that would run the pod as root). */
 function checkPackerBuilderProps(id: string, props: PackerBuilderTemplateProps): void {
   checkProp(id, "workspaceNamespace", props.workspaceNamespace, DNS_LABEL);
   checkProp(id, "identityNamespace", props.identityNamespace, DNS_LABEL);
+  checkProp(id, "identityRoleBindings", props.identityRoleBindings, ROLE_BINDING_LIST);
   props.identityRoleBindings?.forEach((binding, i) => {
     const prop = `identityRoleBindings[${i}]`;
     checkProp(id, `${prop}.namespace`, binding.namespace, DNS_LABEL);

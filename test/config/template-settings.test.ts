@@ -1,0 +1,93 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { parseOperatorConfig } from "../../lib/operator-config";
+import { synthTemplates } from "../../templates/synth";
+import { TEMPLATES } from "../../templates";
+
+// Synth-time template settings in the operator configuration: packer-builder's role
+// bindings and namespaces come from coder-cdktf.jsonc; what a template does not offer or
+// rejects fails with the file position, the field and the reason.
+
+const KNOWN = TEMPLATES.map((t) => t.id);
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function synth(text: string, only: string) {
+  const config = parseOperatorConfig(text, "deploy.jsonc", KNOWN);
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "settings-"));
+  dirs.push(outdir);
+  const [t] = synthTemplates({ outdir, config, only: [only] });
+  return JSON.parse(fs.readFileSync(path.join(t.dir, "cdk.tf.json"), "utf8"));
+}
+
+it("binds the roles an operator lists, e.g. publishing in harvester-public", () => {
+  const tf = synth(
+    `{
+  "templates": {
+    "packer-builder": {
+      "settings": {
+        // a deployment whose RBAC layout needs a binding in the public images namespace
+        "identityRoleBindings": [
+          { "namespace": "packer-dev", "roleKind": "Role", "roleName": "packer-builder" },
+          { "namespace": "harvester-public", "roleKind": "Role", "roleName": "coder-packer-builder" },
+        ],
+      },
+    },
+  },
+}`,
+    "packer-builder",
+  );
+  const bindings = Object.values(tf.resource.kubernetes_role_binding_v1) as any[];
+  const harvester = bindings.filter((b) => b.provider === "kubernetes.harvester");
+  expect(
+    harvester.map((b) => [b.metadata.namespace, b.role_ref.kind, b.role_ref.name]).sort(),
+  ).toEqual([
+    ["harvester-public", "Role", "coder-packer-builder"],
+    ["packer-dev", "Role", "packer-builder"],
+  ]);
+});
+
+it("rejects a setting the template does not offer, at the setting's name", () => {
+  expect(() =>
+    synth(
+      `{ "templates": { "packer-builder": { "settings": { "namespace": "x" } } } }`,
+      "packer-builder",
+    ),
+  ).toThrow(
+    /^deploy\.jsonc:1:52: templates\.packer-builder\.settings\.namespace: unknown setting; allowed: workspaceNamespace, identityNamespace, identityRoleBindings, podReaderRole, uid$/,
+  );
+  expect(() =>
+    synth(`{ "templates": { "kubernetes": { "settings": { "image": "x" } } } }`, "kubernetes"),
+  ).toThrow(
+    /^deploy\.jsonc:1:48: templates\.kubernetes\.settings\.image: unknown setting; template "kubernetes" has none$/,
+  );
+});
+
+it("rejects a bad value with the position, the field and the template's reason", () => {
+  const text = `{
+  "templates": {
+    "packer-builder": {
+      "settings": {
+        "identityRoleBindings": [{ "namespace": "packer-dev", "roleKind": "ClusterRoleBinding", "roleName": "x" }],
+      },
+    },
+  },
+}`;
+  expect(() => synth(text, "packer-builder")).toThrow(
+    /^deploy\.jsonc:5:33: templates\.packer-builder\.settings\.identityRoleBindings: template "packer-builder": identityRoleBindings\[0\]\.roleKind = "ClusterRoleBinding": must be one of "Role", "ClusterRole"$/,
+  );
+  expect(() =>
+    synth(
+      `{ "templates": { "packer-builder": { "settings": { "identityRoleBindings": "packer-builder" } } } }`,
+      "packer-builder",
+    ),
+  ).toThrow(
+    /identityRoleBindings = "packer-builder": must be a non-empty list of \{namespace, roleKind, roleName\} objects$/,
+  );
+  expect(() =>
+    synth(`{ "templates": { "packer-builder": { "settings": { "uid": 0 } } } }`, "packer-builder"),
+  ).toThrow(
+    /^deploy\.jsonc:1:59: templates\.packer-builder\.settings\.uid: template "packer-builder": uid = 0: must be /,
+  );
+});
