@@ -30,6 +30,11 @@ export interface PreparedWorkdir {
   readonly dir: string;
   /** True when the configuration calls modules, so `terraform init` must run first. */
   readonly hasModules: boolean;
+  /**
+   * When every module is a stub copied into the workdir, a key for that set of modules:
+   * workdirs with the same key get the same module manifest from `terraform get`.
+   */
+  readonly moduleKey?: string;
   /** Removes the directory (kept when HARNESS_KEEP_WORKDIRS=1, for debugging). */
   cleanup(): void;
 }
@@ -49,19 +54,26 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   const cleanup = () => {
     if (process.env.HARNESS_KEEP_WORKDIRS !== "1") rmSync(dir, { recursive: true, force: true });
   };
-  let hasModules = false;
+  const modules: string[] = [];
+  let onlyStubs = true;
+  let hasModules: boolean;
   try {
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".tf.json"))) {
       const path = join(dir, file);
       const config: unknown = JSON.parse(readFileSync(path, "utf8"));
       if (!isRecord(config)) continue;
       stripBackend(config);
-      hasModules = rewriteRegistryModules(config, dir) || hasModules;
+      const calls = rewriteRegistryModules(config, dir);
+      modules.push(...calls.map((c) => `${c.name}=${c.source}`));
+      onlyStubs &&= calls.every((c) => c.source.startsWith(`./${STUBS_IN_WORKDIR}/`));
       writeFileSync(path, JSON.stringify(config, null, 2));
     }
-    hasModules ||= readdirSync(dir).some(
+    hasModules = modules.length > 0;
+    const hclModules = readdirSync(dir).some(
       (f) => f.endsWith(".tf") && /^\s*module\s+"/m.test(readFileSync(join(dir, f), "utf8")),
     );
+    hasModules ||= hclModules;
+    onlyStubs &&= !hclModules;
   } catch (error) {
     cleanup();
     throw error;
@@ -69,6 +81,7 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   return {
     dir,
     hasModules,
+    moduleKey: hasModules && onlyStubs ? modules.sort().join("\n") : undefined,
     cleanup,
   };
 }
@@ -86,13 +99,23 @@ function stripBackend(config: Record<string, unknown>): void {
  * Replaces `registry.coder.com/...` module sources with copies of the local stubs and drops
  * their `version` (local modules take none). Returns whether the config has any module.
  */
-function rewriteRegistryModules(config: Record<string, unknown>, workdir: string): boolean {
+function rewriteRegistryModules(
+  config: Record<string, unknown>,
+  workdir: string,
+): { name: string; source: string }[] {
   const modules = config.module;
-  if (!isRecord(modules)) return false;
+  if (!isRecord(modules)) return [];
+  const calls: { name: string; source: string }[] = [];
   for (const [name, block] of Object.entries(modules)) {
-    if (!isRecord(block) || typeof block.source !== "string") continue;
+    if (!isRecord(block) || typeof block.source !== "string") {
+      calls.push({ name, source: "" });
+      continue;
+    }
     const source = block.source;
-    if (source.startsWith("./") || source.startsWith("../")) continue;
+    if (source.startsWith("./") || source.startsWith("../")) {
+      calls.push({ name, source });
+      continue;
+    }
     const stub = stubNameFor(source);
     if (!stub) {
       throw new Error(
@@ -102,10 +125,12 @@ function rewriteRegistryModules(config: Record<string, unknown>, workdir: string
     }
     const target = join(workdir, STUBS_IN_WORKDIR, stub);
     if (!existsSync(target)) cpSync(join(MODULE_STUBS_DIR, stub), target, { recursive: true });
-    block.source = `./${STUBS_IN_WORKDIR}/${stub}`;
+    const local = `./${STUBS_IN_WORKDIR}/${stub}`;
+    block.source = local;
     delete block.version;
+    calls.push({ name, source: local });
   }
-  return Object.keys(modules).length > 0;
+  return calls;
 }
 
 /** `registry.coder.com/coder/vscode-web/coder` → `vscode-web`, when a stub for it exists. */

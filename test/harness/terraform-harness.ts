@@ -12,8 +12,8 @@
  * Start one harness per test file. Every call works in a fresh copy of the directory and gets
  * its own provider servers and fixtures, so tests in one file may run concurrently.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { type Diagnostic, diagnosticsFromStream, toDiagnostic } from "./diagnostics";
 import { buildFixtures, type FixtureInputs } from "./fixtures";
 import { isRecord } from "./json";
@@ -102,6 +102,31 @@ export class TerraformHarness {
     });
   }
 
+  /** Module manifests `terraform get` wrote, by the workdir's set of stub modules. */
+  private readonly moduleManifests = new Map<string, string>();
+
+  /**
+   * Runs `terraform get`, once per set of stub modules: the manifest it writes for local
+   * modules holds only relative paths, so later workdirs with the same modules reuse it.
+   */
+  private async installModules(
+    cwd: string,
+    env: Record<string, string>,
+    key: string | undefined,
+  ): Promise<void> {
+    const manifest = join(cwd, ".terraform", "modules", "modules.json");
+    const cached = key === undefined ? undefined : this.moduleManifests.get(key);
+    if (cached !== undefined) {
+      mkdirSync(dirname(manifest), { recursive: true });
+      writeFileSync(manifest, cached);
+      return;
+    }
+    await runTerraform(["get", "-no-color"], { cwd, env });
+    if (key !== undefined && existsSync(manifest)) {
+      this.moduleManifests.set(key, readFileSync(manifest, "utf8"));
+    }
+  }
+
   /** `terraform plan` + `terraform show -json`; rejects with a TerraformError on plan errors. */
   async plan(dir: string, options: PlanOptions = {}): Promise<PlanResult> {
     return this.inWorkdir(dir, options, async (cwd, env) => {
@@ -184,7 +209,7 @@ export class TerraformHarness {
       try {
         const env = { TF_REATTACH_PROVIDERS: servers.reattach };
         // Local (stub) modules must be installed; `get` is enough and needs no network.
-        if (workdir.hasModules) await runTerraform(["get", "-no-color"], { cwd, env });
+        if (workdir.hasModules) await this.installModules(cwd, env, workdir.moduleKey);
         return await fn(cwd, env);
       } finally {
         await servers.close();
