@@ -3,10 +3,14 @@
  * each with its own variables, locals (prefix `c<n>_`) and outputs, so that a single
  * `terraform plan` evaluates them all.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../lib/cdk";
 import { KubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
 import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
 import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
+import { planExpressions } from "../harness";
 
 /** The data source's host_requirements object (every attribute present, as the provider gives it). */
 export interface HostRequirements {
@@ -131,6 +135,27 @@ export function mappingStack(
     }
   });
   return { stack, variables };
+}
+
+/**
+ * Plans `cases` of one construct in a single Terraform run (in beforeAll) and returns a
+ * getter for their results, in order; the temp folder is removed in afterAll.
+ */
+export function plannedMappingCases(
+  kind: MappingKind,
+  cases: readonly MappingCase[],
+): () => MappingResult[] {
+  let results: MappingResult[] = [];
+  let outdir: string;
+  beforeAll(async () => {
+    outdir = mkdtempSync(join(tmpdir(), `${kind}-test-`));
+    const { stack, variables } = mappingStack(outdir, kind, cases);
+    const plan = await planExpressions(stack, variables);
+    expect(plan.warnings).toEqual([]);
+    results = cases.map((_, index) => mappingResult(plan.values, plan.outputs, index));
+  });
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  return () => results;
 }
 
 /** Reads case `index`'s results from planned output values. */

@@ -1,12 +1,8 @@
 /**
  * Placement (spec §11) planned by real Terraform, all cases in one plan.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { WORKSPACE_POD_ANTI_AFFINITY } from "../../lib/workspace-deployment";
-import { planExpressions } from "../harness";
-import { type MappingCase, type MappingResult, mappingResult, mappingStack } from "./mapping-stack";
+import { type MappingCase, plannedMappingCases } from "./mapping-stack";
 
 interface PlacementExpectation {
   readonly nodeSelector: Record<string, string>;
@@ -167,28 +163,17 @@ const CASES: [string, MappingCase, PlacementExpectation][] = [
 ];
 
 describe("DevcontainerPlacement (planned)", () => {
-  let results: MappingResult[];
-  let outdir: string;
-
-  beforeAll(async () => {
-    outdir = mkdtempSync(join(tmpdir(), "placement-test-"));
-    const { stack, variables } = mappingStack(
-      outdir,
-      "placement",
-      CASES.map(([, c]) => c),
-    );
-    const plan = await planExpressions(stack, variables);
-    expect(plan.warnings).toEqual([]);
-    results = CASES.map((_, index) => mappingResult(plan.values, plan.outputs, index));
-  });
-  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  const results = plannedMappingCases(
+    "placement",
+    CASES.map(([, c]) => c),
+  );
 
   it.each(CASES.map(([name, , expected], index) => [name, index, expected] as const))(
     "%s",
     (_name, index, expected) => {
-      expect(results[index].nodeSelector).toEqual(expected.nodeSelector);
-      expect(results[index].tolerations).toEqual(expected.tolerations);
-      expect(results[index].placementWarnings).toEqual(expected.warnings);
+      expect(results()[index].nodeSelector).toEqual(expected.nodeSelector);
+      expect(results()[index].tolerations).toEqual(expected.tolerations);
+      expect(results()[index].placementWarnings).toEqual(expected.warnings);
     },
   );
 

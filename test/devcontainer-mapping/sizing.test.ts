@@ -2,11 +2,7 @@
  * Sizing (spec §10) planned by real Terraform: every case below is one instance of
  * the constructs in a single configuration, planned once.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { planExpressions } from "../harness";
-import { type MappingCase, type MappingResult, mappingResult, mappingStack } from "./mapping-stack";
+import { type MappingCase, plannedMappingCases } from "./mapping-stack";
 
 const GIB = 1073741824;
 
@@ -537,26 +533,15 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
 ];
 
 describe("DevcontainerSizing (planned)", () => {
-  let results: MappingResult[];
-  let outdir: string;
-
-  beforeAll(async () => {
-    outdir = mkdtempSync(join(tmpdir(), "sizing-test-"));
-    const { stack, variables } = mappingStack(
-      outdir,
-      "sizing",
-      CASES.map(([, c]) => c),
-    );
-    const plan = await planExpressions(stack, variables);
-    expect(plan.warnings).toEqual([]);
-    results = CASES.map((_, index) => mappingResult(plan.values, plan.outputs, index));
-  });
-  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  const results = plannedMappingCases(
+    "sizing",
+    CASES.map(([, c]) => c),
+  );
 
   it.each(CASES.map(([name, , expected], index) => [name, index, expected] as const))(
     "%s",
     (_name, index, expected) => {
-      const result = results[index];
+      const result = results()[index];
       expect(result.summary).toBe(expected.summary);
       expect(result.summarySensitive).toBe(false);
       expect(result.warnings).toEqual(expected.warnings ?? []);
