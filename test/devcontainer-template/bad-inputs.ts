@@ -127,6 +127,8 @@ export class BadInputPlanner {
     try {
       const plan = await this.tf.plan(this.template.dir, {
         state: this.stopped,
+        // The stopped state never changes between cases: skip refreshing it.
+        refresh: false,
         variables: { ...REQUIRED_VARIABLES, ...inputs.variables },
         parameters: { repository: REPOSITORY, ...inputs.parameters },
         fixtures: devcontainerFixtures(metadata),

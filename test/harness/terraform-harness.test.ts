@@ -223,6 +223,15 @@ describe("TerraformHarness with the mock providers", () => {
       ["kubernetes_deployment_v1.main[0]", ["no-op"]],
     ]);
     expect(replan.outputs.agent_id.value).toBe("agent-1");
+
+    // Without a refresh of the state, data sources are still read from the fixtures.
+    const unrefreshed = await tf.plan(MOCK_TEMPLATE, {
+      state: applied,
+      refresh: false,
+      fixtures: { data_sources: { devcontainerbuilder_devcontainer: { remote_user: "dev" } } },
+    });
+    expect(unrefreshed.resource("coder_agent.main").actions).toEqual(["no-op"]);
+    expect(unrefreshed.outputs.remote_user.value).toBe("dev");
   });
 
   it("plans an import through ImportResourceState", async () => {
