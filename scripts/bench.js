@@ -56,8 +56,10 @@ function allTestFiles() {
 
 /** Test files that use the plan harness (they import test/harness). */
 function harnessTestFiles() {
-  // "../harness", "../../harness/…", or "." from inside test/harness.
-  const usesHarness = /from "((\.\.\/)+harness|\.\/harness)["/]|from "\."/;
+  // "../harness", "../../harness/…", "." from inside test/harness, or a folder's own
+  // planning helper (the mapping tests' mapping-stack, the bad-input planner).
+  const usesHarness =
+    /from "((\.\.\/)+harness|\.\/harness)["/]|from "\."|from "\.\/(mapping-stack|bad-inputs)"/;
   return allTestFiles().filter((f) =>
     usesHarness.test(fs.readFileSync(path.join(root, f), "utf8")),
   );
