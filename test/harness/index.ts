@@ -5,6 +5,8 @@
  * - planExpressions(source, variables): provider-free plans of variables/locals/outputs/checks.
  * - TerraformHarness: validate/plan/apply templates against the mock coder, kubernetes and
  *   devcontainerbuilder providers (one server per test file).
+ * - prepareModuleBatch(dir, instances): many variations of one template in one plan, read
+ *   back per instance with PlanResult.instance(address).
  * - requireTerraform(): fails loudly when Terraform >= 1.5 is missing.
  */
 export { planExpressions, type ExpressionPlan, type ExpressionSource } from "./plan-expressions";
@@ -17,6 +19,7 @@ export {
   type ValidationResult,
 } from "./terraform-harness";
 export { PlanResult, type PlannedResource, type ReadDataSource } from "./plan-result";
+export { mergeStates, type ModuleBatch, nestState, prepareModuleBatch } from "./module-batch";
 export {
   DEFAULT_OWNER,
   DEFAULT_PROVISIONER,

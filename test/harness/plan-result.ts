@@ -2,7 +2,7 @@
  * A saved plan as tests see it: `terraform show -json` plus the plan's diagnostics, with
  * lookups by resource type and address.
  */
-import { checkFailureMessages, type Diagnostic } from "./diagnostics";
+import { CHECK_FAILED_SUMMARY, checkFailureMessages, type Diagnostic } from "./diagnostics";
 import { isRecord } from "./json";
 import { type PlannedOutput, plannedOutputs } from "./planned-outputs";
 
@@ -94,6 +94,85 @@ export class PlanResult {
   checkFailures(): string[] {
     return checkFailureMessages(this.warnings);
   }
+
+  /**
+   * The part of this plan inside the module instance `moduleAddress` (e.g. one instance of a
+   * module batch), as a plan of that module alone would show it: resource and data source
+   * addresses relative to the instance, its failed checks (from the plan's check results,
+   * since Terraform's check diagnostics do not say which instance failed), and the plan's
+   * other warnings, which cannot be attributed to an instance. It has no outputs.
+   */
+  instance(moduleAddress: string): PlanResult {
+    const prefix = `${moduleAddress}.`;
+    const strip = (address: unknown): string =>
+      String(address).startsWith(prefix) ? String(address).slice(prefix.length) : String(address);
+    const changes = (Array.isArray(this.raw.resource_changes) ? this.raw.resource_changes : [])
+      .filter(isRecord)
+      .filter((c) => String(c.address).startsWith(prefix))
+      .map((c) => ({ ...c, address: strip(c.address) }));
+    const prior = isRecord(this.raw.prior_state) ? this.raw.prior_state : {};
+    const priorValues = isRecord(prior.values) ? prior.values : {};
+    const module = findChildModule(priorValues.root_module, moduleAddress);
+    const failures = instanceCheckFailures(this.raw.checks, moduleAddress).map(
+      (message): Diagnostic => ({
+        severity: "warning",
+        summary: CHECK_FAILED_SUMMARY,
+        detail: message,
+      }),
+    );
+    const others = this.warnings.filter((d) => d.summary !== CHECK_FAILED_SUMMARY);
+    return new PlanResult(
+      {
+        resource_changes: changes,
+        prior_state: { values: { root_module: module ? relativeModule(module, strip) : {} } },
+      },
+      [...failures, ...others],
+    );
+  }
+}
+
+/** The child module at `address` in `show -json` values, searched recursively. */
+function findChildModule(module: unknown, address: string): Record<string, unknown> | undefined {
+  if (!isRecord(module)) return undefined;
+  if (module.address === address) return module;
+  const children = Array.isArray(module.child_modules) ? module.child_modules : [];
+  for (const child of children) {
+    const found = findChildModule(child, address);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A `show -json` module with every address passed through `strip`. */
+function relativeModule(
+  module: Record<string, unknown>,
+  strip: (address: unknown) => string,
+): Record<string, unknown> {
+  const resources = Array.isArray(module.resources) ? module.resources.filter(isRecord) : [];
+  const children = Array.isArray(module.child_modules) ? module.child_modules.filter(isRecord) : [];
+  return {
+    resources: resources.map((r) => ({ ...r, address: strip(r.address) })),
+    child_modules: children.map((c) => ({
+      ...relativeModule(c, strip),
+      address: strip(c.address),
+    })),
+  };
+}
+
+/** The problems of the failed check instances directly in `moduleAddress`, in plan order. */
+function instanceCheckFailures(checks: unknown, moduleAddress: string): string[] {
+  const messages: string[] = [];
+  for (const check of Array.isArray(checks) ? checks.filter(isRecord) : []) {
+    const address = isRecord(check.address) ? check.address : {};
+    if (address.kind !== "check") continue;
+    for (const instance of Array.isArray(check.instances) ? check.instances.filter(isRecord) : []) {
+      const at = isRecord(instance.address) ? instance.address : {};
+      if (at.module !== moduleAddress || instance.status !== "fail") continue;
+      const problems = Array.isArray(instance.problems) ? instance.problems.filter(isRecord) : [];
+      messages.push(...problems.map((p) => String(p.message)));
+    }
+  }
+  return messages;
 }
 
 function toPlannedResource(change: Record<string, unknown>): PlannedResource {
