@@ -16,16 +16,21 @@ import { isIP } from "node:net";
 import {
   type ApplyResult,
   CHECK_FAILED_SUMMARY,
+  mergeStates,
+  nestState,
   type PlanResult,
   type PlannedResource,
+  prepareModuleBatch,
   TerraformError,
   TerraformHarness,
+  type TerraformState,
 } from "../harness";
 import { VARIABLES_MESSAGE, WARNINGS_HEADING } from "../../lib/devcontainer/warnings";
 import { isValidResourceName, quantityValue } from "../../lib/devcontainer/kubernetes-quantities";
 import { ARCH_NODE_LABEL } from "../../lib/devcontainer/placement";
 import { BASELINE_CAPABILITIES } from "../../lib/devcontainer/runtime";
 import {
+  BUILD_VALUES,
   devcontainerFixtures,
   REPOSITORY,
   REQUIRED_VARIABLES,
@@ -141,6 +146,105 @@ export class BadInputPlanner {
       throw error;
     }
   }
+
+  /**
+   * Plans many cases, as {@link plan} would one by one, but cases with the same workspace
+   * parameters in one Terraform run: as instances of a module batch, each on its own copy of
+   * the stopped workspace (~0.25 s per case instead of ~0.7 s). The instances' copies differ
+   * in the build's resolved tag, which the data source is configured with, so each reads its
+   * own metadata. When a batch's plan fails, its cases are planned alone, so that each failure
+   * shows Terraform's message for its own case. Results are in the order of `cases`.
+   */
+  planMany(cases: readonly PlanCase[]): Promise<PlannedWorkspace>[] {
+    const groups = new Map<string, number[]>();
+    cases.forEach((c, index) => {
+      const key = JSON.stringify(c.inputs?.parameters ?? {});
+      groups.set(key, [...(groups.get(key) ?? []), index]);
+    });
+    const results: Promise<PlannedWorkspace>[] = [];
+    // One batch at a time: a batch's plan already keeps both cores busy.
+    let previous: Promise<unknown> = Promise.resolve();
+    for (const indices of groups.values()) {
+      const batch = previous.then(() => this.planBatch(indices.map((i) => cases[i])));
+      previous = batch.catch(() => undefined);
+      indices.forEach((caseIndex, n) => {
+        const result = batch.then((settled) => {
+          const outcome = settled[n];
+          return outcome.status === "fulfilled" ? outcome.value : Promise.reject(outcome.reason);
+        });
+        // Each case's test reports its own failure, whenever it awaits the result.
+        result.catch(() => undefined);
+        results[caseIndex] = result;
+      });
+    }
+    return results;
+  }
+
+  /** Plans cases that share their parameters in one module batch; see {@link planMany}. */
+  private async planBatch(
+    cases: readonly PlanCase[],
+  ): Promise<PromiseSettledResult<PlannedWorkspace>[]> {
+    const keys = cases.map((_, n) => `c${n}`);
+    const tag = (key: string) => `${BUILD_VALUES.resolved_tag}-${key}`;
+    const batch = prepareModuleBatch(
+      this.template.dir,
+      Object.fromEntries(keys.map((key, n) => [key, cases[n].inputs?.variables ?? {}])),
+    );
+    try {
+      const state = mergeStates(
+        keys.map((key) =>
+          withBuildTag(nestState(this.stopped.state, batch.instanceAddress(key)), tag(key)),
+        ),
+      );
+      const plan = await this.tf.plan(batch.dir, {
+        state,
+        refresh: false,
+        variables: REQUIRED_VARIABLES,
+        parameters: { repository: REPOSITORY, ...cases[0].inputs?.parameters },
+        fixtures: {
+          ...devcontainerFixtures(null),
+          data_sources: {
+            devcontainerbuilder_devcontainer: keys.map((key, n) => ({
+              match: { tag: tag(key) },
+              values: cases[n].metadata,
+            })),
+          },
+        },
+      });
+      return keys.map((key) => ({
+        status: "fulfilled",
+        value: new PlannedWorkspace(plan.instance(batch.instanceAddress(key))),
+      }));
+    } catch (error) {
+      if (!(error instanceof TerraformError)) throw error;
+      // Attribute the failure: plan each case alone (only ever slow when something is broken).
+      return await Promise.allSettled(cases.map((c) => this.plan(c.metadata, c.inputs)));
+    } finally {
+      batch.cleanup();
+    }
+  }
+}
+
+/** One input of {@link BadInputPlanner.planMany}. */
+export interface PlanCase {
+  readonly metadata: DevcontainerMetadata;
+  readonly inputs?: PlanInputs;
+}
+
+/** The build of a (nested) stopped-workspace state with its resolved tag replaced. */
+function withBuildTag(state: TerraformState, tag: string): TerraformState {
+  const resources = (state.resources as Record<string, any>[]).map((resource) =>
+    resource.type === "devcontainerbuilder_build" && resource.mode === "managed"
+      ? {
+          ...resource,
+          instances: (resource.instances as Record<string, any>[]).map((instance) => ({
+            ...instance,
+            attributes: { ...instance.attributes, resolved_tag: tag },
+          })),
+        }
+      : resource,
+  );
+  return { ...state, resources };
 }
 
 // --- What a plan shows --------------------------------------------------------------------------
