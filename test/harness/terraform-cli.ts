@@ -51,6 +51,11 @@ export function terraformEnvironment(
     if (value !== undefined && !key.startsWith("TF_")) env[key] = value;
   }
   return {
+    // Terraform runs here are short-lived: at Go's default (GOGC=100) a devcontainer plan spends
+    // about a quarter of its CPU collecting garbage that the exit frees anyway. 400 costs a
+    // larger heap (~150 MB for one plan, ~600 MB for a 44-instance module batch) and saves
+    // ~20% CPU on every run. An explicit GOGC in the environment wins.
+    GOGC: "400",
     ...env,
     TF_CLI_CONFIG_FILE: EMPTY_CLI_CONFIG,
     CHECKPOINT_DISABLE: "1",
