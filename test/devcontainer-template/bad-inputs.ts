@@ -1643,6 +1643,9 @@ export function randomBadInputCases(seed: number, count: number): RandomCase[] {
     }),
   };
 
+  // Drawn once per seed, not per case: cases with the same parameters plan in one module batch
+  // (BadInputPlanner.planMany), and other seeds draw the other values.
+  const variablesParameter = pick(["", "API_TOKEN=x", "API_TOKEN=\n=x\n# c", "ü=1"]);
   return Array.from({ length: count }, (_, index) => {
     const metadata: Record<string, unknown> = { ...VALID_METADATA };
     for (const [name, generate] of Object.entries(generators)) {
@@ -1657,9 +1660,7 @@ export function randomBadInputCases(seed: number, count: number): RandomCase[] {
       metadata,
       inputs: {
         variables: { allow_privileged: allowPrivileged, allow_node_placement: allowNodePlacement },
-        parameters: {
-          devcontainer_variables: pick(["", "API_TOKEN=x", "API_TOKEN=\n=x\n# c", "ü=1"]),
-        },
+        parameters: { devcontainer_variables: variablesParameter },
       },
       sanity: { allowPrivileged },
     };
