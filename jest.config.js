@@ -7,5 +7,8 @@ module.exports = {
   // Terraform plans and shell scripts dominate; two workers fit the 2-core machines.
   maxWorkers: 2,
   testTimeout: 60000,
+  // Every template is synthesized once per run; test files read it (test/support/synth-template.ts).
+  globalSetup: "<rootDir>/test/support/global-setup.ts",
+  globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   modulePathIgnorePatterns: ["<rootDir>/build/", "<rootDir>/cdktf.out/"],
 };

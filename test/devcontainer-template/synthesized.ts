@@ -2,28 +2,15 @@
  * The devcontainer template synthesized once per test file into a temp dir, and the
  * fixtures that make the mock devcontainer-builder behave like the real service.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { synthTemplates } from "../../templates/synth";
 import type { Fixtures } from "../harness";
+import { type SynthesizedTemplate, synthTemplate } from "../support/synth-template";
 
-/** A synthesized template directory and its cdk.tf.json. */
-export interface SynthesizedDevcontainer {
-  readonly dir: string;
-  readonly config: Record<string, any>;
-  cleanup(): void;
-}
+/** The synthesized template directory and its cdk.tf.json. */
+export type SynthesizedDevcontainer = SynthesizedTemplate<Record<string, any>>;
 
-/** Synthesizes the template as `npm run synth` does (the folder Coder would receive). */
+/** The template as `npm run synth` writes it (the folder Coder would receive). */
 export function synthesizeDevcontainer(): SynthesizedDevcontainer {
-  const outdir = mkdtempSync(join(tmpdir(), "devcontainer-template-"));
-  const [{ dir }] = synthTemplates({ outdir, only: ["devcontainer"] });
-  return {
-    dir,
-    config: JSON.parse(readFileSync(join(dir, "cdk.tf.json"), "utf8")) as Record<string, any>,
-    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
-  };
+  return synthTemplate<Record<string, any>>("devcontainer");
 }
 
 /** Template variables without defaults. */

@@ -1,28 +1,12 @@
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { synthTemplates } from "../../templates/synth";
-
-/** The synthesized packer-builder template in a temp dir, and its cdk.tf.json. */
-export interface SynthesizedPackerBuilder {
-  readonly dir: string;
-  readonly config: TerraformJson;
-  cleanup(): void;
-}
+import { type SynthesizedTemplate, synthTemplate } from "../support/synth-template";
 
 export type TerraformJson = Record<string, any>;
 
+/** The synthesized packer-builder template and its cdk.tf.json. */
+export type SynthesizedPackerBuilder = SynthesizedTemplate<TerraformJson>;
+
 export function synthPackerBuilder(): SynthesizedPackerBuilder {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "packer-builder-"));
-  const [template] = synthTemplates({ outdir, only: ["packer-builder"] });
-  const config = JSON.parse(
-    fs.readFileSync(path.join(template.dir, "cdk.tf.json"), "utf8"),
-  ) as TerraformJson;
-  return {
-    dir: template.dir,
-    config,
-    cleanup: () => fs.rmSync(outdir, { recursive: true, force: true }),
-  };
+  return synthTemplate<TerraformJson>("packer-builder");
 }
 
 /** Variables every plan needs (the template's required ones). */

@@ -5,27 +5,25 @@
  * 2. a plan with the real Terraform CLI and the mock providers, where every credential has a
  *    known value: no planned value outside Terraform's sensitive paths contains one.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { synthTemplates } from "../../templates/synth";
 import { TEMPLATES } from "../../templates";
+import { type SynthesizedTemplate, synthTemplate } from "../support/synth-template";
 import { findSecretLeaks, sinks } from "./secret-flow";
 import { TerraformHarness, type Fixtures, type PlanResult } from "../harness";
 
 jest.setTimeout(180_000);
 
-let outdir: string;
+const synthesized = new Map<string, SynthesizedTemplate>();
 const configs = new Map<string, Record<string, unknown>>();
 
 beforeAll(() => {
-  outdir = fs.mkdtempSync(path.join(os.tmpdir(), "secret-hygiene-"));
-  for (const t of synthTemplates({ outdir })) {
-    configs.set(t.id, JSON.parse(fs.readFileSync(path.join(t.dir, "cdk.tf.json"), "utf8")));
+  for (const { id } of TEMPLATES) {
+    const t = synthTemplate(id);
+    synthesized.set(id, t);
+    configs.set(id, t.config);
   }
 });
 
-afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
+afterAll(() => synthesized.forEach((t) => t.cleanup()));
 
 describe("the reference scan", () => {
   /** A configuration with one leak of each kind, and the same values in sensitive places. */
@@ -278,7 +276,7 @@ describe("planned values", () => {
     "%s: no credential appears in a non-sensitive planned value of a running workspace",
     async (id) => {
       const config = configs.get(id)!;
-      const dir = path.join(outdir, "stacks", id);
+      const dir = synthesized.get(id)!.dir;
       const inputs = {
         variables: planVariables(config),
         parameters: planParameters(config),

@@ -1,23 +1,52 @@
+/**
+ * The synthesized templates a test plans or inspects: what `coder templates push -d` uploads.
+ *
+ * Under jest, test/support/global-setup.ts synthesizes every template once per run into a temp
+ * dir named by {@link SYNTHESIZED_DIR_ENV}, and test files read their template from there
+ * (read-only: the plan harness works in copies) instead of each loading cdktf and synthesizing
+ * again, which cost ~0.7 s per file. Elsewhere (the benchmark, one-off scripts) the template
+ * is synthesized on the spot. Tests of synthesis itself call `synthTemplates` directly.
+ */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { synthTemplates } from "../../templates/synth";
 
-/**
- * Synthesizes one template into a fresh temp folder and returns its stack dir
- * (what `coder templates push -d` would upload). Call from beforeAll; the
- * folder is removed by `cleanup()`.
- */
-export function synthTemplate(id: string): {
-  dir: string;
-  config: Record<string, unknown>;
+/** Environment variable naming the run's synthesized output (an outdir with stacks/<id>). */
+export const SYNTHESIZED_DIR_ENV = "CODER_CDKTF_TEST_SYNTH_DIR";
+
+/** One synthesized template: its stack dir and its cdk.tf.json. */
+export interface SynthesizedTemplate<Config = Record<string, unknown>> {
+  readonly dir: string;
+  readonly config: Config;
+  /** Removes what this call created (nothing when the run's shared output was used). */
   cleanup(): void;
-} {
+}
+
+/** The synthesized template `id`; see the module comment for where it comes from. */
+export function synthTemplate<Config = Record<string, unknown>>(
+  id: string,
+): SynthesizedTemplate<Config> {
+  const shared = process.env[SYNTHESIZED_DIR_ENV];
+  if (shared) {
+    const dir = path.join(shared, "stacks", id);
+    if (!fs.existsSync(dir)) {
+      throw new Error(`no synthesized template "${id}" in ${shared} (${SYNTHESIZED_DIR_ENV})`);
+    }
+    return { dir, config: readConfig<Config>(dir), cleanup: () => undefined };
+  }
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `synth-${id}-`));
+  // Loaded only here: importing the templates costs what the shared output saves.
+  const { synthTemplates } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require("../../templates/synth") as typeof import("../../templates/synth");
   const [t] = synthTemplates({ outdir, only: [id] });
-  const config = JSON.parse(fs.readFileSync(path.join(t.dir, "cdk.tf.json"), "utf8")) as Record<
-    string,
-    unknown
-  >;
-  return { dir: t.dir, config, cleanup: () => fs.rmSync(outdir, { recursive: true, force: true }) };
+  return {
+    dir: t.dir,
+    config: readConfig<Config>(t.dir),
+    cleanup: () => fs.rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+function readConfig<Config>(dir: string): Config {
+  return JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8")) as Config;
 }
