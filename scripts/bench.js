@@ -2,6 +2,7 @@
 // Benchmark: how long synth (ours against the cdktf CLI's), the plan harness and the
 // test suite take on this machine. Prints a Markdown table for docs/performance.md.
 //   node scripts/bench.js [--runs N] [--no-tests]      (synth rows always use >= 5 runs)
+//   node scripts/bench.js --list-plan-tests            (the test files counted as plan tests)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const { execFileSync, spawnSync } = require("child_process");
@@ -54,18 +55,52 @@ function allTestFiles() {
   return found.sort();
 }
 
-/** Test files that use the plan harness (they import test/harness). */
+/** Relative imports of a TypeScript file, resolved to files. */
+function relativeImports(file) {
+  const text = fs.readFileSync(file, "utf8");
+  const found = [];
+  for (const m of text.matchAll(/(?:from|require\()\s*"(\.{1,2}\/[^"]*|\.)"/g)) {
+    const base = path.resolve(path.dirname(file), m[1]);
+    for (const candidate of [`${base}.ts`, `${base}.js`, path.join(base, "index.ts")]) {
+      if (fs.existsSync(candidate)) {
+        found.push(candidate);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Test files that run Terraform through the plan harness: those that import (directly or
+ * through helpers such as the bad-input planner or scripts/run-preview.ts) a module of
+ * test/harness that spawns Terraform.
+ */
 function harnessTestFiles() {
-  // "../harness", "../../harness/…", "." from inside test/harness, or a folder's own
-  // planning helper (the mapping tests' mapping-stack, the bad-input planner).
-  const usesHarness =
-    /from "((\.\.\/)+harness|\.\/harness)["/]|from "\."|from "\.\/(mapping-stack|bad-inputs)"/;
-  return allTestFiles().filter((f) =>
-    usesHarness.test(fs.readFileSync(path.join(root, f), "utf8")),
+  const harness = path.join(root, "test", "harness");
+  const runsTerraform = new Set(
+    ["terraform-harness.ts", "plan-expressions.ts", "terraform-cli.ts"].map((f) =>
+      path.join(harness, f),
+    ),
   );
+  const memo = new Map();
+  const reaches = (file, seen = new Set()) => {
+    if (runsTerraform.has(file)) return true;
+    if (memo.has(file)) return memo.get(file);
+    if (seen.has(file)) return false;
+    seen.add(file);
+    const result = relativeImports(file).some((f) => reaches(f, seen));
+    memo.set(file, result);
+    return result;
+  };
+  return allTestFiles().filter((f) => reaches(path.join(root, f)));
 }
 
 async function main() {
+  if (args.includes("--list-plan-tests")) {
+    process.stdout.write(`${harnessTestFiles().join("\n")}\n`);
+    return;
+  }
   const rows = [];
   const cleanOut = () => fs.rmSync(path.join(root, "cdktf.out"), { recursive: true, force: true });
   // Both synth paths from cold processes on the same stacks; build/ stays (it is what
