@@ -137,7 +137,14 @@ export class DevcontainerSource extends Construct {
     const local = (name: string, expression: IResolvable): TerraformLocal =>
       new TerraformLocal(this, name, expression);
 
-    const dc = (this.dc = local("dc", hcl`one(${this.devcontainer.fqn}[*])`)).asString;
+    // Every attribute but registry_credentials, rebuilt per instance. The data source marks
+    // registry_credentials sensitive, and Terraform carries that mark onto anything computed
+    // from an object holding it (one(), comparisons, conditionals): user ids, resources and
+    // app URLs would all plan as "(sensitive value)", and each marked path costs plan time.
+    const dc = (this.dc = local(
+      "dc",
+      hcl`one([for metadata in ${this.devcontainer.fqn} : { for attribute, value in metadata : attribute => value if attribute != "registry_credentials" }])`,
+    )).asString;
     this.commit = local("commit", hcl`${this.build.commit} == null ? "" : ${this.build.commit}`);
     this.runtime = local("runtime", hcl`try(${dc}.runtime, null)`);
     // A for expression fails on null, so try() turns a null collection into its fallback.

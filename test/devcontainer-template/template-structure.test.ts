@@ -111,8 +111,9 @@ it("replaces the build when the rebuild tracker changes, never for a new token",
   );
   const data = template.config.data.devcontainerbuilder_devcontainer.workspace;
   expect(data.count).toBe("${data.coder_workspace.me.start_count}");
+  // One instance's metadata without the sensitive registry_credentials (see DevcontainerSource).
   expect(template.config.locals.dc).toBe(
-    "${one(data.devcontainerbuilder_devcontainer.workspace[*])}",
+    '${one([for metadata in data.devcontainerbuilder_devcontainer.workspace : { for attribute, value in metadata : attribute => value if attribute != "registry_credentials" }])}',
   );
 });
 

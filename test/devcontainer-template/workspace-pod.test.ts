@@ -315,6 +315,28 @@ describe("devcontainer template: the workspace pod", () => {
         folder: "/workspaces/app",
       });
     });
+
+    it("marks only credentials sensitive, not what the metadata decides", () => {
+      // The data source's registry_credentials is sensitive; a value derived from the whole
+      // metadata object would carry that mark and show as "(sensitive value)" in plans.
+      const sensitivePaths = (value: unknown, path = ""): string[] =>
+        value === true
+          ? [path]
+          : typeof value === "object" && value !== null
+            ? Object.entries(value).flatMap(([k, v]) => sensitivePaths(v, `${path}.${k}`))
+            : [];
+      const sensitive = Object.fromEntries(
+        plan.resourceChanges
+          .map((r) => [r.address, sensitivePaths(r.afterSensitive)] as const)
+          .filter(([, paths]) => paths.length > 0),
+      );
+      expect(sensitive).toEqual({
+        "coder_agent.main": [".token"],
+        "devcontainerbuilder_build.workspace": [".git_credentials", ".registry_credentials"],
+        // CODER_AGENT_TOKEN.
+        "kubernetes_deployment_v1.main[0]": [".spec.0.template.0.spec.0.container.0.env.0.value"],
+      });
+    });
   });
 
   it("runs as 1000:1000 with a rebuild warning when the image has no recorded uid/gid", async () => {
