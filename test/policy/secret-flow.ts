@@ -140,6 +140,17 @@ class SecretSources {
     return undefined;
   }
 
+  /** The credential a whole object carries besides its attribute `without`, if any. */
+  private wholeSourceWithout(address: string, without: string): string | undefined {
+    const parts = address.split(".");
+    const kind = parts[0] === "data" ? `data.${parts[1]}` : `resource.${parts[0]}`;
+    const name = parts[0] === "data" ? parts[2] : parts[1];
+    const names = [...(this.sensitive.get(kind) ?? [])].filter(
+      (s) => s !== without && !s.startsWith(`${without}.`),
+    );
+    return names.length > 0 ? `${kind.replace(/^resource\./, "")}.${name}.${names[0]}` : undefined;
+  }
+
   /** `local.name.rest`: through an alias of a whole object, or the local's own references. */
   private localSourceOf(
     name: string,
@@ -148,9 +159,14 @@ class SecretSources {
   ): string | undefined {
     if (seen.has(name) || !(name in this.locals)) return undefined;
     const value = this.locals[name];
-    const aliased = wholeObjectAlias(value);
-    if (aliased) {
-      const via = this.sourceOf([aliased, ...rest].join("."), new Set([...seen, name]));
+    const alias = wholeObjectAlias(value);
+    if (alias) {
+      // An attribute the alias leaves out reads as null; the whole alias carries the rest.
+      if (rest.length > 0 && alias.without === rest[0]) return undefined;
+      const via =
+        rest.length === 0 && alias.without !== undefined
+          ? this.wholeSourceWithout(alias.address, alias.without)
+          : this.sourceOf([alias.address, ...rest].join("."), new Set([...seen, name]));
       return via && `${via} (through local.${name})`;
     }
     if (!this.localSource.has(name)) {
@@ -166,14 +182,30 @@ class SecretSources {
   }
 }
 
+/** What {@link wholeObjectAlias} found: the object's address, maybe less one attribute. */
+interface ObjectAlias {
+  readonly address: string;
+  /** An attribute the alias filters out (`… if attribute != "name"`). */
+  readonly without?: string;
+}
+
+/**
+ * `one([for m in data.x.y : { for k, v in m : k => v if k != "name" }])`: every instance of
+ * data.x.y (or a resource) rebuilt without one attribute.
+ */
+const FILTERED_OBJECTS =
+  /^one\(\[for (\w+) in ((?:data\.)?[A-Za-z_][\w-]*\.[A-Za-z_][\w-]*) : \{ for (\w+), (\w+) in \1 : \3 => \4 if \3 != "(\w+)" \}\]\)$/;
+
 /**
  * The address a local stands for when it is just a whole resource or data source
- * (`one(data.x.y[*])`, `data.x.y[0]`, `try(x.y[0], null)`), so `local.l.attr` can be read
- * as `data.x.y.attr`.
+ * (`one(data.x.y[*])`, `data.x.y[0]`, `try(x.y[0], null)`, or the filtered copy above), so
+ * `local.l.attr` can be read as `data.x.y.attr`.
  */
-function wholeObjectAlias(value: unknown): string | undefined {
+function wholeObjectAlias(value: unknown): ObjectAlias | undefined {
   let expr = soleExpression(value);
   if (expr === undefined) return undefined;
+  const filtered = FILTERED_OBJECTS.exec(expr.trim());
+  if (filtered) return { address: filtered[2], without: filtered[5] };
   for (;;) {
     expr = stripOuterParens(expr);
     const call = /^(one|try)\((.*)\)$/s.exec(expr);
@@ -182,7 +214,7 @@ function wholeObjectAlias(value: unknown): string | undefined {
   }
   const plain = expr.replace(/\[[^\]]*\]/g, "");
   if (!/^(data\.)?[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$/.test(plain)) return undefined;
-  return plain.startsWith("var.") || plain.startsWith("local.") ? undefined : plain;
+  return plain.startsWith("var.") || plain.startsWith("local.") ? undefined : { address: plain };
 }
 
 /**

@@ -115,6 +115,23 @@ describe("the reference scan", () => {
     expect(leaks.map((l) => l.place)).toEqual(["output.leak"]);
   });
 
+  it("follows a copy of an object that leaves its credential out, and only that one", () => {
+    const copy = (without: string) =>
+      `\${one([for m in data.devcontainerbuilder_devcontainer.workspace : { for k, v in m : k => v if k != "${without}" }])}`;
+    const leaks = (without: string) =>
+      findSecretLeaks({
+        locals: { dc: copy(without) },
+        output: {
+          whole: { value: "${jsonencode(local.dc)}" },
+          user: { value: "${local.dc.remote_user}" },
+        },
+      }).map((l) => `${l.place}: ${l.source}`);
+    expect(leaks("registry_credentials")).toEqual([]);
+    expect(leaks("remote_user")).toEqual([
+      "output.whole: data.devcontainerbuilder_devcontainer.workspace.registry_credentials (through local.dc)",
+    ]);
+  });
+
   it("reads `$${…}` as literal text, not as a reference", () => {
     const leaks = findSecretLeaks({
       variable: { t: { type: "string", sensitive: true } },
