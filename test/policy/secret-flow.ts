@@ -107,8 +107,15 @@ class SecretSources {
     this.locals = asRecord(config.locals);
   }
 
-  /** The credential `ref` carries, described, or undefined. */
-  sourceOf(ref: string, seen: ReadonlySet<string> = new Set()): string | undefined {
+  /**
+   * The credential `ref` carries, described, or undefined. `without` names an attribute the
+   * referenced object was copied without (see {@link wholeObjectAlias}).
+   */
+  sourceOf(
+    ref: string,
+    seen: ReadonlySet<string> = new Set(),
+    without?: string,
+  ): string | undefined {
     const parts = ref.replace(/\[[^\]]*\]/g, "").split(".");
     if (parts[0] === "var") {
       return this.sensitiveVariables.has(parts[1])
@@ -117,38 +124,33 @@ class SecretSources {
     }
     if (parts[0] === "local") return this.localSourceOf(parts[1], parts.slice(2), seen);
     if (parts[0] === "data")
-      return this.attributeSource(`data.${parts[1]}`, parts[2], parts.slice(3));
+      return this.attributeSource(`data.${parts[1]}`, parts[2], parts.slice(3), without);
     if (["count", "each", "self", "path", "terraform", "module"].includes(parts[0]))
       return undefined;
-    return this.attributeSource(`resource.${parts[0]}`, parts[1], parts.slice(2));
+    return this.attributeSource(`resource.${parts[0]}`, parts[1], parts.slice(2), without);
   }
 
   /**
    * `type.name.attr…`: a credential when `attr…` is (or is inside, or contains) a sensitive
    * attribute; a whole-object reference carries whatever credentials the type has.
    */
-  private attributeSource(kind: string, name: string, attribute: string[]): string | undefined {
+  private attributeSource(
+    kind: string,
+    name: string,
+    attribute: string[],
+    without?: string,
+  ): string | undefined {
     const names = this.sensitive.get(kind);
     if (!names) return undefined;
     const address = `${kind.replace(/^resource\./, "")}.${name}`;
     const path = attribute.join(".");
     for (const s of names) {
+      if (without !== undefined && (s === without || s.startsWith(`${without}.`))) continue;
       if (path === "" || s === path || path.startsWith(`${s}.`) || s.startsWith(`${path}.`)) {
         return `${address}.${path === "" ? s : path}`;
       }
     }
     return undefined;
-  }
-
-  /** The credential a whole object carries besides its attribute `without`, if any. */
-  private wholeSourceWithout(address: string, without: string): string | undefined {
-    const parts = address.split(".");
-    const kind = parts[0] === "data" ? `data.${parts[1]}` : `resource.${parts[0]}`;
-    const name = parts[0] === "data" ? parts[2] : parts[1];
-    const names = [...(this.sensitive.get(kind) ?? [])].filter(
-      (s) => s !== without && !s.startsWith(`${without}.`),
-    );
-    return names.length > 0 ? `${kind.replace(/^resource\./, "")}.${name}.${names[0]}` : undefined;
   }
 
   /** `local.name.rest`: through an alias of a whole object, or the local's own references. */
@@ -161,12 +163,12 @@ class SecretSources {
     const value = this.locals[name];
     const alias = wholeObjectAlias(value);
     if (alias) {
-      // An attribute the alias leaves out reads as null; the whole alias carries the rest.
-      if (rest.length > 0 && alias.without === rest[0]) return undefined;
-      const via =
-        rest.length === 0 && alias.without !== undefined
-          ? this.wholeSourceWithout(alias.address, alias.without)
-          : this.sourceOf([alias.address, ...rest].join("."), new Set([...seen, name]));
+      // An attribute the copy leaves out carries nothing; the copy carries the rest.
+      const via = this.sourceOf(
+        [alias.address, ...rest].join("."),
+        new Set([...seen, name]),
+        alias.without,
+      );
       return via && `${via} (through local.${name})`;
     }
     if (!this.localSource.has(name)) {
