@@ -124,11 +124,13 @@ describe("the reference scan", () => {
         output: {
           whole: { value: "${jsonencode(local.dc)}" },
           user: { value: "${local.dc.remote_user}" },
+          password: { value: "${local.dc.registry_credentials.password}" },
         },
       }).map((l) => `${l.place}: ${l.source}`);
     expect(leaks("registry_credentials")).toEqual([]);
     expect(leaks("remote_user")).toEqual([
       "output.whole: data.devcontainerbuilder_devcontainer.workspace.registry_credentials (through local.dc)",
+      "output.password: data.devcontainerbuilder_devcontainer.workspace.registry_credentials.password (through local.dc)",
     ]);
   });
 
