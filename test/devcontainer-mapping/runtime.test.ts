@@ -1,6 +1,7 @@
 import { TerraformOutput, TerraformVariable } from "../../lib/cdk";
 import { ContainerRuntime } from "../../lib/devcontainer/runtime";
 import { type ExpressionPlan, planExpressions } from "../harness";
+import { EMPTY_RUNTIME } from "../devcontainer-template/synthesized";
 
 interface RuntimeCase {
   readonly runtime: unknown;
@@ -10,13 +11,7 @@ interface RuntimeCase {
 /** A runtime object as the provider returns it, every attribute present. */
 function runtimeObject(values: Record<string, unknown>): Record<string, unknown> {
   return {
-    cap_add: null,
-    privileged: null,
-    seccomp_unconfined: null,
-    init: null,
-    shm_size_bytes: null,
-    hostname: null,
-    host_aliases: null,
+    ...EMPTY_RUNTIME,
     remote_user_uid: 1000,
     remote_user_gid: 1000,
     remote_user_home: "/home/vscode",
