@@ -12,6 +12,7 @@ import { projectRoot } from "../../lib/project-root";
 import { TEMPLATES } from "../../templates";
 import { synthTemplates } from "../../templates/synth";
 import { taggedTemplate } from "../provisioners/tagged-template";
+import { thrownMessage } from "../support/thrown-message";
 
 // The operator configuration: JSONC, checked field by field, errors at file:line:column.
 
@@ -20,13 +21,7 @@ const parse = (text: string, known = KNOWN) => parseOperatorConfig(text, "deploy
 
 /** The message of the ConfigError `fn` throws. */
 function configError(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  throw new Error("expected a ConfigError");
+  return thrownMessage(ConfigError, fn);
 }
 
 const scratch: string[] = [];

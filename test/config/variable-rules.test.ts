@@ -11,6 +11,7 @@ import { ConfigError, parseOperatorConfig } from "../../lib/operator-config";
 import { TEMPLATES } from "../../templates";
 import { synthTemplates } from "../../templates/synth";
 import { TerraformError, TerraformHarness } from "../harness";
+import { thrownMessage } from "../support/thrown-message";
 
 jest.setTimeout(120_000);
 
@@ -31,13 +32,7 @@ function synthWith(text: string) {
 
 /** The message of the ConfigError `fn` throws. */
 function configError(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  throw new Error("expected a ConfigError");
+  return thrownMessage(ConfigError, fn);
 }
 
 /** A config setting one variable of one template, the value on line 3. */

@@ -21,6 +21,7 @@ import { workspaceObjectMeta } from "../../lib/workspace-labels";
 import { TemplateVariable } from "../../lib/template-variable";
 import { InvalidPropError, POSITIVE_NUMBER } from "../../lib/validate";
 import type { RoleBindingTarget } from "../../lib/scoped-service-account";
+import { thrownMessage } from "../support/thrown-message";
 
 // What each rule says is allowed, as the messages spell it out.
 const DNS_LABEL =
@@ -40,13 +41,7 @@ const PARAMETER_NAME =
 
 /** The message of the InvalidPropError `build` throws. */
 function invalidProp(build: () => unknown): string {
-  try {
-    build();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InvalidPropError);
-    return (e as Error).message;
-  }
-  throw new Error("expected an InvalidPropError");
+  return thrownMessage(InvalidPropError, build);
 }
 
 const app = () => Testing.app() as App;
