@@ -36,6 +36,7 @@ import {
   REQUIRED_VARIABLES,
   synthesizeDevcontainer,
   type SynthesizedDevcontainer,
+  STOPPED_FIRST_BUILD,
 } from "./synthesized";
 
 /** Attribute values of `data.devcontainerbuilder_devcontainer` (plain JSON, schema types). */
@@ -105,12 +106,7 @@ export class BadInputPlanner {
     let template: SynthesizedDevcontainer | undefined;
     try {
       template = synthesizeDevcontainer();
-      const stopped = await tf.apply(template.dir, {
-        variables: REQUIRED_VARIABLES,
-        parameters: { repository: REPOSITORY },
-        workspace: { startCount: 0 },
-        fixtures: devcontainerFixtures(null),
-      });
+      const stopped = await tf.apply(template.dir, STOPPED_FIRST_BUILD);
       return new BadInputPlanner(tf, template, stopped);
     } catch (error) {
       template?.cleanup();

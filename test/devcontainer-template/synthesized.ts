@@ -1,8 +1,8 @@
 /**
- * The devcontainer template synthesized once per test file into a temp dir, and the
+ * The devcontainer template as synthesized for this test run, and the
  * fixtures that make the mock devcontainer-builder behave like the real service.
  */
-import type { Fixtures } from "../harness";
+import type { Fixtures, PlanOptions } from "../harness";
 import { type SynthesizedTemplate, synthTemplate } from "../support/synth-template";
 
 /** The synthesized template directory and its cdk.tf.json. */
@@ -39,6 +39,17 @@ export function devcontainerFixtures(metadata: Record<string, unknown> | null): 
     data_sources: metadata ? { devcontainerbuilder_devcontainer: metadata } : {},
   };
 }
+
+/**
+ * Apply options of a workspace's first build while stopped: afterwards the build, tracker,
+ * agent and PVC exist, and every later start reads the Dev Container metadata during plan.
+ */
+export const STOPPED_FIRST_BUILD: PlanOptions = {
+  variables: REQUIRED_VARIABLES,
+  parameters: { repository: REPOSITORY },
+  workspace: { startCount: 0 },
+  fixtures: devcontainerFixtures(null),
+};
 
 /** A runtime object with every field null, as the provider returns when nothing is set. */
 export const EMPTY_RUNTIME = {

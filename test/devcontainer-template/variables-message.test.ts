@@ -11,6 +11,7 @@ import {
   REQUIRED_VARIABLES,
   synthesizeDevcontainer,
   type SynthesizedDevcontainer,
+  STOPPED_FIRST_BUILD,
 } from "./synthesized";
 
 jest.setTimeout(120_000);
@@ -33,12 +34,7 @@ describe("devcontainer template: the Dev Container variables check", () => {
     tf = await TerraformHarness.start();
     template = synthesizeDevcontainer();
     // The metadata is read once the build exists (as in a workspace that was stopped).
-    const stopped = await tf.apply(template.dir, {
-      variables: REQUIRED_VARIABLES,
-      parameters: { repository: REPOSITORY },
-      workspace: { startCount: 0 },
-      fixtures: devcontainerFixtures(null),
-    });
+    const stopped = await tf.apply(template.dir, STOPPED_FIRST_BUILD);
     plan = await tf.plan(template.dir, {
       state: stopped,
       variables: REQUIRED_VARIABLES,

@@ -15,6 +15,7 @@ import {
   REQUIRED_VARIABLES,
   synthesizeDevcontainer,
   type SynthesizedDevcontainer,
+  STOPPED_FIRST_BUILD,
 } from "./synthesized";
 
 jest.setTimeout(120_000);
@@ -48,11 +49,7 @@ describe("devcontainer template: the workspace pod", () => {
     tf = await TerraformHarness.start();
     template = synthesizeDevcontainer();
     // The first build: a stopped workspace creates the build, tracker, agent and PVC.
-    built = await tf.apply(template.dir, {
-      ...base,
-      workspace: { startCount: 0 },
-      fixtures: devcontainerFixtures(null),
-    });
+    built = await tf.apply(template.dir, STOPPED_FIRST_BUILD);
   });
   afterAll(async () => {
     await tf?.stop();
