@@ -27,6 +27,52 @@ const protos = grpc.loadPackageDefinition(
 );
 
 /**
+ * The Provider service definition, except that a response already serialized (a Buffer) is
+ * sent as it is: Terraform asks for the schema twice per command, and encoding the kubernetes
+ * schema costs ~8 ms each time.
+ */
+const PROVIDER_SERVICE = Object.fromEntries(
+  Object.entries(protos.tfplugin6.Provider.service).map(([method, definition]) => [
+    method,
+    {
+      ...definition,
+      responseSerialize: (value) =>
+        Buffer.isBuffer(value) ? value : definition.responseSerialize(value),
+    },
+  ]),
+);
+
+/** Serialized GetProviderSchema responses, per provider schema. */
+const schemaResponses = new WeakMap();
+
+function schemaResponseBytes(provider) {
+  let bytes = schemaResponses.get(provider);
+  if (!bytes) {
+    bytes = protos.tfplugin6.Provider.service.GetProviderSchema.responseSerialize(
+      provider.toProto(),
+    );
+    schemaResponses.set(provider, bytes);
+  }
+  return bytes;
+}
+
+/** Block and cty type of a resource or data source type, per provider schema (built once). */
+const typedSchemas = new WeakMap();
+
+function typedSchema(provider, kind, typeName) {
+  let byName = typedSchemas.get(provider);
+  if (!byName) typedSchemas.set(provider, (byName = new Map()));
+  const key = `${kind} ${typeName}`;
+  let typed = byName.get(key);
+  if (!typed) {
+    const block = provider.schemaOf(kind, typeName).block || {};
+    typed = { block, type: blockType(block) };
+    byName.set(key, typed);
+  }
+  return typed;
+}
+
+/**
  * Registers the services on `server`.
  * @param {grpc.Server} server
  * @param {import("./provider-schemas").ProviderSchema} provider
@@ -34,10 +80,7 @@ const protos = grpc.loadPackageDefinition(
  * @param {{ onShutdown: () => void, log?: string }} options
  */
 function addProviderServices(server, provider, fixtures, options) {
-  const typed = (kind, typeName) => {
-    const schema = provider.schemaOf(kind, typeName);
-    return { block: schema.block || {}, type: blockType(schema.block || {}) };
-  };
+  const typed = (kind, typeName) => typedSchema(provider, kind, typeName);
   const decode = (dynamicValue, type) => {
     if (!dynamicValue) return null;
     if (dynamicValue.msgpack && dynamicValue.msgpack.length > 0)
@@ -55,7 +98,7 @@ function addProviderServices(server, provider, fixtures, options) {
       resources: Object.keys(provider.resources).map((type_name) => ({ type_name })),
       data_sources: Object.keys(provider.dataSources).map((type_name) => ({ type_name })),
     }),
-    GetProviderSchema: () => provider.toProto(),
+    GetProviderSchema: () => schemaResponseBytes(provider),
     ValidateProviderConfig: () => ({ diagnostics: [] }),
     ValidateResourceConfig: () => ({ diagnostics: [] }),
     ValidateDataResourceConfig: () => ({ diagnostics: [] }),
@@ -144,7 +187,7 @@ function addProviderServices(server, provider, fixtures, options) {
       }
     };
   }
-  server.addService(protos.tfplugin6.Provider.service, implementation);
+  server.addService(PROVIDER_SERVICE, implementation);
   server.addService(protos.plugin.GRPCController.service, {
     Shutdown: (_call, callback) => {
       callback(null, {});
