@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compareVersions, requireTerraform } from "./terraform-cli";
+import { CHECKED_TERRAFORM_ENV, compareVersions, requireTerraform } from "./terraform-cli";
 
 describe("requireTerraform", () => {
   const dirs: string[] = [];
@@ -31,6 +31,28 @@ describe("requireTerraform", () => {
   it("returns the version of the terraform on PATH", async () => {
     const version = await requireTerraform();
     expect(compareVersions(version, "1.5.0")).toBeGreaterThanOrEqual(0);
+  });
+
+  describe("with a check recorded for the whole run", () => {
+    const saved = process.env[CHECKED_TERRAFORM_ENV];
+    afterEach(() => {
+      if (saved === undefined) delete process.env[CHECKED_TERRAFORM_ENV];
+      else process.env[CHECKED_TERRAFORM_ENV] = saved;
+    });
+
+    it("uses it for the PATH it searched, without running terraform", async () => {
+      const empty = tempDir();
+      process.env[CHECKED_TERRAFORM_ENV] = JSON.stringify({ path: empty, version: "1.9.8" });
+      await expect(requireTerraform({ path: empty })).resolves.toBe("1.9.8");
+    });
+
+    it("checks again for another PATH, or when the recorded version is too old", async () => {
+      const [other, old] = [tempDir(), tempDir()];
+      process.env[CHECKED_TERRAFORM_ENV] = JSON.stringify({ path: tempDir(), version: "1.9.8" });
+      await expect(requireTerraform({ path: other })).rejects.toThrow("terraform was not found");
+      process.env[CHECKED_TERRAFORM_ENV] = JSON.stringify({ path: old, version: "1.4.6" });
+      await expect(requireTerraform({ path: old })).rejects.toThrow("terraform was not found");
+    });
   });
 
   it("compares versions numerically", () => {

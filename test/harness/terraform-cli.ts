@@ -126,12 +126,34 @@ function describeFailure(run: TerraformRun): string {
 const checkedPaths = new Map<string, string>();
 
 /**
+ * Environment variable carrying a check already made for the whole run (jest's globalSetup):
+ * `{"path": PATH searched, "version": found}`. Saves every test file a `terraform version`.
+ */
+export const CHECKED_TERRAFORM_ENV = "CODER_CDKTF_TEST_TERRAFORM";
+
+/** The version a check for the whole run found on `searchPath`, if it searched that PATH. */
+function checkedForRun(searchPath: string): string | undefined {
+  const recorded = process.env[CHECKED_TERRAFORM_ENV];
+  if (!recorded) return undefined;
+  try {
+    const parsed = JSON.parse(recorded) as { path?: unknown; version?: unknown };
+    return parsed.path === searchPath &&
+      typeof parsed.version === "string" &&
+      compareVersions(parsed.version, MINIMUM_TERRAFORM_VERSION) >= 0
+      ? parsed.version
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Makes sure a recent enough `terraform` is on PATH and returns its version. Throws (never
  * skips) so a machine without Terraform fails the plan tests loudly.
  */
 export async function requireTerraform(options: RequireTerraformOptions = {}): Promise<string> {
   const searchPath = options.path ?? process.env.PATH ?? "";
-  const cached = checkedPaths.get(searchPath);
+  const cached = checkedPaths.get(searchPath) ?? checkedForRun(searchPath);
   if (cached) return cached;
   const version = await terraformVersion(searchPath);
   if (!version || compareVersions(version, MINIMUM_TERRAFORM_VERSION) < 0) {

@@ -1,15 +1,24 @@
 /**
- * jest globalSetup: synthesizes every template once for the whole run (see synth-template.ts).
- * Workers start after this and inherit the environment variable naming the output.
+ * jest globalSetup: synthesizes every template once for the whole run (see synth-template.ts)
+ * and checks Terraform once. Workers start after this and inherit the environment variables
+ * naming the output and the Terraform found.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { synthTemplates } from "../../templates/synth";
+import { CHECKED_TERRAFORM_ENV, requireTerraform } from "../harness/terraform-cli";
 import { SYNTHESIZED_DIR_ENV } from "./synth-template";
 
-export default function globalSetup(): void {
+export default async function globalSetup(): Promise<void> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "coder-cdktf-test-synth-"));
   synthTemplates({ outdir });
   process.env[SYNTHESIZED_DIR_ENV] = outdir;
+  const searchPath = process.env.PATH ?? "";
+  try {
+    const version = await requireTerraform({ path: searchPath });
+    process.env[CHECKED_TERRAFORM_ENV] = JSON.stringify({ path: searchPath, version });
+  } catch {
+    // Nothing recorded: each plan test file then fails with requireTerraform's message.
+  }
 }
