@@ -2,6 +2,7 @@
 // Benchmark: how long synth (ours against the cdktf CLI's), the plan harness and the
 // test suite take on this machine. Prints a Markdown table for docs/performance.md.
 //   node scripts/bench.js [--runs N] [--no-tests]      (synth rows always use >= 5 runs)
+//   node scripts/bench.js --tests-only                 (only the `npm test` rows)
 //   node scripts/bench.js --list-plan-tests            (the test files counted as plan tests)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
@@ -96,12 +97,61 @@ function harnessTestFiles() {
   return allTestFiles().filter((f) => reaches(path.join(root, f)));
 }
 
-async function main() {
-  if (args.includes("--list-plan-tests")) {
-    process.stdout.write(`${harnessTestFiles().join("\n")}\n`);
-    return;
-  }
-  const rows = [];
+/**
+ * CPU accounting for one jest run: a `terraform` first on PATH that runs the real one and
+ * records its CPU time (bash's `times`: the children's user and system time) in a file per
+ * run, and TFMOCK_CPU_LOG, to which every mock provider process appends its own at exit.
+ */
+function cpuAccounting() {
+  const real = execFileSync("bash", ["-c", "command -v terraform"], { encoding: "utf8" }).trim();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cpu-"));
+  const terraformLogs = path.join(dir, "terraform");
+  const mockLog = path.join(dir, "mock.log");
+  fs.mkdirSync(path.join(dir, "bin"));
+  fs.mkdirSync(terraformLogs);
+  const shim = path.join(dir, "bin", "terraform");
+  fs.writeFileSync(
+    shim,
+    [
+      "#!/bin/bash",
+      `${JSON.stringify(real)} "$@"`,
+      "status=$?",
+      // Two lines: the shell's own times, then its children's (terraform's). One file per
+      // run, so that runs in parallel never interleave their lines.
+      `times > ${JSON.stringify(terraformLogs)}/$$`,
+      'exit "$status"',
+      "",
+    ].join("\n"),
+  );
+  fs.chmodSync(shim, 0o755);
+  const lines = (file) =>
+    fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+  const seconds = (t) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(t);
+    return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+  };
+  return {
+    env: { PATH: `${path.dirname(shim)}:${process.env.PATH}`, TFMOCK_CPU_LOG: mockLog },
+    read: () => {
+      const terraform = fs
+        .readdirSync(terraformLogs)
+        .map((f) => lines(path.join(terraformLogs, f))[1] ?? "")
+        .map((l) => l.split(/\s+/).reduce((sum, t) => sum + seconds(t), 0));
+      const mock = lines(mockLog).map((l) => Number(l) / 1e6);
+      const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+      return {
+        terraformRuns: terraform.length,
+        terraform: sum(terraform),
+        mockProcesses: mock.length,
+        mock: sum(mock),
+      };
+    },
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Rows for synth (ours and the cdktf CLI) and for one validate / plan of each template. */
+async function synthAndPlanRows(rows) {
   const cleanOut = () => fs.rmSync(path.join(root, "cdktf.out"), { recursive: true, force: true });
   // Both synth paths from cold processes on the same stacks; build/ stays (it is what
   // `npm run synth` reuses between runs, as a developer's tree does).
@@ -142,23 +192,54 @@ async function main() {
     await harness.stop();
     fs.rmSync(outdir, { recursive: true, force: true });
   }
+}
 
+async function main() {
+  if (args.includes("--list-plan-tests")) {
+    process.stdout.write(`${harnessTestFiles().join("\n")}\n`);
+    return;
+  }
+  const rows = [];
+  if (!args.includes("--tests-only")) await synthAndPlanRows(rows);
   if (!args.includes("--no-tests")) {
-    const jest = (extra) => {
+    const jest = (extra, env = {}) => {
       const t0 = process.hrtime.bigint();
-      execFileSync("npx", ["jest", "--silent", ...extra], { cwd: root, stdio: "ignore" });
+      execFileSync("npx", ["jest", "--silent", ...extra], {
+        cwd: root,
+        stdio: "ignore",
+        env: { ...process.env, ...env },
+      });
       return Number(process.hrtime.bigint() - t0) / 1e9;
     };
     const planTests = new Set(harnessTestFiles());
     const others = allTestFiles().filter((f) => !planTests.has(f));
-    const whole = jest([]);
+    const accounting = cpuAccounting();
+    let whole;
+    try {
+      whole = jest([], accounting.env);
+      const spent = accounting.read();
+      rows.push([`Terraform's CPU in \`npm test\` (${spent.terraformRuns} runs)`, spent.terraform]);
+      rows.push([
+        `mock providers' CPU in \`npm test\` (${spent.mockProcesses} processes)`,
+        spent.mock,
+      ]);
+      rows.push([
+        `both, spread over ${os.cpus().length} cores: what the harness's work adds to \`npm test\``,
+        (spent.terraform + spent.mock) / os.cpus().length,
+      ]);
+    } finally {
+      accounting.cleanup();
+    }
     const without = jest(others);
     rows.push(["`npm test` (whole suite, once)", whole]);
     rows.push([
       `\`npm test\` without the ${planTests.size} files that plan with the harness`,
       without,
     ]);
-    rows.push(["what the plan-harness tests add to `npm test`", whole - without]);
+    rows.push([
+      "what those files add to `npm test` (their Terraform and everything else)",
+      whole - without,
+    ]);
   }
 
   const cpus = os.cpus();
