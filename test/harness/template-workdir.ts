@@ -39,6 +39,11 @@ export interface PreparedWorkdir {
   cleanup(): void;
 }
 
+/** Another run's init, state or plan: never part of what a harness call works on. */
+export function isRunLeftover(path: string): boolean {
+  return /(^|\/)(\.terraform|\.terraform\.lock\.hcl|terraform\.tfstate[^/]*|tfplan)$/.test(path);
+}
+
 /** Copies `sourceDir` to a fresh temp dir and rewrites its *.tf.json files for offline use. */
 export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   if (!existsSync(sourceDir)) {
@@ -48,8 +53,7 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   cpSync(sourceDir, dir, {
     recursive: true,
     // Never carry over another run's init, state or plan.
-    filter: (src) =>
-      !/(^|\/)(\.terraform|\.terraform\.lock\.hcl|terraform\.tfstate[^/]*|tfplan)$/.test(src),
+    filter: (src) => !isRunLeftover(src),
   });
   const cleanup = () => {
     if (process.env.HARNESS_KEEP_WORKDIRS !== "1") rmSync(dir, { recursive: true, force: true });

@@ -20,6 +20,7 @@ import { isRecord } from "./json";
 import { MockProviderProcess } from "./mock-provider-process";
 import { assertVariablesDeclared } from "./plan-expressions";
 import { collectResources, PlanResult } from "./plan-result";
+import { RunCache } from "./run-cache";
 import { requireTerraform, runTerraform } from "./terraform-cli";
 import { prepareWorkdir } from "./template-workdir";
 
@@ -134,8 +135,21 @@ export class TerraformHarness {
     }
   }
 
-  /** `terraform plan` + `terraform show -json`; rejects with a TerraformError on plan errors. */
+  /**
+   * `terraform plan` + `terraform show -json`; rejects with a TerraformError on plan errors.
+   * A plan with the same files and inputs as an earlier one of this jest run reads its result.
+   */
   async plan(dir: string, options: PlanOptions = {}): Promise<PlanResult> {
+    const { show, diagnostics } = await this.once("plan", dir, options, () =>
+      this.runPlan(dir, options),
+    );
+    return new PlanResult(show, diagnostics);
+  }
+
+  private async runPlan(
+    dir: string,
+    options: PlanOptions,
+  ): Promise<{ show: Record<string, unknown>; diagnostics: Diagnostic[] }> {
     return this.inWorkdir(dir, options, async (cwd, env) => {
       const plan = await runTerraform(
         [
@@ -152,12 +166,37 @@ export class TerraformHarness {
       const diagnostics = diagnosticsFromStream(plan.stdout);
       assertVariablesDeclared(diagnostics);
       const show = await runTerraform(["show", "-json", PLAN_FILE], { cwd, env });
-      return new PlanResult(JSON.parse(show.stdout) as Record<string, unknown>, diagnostics);
+      return { show: JSON.parse(show.stdout) as Record<string, unknown>, diagnostics };
     });
   }
 
-  /** `terraform apply` (the mock fills computed values from fixtures) and the resulting state. */
+  /**
+   * `terraform apply` (the mock fills computed values from fixtures) and the resulting state.
+   * An apply with the same files and inputs as an earlier one of this jest run reads its result.
+   */
   async apply(dir: string, options: PlanOptions = {}): Promise<ApplyResult> {
+    return this.once("apply", dir, options, () => this.runApply(dir, options));
+  }
+
+  /** `compute()`, or the result of an identical earlier call of this jest run (run-cache.ts). */
+  private async once<T>(
+    operation: string,
+    dir: string,
+    options: PlanOptions,
+    compute: () => Promise<T>,
+  ): Promise<T> {
+    const cache = RunCache.forThisRun();
+    if (!cache) return compute();
+    const key = cache.key(operation, dir, {
+      fixtures: buildFixtures(options),
+      variables: options.variables ?? {},
+      state: options.state ? stateOf(options.state) : null,
+      refresh: options.refresh !== false,
+    });
+    return cache.getOrCompute(key, compute);
+  }
+
+  private async runApply(dir: string, options: PlanOptions): Promise<ApplyResult> {
     return this.inWorkdir(dir, options, async (cwd, env) => {
       const apply = await runTerraform(
         ["apply", "-input=false", "-lock=false", "-json", "-auto-approve", `-var-file=${VAR_FILE}`],
@@ -210,8 +249,7 @@ export class TerraformHarness {
       writeFileSync(fixturesFile, JSON.stringify(buildFixtures(options)));
       writeFileSync(join(cwd, VAR_FILE), JSON.stringify(options.variables ?? {}));
       if (options.state) {
-        const state = "state" in options.state ? options.state.state : options.state;
-        writeFileSync(join(cwd, "terraform.tfstate"), JSON.stringify(state));
+        writeFileSync(join(cwd, "terraform.tfstate"), JSON.stringify(stateOf(options.state)));
       }
       const servers = await this.server.open(fixturesFile);
       try {
@@ -226,4 +264,9 @@ export class TerraformHarness {
       workdir.cleanup();
     }
   }
+}
+
+/** The state file's JSON of a `PlanOptions.state`. */
+function stateOf(state: ApplyResult | TerraformState): TerraformState {
+  return "state" in state ? (state.state as TerraformState) : state;
 }

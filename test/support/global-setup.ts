@@ -1,12 +1,13 @@
 /**
- * jest globalSetup: synthesizes every template once for the whole run (see synth-template.ts)
- * and checks Terraform once. Workers start after this and inherit the environment variables
- * naming the output and the Terraform found.
+ * jest globalSetup: synthesizes every template once for the whole run (see synth-template.ts),
+ * checks Terraform once and names the run's cache of harness results (test/harness/run-cache.ts),
+ * kept inside the same temp dir. Workers start after this and inherit the environment variables.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { synthTemplates } from "../../templates/synth";
+import { RUN_CACHE_ENV } from "../harness/run-cache";
 import { CHECKED_TERRAFORM_ENV, requireTerraform } from "../harness/terraform-cli";
 import { SYNTHESIZED_DIR_ENV } from "./synth-template";
 
@@ -14,6 +15,7 @@ export default async function globalSetup(): Promise<void> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "coder-cdktf-test-synth-"));
   synthTemplates({ outdir });
   process.env[SYNTHESIZED_DIR_ENV] = outdir;
+  process.env[RUN_CACHE_ENV] = path.join(outdir, "harness-runs");
   const searchPath = process.env.PATH ?? "";
   try {
     const version = await requireTerraform({ path: searchPath });
