@@ -1,11 +1,10 @@
 "use strict";
 /**
  * The tfplugin6 Provider service for one provider schema, plus the go-plugin side services,
- * registered on a grpc-js server.
+ * registered on a GrpcServer (grpc-server.js).
  */
 const fs = require("node:fs");
 const path = require("node:path");
-const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 const { decodeValue, encodeValue, toJson } = require("./cty-values");
 const { blockType } = require("./provider-schemas");
@@ -19,12 +18,14 @@ const LOAD_OPTIONS = {
   defaults: false,
   oneofs: true,
 };
-const protos = grpc.loadPackageDefinition(
-  protoLoader.loadSync(
-    ["tfplugin6.proto", "go-plugin.proto", "health.proto"].map((f) => path.join(__dirname, f)),
-    LOAD_OPTIONS,
-  ),
+/** Service definitions by fully qualified service name (method name -> definition). */
+const services = protoLoader.loadSync(
+  ["tfplugin6.proto", "go-plugin.proto", "health.proto"].map((f) => path.join(__dirname, f)),
+  LOAD_OPTIONS,
 );
+const PROVIDER = services["tfplugin6.Provider"];
+const CONTROLLER = services["plugin.GRPCController"];
+const HEALTH = services["grpc.health.v1.Health"];
 
 /**
  * The Provider service definition, except that a response already serialized (a Buffer) is
@@ -32,7 +33,7 @@ const protos = grpc.loadPackageDefinition(
  * schema costs ~8 ms each time.
  */
 const PROVIDER_SERVICE = Object.fromEntries(
-  Object.entries(protos.tfplugin6.Provider.service).map(([method, definition]) => [
+  Object.entries(PROVIDER).map(([method, definition]) => [
     method,
     {
       ...definition,
@@ -48,9 +49,7 @@ const schemaResponses = new WeakMap();
 function schemaResponseBytes(provider) {
   let bytes = schemaResponses.get(provider);
   if (!bytes) {
-    bytes = protos.tfplugin6.Provider.service.GetProviderSchema.responseSerialize(
-      provider.toProto(),
-    );
+    bytes = PROVIDER.GetProviderSchema.responseSerialize(provider.toProto());
     schemaResponses.set(provider, bytes);
   }
   return bytes;
@@ -74,7 +73,7 @@ function typedSchema(provider, kind, typeName) {
 
 /**
  * Registers the services on `server`.
- * @param {grpc.Server} server
+ * @param {import("./grpc-server").GrpcServer} server
  * @param {import("./provider-schemas").ProviderSchema} provider
  * @param {import("./fixtures").FixtureFile} fixtures
  * @param {{ onShutdown: () => void, log?: string }} options
@@ -188,13 +187,13 @@ function addProviderServices(server, provider, fixtures, options) {
     };
   }
   server.addService(PROVIDER_SERVICE, implementation);
-  server.addService(protos.plugin.GRPCController.service, {
+  server.addService(CONTROLLER, {
     Shutdown: (_call, callback) => {
       callback(null, {});
       options.onShutdown();
     },
   });
-  server.addService(protos.grpc.health.v1.Health.service, {
+  server.addService(HEALTH, {
     Check: (_call, callback) => callback(null, { status: "SERVING" }),
   });
 }

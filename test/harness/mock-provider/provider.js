@@ -26,8 +26,8 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const readline = require("node:readline");
-const grpc = require("@grpc/grpc-js");
 const { FixtureFile } = require("./fixtures");
+const { GrpcServer } = require("./grpc-server");
 const { loadProviderSchemas, findProvider, DEFAULT_SCHEMA_DIR } = require("./provider-schemas");
 const { addProviderServices } = require("./provider-service");
 const { createSelfSignedCertificate } = require("./self-signed-certificate");
@@ -46,12 +46,6 @@ if (process.env.TFMOCK_CPU_LOG) {
   });
 }
 
-function bind(server, address, credentials) {
-  return new Promise((resolve, reject) =>
-    server.bindAsync(address, credentials, (error) => (error ? reject(error) : resolve())),
-  );
-}
-
 /** One gRPC server per provider on unix sockets in a fresh directory; resolves with the reattach map. */
 async function openServerSet(fixturesFile) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tfmock-"));
@@ -60,14 +54,14 @@ async function openServerSet(fixturesFile) {
   const reattach = {};
   let index = 0;
   for (const provider of providers.values()) {
-    const server = new grpc.Server();
+    const server = new GrpcServer();
     // Reattached providers are not ours to stop: Terraform's Shutdown must not end the set.
     addProviderServices(server, provider, fixtures, {
       onShutdown: () => undefined,
       log: process.env.TFMOCK_LOG,
     });
     const socket = path.join(dir, `p${index++}.sock`);
-    await bind(server, `unix:${socket}`, grpc.ServerCredentials.createInsecure());
+    await server.listen(socket);
     servers.push(server);
     reattach[provider.address] = {
       Protocol: "grpc",
@@ -149,7 +143,7 @@ async function servePlugin() {
     path.join(process.env.PLUGIN_UNIX_SOCKET_DIR || os.tmpdir(), "tfmock-plugin-"),
   );
   const socket = path.join(dir, "plugin.sock");
-  const server = new grpc.Server();
+  const server = new GrpcServer();
   const exit = () => {
     fs.rmSync(dir, { recursive: true, force: true });
     process.exit(0);
@@ -161,23 +155,14 @@ async function servePlugin() {
   });
   // go-plugin dials with TLS whenever it sent a client certificate (AutoMTLS).
   const clientCert = process.env.TF_DISABLE_PLUGIN_TLS ? undefined : process.env.PLUGIN_CLIENT_CERT;
-  let credentials = grpc.ServerCredentials.createInsecure();
+  let tls;
   let certificateField = "";
   if (clientCert) {
     const certificate = createSelfSignedCertificate();
-    credentials = grpc.ServerCredentials.createSsl(
-      Buffer.from(clientCert),
-      [
-        {
-          private_key: Buffer.from(certificate.keyPem),
-          cert_chain: Buffer.from(certificate.certPem),
-        },
-      ],
-      true,
-    );
+    tls = { key: certificate.keyPem, cert: certificate.certPem, clientCa: clientCert };
     certificateField = certificate.certDerBase64Raw;
   }
-  await bind(server, `unix:${socket}`, credentials);
+  await server.listen(socket, tls);
   process.on("SIGTERM", exit);
   process.on("SIGINT", exit);
   const fields = [CORE_PROTOCOL_VERSION, PLUGIN_PROTOCOL_VERSION, "unix", socket, "grpc"];

@@ -65,7 +65,7 @@ function extension(id, critical, value) {
 
 /**
  * @returns {{ certPem: string, keyPem: string, certDerBase64Raw: string }} the certificate
- *   and key as PEM (for grpc-js) and the DER as unpadded base64 (for the handshake line)
+ *   and key as PEM (for the TLS server) and the DER as unpadded base64 (for the handshake line)
  */
 function createSelfSignedCertificate() {
   const { privateKey, publicKey } = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" });
