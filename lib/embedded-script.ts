@@ -1,7 +1,9 @@
-import { Token } from "./cdk";
+import * as path from "path";
+import { type IConstruct, Token } from "./cdk";
 import { escapeTemplateLiteral } from "./escape";
-import { hcl } from "./hcl";
+import { hcl, hclRaw } from "./hcl";
 import { readProjectFile } from "./project-root";
+import { ShippedFile } from "./shipped-file";
 
 /**
  * How a value is written into the script:
@@ -29,28 +31,34 @@ export interface ShellAssignment {
  * A shell script that ships with the project (`relPath` from the project root), made
  * ready for a Terraform string attribute (a coder_script's `script`, a container command):
  *
- * - literal `${` and `%{` in the file are escaped, so Terraform does not evaluate the
- *   shell's own expansions;
+ * - the file ships unchanged in the template folder, as `scripts/<its name>`
+ *   ({@link ShippedFile}), and the attribute reads it with `file()`: Terraform never parses
+ *   its text as a template, so the shell's own `${…}` stay as they are;
  * - the assignments are inserted after the `#!` line (or at the top), one per line, with
  *   apply-time values interpolated as safely quoted words or base64, never spliced
  *   into code unescaped.
  *
+ * The planned value is the whole script: `#!` line, assignments, then the rest of the file.
  * The script reads its inputs as plain shell variables, as its header documents.
  */
 export function embeddedScript(
+  scope: IConstruct,
   relPath: string,
   assignments: readonly ShellAssignment[] = [],
 ): string {
   const text = readProjectFile(relPath);
-  const lines = assignments.map(assignmentLine);
+  const file = ShippedFile.of(scope, {
+    source: relPath,
+    path: `scripts/${path.posix.basename(relPath)}`,
+  });
+  const lines = assignments.map((a) => `${assignmentLine(a)}\n`).join("");
   const newline = text.indexOf("\n");
   if (text.startsWith("#!") && newline >= 0) {
     const shebang = text.slice(0, newline + 1);
-    return (
-      shebang + lines.map((l) => l + "\n").join("") + escapeTemplateLiteral(text.slice(newline + 1))
-    );
+    const rest = Token.asString(hcl`trimprefix(${hclRaw(file.fileCall)}, ${shebang})`);
+    return escapeTemplateLiteral(shebang) + lines + rest;
   }
-  return lines.map((l) => l + "\n").join("") + escapeTemplateLiteral(text);
+  return lines + Token.asString(file.fileExpression());
 }
 
 /** `NAME='value'` for one assignment; literal values are quoted at synth, tokens at apply time. */

@@ -1,6 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { projectRoot } from "./project-root";
+import { writeShippedFiles } from "./shipped-file";
 import type { TemplateFrontMatter, TemplateStack } from "./template-stack";
 
 /** Names Coder's CLI would skip or that must never be uploaded with a template. */
@@ -8,9 +9,10 @@ const FORBIDDEN = [/^\./, /\.tfstate/, /^terraform\.tfvars(\.json)?$/, /\.auto\.
 
 /**
  * Writes the files a template ships beside cdk.tf.json: its README.md with
- * Coder's front matter (display name, description, icon) and the extra files
- * and folders it lists. Fails with the file name when a source is missing or
- * would not be uploaded by `coder templates push`.
+ * Coder's front matter (display name, description, icon), the files its constructs
+ * ship (scripts, see ShippedFile) and the extra files and folders it lists. Fails with
+ * the file name when a source is missing or would not be uploaded by
+ * `coder templates push`.
  */
 export function shipTemplateFiles(stack: TemplateStack, stackDir: string): string[] {
   const root = projectRoot();
@@ -21,7 +23,7 @@ export function shipTemplateFiles(stack: TemplateStack, stackDir: string): strin
       `${path.join(stack.sourceDir, "README.md")}: missing; every template ships a README`,
     );
   }
-  const shipped = ["README.md"];
+  const shipped = ["README.md", ...writeShippedFiles(stack, stackDir)];
   fs.writeFileSync(
     path.join(stackDir, "README.md"),
     renderFrontMatter(stack.frontMatter) + fs.readFileSync(readmeSource, "utf8"),

@@ -64,7 +64,7 @@ export class DevcontainerScripts extends Construct {
       displayName: "Dev Container lifecycle",
       icon: "/icon/docker.svg",
       startBlocksLogin: true,
-      script: embeddedScript(`${SCRIPTS_DIR}/lifecycle.sh`, [
+      script: embeddedScript(this, `${SCRIPTS_DIR}/lifecycle.sh`, [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
         { name: "DC_REPOSITORY", value: props.repository },
         { name: "DC_BRANCH", value: props.branch },
@@ -81,7 +81,7 @@ export class DevcontainerScripts extends Construct {
       displayName: "Dev Container postAttachCommand",
       icon: "/icon/docker.svg",
       startBlocksLogin: false,
-      script: embeddedScript(`${SCRIPTS_DIR}/post-attach.sh`, [
+      script: embeddedScript(this, `${SCRIPTS_DIR}/post-attach.sh`, [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
         {
           name: "DC_HOOK_POST_ATTACH_COMMAND",
@@ -95,7 +95,7 @@ export class DevcontainerScripts extends Construct {
       displayName: "Dev Container VS Code extensions",
       icon: "/icon/code.svg",
       startBlocksLogin: false,
-      script: embeddedScript(`${SCRIPTS_DIR}/vscode-extensions.sh`, [
+      script: embeddedScript(this, `${SCRIPTS_DIR}/vscode-extensions.sh`, [
         {
           name: "DC_VSCODE_EXTENSIONS",
           value: Token.asString(hcl`join("\n", ${props.vscodeExtensions})`),

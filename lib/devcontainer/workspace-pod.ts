@@ -3,9 +3,8 @@ import type {
   DeploymentV1SpecTemplateSpecAffinity,
   DeploymentV1SpecTemplateSpecContainerResources,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
-import { escapeTemplateLiteral } from "../escape";
+import { embeddedScript } from "../embedded-script";
 import { hcl } from "../hcl";
-import { readProjectFile } from "../project-root";
 import { agentContainer, WorkspaceDeployment } from "../workspace-deployment";
 import type { WorkspaceAgent } from "../workspace-agent";
 import type { WorkspaceData } from "../workspace-data";
@@ -71,8 +70,8 @@ export class DevcontainerPod extends Construct {
     super(scope, id);
     const user = props.user;
     const runtime = props.runtime;
-    const seedHome = escapeTemplateLiteral(readProjectFile(`${SCRIPTS_DIR}/seed-home.sh`));
-    const entrypoint = escapeTemplateLiteral(readProjectFile(`${SCRIPTS_DIR}/dev-entrypoint.sh`));
+    const seedHome = embeddedScript(this, `${SCRIPTS_DIR}/seed-home.sh`);
+    const entrypoint = embeddedScript(this, `${SCRIPTS_DIR}/dev-entrypoint.sh`);
     const envScript = (kind: string) =>
       Token.asString(hcl`base64encode(lookup(${props.envScripts}, ${kind}, ""))`);
 

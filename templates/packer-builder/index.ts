@@ -241,7 +241,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       // Login waits for the repository (or for the clone to fail and say why).
       startBlocksLogin: true,
       timeout: CLONE_TIMEOUT_SECONDS + 60,
-      script: embeddedScript(`${SCRIPTS}/clone-repository.sh`, [
+      script: embeddedScript(this, `${SCRIPTS}/clone-repository.sh`, [
         { name: "CLONE_REPO_URL", value: vars.repositoryUrl.stringValue },
         { name: "CLONE_DIR", value: CLONE_DIR },
         { name: "CLONE_TIMEOUT", value: String(CLONE_TIMEOUT_SECONDS) },
@@ -255,7 +255,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       runOnStop: true,
       startBlocksLogin: false,
       timeout: SWEEP_TIMEOUT_SECONDS + 30,
-      script: embeddedScript(`${SCRIPTS}/sweep-build-vms.sh`, [
+      script: embeddedScript(this, `${SCRIPTS}/sweep-build-vms.sh`, [
         { name: "SWEEP_WORKSPACE", value: wsKey },
         { name: "SWEEP_NAMESPACE", value: identityNamespace },
         { name: "SWEEP_KUBECONFIG", value: PACKER_KUBECONFIG_PATH },
@@ -297,7 +297,7 @@ export class PackerBuilderTemplate extends TemplateStack {
             command: [
               "bash",
               "-c",
-              embeddedScript(`${SCRIPTS}/bootstrap.sh`, [
+              embeddedScript(this, `${SCRIPTS}/bootstrap.sh`, [
                 { name: "BOOTSTRAP_CA_URL", value: vars.caUrl.stringValue },
                 { name: "BOOTSTRAP_PACKER_PLUGIN_PATH", value: vars.packerPluginPath.stringValue },
                 {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, Testing } from "../../lib/cdk";
+import { writeShippedFiles } from "../../lib/shipped-file";
 import { TemplateStack } from "../../lib/template-stack";
 
 /** The stack id; synthesized folders are `<outdir>/stacks/<STACK_ID>`. */
@@ -50,6 +51,7 @@ export function synthConstructToDir(build: (stack: TemplateStack) => void): Synt
     const { app, stack } = newStack(outdir);
     build(stack);
     app.synth();
+    writeShippedFiles(stack, join(outdir, "stacks", STACK_ID));
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;

@@ -1,47 +1,59 @@
 /**
- * embeddedScript(), synth-level: where the assignments go and how each value is written.
- * (test/devcontainer-template/embedded-script.test.ts plans a script and runs it with sh.)
+ * embeddedScript(), synth-level: the file ships beside cdk.tf.json, where the assignments go
+ * and how each value is written. (test/devcontainer-template/embedded-script.test.ts plans a
+ * script and runs it with sh.)
  */
 import { TerraformOutput, TerraformVariable } from "../../lib/cdk";
 import { assignmentLine, embeddedScript, shellQuote } from "../../lib/embedded-script";
 import { readProjectFile } from "../../lib/project-root";
+import { type ShippedFile, shippedFiles } from "../../lib/shipped-file";
 import { synthConstruct } from "./construct-stack";
 
 const WITHOUT_SHEBANG = "test/constructs/fixtures/script-without-shebang.txt";
 const WITH_SHEBANG = "templates/devcontainer/scripts/post-attach.sh";
 
-/** What Terraform makes of a template string without interpolations: `$${` → `${`, `%%{` → `%{`. */
-function terraformUnescape(text: string): string {
-  return text.replace(/\$\$\{/g, () => "${").replace(/%%\{/g, () => "%{");
-}
+/** The path Terraform reads a shipped script from. */
+const shipped = (name: string) => `"\${path.module}/scripts/${name}"`;
 
-/** `${` or `%{` that Terraform would evaluate (not preceded by the escaping `$` / `%`). */
-const UNESCAPED = /(?<!\$)\$\{|(?<!%)%\{/;
-
-it("puts the assignments at the top of a script without #!, and escapes its ${ and %{", () => {
-  const script = embeddedScript(WITHOUT_SHEBANG, [{ name: "GREETING", value: "hi" }]);
-  const [first, ...rest] = script.split("\n");
-  expect(first).toBe("GREETING='hi'");
-  const body = rest.join("\n");
-  expect(body).not.toMatch(UNESCAPED);
-  expect(terraformUnescape(body)).toBe(readProjectFile(WITHOUT_SHEBANG));
-});
-
-it("keeps the #! line first and puts the assignments right after it, in order", () => {
-  const script = embeddedScript(WITH_SHEBANG, [
-    { name: "A_ONE", value: "1" },
-    { name: "B_TWO", value: "2" },
+it("ships a script without #! as it is and puts the assignments before its text", () => {
+  let files: ShippedFile[] = [];
+  const tf = synthConstruct((stack) => {
+    new TerraformOutput(stack, "script", {
+      value: embeddedScript(stack, WITHOUT_SHEBANG, [{ name: "GREETING", value: "hi" }]),
+    });
+    files = shippedFiles(stack);
+  });
+  expect(tf.output.script.value).toBe(
+    `GREETING='hi'\n\${file(${shipped("script-without-shebang.txt")})}`,
+  );
+  expect(files.map((f) => [f.source, f.path])).toEqual([
+    [WITHOUT_SHEBANG, "scripts/script-without-shebang.txt"],
   ]);
-  const [shebang, ...body] = readProjectFile(WITH_SHEBANG).split("\n");
-  const lines = script.split("\n");
-  expect(lines.slice(0, 3)).toEqual([shebang, "A_ONE='1'", "B_TWO='2'"]);
-  expect(terraformUnescape(lines.slice(3).join("\n"))).toBe(body.join("\n"));
 });
 
-it("returns the file with only its ${ and %{ escaped when there are no assignments", () => {
-  const script = embeddedScript(WITH_SHEBANG);
-  expect(script).not.toMatch(UNESCAPED);
-  expect(terraformUnescape(script)).toBe(readProjectFile(WITH_SHEBANG));
+it("keeps the #! line first, then the assignments in order, then the file after its #! line", () => {
+  const tf = synthConstruct((stack) => {
+    new TerraformOutput(stack, "script", {
+      value: embeddedScript(stack, WITH_SHEBANG, [
+        { name: "A_ONE", value: "1" },
+        { name: "B_TWO", value: "2" },
+      ]),
+    });
+  });
+  const shebang = readProjectFile(WITH_SHEBANG).split("\n")[0];
+  expect(tf.output.script.value).toBe(
+    `${shebang}\nA_ONE='1'\nB_TWO='2'\n` +
+      `\${trimprefix(file(${shipped("post-attach.sh")}), ${JSON.stringify(`${shebang}\n`)})}`,
+  );
+});
+
+it("leaves the script's text out of the configuration", () => {
+  const tf = synthConstruct((stack) => {
+    new TerraformOutput(stack, "script", { value: embeddedScript(stack, WITH_SHEBANG) });
+  });
+  const body = readProjectFile(WITH_SHEBANG).split("\n").slice(1).join("\n");
+  expect(body.length).toBeGreaterThan(200);
+  expect(JSON.stringify(tf)).not.toContain(body.split("\n").find((l) => l.length > 40));
 });
 
 it("quotes literal values at synth time, ' as '\\'' and ${ escaped for Terraform", () => {

@@ -19,7 +19,7 @@ it("prepends quoted and base64 assignments that the script reads back unchanged"
     (stack) => {
       const text = new TerraformVariable(stack, "text", { type: "string" });
       new TerraformOutput(stack, "script", {
-        value: embeddedScript("test/devcontainer-template/fixtures/print-inputs.sh", [
+        value: embeddedScript(stack, "test/devcontainer-template/fixtures/print-inputs.sh", [
           { name: "TEXT", value: text.stringValue },
           { name: "LITERAL", value: "it's ${literal}" },
           { name: "ENCODED", value: text.stringValue, encoding: "base64" },

@@ -131,8 +131,11 @@ async function configurationDir(
   }
   const app = cdk.App.of(stack);
   app.synth();
+  const dir = join(app.outdir, "stacks", stack.node.id);
+  const { writeShippedFiles } = await import("../../lib/shipped-file");
+  writeShippedFiles(stack, dir);
   return {
-    dir: join(app.outdir, "stacks", stack.node.id),
+    dir,
     cleanup: () => {
       if (ownOutdir) rmSync(ownOutdir, { recursive: true, force: true });
     },

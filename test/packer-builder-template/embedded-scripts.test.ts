@@ -6,10 +6,11 @@ import {
   type SynthesizedPackerBuilder,
   type TerraformJson,
 } from "./synthesized-template";
+import { fromTemplateDir, withShippedFiles } from "../support/shipped-scripts";
 
-// The scripts in the synthesized template are the project's .sh files: after the shebang
-// come only the NAME='value' lines the template prepends, and the rest is the file with
-// Terraform's template escapes ($${ and %%{) undone.
+// The scripts in the synthesized template are the project's .sh files, shipped unchanged in
+// its scripts/ folder: the attribute holds the #! line, the NAME='value' lines the template
+// prepends, and a file() read of the rest of the file.
 
 const SCRIPTS = "templates/packer-builder/scripts";
 
@@ -38,11 +39,6 @@ const EMBEDDED: { file: string; names: string[]; locate(config: TerraformJson): 
   },
 ];
 
-/** A Terraform template string's literal text: `$${` → `${`, `%%{` → `%{`. */
-function unescapeTemplate(text: string): string {
-  return text.replace(/\$\$\{/g, "${").replace(/%%\{/g, "%{");
-}
-
 describe("packer-builder embedded scripts", () => {
   let template: SynthesizedPackerBuilder;
   beforeAll(() => (template = synthPackerBuilder()));
@@ -51,24 +47,26 @@ describe("packer-builder embedded scripts", () => {
   it.each(EMBEDDED)("embeds $file faithfully", ({ file, names, locate }) => {
     const source = readFileSync(join(projectRoot(), SCRIPTS, file), "utf8");
     const embedded: string = locate(template.config);
-    const lines = embedded.split("\n");
+    const lines = withShippedFiles(embedded, fromTemplateDir(template.dir)).split("\n");
     const [sourceShebang, ...sourceBody] = source.split("\n");
 
     expect(lines[0]).toBe(sourceShebang);
     const assignments = lines.slice(1, 1 + names.length);
     expect(assignments.map((line) => line.slice(0, line.indexOf("=")))).toEqual(names);
     for (const line of assignments) expect(line).toMatch(/^[A-Z_][A-Z0-9_]*='.*'$/);
-    expect(unescapeTemplate(lines.slice(1 + names.length).join("\n"))).toBe(sourceBody.join("\n"));
+    expect(lines.slice(1 + names.length).join("\n")).toBe(sourceBody.join("\n"));
   });
 
-  it("leaves no unescaped shell expansion for Terraform to evaluate", () => {
-    for (const { names, locate } of EMBEDDED) {
-      const body = locate(template.config)
-        .split("\n")
-        .slice(1 + names.length)
-        .join("\n");
-      expect(body).not.toMatch(/(^|[^$])\$\{/);
-      expect(body).not.toMatch(/(^|[^%])%\{/);
-    }
-  });
+  it.each(EMBEDDED)(
+    "ships $file unchanged and reads it after the assignments",
+    ({ file, names, locate }) => {
+      const source = readFileSync(join(projectRoot(), SCRIPTS, file), "utf8");
+      expect(readFileSync(join(template.dir, "scripts", file), "utf8")).toBe(source);
+      const lines = locate(template.config).split("\n");
+      expect(lines).toHaveLength(names.length + 2);
+      expect(lines.at(-1)).toBe(
+        `\${trimprefix(file("\${path.module}/scripts/${file}"), ${JSON.stringify(`${lines[0]}\n`)})}`,
+      );
+    },
+  );
 });

@@ -118,7 +118,13 @@ describe("packer-builder kubeconfig Secret", () => {
 
   it("never reads the Harvester kubeconfig file into Terraform values", () => {
     const text = JSON.stringify(template.config);
-    expect(text).not.toMatch(/\b(file|yamldecode|filebase64|templatefile)\(/);
+    // The only files read are the template's own shipped scripts.
+    const reads = [...text.matchAll(/\b(file|yamldecode|filebase64|templatefile)\([^)]*\)/g)];
+    expect(reads.map((m) => m[0]).sort()).toEqual(
+      ["bootstrap", "clone-repository", "sweep-build-vms"].map(
+        (name) => `file(\\"\${path.module}/scripts/${name}.sh\\")`,
+      ),
+    );
     expect(template.config.provider.kubernetes).toContainEqual({
       alias: "harvester",
       config_path: "${var.harvester_kubeconfig_path}",

@@ -10,13 +10,16 @@ import {
   PackerBuilderTemplate,
   type PackerBuilderTemplateProps,
 } from "../../templates/packer-builder";
+import { fromStack, withShippedFiles } from "../support/shipped-scripts";
 import { synthPackerBuilder, type TerraformJson } from "./synthesized-template";
 
 const PUBLIC = "harvester-public";
 
-/** A packer-builder template with `props`, as Terraform JSON. */
+/** A packer-builder template with `props`, as Terraform JSON; `readShipped` reads its scripts. */
+let readShipped: (path: string) => string = () => "";
 function synth(props: PackerBuilderTemplateProps = {}): TerraformJson {
   const stack = new PackerBuilderTemplate(Testing.app() as App, "packer-builder", props);
+  readShipped = fromStack(stack);
   return JSON.parse(Testing.synth(stack)) as TerraformJson;
 }
 
@@ -100,15 +103,17 @@ describe("packer-builder publishing is additive", () => {
   it("ships scripts whose only delete is the workspace's build VMs in the build namespace", () => {
     const tf = synth();
     const container = tf.resource.kubernetes_deployment_v1.main.spec.template.spec.container[0];
-    const scripts: Record<string, string> = {
-      bootstrap: container.command.join("\n"),
-      ...Object.fromEntries(
-        Object.entries(tf.resource.coder_script as Record<string, any>).map(([k, s]) => [
-          k,
-          s.script as string,
-        ]),
-      ),
-    };
+    const scripts: Record<string, string> = Object.fromEntries(
+      Object.entries({
+        bootstrap: container.command.join("\n"),
+        ...Object.fromEntries(
+          Object.entries(tf.resource.coder_script as Record<string, any>).map(([k, s]) => [
+            k,
+            s.script as string,
+          ]),
+        ),
+      }).map(([k, text]) => [k, withShippedFiles(text, readShipped)]),
+    );
     const changes = Object.entries(scripts).flatMap(([name, text]) =>
       text
         .split("\n")
@@ -119,7 +124,7 @@ describe("packer-builder publishing is additive", () => {
         .map((line) => `${name}: ${line.trim()}`),
     );
     expect(changes).toEqual([
-      'sweep_build_vms: --namespace "$${namespace}" delete virtualmachines.kubevirt.io \\',
+      'sweep_build_vms: --namespace "${namespace}" delete virtualmachines.kubevirt.io \\',
     ]);
     expect(scripts.sweep_build_vms).toContain("\nSWEEP_NAMESPACE='packer-dev'\n");
     for (const text of Object.values(scripts)) {

@@ -6,12 +6,20 @@ import { TerraformVariable } from "../../../lib/cdk";
 import { coderProvider } from "../../../lib/providers";
 import { WorkspaceAgent } from "../../../lib/workspace-agent";
 import { WorkspaceData } from "../../../lib/workspace-data";
-import { DevcontainerScripts, LIFECYCLE_HOOKS } from "../../../lib/devcontainer/scripts";
+import { readProjectFile } from "../../../lib/project-root";
+import {
+  DevcontainerScripts,
+  LIFECYCLE_HOOKS,
+  SCRIPTS_DIR,
+} from "../../../lib/devcontainer/scripts";
+import { fromStack, withShippedFiles } from "../../support/shipped-scripts";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 let scripts: Record<string, any>;
+let readShipped: (path: string) => string;
 beforeAll(() => {
   const tf: TerraformJson = synthConstruct((stack) => {
+    readShipped = fromStack(stack);
     coderProvider(stack);
     const ws = new WorkspaceData(stack, "workspace");
     const agent = new WorkspaceAgent(stack, "agent");
@@ -102,9 +110,25 @@ it("gives the VS Code script the extensions one per line, the settings as base64
   expect(lines[1]).toBe("DC_VSCODE_SETTINGS_B64='${base64encode(var.settings)}'");
 });
 
-it("leaves every ${ of the scripts themselves escaped, so only the inputs interpolate", () => {
-  for (const s of Object.values(scripts)) {
-    const body = (s.script as string).split("\n").filter((l) => !/^[A-Z_][A-Z0-9_]*='/.test(l));
-    expect(body.join("\n")).not.toMatch(/(?<!\$)\$\{|(?<!%)%\{/);
+it("reads each script's own text from its shipped file, so only the inputs interpolate", () => {
+  const files: Record<string, string> = {
+    devcontainer_lifecycle: "lifecycle.sh",
+    devcontainer_post_attach: "post-attach.sh",
+    devcontainer_vscode: "vscode-extensions.sh",
+  };
+  for (const [name, s] of Object.entries(scripts)) {
+    const source = readProjectFile(`${SCRIPTS_DIR}/${files[name]}`);
+    const lines = (s.script as string).split("\n");
+    expect(lines[0]).toBe(source.split("\n")[0]);
+    expect(lines.slice(1, -1).every((l) => /^[A-Z_][A-Z0-9_]*='/.test(l))).toBe(true);
+    expect(lines.at(-1)).toBe(
+      `\${trimprefix(file("\${path.module}/scripts/${files[name]}"), ` +
+        `${JSON.stringify(`${lines[0]}\n`)})}`,
+    );
+    expect(
+      withShippedFiles(s.script, readShipped)
+        .split("\n")
+        .slice(lines.length - 1),
+    ).toEqual(source.split("\n").slice(1));
   }
 });

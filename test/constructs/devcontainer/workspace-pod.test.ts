@@ -15,6 +15,7 @@ import { DevcontainerMounts } from "../../../lib/devcontainer/mounts";
 import { ContainerRuntime } from "../../../lib/devcontainer/runtime";
 import { SCRIPTS_DIR } from "../../../lib/devcontainer/scripts";
 import { DevcontainerPod } from "../../../lib/devcontainer/workspace-pod";
+import { fromStack, withShippedFiles } from "../../support/shipped-scripts";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 const HOME = "/home/vscode";
@@ -22,8 +23,10 @@ const FOLDER = "/workspaces/app";
 
 let deployment: any;
 let spec: any;
+let readShipped: (path: string) => string;
 beforeAll(() => {
   const tf: TerraformJson = synthConstruct((stack) => {
+    readShipped = fromStack(stack);
     coderProvider(stack);
     const ws = new WorkspaceData(stack, "workspace");
     const agent = new WorkspaceAgent(stack, "agent");
@@ -77,10 +80,6 @@ beforeAll(() => {
 });
 
 /** Terraform's reading of an escaped literal: `$${` → `${`, `%%{` → `%{`. */
-function terraformUnescape(text: string): string {
-  return text.replace(/\$\$\{/g, () => "${").replace(/%%\{/g, () => "%{");
-}
-
 it("is kubernetes_deployment_v1.main, counted by start_count, after the data volume", () => {
   expect(deployment.count).toBe("${data.coder_workspace.me.start_count}");
   expect(deployment.depends_on).toEqual(["kubernetes_persistent_volume_claim_v1.data"]);
@@ -109,7 +108,9 @@ it("seeds the home first, with the same image, no privilege escalation and the w
     volume_mount: [{ name: "data", mount_path: "/mnt/data" }],
   });
   expect(seed.command.slice(0, 2)).toEqual(["sh", "-c"]);
-  expect(terraformUnescape(seed.command[2])).toBe(readProjectFile(`${SCRIPTS_DIR}/seed-home.sh`));
+  expect(withShippedFiles(seed.command[2], readShipped)).toBe(
+    readProjectFile(`${SCRIPTS_DIR}/seed-home.sh`),
+  );
   expect(seed.env.map((e: { name: string }) => e.name)).toEqual([
     "HOME_DIR",
     "VOLUME_DIRS",
@@ -117,12 +118,11 @@ it("seeds the home first, with the same image, no privilege escalation and the w
   ]);
 });
 
-it("runs dev-entrypoint.sh in `dev`, escaped for Terraform, with the agent token only in env", () => {
+it("runs dev-entrypoint.sh in `dev`, read from the shipped file, with the agent token only in env", () => {
   const [dev] = spec.container;
   expect(dev.name).toBe("dev");
   expect(dev.command.slice(0, 2)).toEqual(["sh", "-c"]);
-  expect(dev.command[2]).not.toMatch(/(?<!\$)\$\{/);
-  expect(terraformUnescape(dev.command[2])).toBe(
+  expect(withShippedFiles(dev.command[2], readShipped)).toBe(
     readProjectFile(`${SCRIPTS_DIR}/dev-entrypoint.sh`),
   );
   expect(dev.env[0]).toEqual({ name: "CODER_AGENT_TOKEN", value: "${coder_agent.main.token}" });
