@@ -19,7 +19,7 @@ export interface ShippedFileProps {
  * A project file that ships inside the synthesized template, for the configuration to read
  * with `file()`. Scripts ship this way rather than as JSON strings: Terraform parses every
  * string of a `.tf.json` file as a template each time it evaluates or analyses it, and the
- * scripts were half of the devcontainer template's text (plans are ~12% cheaper without
+ * scripts were nearly a third of the devcontainer template's text (plans are ~12% cheaper without
  * them), and operators read a script in Coder's template files as the script it is.
  *
  * Written by {@link writeShippedFiles} after synth (templates/synth.ts and the plan-test
