@@ -5,6 +5,7 @@ import { synthTemplates } from "../../templates/synth";
 import { TEMPLATES } from "../../templates";
 import { projectRoot } from "../../lib/project-root";
 import { App } from "../../lib/cdk";
+import { shippedFiles } from "../../lib/shipped-file";
 
 // What `coder templates push -d cdktf.out/stacks/<template>` needs, checked on
 // every template: the files, their size, no backend, no host paths, and
@@ -118,6 +119,22 @@ describe("synthesized templates", () => {
             same: shipped.equals(fs.readFileSync(path.join(projectRoot(), stack.sourceDir, rel))),
           }).toEqual({ rel, same: true });
         }
+      }
+    });
+
+    it("ships each file its configuration reads with file(), byte for byte, and only those", () => {
+      const stack = TEMPLATES.find((t) => t.id === id)!.create(new App({ outdir: second }));
+      const text = fs.readFileSync(path.join(dir(), "cdk.tf.json"), "utf8");
+      const read = [...text.matchAll(/file\(\\"\$\{path\.module\}\/([^"\\]+)\\"\)/g)].map(
+        (m) => m[1],
+      );
+      const shipped = shippedFiles(stack);
+      expect([...new Set(read)].sort()).toEqual(shipped.map((f) => f.path));
+      for (const file of shipped) {
+        const same = fs
+          .readFileSync(path.join(dir(), file.path))
+          .equals(fs.readFileSync(path.join(projectRoot(), file.source)));
+        expect({ file: file.path, same }).toEqual({ file: file.path, same: true });
       }
     });
 
