@@ -3,7 +3,13 @@
  * and the user's external auth token reach exactly one place, the build's sensitive
  * `git_credentials`, and rotating them never rebuilds (ignore_changes).
  */
-import { TerraformHarness, type ApplyResult, type PlanOptions, type PlanResult } from "../harness";
+import {
+  collectResources,
+  TerraformHarness,
+  type ApplyResult,
+  type PlanOptions,
+  type PlanResult,
+} from "../harness";
 import {
   devcontainerFixtures,
   metadata,
@@ -50,20 +56,13 @@ function planOccurrences(plan: PlanResult, secret: string): Occurrence[] {
     found.push(...occurrences(r.after, r.afterSensitive, r.address, secret));
   }
   const prior = (plan.raw.prior_state ?? {}) as { values?: { root_module?: unknown } };
-  for (const d of readDataSources(prior.values?.root_module)) {
+  for (const d of collectResources(prior.values?.root_module).filter((r) => r.mode === "data")) {
     found.push(...occurrences(d.values, d.sensitive_values, String(d.address), secret));
   }
   for (const [name, o] of Object.entries(plan.outputs)) {
     found.push(...occurrences(o.value, o.sensitive, `output.${name}`, secret));
   }
   return found;
-}
-
-function readDataSources(module: unknown): Record<string, any>[] {
-  if (module === null || typeof module !== "object") return [];
-  const m = module as { resources?: Record<string, any>[]; child_modules?: unknown[] };
-  const own = (m.resources ?? []).filter((r) => r.mode === "data");
-  return [...own, ...(m.child_modules ?? []).flatMap(readDataSources)];
 }
 
 describe("devcontainer template: git credentials", () => {

@@ -18,7 +18,12 @@ export {
   type TerraformState,
   type ValidationResult,
 } from "./terraform-harness";
-export { PlanResult, type PlannedResource, type ReadDataSource } from "./plan-result";
+export {
+  collectResources,
+  PlanResult,
+  type PlannedResource,
+  type ReadDataSource,
+} from "./plan-result";
 export { mergeStates, type ModuleBatch, nestState, prepareModuleBatch } from "./module-batch";
 export {
   DEFAULT_OWNER,

@@ -8,7 +8,7 @@
 import { TEMPLATES } from "../../templates";
 import { type SynthesizedTemplate, synthTemplate } from "../support/synth-template";
 import { findSecretLeaks, sinks } from "./secret-flow";
-import { TerraformHarness, type Fixtures, type PlanResult } from "../harness";
+import { collectResources, TerraformHarness, type Fixtures, type PlanResult } from "../harness";
 
 jest.setTimeout(180_000);
 
@@ -260,20 +260,13 @@ function planExposures(plan: PlanResult): Exposure[] {
   for (const r of plan.resourceChanges)
     found.push(...exposures(r.after, r.afterSensitive, r.address));
   const prior = (plan.raw.prior_state ?? {}) as { values?: { root_module?: unknown } };
-  for (const d of dataSourcesIn(prior.values?.root_module)) {
+  for (const d of collectResources(prior.values?.root_module).filter((r) => r.mode === "data")) {
     found.push(...exposures(d.values, d.sensitive_values, String(d.address)));
   }
   for (const [name, o] of Object.entries(plan.outputs)) {
     if (!o.sensitive) found.push(...exposures(o.value, false, `output.${name}`));
   }
   return found;
-}
-
-function dataSourcesIn(module: unknown): Record<string, unknown>[] {
-  if (module === null || typeof module !== "object") return [];
-  const m = module as { resources?: Record<string, unknown>[]; child_modules?: unknown[] };
-  const own = (m.resources ?? []).filter((r) => r.mode === "data");
-  return [...own, ...(m.child_modules ?? []).flatMap(dataSourcesIn)];
 }
 
 describe("planned values", () => {
@@ -321,13 +314,5 @@ describe("planned values", () => {
 /** The `sensitive_values` mask of a resource in `terraform show -json` of a state. */
 function sensitiveValuesOf(show: Record<string, unknown>, address: string): unknown {
   const values = (show.values ?? {}) as { root_module?: unknown };
-  const all = [...dataSourcesIn(values.root_module), ...managedIn(values.root_module)];
-  return all.find((r) => r.address === address)?.sensitive_values;
-}
-
-function managedIn(module: unknown): Record<string, unknown>[] {
-  if (module === null || typeof module !== "object") return [];
-  const m = module as { resources?: Record<string, unknown>[]; child_modules?: unknown[] };
-  const own = (m.resources ?? []).filter((r) => r.mode !== "data");
-  return [...own, ...(m.child_modules ?? []).flatMap(managedIn)];
+  return collectResources(values.root_module).find((r) => r.address === address)?.sensitive_values;
 }
