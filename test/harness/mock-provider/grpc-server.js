@@ -146,4 +146,4 @@ function endWithStatus(stream, code, message) {
   );
 }
 
-module.exports = { GrpcServer, Status, frame, unframe };
+module.exports = { GrpcServer, frame, unframe };

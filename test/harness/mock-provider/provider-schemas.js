@@ -47,7 +47,6 @@ class ProviderSchema {
     this.provider = schema.provider || { version: 0, block: {} };
     this.resources = schema.resource_schemas || {};
     this.dataSources = schema.data_source_schemas || {};
-    this.protoCache = undefined;
   }
 
   typePrefixes() {
@@ -62,21 +61,18 @@ class ProviderSchema {
     return schema;
   }
 
-  /** The GetProviderSchema.Response message (built once). */
+  /** The GetProviderSchema.Response message (provider-service.js serializes it once). */
   toProto() {
-    if (!this.protoCache) {
-      const convert = (entries) =>
-        Object.fromEntries(Object.entries(entries).map(([name, s]) => [name, schemaToProto(s)]));
-      this.protoCache = {
-        provider: schemaToProto(this.provider),
-        resource_schemas: convert(this.resources),
-        data_source_schemas: convert(this.dataSources),
-        diagnostics: [],
-        server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
-        functions: {},
-      };
-    }
-    return this.protoCache;
+    const convert = (entries) =>
+      Object.fromEntries(Object.entries(entries).map(([name, s]) => [name, schemaToProto(s)]));
+    return {
+      provider: schemaToProto(this.provider),
+      resource_schemas: convert(this.resources),
+      data_source_schemas: convert(this.dataSources),
+      diagnostics: [],
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
+      functions: {},
+    };
   }
 }
 
