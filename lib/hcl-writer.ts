@@ -6,9 +6,11 @@
  * - a *literal* (text from TypeScript or an operator): `${` and `%{` are escaped so it
  *   can never interpolate;
  * - a *template* (a string taken from Terraform JSON, where every string is already a
- *   template): written as it is, since `"${x}"` and `"$${x}"` mean the same in both syntaxes.
- * Both get quotes, backslashes and control characters escaped.
+ *   template): its `${ … }` / `%{ … }` sequences are HCL expressions and are copied as they
+ *   are; its literal text keeps `$${` / `%%{`, which mean the same in both syntaxes.
+ * Literal text gets quotes, backslashes and control characters escaped.
  */
+import { templateParts } from "./hcl-template";
 
 /** A raw HCL expression (a reference such as `var.region`), written without quotes. */
 export class HclReference {
@@ -19,13 +21,22 @@ export class HclReference {
   }
 }
 
-/** Values the writer knows; objects are HCL object expressions with quoted keys. */
+/**
+ * Any HCL expression, written as it is (a multi-line one inside parentheses, where HCL
+ * allows line breaks).
+ */
+export class HclExpression {
+  constructor(public readonly expression: string) {}
+}
+
+/** Values the writer knows; objects are HCL object expressions with quoted keys (strings of the same kind). */
 export type HclWriterValue =
   | string
   | number
   | boolean
   | null
   | HclReference
+  | HclExpression
   | readonly HclWriterValue[]
   | { readonly [key: string]: HclWriterValue };
 
@@ -34,6 +45,19 @@ export type HclStringKind = "literal" | "template";
 
 /** An HCL quoted string for `text`. */
 export function hclQuoted(text: string, kind: HclStringKind): string {
+  if (kind === "template") {
+    const parts = templateParts(text);
+    return `"${parts.map((p) => (p.kind === "literal" ? escapeText(p.text) : p.text)).join("")}"`;
+  }
+  // Replacement functions: "$$" in a replacement string would mean "$".
+  const escaped = escapeText(text)
+    .replace(/\$\{/g, () => "$${")
+    .replace(/%\{/g, () => "%%{");
+  return `"${escaped}"`;
+}
+
+/** Quotes, backslashes and control characters escaped for an HCL quoted string. */
+function escapeText(text: string): string {
   let out = "";
   for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
@@ -45,11 +69,7 @@ export function hclQuoted(text: string, kind: HclStringKind): string {
     else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
-  if (kind === "literal") {
-    // Replacement functions: "$$" in a replacement string would mean "$".
-    out = out.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
-  }
-  return `"${out}"`;
+  return out;
 }
 
 /** One `name = value` line or nested block of a block body, in the order given. */
@@ -109,6 +129,13 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
 function renderValue(value: HclWriterValue, indent: string, kind: HclStringKind): string {
   if (value === null) return "null";
   if (value instanceof HclReference) return value.expression;
+  if (value instanceof HclExpression) {
+    const lines = value.expression.split("\n");
+    if (lines.length === 1) return value.expression;
+    // Continuation lines take the value's indentation: outside strings (and HCL strings
+    // cannot span lines), whitespace in an expression means nothing.
+    return `(\n${lines.map((l) => `${indent}  ${l.trim()}`).join("\n")}\n${indent})`;
+  }
   if (typeof value === "string") return hclQuoted(value, kind);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new Error(`${value} cannot be written as an HCL number`);
@@ -122,7 +149,7 @@ function renderValue(value: HclWriterValue, indent: string, kind: HclStringKind)
   if (keys.length === 0) return "{}";
   const inner = indent + "  ";
   const rendered = keys.map((k) => ({
-    key: hclQuoted(k, "literal"),
+    key: hclQuoted(k, kind),
     text: renderValue(value[k], inner, kind),
   }));
   const width = Math.max(...rendered.map((r) => r.key.length));

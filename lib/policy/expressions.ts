@@ -6,28 +6,13 @@
  * the interpolations of a string, the references in them, and whether an expression is
  * "gated" by a boolean variable (false whenever the variable is false).
  */
+import { templateParts } from "../hcl-template";
 
 /** The bodies of the `${ … }` interpolations (and `%{ … }` directives) of a template string. */
 export function interpolations(template: string): string[] {
-  const bodies: string[] = [];
-  let i = 0;
-  while (i < template.length) {
-    const c = template[i];
-    const opens = (c === "$" || c === "%") && template[i + 1] === "{";
-    if (!opens) {
-      i++;
-      continue;
-    }
-    // `$${` / `%%{` are escapes for a literal `${` / `%{`.
-    if (i > 0 && template[i - 1] === c) {
-      i += 2;
-      continue;
-    }
-    const end = matchingClose(template, i + 1);
-    bodies.push(template.slice(i + 2, end).trim());
-    i = end + 1;
-  }
-  return bodies;
+  return templateParts(template)
+    .filter((part) => part.kind === "sequence")
+    .map((part) => part.text.slice(2, -1).trim());
 }
 
 /** Index of the bracket closing the one at `open` (the string's end when unbalanced). */

@@ -15,6 +15,12 @@ describe("hclQuoted", () => {
     expect(hclQuoted("${x} %{if}", "literal")).toBe('"$${x} %%{if}"');
     expect(hclQuoted("${x} $${y}", "template")).toBe('"${x} $${y}"');
   });
+
+  it("copies a template's sequences as the expressions they are, escaping only its text", () => {
+    expect(hclQuoted('say "${join("\\n", [x, "}"])}"\n', "template")).toBe(
+      '"say \\"${join("\\n", [x, "}"])}\\"\\n"',
+    );
+  });
 });
 
 describe("renderHclFile", () => {
