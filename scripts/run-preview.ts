@@ -10,7 +10,7 @@
 // Terraform's.
 //
 // Run through scripts/preview.js (a plain node launcher that loads TypeScript with swc).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import {
@@ -18,6 +18,7 @@ import {
   readDevcontainerFile,
   type DevcontainerFile,
 } from "../lib/preview/devcontainer-file";
+import { LOCALS_FILE, localNames } from "../lib/locals-file";
 import { deriveMetadata } from "../lib/preview/devcontainer-metadata";
 import { LIFECYCLE_HOOKS } from "../lib/preview/lifecycle-scripts";
 import { renderJson, renderText, type PreviewReport } from "../lib/preview/render-report";
@@ -188,13 +189,15 @@ export class PreviewSession {
  */
 function addPreviewOutputs(dir: string): string[] {
   const config = JSON.parse(readFileSync(join(dir, "cdk.tf.json"), "utf8")) as {
-    locals?: Record<string, unknown>;
     variable?: Record<string, { default?: unknown }>;
   };
-  const locals = config.locals ?? {};
+  const localsFile = join(dir, LOCALS_FILE);
+  const locals = new Set(
+    existsSync(localsFile) ? localNames(readFileSync(localsFile, "utf8")) : [],
+  );
   const output: Record<string, unknown> = {};
   const expose = (name: string, local: string) => {
-    if (local in locals) output[name] = { value: `\${local.${local}}`, sensitive: true };
+    if (locals.has(local)) output[name] = { value: `\${local.${local}}`, sensitive: true };
   };
   expose(PREVIEW_OUTPUTS.warnings, "all_warnings");
   expose(PREVIEW_OUTPUTS.missingVariables, "missing_variables");

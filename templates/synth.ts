@@ -5,6 +5,7 @@ import { ConfigError, type OperatorConfig } from "../lib/operator-config";
 import { InvalidPropError } from "../lib/validate";
 import { projectRoot } from "../lib/project-root";
 import { validateProvisionerTags, type ProvisionerTags } from "../lib/provisioner-tags";
+import { moveLocalsToHcl } from "../lib/locals-file";
 import { shipTemplateFiles } from "../lib/template-files";
 import type { TemplateFrontMatter, TemplateStack } from "../lib/template-stack";
 import { applyVariableDefaults } from "../lib/variable-defaults";
@@ -33,6 +34,11 @@ export interface SynthesizedTemplate {
   readonly frontMatter: TemplateFrontMatter;
   /** Whether a .terraform.lock.hcl was shipped (from templates/<id>/). */
   readonly hasLockFile: boolean;
+  /**
+   * The template's configuration as one Terraform JSON document: cdk.tf.json with the
+   * locals that synth writes to locals.tf (lib/locals-file.ts).
+   */
+  readonly model: Record<string, unknown>;
 }
 
 export interface SynthOptions {
@@ -85,6 +91,7 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
       stack.declaredVariableNames(),
     );
     fs.writeFileSync(jsonFile, JSON.stringify(json, null, 2));
+    moveLocalsToHcl(dir);
     shipTemplateFiles(stack, dir);
     const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
     const hasLockFile = fs.existsSync(lockSource);
@@ -97,6 +104,7 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
       workspaceTags: rendered?.tags ?? {},
       frontMatter: stack.frontMatter,
       hasLockFile,
+      model: json,
     };
   });
   writeManifest(outdir, results);

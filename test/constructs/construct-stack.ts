@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, Testing } from "../../lib/cdk";
+import { moveLocalsToHcl } from "../../lib/locals-file";
 import { writeShippedFiles } from "../../lib/shipped-file";
 import { TemplateStack } from "../../lib/template-stack";
 
@@ -51,7 +52,9 @@ export function synthConstructToDir(build: (stack: TemplateStack) => void): Synt
     const { app, stack } = newStack(outdir);
     build(stack);
     app.synth();
+    // As templates/synth.ts does: what is planned is what a template ships.
     writeShippedFiles(stack, join(outdir, "stacks", STACK_ID));
+    moveLocalsToHcl(join(outdir, "stacks", STACK_ID));
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;

@@ -3,6 +3,10 @@
  * first (as on a workspace's first build), so that the next plan reads the Dev Container
  * metadata with known inputs, as every later start does.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { LOCALS_FILE } from "../../lib/locals-file";
+import { planDecisions, withLocalsInJson } from "../support/locals-in-json";
 import { TerraformHarness, type ApplyResult, type PlanOptions, type PlanResult } from "../harness";
 import {
   BUILD_VALUES,
@@ -333,6 +337,22 @@ describe("devcontainer template: the workspace pod", () => {
         // CODER_AGENT_TOKEN.
         "kubernetes_deployment_v1.main[0]": [".spec.0.template.0.spec.0.container.0.env.0.value"],
       });
+    });
+
+    it("plans the same with its locals in cdk.tf.json, where cdktf writes them, as in locals.tf", async () => {
+      expect(fs.existsSync(path.join(template.dir, LOCALS_FILE))).toBe(true);
+      const inJson = withLocalsInJson(template.dir, template.config);
+      try {
+        const again = await tf.plan(inJson.dir, {
+          ...base,
+          parameters: { repository: REPOSITORY, devcontainer_variables: "NPM_TOKEN=abc" },
+          state: built,
+          fixtures: devcontainerFixtures(meta),
+        });
+        expect(planDecisions(again)).toEqual(planDecisions(plan));
+      } finally {
+        inJson.cleanup();
+      }
     });
   });
 

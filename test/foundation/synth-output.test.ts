@@ -5,6 +5,7 @@ import { synthTemplates } from "../../templates/synth";
 import { TEMPLATES } from "../../templates";
 import { projectRoot } from "../../lib/project-root";
 import { App } from "../../lib/cdk";
+import { LOCALS_FILE, localNames } from "../../lib/locals-file";
 import { shippedFiles } from "../../lib/shipped-file";
 
 // What `coder templates push -d cdktf.out/stacks/<template>` needs, checked on
@@ -77,10 +78,26 @@ describe("synthesized templates", () => {
       });
     });
 
+    /** The configuration's own files: cdk.tf.json and the `.tf` files beside it. */
+    const configurationText = () =>
+      listFiles(dir())
+        .filter((f) => /\.tf(\.json)?$/.test(f))
+        .map((f) => fs.readFileSync(path.join(dir(), f), "utf8"))
+        .join("\n");
+
     it("holds no absolute path of the machine that synthesized it", () => {
-      const text = fs.readFileSync(path.join(dir(), "cdk.tf.json"), "utf8");
+      const text = configurationText();
       expect(text).not.toContain(projectRoot());
       expect(text).not.toContain(first);
+    });
+
+    it("writes its locals to locals.tf, in HCL, and none to cdk.tf.json", () => {
+      expect(config()).not.toHaveProperty("locals");
+      const localsFile = path.join(dir(), LOCALS_FILE);
+      if (!fs.existsSync(localsFile)) return;
+      const stack = TEMPLATES.find((t) => t.id === id)!.create(new App({ outdir: second }));
+      const declared = Object.keys((stack.toTerraform() as { locals?: object }).locals ?? {});
+      expect(localNames(fs.readFileSync(localsFile, "utf8")).sort()).toEqual(declared.sort());
     });
 
     it("is byte-identical when synthesized twice", () => {
@@ -124,8 +141,9 @@ describe("synthesized templates", () => {
 
     it("ships each file its configuration reads with file(), byte for byte, and only those", () => {
       const stack = TEMPLATES.find((t) => t.id === id)!.create(new App({ outdir: second }));
-      const text = fs.readFileSync(path.join(dir(), "cdk.tf.json"), "utf8");
-      const read = [...text.matchAll(/file\(\\"\$\{path\.module\}\/([^"\\]+)\\"\)/g)].map(
+      // In cdk.tf.json the quotes are escaped (\"), in .tf files they are not.
+      const text = configurationText();
+      const read = [...text.matchAll(/file\(\\?"\$\{path\.module\}\/([^"\\]+)\\?"\)/g)].map(
         (m) => m[1],
       );
       const shipped = shippedFiles(stack);

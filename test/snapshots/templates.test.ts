@@ -1,12 +1,12 @@
 /**
- * One snapshot per template (its cdk.tf.json, byte for byte), each paired with assertions of
+ * Snapshots per template (its cdk.tf.json and locals.tf, byte for byte), paired with assertions of
  * what the template promises, so that the intent survives a snapshot update: provider
  * constraints, the variables in form order, parameter orders, and which resources live only
  * while the workspace runs and which survive a stop.
  *
  * After an intended change: `npx jest test/snapshots --ci=false -u`, then review the diff.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TEMPLATES } from "../../templates";
 import {
@@ -14,6 +14,7 @@ import {
   PROVIDER_VERSION_CONSTRAINTS,
   REQUIRED_TERRAFORM_VERSION,
 } from "../../lib/template-stack";
+import { LOCALS_FILE } from "../../lib/locals-file";
 import { synthTemplate } from "../support/synth-template";
 
 const START_COUNT = "${data.coder_workspace.me.start_count}";
@@ -125,11 +126,14 @@ it("has an intent for every template, and a template for every intent", () => {
 describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
   const intent = INTENTS[id];
   let text: string;
+  let localsText: string | undefined;
   let config: Record<string, any>;
   beforeAll(() => {
     const synthesized = synthTemplate(id);
     try {
       text = readFileSync(join(synthesized.dir, "cdk.tf.json"), "utf8");
+      const localsFile = join(synthesized.dir, LOCALS_FILE);
+      if (existsSync(localsFile)) localsText = readFileSync(localsFile, "utf8");
     } finally {
       synthesized.cleanup();
     }
@@ -146,6 +150,10 @@ describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
 
   it("synthesizes cdk.tf.json as in the snapshot", () => {
     expect(text).toMatchSnapshot();
+  });
+
+  it("synthesizes locals.tf (or none) as in the snapshot", () => {
+    expect(localsText ?? "(no locals.tf)").toMatchSnapshot();
   });
 
   it("requires Terraform >= 1.5 and each provider from its source with the project's constraint, without a backend", () => {

@@ -9,11 +9,15 @@ import * as path from "path";
 import { synthTemplates } from "../../templates/synth";
 import { RUN_CACHE_ENV } from "../harness/run-cache";
 import { CHECKED_TERRAFORM_ENV, requireTerraform } from "../harness/terraform-cli";
-import { SYNTHESIZED_DIR_ENV } from "./synth-template";
+import { MODELS_DIR, SYNTHESIZED_DIR_ENV } from "./synth-template";
 
 export default async function globalSetup(): Promise<void> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "coder-cdktf-test-synth-"));
-  synthTemplates({ outdir });
+  const models = path.join(outdir, MODELS_DIR);
+  fs.mkdirSync(models);
+  for (const t of synthTemplates({ outdir })) {
+    fs.writeFileSync(path.join(models, `${t.id}.json`), JSON.stringify(t.model));
+  }
   process.env[SYNTHESIZED_DIR_ENV] = outdir;
   process.env[RUN_CACHE_ENV] = path.join(outdir, "harness-runs");
   const searchPath = process.env.PATH ?? "";

@@ -14,9 +14,16 @@ import * as path from "path";
 /** Environment variable naming the run's synthesized output (an outdir with stacks/<id>). */
 export const SYNTHESIZED_DIR_ENV = "CODER_CDKTF_TEST_SYNTH_DIR";
 
-/** One synthesized template: its stack dir and its cdk.tf.json. */
+/** Where global-setup.ts keeps each template's configuration model: `<dir>/<id>.json`. */
+export const MODELS_DIR = "models";
+
+/** One synthesized template: its stack dir and its configuration. */
 export interface SynthesizedTemplate<Config = Record<string, unknown>> {
   readonly dir: string;
+  /**
+   * The configuration as one Terraform JSON document: cdk.tf.json with the locals synth
+   * writes to locals.tf (templates/synth.ts `model`).
+   */
   readonly config: Config;
   /** Removes what this call created (nothing when the run's shared output was used). */
   cleanup(): void;
@@ -32,7 +39,9 @@ export function synthTemplate<Config = Record<string, unknown>>(
     if (!fs.existsSync(dir)) {
       throw new Error(`no synthesized template "${id}" in ${shared} (${SYNTHESIZED_DIR_ENV})`);
     }
-    return { dir, config: readConfig<Config>(dir), cleanup: () => undefined };
+    const model = path.join(shared, MODELS_DIR, `${id}.json`);
+    const config = JSON.parse(fs.readFileSync(model, "utf8")) as Config;
+    return { dir, config, cleanup: () => undefined };
   }
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `synth-${id}-`));
   // Loaded only here: importing the templates costs what the shared output saves.
@@ -42,11 +51,7 @@ export function synthTemplate<Config = Record<string, unknown>>(
   const [t] = synthTemplates({ outdir, only: [id] });
   return {
     dir: t.dir,
-    config: readConfig<Config>(t.dir),
+    config: t.model as Config,
     cleanup: () => fs.rmSync(outdir, { recursive: true, force: true }),
   };
-}
-
-function readConfig<Config>(dir: string): Config {
-  return JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8")) as Config;
 }
