@@ -10,7 +10,7 @@
  *   are; its literal text keeps `$${` / `%%{`, which mean the same in both syntaxes.
  * Literal text gets quotes, backslashes and control characters escaped.
  */
-import { templateParts } from "./hcl-template";
+import { soleInterpolation, templateParts } from "./hcl-template";
 
 /** A raw HCL expression (a reference such as `var.region`), written without quotes. */
 export class HclReference {
@@ -101,12 +101,9 @@ function renderBlock(block: HclBlock, indent: string, kind: HclStringKind): stri
  */
 function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStringKind): string {
   const lines: string[] = [];
-  let group: { name: string; value: HclWriterValue }[] = [];
+  let group: { name: string; text: string }[] = [];
   const flush = () => {
-    const width = Math.max(0, ...group.map((a) => a.name.length));
-    for (const a of group) {
-      lines.push(`${indent}${a.name.padEnd(width)} = ${renderValue(a.value, indent, kind)}`);
-    }
+    lines.push(...alignedLines(group, indent));
     group = [];
   };
   items.forEach((item, index) => {
@@ -114,7 +111,7 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
       if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(item.name)) {
         throw new Error(`not a valid HCL attribute name: ${JSON.stringify(item.name)}`);
       }
-      group.push({ name: item.name, value: item.value });
+      group.push({ name: item.name, text: renderValue(item.value, indent, kind) });
       return;
     }
     flush();
@@ -124,6 +121,33 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
   });
   flush();
   return lines.join("\n");
+}
+
+/**
+ * `name = value` lines with the `=` of consecutive one-line values aligned, as terraform fmt
+ * aligns them; a value that spans lines stands alone and ends the group.
+ */
+function alignedLines(
+  entries: readonly { name: string; text: string }[],
+  indent: string,
+): string[] {
+  const lines: string[] = [];
+  let run: { name: string; text: string }[] = [];
+  const flush = () => {
+    const width = Math.max(0, ...run.map((e) => e.name.length));
+    lines.push(...run.map((e) => `${indent}${e.name.padEnd(width)} = ${e.text}`));
+    run = [];
+  };
+  for (const entry of entries) {
+    if (entry.text.includes("\n")) {
+      flush();
+      lines.push(`${indent}${entry.name} = ${entry.text}`);
+    } else {
+      run.push(entry);
+    }
+  }
+  flush();
+  return lines;
 }
 
 function renderValue(value: HclWriterValue, indent: string, kind: HclStringKind): string {
@@ -148,15 +172,36 @@ function renderValue(value: HclWriterValue, indent: string, kind: HclStringKind)
   const keys = Object.keys(value);
   if (keys.length === 0) return "{}";
   const inner = indent + "  ";
-  const rendered = keys.map((k) => ({
-    key: hclQuoted(k, kind),
-    text: renderValue(value[k], inner, kind),
-  }));
-  const width = Math.max(...rendered.map((r) => r.key.length));
-  const lines = rendered.map((r) => `${inner}${r.key.padEnd(width)} = ${r.text}`);
+  const lines = alignedLines(
+    keys.map((k) => ({ name: hclQuoted(k, kind), text: renderValue(value[k], inner, kind) })),
+    inner,
+  );
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
 
 function isList(value: HclWriterValue): value is readonly HclWriterValue[] {
   return Array.isArray(value);
+}
+
+/**
+ * The HCL value of a Terraform JSON expression value: a string that is one interpolation
+ * becomes its expression, any other string stays a template (write it with the "template"
+ * kind), objects and lists keep their shape. `where` names the value in errors.
+ */
+export function hclValueOf(value: unknown, where: string): HclWriterValue {
+  if (typeof value === "string") {
+    const expression = soleInterpolation(value);
+    return expression === undefined ? value : new HclExpression(expression);
+  }
+  if (value === null || typeof value === "number" || typeof value === "boolean") return value;
+  if (Array.isArray(value)) return value.map((v, i) => hclValueOf(v, `${where}[${i}]`));
+  if (typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        hclValueOf(v, `${where}.${k}`),
+      ]),
+    );
+  }
+  throw new Error(`${where}: ${typeof value} cannot be written in HCL`);
 }

@@ -1,11 +1,16 @@
 import * as fs from "fs";
 import * as path from "path";
 import { projectRoot } from "./project-root";
+import { HCL_FILES } from "./hcl-files";
 import { writeShippedFiles } from "./shipped-file";
+import { WORKSPACE_TAGS_FILE } from "./workspace-tags";
 import type { TemplateFrontMatter, TemplateStack } from "./template-stack";
 
 /** Names Coder's CLI would skip or that must never be uploaded with a template. */
 const FORBIDDEN = [/^\./, /\.tfstate/, /^terraform\.tfvars(\.json)?$/, /\.auto\.tfvars(\.json)?$/];
+
+/** Files synth writes into the template folder, which a listed extra file must not replace. */
+const SYNTHESIZED = ["cdk.tf.json", ...HCL_FILES, WORKSPACE_TAGS_FILE];
 
 /**
  * Writes the files a template ships beside cdk.tf.json: its README.md with
@@ -38,6 +43,11 @@ export function shipTemplateFiles(stack: TemplateStack, stackDir: string): strin
       if (bad !== undefined) {
         throw new Error(
           `${path.join(stack.sourceDir, relFile)}: "${bad}" would be skipped or refused by coder templates push`,
+        );
+      }
+      if (SYNTHESIZED.includes(relFile)) {
+        throw new Error(
+          `${path.join(stack.sourceDir, relFile)}: "${relFile}" is written by synth; ship it under another name`,
         );
       }
       const dest = path.join(stackDir, relFile);

@@ -24,7 +24,7 @@ function main(argv: readonly string[]): number {
   try {
     let refused = false;
     for (const t of synthTemplates({ outdir })) {
-      const config = JSON.parse(fs.readFileSync(path.join(t.dir, "cdk.tf.json"), "utf8"));
+      const config = t.model;
       const current = templateAddresses(config);
       const recorded = readRecordedAddresses(t.id) ?? [];
       const moved = movedAddresses(config);

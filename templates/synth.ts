@@ -5,7 +5,7 @@ import { ConfigError, type OperatorConfig } from "../lib/operator-config";
 import { InvalidPropError } from "../lib/validate";
 import { projectRoot } from "../lib/project-root";
 import { validateProvisionerTags, type ProvisionerTags } from "../lib/provisioner-tags";
-import { moveLocalsToHcl } from "../lib/locals-file";
+import { writeHclFiles } from "../lib/hcl-files";
 import { shipTemplateFiles } from "../lib/template-files";
 import type { TemplateFrontMatter, TemplateStack } from "../lib/template-stack";
 import { applyVariableDefaults } from "../lib/variable-defaults";
@@ -35,8 +35,8 @@ export interface SynthesizedTemplate {
   /** Whether a .terraform.lock.hcl was shipped (from templates/<id>/). */
   readonly hasLockFile: boolean;
   /**
-   * The template's configuration as one Terraform JSON document: cdk.tf.json with the
-   * locals that synth writes to locals.tf (lib/locals-file.ts).
+   * The template's configuration as one Terraform JSON document: cdk.tf.json with what
+   * synth writes to locals.tf and main.tf (lib/hcl-files.ts).
    */
   readonly model: Record<string, unknown>;
 }
@@ -91,7 +91,7 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
       stack.declaredVariableNames(),
     );
     fs.writeFileSync(jsonFile, JSON.stringify(json, null, 2));
-    moveLocalsToHcl(dir);
+    const model = writeHclFiles(dir);
     shipTemplateFiles(stack, dir);
     const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
     const hasLockFile = fs.existsSync(lockSource);
@@ -104,7 +104,7 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
       workspaceTags: rendered?.tags ?? {},
       frontMatter: stack.frontMatter,
       hasLockFile,
-      model: json,
+      model,
     };
   });
   writeManifest(outdir, results);

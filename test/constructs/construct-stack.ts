@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, Testing } from "../../lib/cdk";
-import { moveLocalsToHcl } from "../../lib/locals-file";
+import { writeHclFiles } from "../../lib/hcl-files";
 import { writeShippedFiles } from "../../lib/shipped-file";
 import { TemplateStack } from "../../lib/template-stack";
 
@@ -54,7 +54,7 @@ export function synthConstructToDir(build: (stack: TemplateStack) => void): Synt
     app.synth();
     // As templates/synth.ts does: what is planned is what a template ships.
     writeShippedFiles(stack, join(outdir, "stacks", STACK_ID));
-    moveLocalsToHcl(join(outdir, "stacks", STACK_ID));
+    writeHclFiles(join(outdir, "stacks", STACK_ID));
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;

@@ -5,8 +5,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LOCALS_FILE } from "../../lib/locals-file";
-import { planDecisions, withLocalsInJson } from "../support/locals-in-json";
+import { HCL_FILES } from "../../lib/hcl-files";
+import { planDecisions, withConfigurationInJson } from "../support/configuration-in-json";
 import { TerraformHarness, type ApplyResult, type PlanOptions, type PlanResult } from "../harness";
 import {
   BUILD_VALUES,
@@ -339,9 +339,9 @@ describe("devcontainer template: the workspace pod", () => {
       });
     });
 
-    it("plans the same with its locals in cdk.tf.json, where cdktf writes them, as in locals.tf", async () => {
-      expect(fs.existsSync(path.join(template.dir, LOCALS_FILE))).toBe(true);
-      const inJson = withLocalsInJson(template.dir, template.config);
+    it("plans the same from one cdk.tf.json, as cdktf writes it, as from its JSON and HCL files", async () => {
+      for (const name of HCL_FILES) expect(fs.existsSync(path.join(template.dir, name))).toBe(true);
+      const inJson = withConfigurationInJson(template.dir, template.config);
       try {
         const again = await tf.plan(inJson.dir, {
           ...base,

@@ -5,7 +5,8 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { LOCALS_FILE, localNames, moveLocalsToHcl, renderLocalsFile } from "../../lib/locals-file";
+import { writeHclFiles } from "../../lib/hcl-files";
+import { LOCALS_FILE, localNames, renderLocalsFile } from "../../lib/locals-file";
 import { planExpressions } from "../harness";
 
 jest.setTimeout(60_000);
@@ -67,7 +68,7 @@ describe("renderLocalsFile", () => {
   });
 });
 
-describe("moveLocalsToHcl", () => {
+describe("writeHclFiles: locals", () => {
   const dirs: string[] = [];
   const stackDir = (config: Record<string, unknown>): string => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "locals-file-"));
@@ -79,7 +80,7 @@ describe("moveLocalsToHcl", () => {
 
   it("leaves a configuration without locals as it is", () => {
     const dir = stackDir({ output: { x: { value: 1 } } });
-    expect(moveLocalsToHcl(dir)).toEqual({});
+    expect(writeHclFiles(dir)).toEqual({ output: { x: { value: 1 } } });
     expect(fs.existsSync(path.join(dir, LOCALS_FILE))).toBe(false);
   });
 
@@ -87,7 +88,7 @@ describe("moveLocalsToHcl", () => {
     const variables = { n: 7, k: "kk" };
     const inJson = await planExpressions(stackDir(configuration(LOCALS)), variables);
     const dir = stackDir(configuration(LOCALS));
-    expect(moveLocalsToHcl(dir)).toEqual(LOCALS);
+    expect(writeHclFiles(dir)).toEqual(configuration(LOCALS));
     expect(JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8"))).not.toHaveProperty(
       "locals",
     );

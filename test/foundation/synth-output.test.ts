@@ -1,3 +1,4 @@
+import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -6,6 +7,8 @@ import { TEMPLATES } from "../../templates";
 import { projectRoot } from "../../lib/project-root";
 import { App } from "../../lib/cdk";
 import { LOCALS_FILE, localNames } from "../../lib/locals-file";
+import { RESOURCES_FILE } from "../../lib/resources-file";
+import { terraformEnvironment } from "../harness/terraform-cli";
 import { shippedFiles } from "../../lib/shipped-file";
 
 // What `coder templates push -d cdktf.out/stacks/<template>` needs, checked on
@@ -24,11 +27,12 @@ function listFiles(dir: string): string[] {
 describe("synthesized templates", () => {
   let first: string;
   let second: string;
+  const models = new Map<string, Record<string, any>>();
 
   beforeAll(() => {
     first = fs.mkdtempSync(path.join(os.tmpdir(), "synth-a-"));
     second = fs.mkdtempSync(path.join(os.tmpdir(), "synth-b-"));
-    synthTemplates({ outdir: first });
+    for (const t of synthTemplates({ outdir: first })) models.set(t.id, t.model);
     synthTemplates({ outdir: second });
   });
 
@@ -91,13 +95,34 @@ describe("synthesized templates", () => {
       expect(text).not.toContain(first);
     });
 
-    it("writes its locals to locals.tf, in HCL, and none to cdk.tf.json", () => {
-      expect(config()).not.toHaveProperty("locals");
-      const localsFile = path.join(dir(), LOCALS_FILE);
-      if (!fs.existsSync(localsFile)) return;
-      const stack = TEMPLATES.find((t) => t.id === id)!.create(new App({ outdir: second }));
-      const declared = Object.keys((stack.toTerraform() as { locals?: object }).locals ?? {});
-      expect(localNames(fs.readFileSync(localsFile, "utf8")).sort()).toEqual(declared.sort());
+    it("writes its locals to locals.tf and its resources and data sources to main.tf, none to cdk.tf.json", () => {
+      const model = models.get(id)!;
+      for (const key of ["locals", "resource", "data"]) expect(config()).not.toHaveProperty(key);
+      const read = (name: string) =>
+        fs.existsSync(path.join(dir(), name))
+          ? fs.readFileSync(path.join(dir(), name), "utf8")
+          : "";
+      expect(localNames(read(LOCALS_FILE)).sort()).toEqual(Object.keys(model.locals ?? {}).sort());
+      const blocks = [
+        ...read(RESOURCES_FILE).matchAll(/^(data|resource) "(\w+)" "(\w+)" \{\}?$/gm),
+      ];
+      const declared = (kind: string) =>
+        Object.entries(model[kind] ?? {}).flatMap(([type, byName]) =>
+          Object.keys(byName as object).map((name) => `${kind} ${type} ${name}`),
+        );
+      expect(blocks.map((m) => `${m[1]} ${m[2]} ${m[3]}`).sort()).toEqual(
+        [...declared("data"), ...declared("resource")].sort(),
+      );
+    });
+
+    it("writes main.tf as terraform fmt writes it", () => {
+      const run = spawnSync("terraform", ["fmt", "-check", "-diff", RESOURCES_FILE], {
+        cwd: dir(),
+        encoding: "utf8",
+        env: terraformEnvironment(),
+      });
+      expect(run.stdout + run.stderr).toBe("");
+      expect(run.status).toBe(0);
     });
 
     it("is byte-identical when synthesized twice", () => {

@@ -133,10 +133,10 @@ async function configurationDir(
   app.synth();
   const dir = join(app.outdir, "stacks", stack.node.id);
   const { writeShippedFiles } = await import("../../lib/shipped-file");
-  const { moveLocalsToHcl } = await import("../../lib/locals-file");
+  const { writeHclFiles } = await import("../../lib/hcl-files");
   // As templates/synth.ts does: what is planned is what a template ships.
   writeShippedFiles(stack, dir);
-  moveLocalsToHcl(dir);
+  writeHclFiles(dir);
   return {
     dir,
     cleanup: () => {

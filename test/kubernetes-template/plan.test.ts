@@ -1,5 +1,6 @@
 import { TerraformHarness, DEFAULT_WORKSPACE, DEFAULT_OWNER, type PlanResult } from "../harness";
-import { synthTemplate } from "../support/synth-template";
+import { planDecisions, withConfigurationInJson } from "../support/configuration-in-json";
+import { type SynthesizedTemplate, synthTemplate } from "../support/synth-template";
 
 // The `kubernetes` template, planned by real Terraform against the mock
 // providers: what exists when started and stopped, and the pod it asks for.
@@ -8,7 +9,7 @@ const NAMESPACE = "coder-workspaces";
 const WS_ID = String(DEFAULT_WORKSPACE.id);
 
 let harness: TerraformHarness;
-let template: ReturnType<typeof synthTemplate>;
+let template: SynthesizedTemplate;
 
 beforeAll(async () => {
   template = synthTemplate("kubernetes");
@@ -38,6 +39,20 @@ describe("a started workspace", () => {
   let p: PlanResult;
   beforeAll(async () => {
     p = await plan(1, { cpu: "4", memory: "6", home_disk_size: "20" });
+  });
+
+  it("plans the same from one cdk.tf.json, as cdktf writes it, as from its JSON and HCL files", async () => {
+    const inJson = withConfigurationInJson(template.dir, template.config);
+    try {
+      const again = await harness.plan(inJson.dir, {
+        variables: { namespace: NAMESPACE },
+        workspace: { startCount: 1 },
+        parameters: { cpu: "4", memory: "6", home_disk_size: "20" },
+      });
+      expect(planDecisions(again)).toEqual(planDecisions(p));
+    } finally {
+      inJson.cleanup();
+    }
   });
 
   it("plans the agent, the home volume and one Deployment", () => {

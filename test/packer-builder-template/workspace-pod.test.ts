@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TerraformHarness, type PlanResult } from "../harness";
+import { planDecisions, withConfigurationInJson } from "../support/configuration-in-json";
 import {
   REQUIRED_VARIABLES,
   TOKEN_SECRET_FIXTURES,
@@ -37,6 +38,16 @@ describe("packer-builder workspace pod", () => {
   afterAll(async () => {
     await tf?.stop();
     template?.cleanup();
+  });
+
+  it("plans the same from one cdk.tf.json, as cdktf writes it, as from its JSON and HCL files", async () => {
+    const inJson = withConfigurationInJson(template.dir, template.config);
+    try {
+      const again = await tf.plan(inJson.dir, { variables: REQUIRED_VARIABLES });
+      expect(planDecisions(again)).toEqual(planDecisions(plan));
+    } finally {
+      inJson.cleanup();
+    }
   });
 
   it("runs as the workspace's own service account, with no token mounted", () => {

@@ -50,18 +50,20 @@ describe("renderHclFile", () => {
         type: "data",
         labels: ["coder_workspace_tags", "t"],
         body: [
+          { kind: "attribute", name: "id", value: "x" },
           {
             kind: "attribute",
             name: "tags",
             value: { zone: new HclReference("data.coder_parameter.zone.value"), "long-key": "x" },
           },
+          { kind: "attribute", name: "count", value: 1 },
         ],
       },
     ],
     "literal",
   );
 
-  it("writes blocks, aligned attributes, lists and objects", () => {
+  it("writes blocks, aligned attributes (a value over several lines stands alone), lists and objects", () => {
     expect(file).toBe(
       [
         'data "coder_parameter" "zone" {',
@@ -79,10 +81,12 @@ describe("renderHclFile", () => {
         "}",
         "",
         'data "coder_workspace_tags" "t" {',
+        '  id = "x"',
         "  tags = {",
         '    "zone"     = data.coder_parameter.zone.value',
         '    "long-key" = "x"',
         "  }",
+        "  count = 1",
         "}",
         "",
       ].join("\n"),

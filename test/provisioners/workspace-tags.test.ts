@@ -4,6 +4,7 @@ import * as os from "os";
 import * as path from "path";
 import { DataCoderWorkspaceTags } from "../../.gen/providers/coder/data-coder-workspace-tags";
 import { Fn } from "../../lib/cdk";
+import { RESOURCES_FILE } from "../../lib/resources-file";
 import { WorkspaceParameter } from "../../lib/workspace-parameter";
 import { WorkspaceTags, WORKSPACE_TAGS_FILE } from "../../lib/workspace-tags";
 import { synthTemplates } from "../../templates/synth";
@@ -34,6 +35,7 @@ describe("workspace_tags.tf", () => {
 
   const hcl = () => fs.readFileSync(path.join(dir, WORKSPACE_TAGS_FILE), "utf8");
   const json = () => JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8"));
+  const main = () => fs.readFileSync(path.join(dir, RESOURCES_FILE), "utf8");
 
   it("holds the tags as a literal object of references and escaped literals", () => {
     expect(hcl()).toContain(
@@ -49,7 +51,7 @@ describe("workspace_tags.tf", () => {
     );
   });
 
-  it("moves the parameters the tags read out of cdk.tf.json, and only those", () => {
+  it("moves the parameters the tags read to workspace_tags.tf, and only those", () => {
     expect(hcl()).toContain('data "coder_parameter" "region" {');
     expect(hcl()).toContain('  default      = "eu-west"');
     expect(hcl()).toContain("  mutable      = false");
@@ -57,8 +59,12 @@ describe("workspace_tags.tf", () => {
       '  description  = "Where it runs; \\"quotes\\", \\\\backslashes\\\\ and $${literal} braces survive."',
     );
     expect(hcl()).toMatch(/ {2}option \{\n {4}name {2}= "Europe"\n {4}value = "eu-west"\n {2}\}/);
-    expect(Object.keys(json().data.coder_parameter)).toEqual(["size"]);
-    expect(json().data.coder_workspace_tags).toBeUndefined();
+    // The others go where synth writes every data source (main.tf), none stays in the JSON.
+    expect([...main().matchAll(/^data "coder_parameter" "(\w+)"/gm)].map((m) => m[1])).toEqual([
+      "size",
+    ]);
+    expect(main()).not.toContain("coder_workspace_tags");
+    expect(json().data).toBeUndefined();
   });
 
   it("is formatted as terraform fmt writes it", () => {

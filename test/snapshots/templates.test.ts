@@ -1,5 +1,5 @@
 /**
- * Snapshots per template (its cdk.tf.json and locals.tf, byte for byte), paired with assertions of
+ * Snapshots per template (cdk.tf.json, locals.tf and main.tf, byte for byte), paired with assertions of
  * what the template promises, so that the intent survives a snapshot update: provider
  * constraints, the variables in form order, parameter orders, and which resources live only
  * while the workspace runs and which survive a stop.
@@ -14,7 +14,7 @@ import {
   PROVIDER_VERSION_CONSTRAINTS,
   REQUIRED_TERRAFORM_VERSION,
 } from "../../lib/template-stack";
-import { LOCALS_FILE } from "../../lib/locals-file";
+import { HCL_FILES } from "../../lib/hcl-files";
 import { synthTemplate } from "../support/synth-template";
 
 const START_COUNT = "${data.coder_workspace.me.start_count}";
@@ -125,19 +125,21 @@ it("has an intent for every template, and a template for every intent", () => {
 
 describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
   const intent = INTENTS[id];
-  let text: string;
-  let localsText: string | undefined;
+  /** The text of each configuration file, or a placeholder for one the template lacks. */
+  const texts: Record<string, string> = {};
   let config: Record<string, any>;
   beforeAll(() => {
     const synthesized = synthTemplate(id);
     try {
-      text = readFileSync(join(synthesized.dir, "cdk.tf.json"), "utf8");
-      const localsFile = join(synthesized.dir, LOCALS_FILE);
-      if (existsSync(localsFile)) localsText = readFileSync(localsFile, "utf8");
+      for (const name of ["cdk.tf.json", ...HCL_FILES]) {
+        const file = join(synthesized.dir, name);
+        texts[name] = existsSync(file) ? readFileSync(file, "utf8") : `(no ${name})`;
+      }
+      // The whole configuration as one JSON document (cdk.tf.json with the HCL files' part).
+      config = synthesized.config;
     } finally {
       synthesized.cleanup();
     }
-    config = JSON.parse(text);
   });
 
   /** A resource by its address (`type.name`). */
@@ -148,12 +150,8 @@ describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
     return found;
   };
 
-  it("synthesizes cdk.tf.json as in the snapshot", () => {
-    expect(text).toMatchSnapshot();
-  });
-
-  it("synthesizes locals.tf (or none) as in the snapshot", () => {
-    expect(localsText ?? "(no locals.tf)").toMatchSnapshot();
+  it.each(["cdk.tf.json", ...HCL_FILES])("synthesizes %s as in the snapshot", (name) => {
+    expect(texts[name]).toMatchSnapshot();
   });
 
   it("requires Terraform >= 1.5 and each provider from its source with the project's constraint, without a backend", () => {

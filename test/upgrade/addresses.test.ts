@@ -33,7 +33,7 @@ describe("recorded addresses", () => {
   beforeAll(() => {
     outdir = fs.mkdtempSync(path.join(os.tmpdir(), "addresses-"));
     for (const t of synthTemplates({ outdir })) {
-      configs.set(t.id, JSON.parse(fs.readFileSync(path.join(t.dir, "cdk.tf.json"), "utf8")));
+      configs.set(t.id, t.model);
     }
   });
 

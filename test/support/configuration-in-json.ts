@@ -1,23 +1,23 @@
 /**
- * The same template with its locals where cdktf writes them (in cdk.tf.json) instead of
- * locals.tf, and a view of a plan that two plans of the same configuration share, so that
- * tests can show that writing the locals in HCL (lib/locals-file.ts) changes nothing
- * Terraform plans.
+ * The same template as one cdk.tf.json, as cdktf writes it, instead of cdk.tf.json with
+ * locals.tf and main.tf, and a view of a plan that two plans of the same configuration
+ * share, so that tests can show that writing parts in HCL (lib/hcl-files.ts) changes
+ * nothing Terraform plans.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { LOCALS_FILE } from "../../lib/locals-file";
+import { HCL_FILES } from "../../lib/hcl-files";
 import type { PlanResult } from "../harness";
 
-/** A copy of `dir` whose cdk.tf.json is `model` (locals included) and that has no locals.tf. */
-export function withLocalsInJson(
+/** A copy of `dir` whose cdk.tf.json is `model` (the whole configuration), without HCL files. */
+export function withConfigurationInJson(
   dir: string,
   model: Record<string, unknown>,
 ): { readonly dir: string; cleanup(): void } {
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "locals-in-json-"));
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "configuration-in-json-"));
   fs.cpSync(dir, copy, { recursive: true });
-  fs.rmSync(path.join(copy, LOCALS_FILE), { force: true });
+  for (const name of HCL_FILES) fs.rmSync(path.join(copy, name), { force: true });
   fs.writeFileSync(path.join(copy, "cdk.tf.json"), JSON.stringify(model, null, 2));
   return { dir: copy, cleanup: () => fs.rmSync(copy, { recursive: true, force: true }) };
 }
