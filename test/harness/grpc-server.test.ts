@@ -2,9 +2,8 @@
  * The mock's gRPC server on Node's HTTP/2: unary calls framed as gRPC frames them, answered
  * with the status in trailers, over a unix socket.
  */
-import { loadSync } from "@grpc/proto-loader";
 import { connect, type ClientHttp2Session } from "node:http2";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -18,12 +17,38 @@ const { GrpcServer, frame, unframe } = require("./mock-provider/grpc-server") as
   unframe(body: Buffer): Buffer;
 };
 
-const HEALTH = loadSync(join(__dirname, "mock-provider", "health.proto"), { keepCase: true })[
-  "grpc.health.v1.Health"
-] as unknown as Record<
-  string,
-  { path: string; requestSerialize(v: object): Buffer; responseDeserialize(b: Buffer): object }
->;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const protocol = require("./mock-provider/protocol") as {
+  loadServices(): Record<string, Record<string, MethodDefinition>>;
+  protocolFromProtoFiles(): string;
+  PROTOCOL_FILE: string;
+};
+
+interface MethodDefinition {
+  path: string;
+  requestSerialize(v: object): Buffer;
+  responseDeserialize(b: Buffer): object;
+}
+
+const HEALTH = protocol.loadServices()["grpc.health.v1.Health"];
+
+describe("protocol.json", () => {
+  it("is what the vendored .proto files give (regenerate: node test/harness/mock-provider/protocol.js --write)", () => {
+    expect(readFileSync(protocol.PROTOCOL_FILE, "utf8")).toBe(protocol.protocolFromProtoFiles());
+  });
+
+  it("defines the services the mock serves, with gRPC paths", () => {
+    const services = protocol.loadServices();
+    expect(Object.keys(services).sort()).toEqual([
+      "grpc.health.v1.Health",
+      "plugin.GRPCController",
+      "tfplugin6.Provider",
+    ]);
+    expect(services["tfplugin6.Provider"].PlanResourceChange.path).toBe(
+      "/tfplugin6.Provider/PlanResourceChange",
+    );
+  });
+});
 
 describe("gRPC frames", () => {
   it("round-trip a message behind the 5-byte prefix", () => {
@@ -95,7 +120,7 @@ describe("GrpcServer", () => {
   it("answers a unary call with the framed response and status 0 in the trailers", async () => {
     const reply = await call(HEALTH.Check.path, frame(HEALTH.Check.requestSerialize({})));
     expect(reply.status).toBe("0");
-    expect(HEALTH.Check.responseDeserialize(unframe(reply.body))).toEqual({ status: 1 }); // SERVING
+    expect(HEALTH.Check.responseDeserialize(unframe(reply.body))).toEqual({ status: "SERVING" });
   });
 
   it("answers UNIMPLEMENTED (12) for a method it does not serve", async () => {

@@ -2,7 +2,7 @@
 /**
  * The part of a gRPC server the mock needs, on Node's own HTTP/2: unary calls only, framed as
  * gRPC frames them (a 5-byte prefix: compressed flag and length), with the method definitions
- * @grpc/proto-loader builds (path and (de)serializers). Terraform's client (grpc-go) speaks
+ * protocol.js builds (path and (de)serializers). Terraform's client (grpc-go) speaks
  * HTTP/2 with prior knowledge over the unix socket, or over TLS in plugin mode.
  *
  * Why not @grpc/grpc-js: its per-call machinery (interceptors, stream wrappers, channelz) was
@@ -24,7 +24,7 @@ class GrpcServer {
   }
 
   /**
-   * Registers the unary methods of `service` (a proto-loader service definition) with their
+   * Registers the unary methods of `service` (a definition from protocol.js) with their
    * handlers `(call: { request }, callback: (error, response) => void)`, grpc-js style.
    */
   addService(service, implementation) {

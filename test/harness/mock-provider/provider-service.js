@@ -4,25 +4,13 @@
  * registered on a GrpcServer (grpc-server.js).
  */
 const fs = require("node:fs");
-const path = require("node:path");
-const protoLoader = require("@grpc/proto-loader");
 const { decodeValue, encodeValue, toJson } = require("./cty-values");
+const { loadServices } = require("./protocol");
 const { blockType } = require("./provider-schemas");
 const behaviour = require("./resource-behaviour");
 
-// keepCase: map fields such as resource_schemas must keep their names, or they vanish silently.
-const LOAD_OPTIONS = {
-  keepCase: true,
-  longs: Number,
-  enums: String,
-  defaults: false,
-  oneofs: true,
-};
 /** Service definitions by fully qualified service name (method name -> definition). */
-const services = protoLoader.loadSync(
-  ["tfplugin6.proto", "go-plugin.proto", "health.proto"].map((f) => path.join(__dirname, f)),
-  LOAD_OPTIONS,
-);
+const services = loadServices();
 const PROVIDER = services["tfplugin6.Provider"];
 const CONTROLLER = services["plugin.GRPCController"];
 const HEALTH = services["grpc.health.v1.Health"];
