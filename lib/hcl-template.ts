@@ -72,6 +72,14 @@ function sequenceEnd(text: string, start: number): number {
   throw unsupported(text, "an interpolation that is never closed");
 }
 
+/**
+ * Index of the `"` that closes the quoted string opened by the `"` at `open`, inside an HCL
+ * expression: escapes and templates nested in the string are followed.
+ */
+export function quotedStringEnd(text: string, open: number): number {
+  return quotedEnd(text, open + 1);
+}
+
 /** Index of the `"` that closes a quoted string whose text starts at `start`. */
 function quotedEnd(text: string, start: number): number {
   for (let i = start; i < text.length; i++) {

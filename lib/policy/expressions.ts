@@ -6,7 +6,7 @@
  * the interpolations of a string, the references in them, and whether an expression is
  * "gated" by a boolean variable (false whenever the variable is false).
  */
-import { templateParts } from "../hcl-template";
+import { quotedStringEnd, templateParts } from "../hcl-template";
 
 /** The bodies of the `${ … }` interpolations (and `%{ … }` directives) of a template string. */
 export function interpolations(template: string): string[] {
@@ -21,7 +21,7 @@ function matchingClose(text: string, open: number): number {
   for (let i = open; i < text.length; i++) {
     const c = text[i];
     if (c === '"') {
-      i = skipString(text, i);
+      i = quotedStringEnd(text, i);
       continue;
     }
     if (c === "{" || c === "(" || c === "[") closers.push(c === "{" ? "}" : c === "(" ? ")" : "]");
@@ -29,15 +29,6 @@ function matchingClose(text: string, open: number): number {
       closers.pop();
       if (closers.length === 0) return i;
     }
-  }
-  return text.length;
-}
-
-/** Index of the quote closing the HCL string that opens at `start`. */
-function skipString(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === '"') return i;
   }
   return text.length;
 }
@@ -68,7 +59,7 @@ export function splitTopLevel(expr: string, separator: string): string[] {
   let last = 0;
   for (let i = 0; i < expr.length; i++) {
     const c = expr[i];
-    if (c === '"') i = skipString(expr, i);
+    if (c === '"') i = quotedStringEnd(expr, i);
     else if (c === "(" || c === "[" || c === "{") depth++;
     else if (c === ")" || c === "]" || c === "}") depth--;
     else if (depth === 0 && expr.startsWith(separator, i)) {
@@ -147,7 +138,7 @@ export function references(expr: string): string[] {
   let code = "";
   for (let i = 0; i < expr.length; i++) {
     if (expr[i] === '"') {
-      const end = skipString(expr, i);
+      const end = quotedStringEnd(expr, i);
       // Interpolations inside a nested string literal are expressions too.
       for (const inner of interpolations(expr.slice(i + 1, end))) found.push(...references(inner));
       // The literal's text is masked so it can never be read as a reference.

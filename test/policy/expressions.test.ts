@@ -17,6 +17,10 @@ describe("references", () => {
       references('one(data.x.y[*]).a + coder_agent.main.token + "var.not_a_ref" + local.z["k"]'),
     ).toEqual(["data.x.y[*]", "coder_agent.main.token", 'local.z["_"]']);
   });
+
+  it("finds references in templates nested in string literals, quotes and all", () => {
+    expect(references('"a${f("b", var.x)}c" == local.y')).toEqual(["var.x", "local.y"]);
+  });
 });
 
 describe("isGatedBy", () => {
