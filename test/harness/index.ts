@@ -14,7 +14,6 @@ export {
   TerraformHarness,
   type ApplyResult,
   type PlanOptions,
-  type StateResource,
   type TerraformState,
   type ValidationResult,
 } from "./terraform-harness";
@@ -24,6 +23,7 @@ export {
   type PlannedResource,
   type ReadDataSource,
 } from "./plan-result";
+export { type StateOutput, type StateResource, stateResources } from "./state-resources";
 export { mergeStates, type ModuleBatch, nestState, prepareModuleBatch } from "./module-batch";
 export {
   DEFAULT_OWNER,

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TerraformError, TerraformHarness, DEFAULT_WORKSPACE } from "./index";
+import { collectResources, TerraformError, TerraformHarness, DEFAULT_WORKSPACE } from "./index";
 
 const MOCK_TEMPLATE = join(__dirname, "testdata", "mock-template");
 const MODULE_TEMPLATE = join(__dirname, "testdata", "module-template");
@@ -224,6 +224,22 @@ describe("TerraformHarness with the mock providers", () => {
     ]);
     expect(replan.outputs.agent_id.value).toBe("agent-1");
 
+    // The apply's resources come from the state file; `terraform show -json` of the same state
+    // (the plan's prior state) gives the same addresses, values and sensitive places.
+    const prior = replan.raw.prior_state as { values: { root_module: unknown } };
+    const shown = collectResources(prior.values.root_module)
+      .filter((r) => r.mode === "managed")
+      .map((r) => [r.address, r.values, truePaths(r.sensitive_values)]);
+    const read = applied.resources
+      .filter((r) => r.mode === "managed")
+      .map((r) => [r.address, r.values, truePaths(r.sensitive)]);
+    expect(read).toEqual(shown);
+    expect(read.map(([address, , sensitive]) => [address, sensitive])).toEqual([
+      ["coder_agent.main", ["token"]],
+      ["devcontainerbuilder_build.image", ["git_credentials", "registry_credentials"]],
+      ["kubernetes_deployment_v1.main[0]", ["spec.0.template.0.spec.0.container.0.env.0.value"]],
+    ]);
+
     // Without a refresh of the state, data sources are still read from the fixtures.
     const unrefreshed = await tf.plan(MOCK_TEMPLATE, {
       state: applied,
@@ -293,3 +309,12 @@ describe("TerraformHarness with the mock providers", () => {
     );
   });
 });
+
+/** The paths (`a.0.b`) where a sensitive mask (as `show -json` prints them) is `true`, sorted. */
+function truePaths(mask: unknown, prefix = ""): string[] {
+  if (mask === true) return [prefix];
+  if (mask === null || typeof mask !== "object") return [];
+  return Object.entries(mask)
+    .flatMap(([k, v]) => truePaths(v, prefix ? `${prefix}.${k}` : k))
+    .sort();
+}

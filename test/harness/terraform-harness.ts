@@ -19,8 +19,14 @@ import { buildFixtures, type FixtureInputs } from "./fixtures";
 import { isRecord } from "./json";
 import { MockProviderProcess } from "./mock-provider-process";
 import { assertVariablesDeclared } from "./plan-expressions";
-import { collectResources, PlanResult } from "./plan-result";
+import { PlanResult } from "./plan-result";
 import { RunCache } from "./run-cache";
+import {
+  type StateOutput,
+  type StateResource,
+  stateOutputs,
+  stateResources,
+} from "./state-resources";
 import { requireTerraform, runTerraform } from "./terraform-cli";
 import { prepareWorkdir } from "./template-workdir";
 
@@ -49,21 +55,11 @@ export interface ValidationResult {
 }
 
 /** One resource instance in an applied state. */
-export interface StateResource {
-  readonly address: string;
-  readonly mode: "managed" | "data";
-  readonly type: string;
-  readonly index: number | string | undefined;
-  readonly values: Record<string, unknown>;
-}
-
 /** Result of {@link TerraformHarness.apply}. */
 export interface ApplyResult {
   /** The state file, to pass as `PlanOptions.state`. */
   readonly state: TerraformState;
-  /** `terraform show -json` of the state. */
-  readonly show: Record<string, unknown>;
-  readonly outputs: Record<string, { readonly value: unknown; readonly sensitive: boolean }>;
+  readonly outputs: Record<string, StateOutput>;
   readonly warnings: readonly Diagnostic[];
   /** Managed resources (and read data sources) in the state, in modules too. */
   readonly resources: readonly StateResource[];
@@ -204,31 +200,15 @@ export class TerraformHarness {
       );
       const diagnostics = diagnosticsFromStream(apply.stdout);
       assertVariablesDeclared(diagnostics);
+      // Read from the state file: `terraform show -json` would be one more run (state-resources.ts).
       const state = JSON.parse(
         readFileSync(join(cwd, "terraform.tfstate"), "utf8"),
       ) as TerraformState;
-      const show = JSON.parse(
-        (await runTerraform(["show", "-json"], { cwd, env })).stdout,
-      ) as Record<string, unknown>;
-      const values = isRecord(show.values) ? show.values : {};
-      const outputs = isRecord(values.outputs) ? values.outputs : {};
       return {
         state,
-        show,
-        outputs: Object.fromEntries(
-          Object.entries(outputs).map(([name, o]) => {
-            const output = isRecord(o) ? o : {};
-            return [name, { value: output.value, sensitive: output.sensitive === true }];
-          }),
-        ),
+        outputs: stateOutputs(state),
         warnings: diagnostics.filter((d) => d.severity === "warning"),
-        resources: collectResources(values.root_module).map((r) => ({
-          address: String(r.address),
-          mode: r.mode === "data" ? "data" : "managed",
-          type: String(r.type),
-          index: r.index as number | string | undefined,
-          values: isRecord(r.values) ? r.values : {},
-        })),
+        resources: stateResources(state),
       };
     });
   }

@@ -300,7 +300,7 @@ describe("planned values", () => {
       const applied = await tf.apply(dir, inputs);
       const plan = await tf.plan(dir, { ...inputs, state: applied });
       const stateExposures = applied.resources.flatMap((r) =>
-        exposures(r.values, sensitiveValuesOf(applied.show, r.address), r.address),
+        exposures(r.values, r.sensitive, r.address),
       );
       expect(planExposures(plan)).toEqual([]);
       expect(stateExposures).toEqual([]);
@@ -310,9 +310,3 @@ describe("planned values", () => {
     },
   );
 });
-
-/** The `sensitive_values` mask of a resource in `terraform show -json` of a state. */
-function sensitiveValuesOf(show: Record<string, unknown>, address: string): unknown {
-  const values = (show.values ?? {}) as { root_module?: unknown };
-  return collectResources(values.root_module).find((r) => r.address === address)?.sensitive_values;
-}
