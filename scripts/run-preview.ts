@@ -10,7 +10,7 @@
 // Terraform's.
 //
 // Run through scripts/preview.js (a plain node launcher that loads TypeScript with swc).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import {
@@ -18,7 +18,6 @@ import {
   readDevcontainerFile,
   type DevcontainerFile,
 } from "../lib/preview/devcontainer-file";
-import { LOCALS_FILE, localNames } from "../lib/locals-file";
 import { deriveMetadata } from "../lib/preview/devcontainer-metadata";
 import { LIFECYCLE_HOOKS } from "../lib/preview/lifecycle-scripts";
 import { renderJson, renderText, type PreviewReport } from "../lib/preview/render-report";
@@ -128,7 +127,7 @@ export class PreviewSession {
     const outdir = mkdtempSync(join(tmpdir(), "coder-cdktf-preview-"));
     try {
       const [template] = synthTemplates({ outdir, only: ["devcontainer"], config });
-      const required = addPreviewOutputs(template.dir);
+      const required = addPreviewOutputs(template.dir, template.model);
       const harness = await TerraformHarness.start();
       return new PreviewSession(harness, outdir, template.dir, required);
     } catch (error) {
@@ -185,19 +184,17 @@ export class PreviewSession {
 /**
  * Exposes the two lists the template's checks print as outputs of preview's copy (marked
  * sensitive, since they derive from the data source), so they can be read whole. Returns
- * the variables declared without a default.
+ * the variables declared without a default. `model` is the configuration synth returned.
  */
-function addPreviewOutputs(dir: string): string[] {
-  const config = JSON.parse(readFileSync(join(dir, "cdk.tf.json"), "utf8")) as {
+function addPreviewOutputs(dir: string, model: Record<string, unknown>): string[] {
+  const config = model as {
+    locals?: Record<string, unknown>;
     variable?: Record<string, { default?: unknown }>;
   };
-  const localsFile = join(dir, LOCALS_FILE);
-  const locals = new Set(
-    existsSync(localsFile) ? localNames(readFileSync(localsFile, "utf8")) : [],
-  );
+  const locals = config.locals ?? {};
   const output: Record<string, unknown> = {};
   const expose = (name: string, local: string) => {
-    if (locals.has(local)) output[name] = { value: `\${local.${local}}`, sensitive: true };
+    if (local in locals) output[name] = { value: `\${local.${local}}`, sensitive: true };
   };
   expose(PREVIEW_OUTPUTS.warnings, "all_warnings");
   expose(PREVIEW_OUTPUTS.missingVariables, "missing_variables");

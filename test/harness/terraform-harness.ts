@@ -54,7 +54,6 @@ export interface ValidationResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** One resource instance in an applied state. */
 /** Result of {@link TerraformHarness.apply}. */
 export interface ApplyResult {
   /** The state file, to pass as `PlanOptions.state`. */

@@ -21,8 +21,8 @@ export const MODELS_DIR = "models";
 export interface SynthesizedTemplate<Config = Record<string, unknown>> {
   readonly dir: string;
   /**
-   * The configuration as one Terraform JSON document: cdk.tf.json with the locals synth
-   * writes to locals.tf (templates/synth.ts `model`).
+   * The configuration as one Terraform JSON document: cdk.tf.json with what synth writes
+   * to locals.tf and main.tf (templates/synth.ts `model`).
    */
   readonly config: Config;
   /** Removes what this call created (nothing when the run's shared output was used). */
