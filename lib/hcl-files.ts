@@ -14,17 +14,16 @@ import { RESOURCES_FILE, splitResources } from "./resources-file";
 export const HCL_FILES: readonly string[] = [LOCALS_FILE, RESOURCES_FILE];
 
 /**
- * Moves the locals of `<dir>/cdk.tf.json` to locals.tf and its resources and data sources
- * (those with a schema in `schemas`) to main.tf, and rewrites cdk.tf.json with the rest as
- * cdktf writes it (two-space JSON). Returns the configuration as it was: the whole of it as
- * one Terraform JSON document.
+ * Writes `model` (a whole configuration as Terraform JSON; by default the one in
+ * `<dir>/cdk.tf.json`) as synth ships it: the locals to locals.tf, the resources and data
+ * sources (those with a schema in `schemas`) to main.tf, the rest to cdk.tf.json as cdktf
+ * writes it (two-space JSON). Returns `model`.
  */
 export function writeHclFiles(
   dir: string,
+  model: Record<string, unknown> = readConfiguration(dir),
   schemas: BlockSchemas = vendoredBlockSchemas(),
 ): Record<string, unknown> {
-  const jsonFile = path.join(dir, "cdk.tf.json");
-  const model = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>;
   const { locals, ...withoutLocals } = model;
   const movesLocals = isNonEmpty(locals);
   const { hcl, rest } = splitResources(movesLocals ? withoutLocals : model, schemas);
@@ -37,8 +36,15 @@ export function writeHclFiles(
     if (text === undefined) fs.rmSync(path.join(dir, name), { force: true });
     else fs.writeFileSync(path.join(dir, name), text);
   }
-  fs.writeFileSync(jsonFile, JSON.stringify(rest, null, 2));
+  fs.writeFileSync(path.join(dir, "cdk.tf.json"), JSON.stringify(rest, null, 2));
   return model;
+}
+
+function readConfiguration(dir: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
 }
 
 function isNonEmpty(value: unknown): value is Record<string, unknown> {

@@ -90,8 +90,7 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
       rendered?.json ?? synthesized,
       stack.declaredVariableNames(),
     );
-    fs.writeFileSync(jsonFile, JSON.stringify(json, null, 2));
-    const model = writeHclFiles(dir);
+    const model = writeHclFiles(dir, json);
     shipTemplateFiles(stack, dir);
     const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
     const hasLockFile = fs.existsSync(lockSource);

@@ -7,7 +7,6 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import type { BlockSchemas } from "../../lib/block-schemas";
-import { vendoredBlockSchemas } from "../../lib/block-schemas";
 import { writeHclFiles } from "../../lib/hcl-files";
 import { RESOURCES_FILE, splitResources } from "../../lib/resources-file";
 import { planExpressions } from "../harness";
@@ -146,7 +145,7 @@ describe("writeHclFiles: resources", () => {
     };
     const inJson = await planExpressions(stackDir(config), { n: 2 });
     const dir = stackDir(config);
-    expect(writeHclFiles(dir, vendoredBlockSchemas())).toEqual(config);
+    expect(writeHclFiles(dir)).toEqual(config);
     expect(fs.readFileSync(path.join(dir, RESOURCES_FILE), "utf8")).toContain(
       'resource "terraform_data" "b" {\n  depends_on = [terraform_data.a]\n  input      = "b-${length(terraform_data.a)}"\n}',
     );
@@ -165,7 +164,7 @@ describe("writeHclFiles: resources", () => {
       path.join(dir, "cdk.tf.json"),
       JSON.stringify({ output: { x: { value: 1 } } }),
     );
-    writeHclFiles(dir, vendoredBlockSchemas());
+    writeHclFiles(dir);
     expect(fs.existsSync(path.join(dir, RESOURCES_FILE))).toBe(false);
   });
 });
