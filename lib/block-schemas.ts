@@ -1,15 +1,19 @@
 /**
- * Which keys of a resource or data source body are nested blocks, read from the vendored
+ * The schema blocks of resources and data sources, read from the vendored
  * provider schemas (schemas/*.schema.json, `terraform providers schema -json` documents).
- * Terraform JSON writes a block and an object-typed argument alike; HCL native syntax does
- * not (`metadata { … }` against `labels = { … }`), so writing a body in HCL needs the schema.
+ * Writing a body in HCL needs them: Terraform JSON writes a block and an object-typed
+ * argument alike, HCL native syntax does not (`metadata { … }` against `labels = { … }`).
+ * The secret-hygiene tests read which attributes are sensitive from them.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { projectRoot } from "./project-root";
 
-/** The part of a schema block this project reads: its nested block types, recursively. */
+/** The part of a schema block this project reads: attributes and nested block types. */
 export interface BlockSchema {
+  readonly attributes?: Readonly<
+    Record<string, { readonly sensitive?: boolean; readonly nested_type?: BlockSchema }>
+  >;
   readonly block_types?: Readonly<Record<string, { readonly block: BlockSchema }>>;
 }
 

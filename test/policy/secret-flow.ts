@@ -12,15 +12,13 @@
  * Terraform itself marks values derived from these as sensitive in plans; this scan
  * catches the flows at synth time and names the place, which is what a reviewer needs.
  */
-import * as fs from "fs";
-import * as path from "path";
 import {
   interpolations,
   references,
   soleExpression,
   stripOuterParens,
 } from "../../lib/policy/expressions";
-import { projectRoot } from "../../lib/project-root";
+import { type BlockSchema, type BlockSchemas, vendoredBlockSchemas } from "../../lib/block-schemas";
 
 type Json = Record<string, unknown>;
 
@@ -34,35 +32,18 @@ export interface SecretLeak {
 
 /** Sensitive attribute names by `resource.<type>` / `data.<type>`, from the vendored schemas. */
 export function sensitiveAttributesFromSchemas(
-  dir = path.join(projectRoot(), "schemas"),
+  schemas: BlockSchemas = vendoredBlockSchemas(),
 ): Map<string, Set<string>> {
   const result = new Map<string, Set<string>>();
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".schema.json"))) {
-    const doc = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as {
-      provider_schemas: Record<string, Record<string, Record<string, { block: SchemaBlock }>>>;
-    };
-    for (const provider of Object.values(doc.provider_schemas)) {
-      for (const [kind, key] of [
-        ["resource", "resource_schemas"],
-        ["data", "data_source_schemas"],
-      ] as const) {
-        for (const [type, schema] of Object.entries(provider[key] ?? {})) {
-          const names = new Set<string>();
-          collectSensitive(schema.block, "", names);
-          if (names.size > 0) result.set(`${kind}.${type}`, names);
-        }
-      }
-    }
+  for (const [kindAndType, block] of schemas) {
+    const names = new Set<string>();
+    collectSensitive(block, "", names);
+    if (names.size > 0) result.set(kindAndType, names);
   }
   return result;
 }
 
-interface SchemaBlock {
-  attributes?: Record<string, { sensitive?: boolean; nested_type?: SchemaBlock }>;
-  block_types?: Record<string, { block: SchemaBlock }>;
-}
-
-function collectSensitive(block: SchemaBlock, prefix: string, out: Set<string>): void {
+function collectSensitive(block: BlockSchema, prefix: string, out: Set<string>): void {
   for (const [name, attribute] of Object.entries(block.attributes ?? {})) {
     if (attribute.sensitive) out.add(prefix + name);
     if (attribute.nested_type) collectSensitive(attribute.nested_type, `${prefix}${name}.`, out);
