@@ -1,4 +1,3 @@
-import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -9,7 +8,7 @@ import { WorkspaceParameter } from "../../lib/workspace-parameter";
 import { WorkspaceTags, WORKSPACE_TAGS_FILE } from "../../lib/workspace-tags";
 import { synthTemplates } from "../../templates/synth";
 import { TerraformHarness } from "../harness";
-import { terraformEnvironment } from "../harness/terraform-cli";
+import { terraformFmtCheck } from "../support/terraform-fmt";
 import { taggedTemplate, type TaggedTemplateProps } from "./tagged-template";
 
 // Per-workspace tags: rendered to workspace_tags.tf (Coder reads them only from .tf
@@ -68,13 +67,7 @@ describe("workspace_tags.tf", () => {
   });
 
   it("is formatted as terraform fmt writes it", () => {
-    const run = spawnSync("terraform", ["fmt", "-check", "-diff", "-"], {
-      input: hcl(),
-      encoding: "utf8",
-      env: terraformEnvironment(),
-    });
-    expect(run.stdout + run.stderr).toBe("");
-    expect(run.status).toBe(0);
+    expect(terraformFmtCheck(hcl())).toEqual({ output: "", status: 0 });
   });
 
   it("validates with cdk.tf.json beside it", async () => {
