@@ -84,15 +84,27 @@ function harnessTestFiles() {
       path.join(harness, f),
     ),
   );
-  const memo = new Map();
-  const reaches = (file, seen = new Set()) => {
-    if (runsTerraform.has(file)) return true;
-    if (memo.has(file)) return memo.get(file);
-    if (seen.has(file)) return false;
-    seen.add(file);
-    const result = relativeImports(file).some((f) => reaches(f, seen));
-    memo.set(file, result);
-    return result;
+  // A walk per test file over its imports (read once each): a memo of "does not reach"
+  // taken inside an import cycle would be wrong for the files that close the cycle.
+  const imports = new Map();
+  const importsOf = (file) => {
+    if (!imports.has(file)) imports.set(file, relativeImports(file));
+    return imports.get(file);
+  };
+  const reaches = (start) => {
+    const seen = new Set([start]);
+    const pending = [start];
+    while (pending.length > 0) {
+      const file = pending.pop();
+      if (runsTerraform.has(file)) return true;
+      for (const next of importsOf(file)) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          pending.push(next);
+        }
+      }
+    }
+    return false;
   };
   return allTestFiles().filter((f) => reaches(path.join(root, f)));
 }
