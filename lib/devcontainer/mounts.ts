@@ -20,6 +20,7 @@ import type {
   DeploymentV1,
   DeploymentV1SpecTemplateSpecInitContainer,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
+import { POD_PATH_PATTERN, quotedForWarning } from "./repository-values";
 import { UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
 
 /** Name of the pod volume backed by the workspace's PVC. */
@@ -126,9 +127,9 @@ export class DevcontainerMounts extends Construct {
       { path = ${folderMountPath}, what = ${mounted} ? "the workspace folder" : "the unused workspace-folder mount" },
       { path = "/dev/shm", what = "/dev/shm" },
     ]`;
-    // A target usable as a mount path and in seed-home's space-separated lists.
+    // A target usable as a mount path and in seed-home's space-separated lists (POD_PATH_PATTERN).
     const targetValid = (t: IResolvable) =>
-      hcl`try(can(regex("^/[^\\s]+$", ${t})) && !can(regex("(^|/)[.][.]?(/|$)", ${t})), false)`;
+      hcl`try(can(regex(${POD_PATH_PATTERN}, ${t})) && !can(regex("(^|/)[.][.]?(/|$)", ${t})), false)`;
     const decisions = local(
       "mount_decisions",
       hcl`[
@@ -207,7 +208,7 @@ export class DevcontainerMounts extends Construct {
       hcl`[
         for d in ${decisions.expression} : (
           d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
-          d.problem == "target" ? format("mounts[%d].target %s is not an absolute path usable as a mount point; the %s mount is not mounted.", d.index, jsonencode(d.requested_target), d.kind) :
+          d.problem == "target" ? format("mounts[%d].target %s is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments); the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
           d.problem == "source" ? format("mounts[%d].source %s is not a volume name (letters, digits, _ . -); the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "reserved" ? format("The %s mount at %s is not mounted: that path is already a mount point (%s).", d.kind, d.target, d.collides_with) :
           format("The %s mount at %s is not mounted: that path is already a mount point (an earlier mount in mounts).", d.kind, d.target)

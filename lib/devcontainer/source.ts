@@ -8,6 +8,13 @@ import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcon
 import { hcl } from "../hcl";
 import { TerraformData } from "../terraform-data";
 import type { WorkspaceData } from "../workspace-data";
+import {
+  capUtf8Bytes,
+  DISPLAY_NAME_MAX_BYTES,
+  EXTENSION_ID_PATTERN,
+  quotedForWarning,
+  utf8Bytes,
+} from "./repository-values";
 
 /**
  * `provider "devcontainerbuilder"`: the already running devcontainer-builder service.
@@ -87,10 +94,15 @@ export class DevcontainerSource extends Construct {
   public readonly warnings: TerraformLocal;
   /** `local.variables`: `{kind, name, default, used_in}` of each referenced variable. */
   public readonly variables: TerraformLocal;
-  /** `local.ports`: forwardPorts that have a port number: `{port, label, protocol, on_auto_forward}`. */
+  /**
+   * `local.ports`: forwardPorts that have a port number: `{port, label, protocol, on_auto_forward}`,
+   * the label trimmed and cut to DISPLAY_NAME_MAX_BYTES bytes.
+   */
   public readonly ports: TerraformLocal;
-  /** `local.port_warnings`: one line per forwardPorts entry that is not a usable port. */
+  /** `local.port_warnings`: one line per forwardPorts entry that is not a usable port or whose label is cut. */
   public readonly portWarnings: TerraformLocal;
+  /** `local.extension_warnings`: one line per extension ID that is not one (not installed). */
+  public readonly extensionWarnings: TerraformLocal;
   /** `local.dc_mounts`: `{kind, source, target, read_only}` in the service's order (indexes count). */
   public readonly mounts: TerraformLocal;
   /** `local.dc_configuration`: the merged configuration object, `{}` when absent or not JSON. */
@@ -156,9 +168,17 @@ export class DevcontainerSource extends Construct {
       "env_scripts",
       hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" }, {})`,
     );
+    // An ID becomes an argument of `code-server --install-extension`: EXTENSION_ID_PATTERN only.
+    const extensionValid = hcl`can(regex(${EXTENSION_ID_PATTERN}, extension))`;
     this.vscodeExtensions = local(
       "vscode_extensions",
-      hcl`try([for extension in ${dc}.extensions : extension if extension != null && extension != ""], [])`,
+      hcl`try([for extension in ${dc}.extensions : extension if extension != null && extension != "" && ${extensionValid}], [])`,
+    );
+    this.extensionWarnings = local(
+      "extension_warnings",
+      hcl`try([for extension in ${dc}.extensions : format(
+        "customizations.vscode.extensions %s is not an extension ID (publisher.name, optionally @version); it is not installed.",
+        ${quotedForWarning(hcl`extension`)}) if extension != null && extension != "" && !${extensionValid}], [])`,
     );
     this.vscodeSettings = local("vscode_settings", hcl`try(coalesce(${dc}.settings_json), "{}")`);
     this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
@@ -172,13 +192,25 @@ export class DevcontainerSource extends Construct {
     );
     // Only real TCP port numbers become apps; the rest is reported in portWarnings.
     // (try() around the test: && does not short-circuit on a null or a string.)
+    // A label becomes a coder_app display_name, which the coder provider limits to
+    // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
+    // app is named after its port, when not even one character fits).
+    const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
+    const label = hcl`trimspace(port.label)`;
+    const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
+    const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
     this.ports = local(
       "ports",
-      hcl`try([for port in ${dc}.forward_ports : port if try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)], [])`,
+      hcl`try([for port in ${dc}.forward_ports : merge(port, { label = ${cappedLabel} }) if ${portValid}], [])`,
     );
     this.portWarnings = local(
       "port_warnings",
-      hcl`try([for index, port in ${dc}.forward_ports : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)], [])`,
+      hcl`concat(
+        try([for index, port in ${dc}.forward_ports : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
+        try([for index, port in ${dc}.forward_ports : format(
+          "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
+          ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], [])
+      )`,
     );
     // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
     this.mounts = local("dc_mounts", hcl`try([for mount in ${dc}.mounts : mount], [])`);

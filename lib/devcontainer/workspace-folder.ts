@@ -3,11 +3,13 @@
  *
  * Clock: apply time (repository parameter, the image's workspaceFolder, the workspace id).
  * Inputs may be null or malformed; the plan never fails on them: a folder that cannot be a
- * mount path becomes the default `/workspaces/<repo_name>`, with a warning naming the value.
+ * mount path, or holds a character outside WORKSPACE_FOLDER_PATTERN (it reaches the IDE links and
+ * scripts), becomes the default `/workspaces/<repo_name>`, with a warning naming the value.
  */
 import { Construct, type IResolvable } from "../cdk";
 import { hcl, type HclValue } from "../hcl";
 import { NamedLocals } from "./named-locals";
+import { quotedForWarning, REPO_NAME_PATTERN, WORKSPACE_FOLDER_PATTERN } from "./repository-values";
 
 /** The workspace folder when devcontainer.json sets none (placeholder included). */
 export const DEFAULT_WORKSPACE_FOLDER = "/workspaces/${localWorkspaceFolderBasename}";
@@ -67,9 +69,10 @@ export class WorkspaceFolder extends Construct {
       "repo_name_requested",
       hcl`try(trimsuffix(regex("[^/:]*$", replace(trimspace(${props.repository}), "/[/]+$/", "")), ".git"), null)`,
     );
+    // A segment of the default folder, so it has the folder's characters (WORKSPACE_FOLDER_PATTERN).
     const repoName = local(
       "repo_name",
-      hcl`try(can(regex("^[^\\s]+$", ${repoNameRequested.asString})) &&
+      hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested.asString})) &&
         !contains([".", ".."], ${repoNameRequested.asString}), false) ? ${repoNameRequested.asString} : ${FALLBACK_REPO_NAME}`,
     );
 
@@ -83,12 +86,12 @@ export class WorkspaceFolder extends Construct {
         "/(.)[/]+$/", "$1")`,
     );
 
-    // Usable as a mount path and in the space-separated seed-home lists: absolute, not `/`,
-    // no whitespace, no `.`/`..` segments, no unresolved `${…}`, not a fixed mount point.
+    // The folder reaches the vscode-desktop link unencoded, the IDE modules' scripts, our
+    // scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's characters (so no
+    // unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
     const valid = hcl`try(
-      can(regex("^/[^\\s]+$", ${requested.asString})) &&
+      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${requested.asString})) &&
       !can(regex("(^|/)[.][.]?(/|$)", ${requested.asString})) &&
-      !strcontains(${requested.asString}, ${"${"}) &&
       !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${requested.asString}), false)`;
 
     const folder = local(
@@ -107,9 +110,14 @@ export class WorkspaceFolder extends Construct {
     );
     const warnings = local(
       "workspace_folder_warnings",
-      hcl`${valid} ? [] : [format(
-        "workspaceFolder %s cannot be used as the workspace folder (it must be an absolute path other than /, without spaces, . or .. segments or unknown variables); the workspace uses %s.",
-        jsonencode(${requested.asString}), ${folder.asString})]`,
+      hcl`concat(
+        try(length(${repoNameRequested.asString}) > 0 && ${repoName.asString} != ${repoNameRequested.asString}, false) ? [format(
+          "The repository's name %s cannot be a folder name (letters, digits and . _ @ , ~ -); the folder name placeholders and the default folder use %s.",
+          ${quotedForWarning(repoNameRequested.asString)}, ${repoName.asString})] : [],
+        ${valid} ? [] : [format(
+          "workspaceFolder %s cannot be used as the workspace folder (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, without . or .. segments or unknown variables); the workspace uses %s.",
+          ${quotedForWarning(requested.asString)}, ${folder.asString})]
+      )`,
     );
 
     this.repoName = repoName.asString;

@@ -10,6 +10,7 @@
 import { Construct } from "../cdk";
 import { hcl, type HclValue } from "../hcl";
 import { NamedLocals } from "./named-locals";
+import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
 import { UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
 
 /** uid/gid the pod runs as when the image has none recorded (deprecated, removed in 2.0). */
@@ -91,10 +92,10 @@ export class WorkspaceUser extends Construct {
     const checks = local(
       "user_checks",
       hcl`{
-        remote_user_valid = try(can(regex("^[^/:\\s]+$", ${requested.asString})) && !contains([".", ".."], ${requested.asString}), false),
+        remote_user_valid = try(can(regex(${USER_NAME_PATTERN}, ${requested.asString})), false),
         uid_valid = try(floor(${recordedUid.asNumber}) == ${recordedUid.asNumber} && ${recordedUid.asNumber} >= 0 && ${recordedUid.asNumber} <= ${MAX_ID}, false),
         gid_valid = try(floor(${recordedGid.asNumber}) == ${recordedGid.asNumber} && ${recordedGid.asNumber} >= 0 && ${recordedGid.asNumber} <= ${MAX_ID}, false),
-        home_valid = try(can(regex("^/[^\\s]+$", ${recordedHome.asString})) && !can(regex("(^|/)[.][.]?(/|$)", ${recordedHome.asString}))
+        home_valid = try(can(regex(${POD_PATH_PATTERN}, ${recordedHome.asString})) && !can(regex("(^|/)[.][.]?(/|$)", ${recordedHome.asString}))
           && !contains(${PATHS_NOT_A_HOME}, ${recordedHome.asString}) && !can(regex("^/(proc|sys)(/|$)", ${recordedHome.asString})), false)
       }`,
     );
@@ -125,8 +126,8 @@ export class WorkspaceUser extends Construct {
           "The image records no uid/gid for the remote user %q (it was built by a devcontainer-builder older than 0.3.0), so the workspace runs as uid/gid ${FALLBACK_UID}. Increase the Rebuild parameter to rebuild the image.",
           ${remoteUser.asString})] : [],
         ${requested.asString} != null && !${check}.remote_user_valid ? [format(
-          "remote_user %s is not a usable user name; the workspace uses \"root\" for USER and the home fallback.",
-          jsonencode(${requested.asString}))] : [],
+          "remote_user %s is not a usable user name (letters, digits and . _ -, not starting with . or -); the workspace uses \"root\" for USER and the home fallback.",
+          ${quotedForWarning(requested.asString)})] : [],
         ${recordedUid.asNumber} != null && !${check}.uid_valid ? [format(
           "runtime.remote_user_uid %s is not a valid uid; the workspace runs as uid ${FALLBACK_UID}.",
           jsonencode(${recordedUid.asNumber}))] : [],
@@ -134,8 +135,8 @@ export class WorkspaceUser extends Construct {
           "runtime.remote_user_gid %s is not a valid gid; the workspace runs as gid ${FALLBACK_UID}.",
           jsonencode(${recordedGid.asNumber}))] : [],
         try(length(${recordedHome.asString}) > 0, false) && !${check}.home_valid ? [format(
-          "runtime.remote_user_home %s is not usable as the home directory (an absolute path without spaces or . and .. segments, not /proc, /sys or a path the pod mounts itself); the home is %s.",
-          jsonencode(${recordedHome.asString}), ${homeDir.asString})] : []
+          "runtime.remote_user_home %s is not usable as the home directory (an absolute path of letters, digits and . _ @ + , ~ - /, without . and .. segments, not /proc, /sys or a path the pod mounts itself); the home is %s.",
+          ${quotedForWarning(recordedHome.asString)}, ${homeDir.asString})] : []
       )`,
     );
 

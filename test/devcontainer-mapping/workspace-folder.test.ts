@@ -36,6 +36,17 @@ const CASES = {
   unknownVariable: { repository: "https://h/a/widgets", workspaceFolder: "/src/${localEnv:HOME}" },
   dotDot: { repository: "https://h/a/widgets", workspaceFolder: "/src/../etc" },
   devShm: { repository: "https://h/a/widgets", workspaceFolder: "/dev/shm" },
+  // Hostile values (docs/security.md, "Values from the repository").
+  urlAttack: {
+    repository: "https://h/a/widgets",
+    workspaceFolder: "/workspaces/app&url=https://attacker.example",
+  },
+  shellCharacters: { repository: "https://h/a/widgets", workspaceFolder: '/src/a";$(id);"' },
+  plusSign: { repository: "https://h/a/widgets", workspaceFolder: "/workspaces/c++" },
+  repoNameWithUrlCharacters: {
+    repository: "https://git.example.com/acme/app&url=x",
+    workspaceFolder: "/workspaces/${localWorkspaceFolderBasename}",
+  },
 } satisfies Record<string, FolderCase>;
 
 type CaseName = keyof typeof CASES;
@@ -134,7 +145,16 @@ describe("WorkspaceFolder", () => {
     });
   });
 
-  it.each(["relative", "root", "unknownVariable", "dotDot", "devShm"] as const)(
+  it.each([
+    "relative",
+    "root",
+    "unknownVariable",
+    "dotDot",
+    "devShm",
+    "urlAttack",
+    "shellCharacters",
+    "plusSign",
+  ] as const)(
     "replaces the unusable folder of case %s by the default, with a warning naming it",
     (name) => {
       const r = result(name);
@@ -146,4 +166,17 @@ describe("WorkspaceFolder", () => {
       expect(r.warnings[0]).toContain("/workspaces/widgets");
     },
   );
+
+  it("replaces a repository name with URL characters by the fallback name, with a warning", () => {
+    expect(result("repoNameWithUrlCharacters")).toEqual({
+      repo_name: "workspace",
+      workspace_folder: "/workspaces/workspace",
+      basename: "workspace",
+      mounted: false,
+      mount_path: "/mnt/.devcontainer-unused-workspace-folder",
+      warnings: [
+        `The repository's name "app&url=x" cannot be a folder name (letters, digits and . _ @ , ~ -); the folder name placeholders and the default folder use workspace.`,
+      ],
+    });
+  });
 });

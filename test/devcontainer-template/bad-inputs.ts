@@ -30,6 +30,13 @@ import { isValidResourceName, quantityValue } from "../../lib/devcontainer/kuber
 import { ARCH_NODE_LABEL } from "../../lib/devcontainer/placement";
 import { BASELINE_CAPABILITIES } from "../../lib/devcontainer/runtime";
 import {
+  DISPLAY_NAME_MAX_BYTES,
+  EXTENSION_ID_PATTERN,
+  POD_PATH_PATTERN,
+  USER_NAME_PATTERN,
+  WORKSPACE_FOLDER_PATTERN,
+} from "../../lib/devcontainer/repository-values";
+import {
   BUILD_VALUES,
   devcontainerFixtures,
   REPOSITORY,
@@ -267,6 +274,10 @@ export class PlannedWorkspace {
   readonly resourcesSummary: string;
   /** Inputs of the three coder_scripts (the lines before the embedded script). */
   readonly scripts: readonly string[];
+  /** The `folder` input of each IDE module instance planned (vscode_desktop, vscode_web). */
+  readonly moduleFolders: Readonly<Record<string, unknown>>;
+  /** The extension IDs handed to the VS Code extensions script, one per line of its input. */
+  readonly vscodeExtensions: readonly string[] | undefined;
 
   constructor(readonly plan: PlanResult) {
     const failures = plan.checkFailures();
@@ -287,6 +298,18 @@ export class PlannedWorkspace {
     const resources = metadata.find((m) => m.key === "9_resources");
     this.resourcesSummary = unquoteEcho(String(resources?.script ?? ""));
     this.scripts = plan.resources("coder_script").map((s) => String(s.after.script));
+    this.moduleFolders = Object.fromEntries(
+      plan
+        .resources("terraform_data")
+        .filter((r) => IDE_MODULE_INPUTS.test(r.address))
+        .map((r) => [
+          r.address.split(/[.[]/)[1],
+          (r.after.input as Record<string, unknown>).folder,
+        ]),
+    );
+    this.vscodeExtensions = quotedAssignment(this.scripts, "DC_VSCODE_EXTENSIONS")
+      ?.split("\n")
+      .filter((id) => id !== "");
   }
 }
 
@@ -294,6 +317,18 @@ export class PlannedWorkspace {
 function messageLines(message: string): string[] {
   const body = message.slice(message.indexOf("\n") + 1);
   return body.startsWith("- ") ? body.slice(2).split("\n- ") : [];
+}
+
+/** The inputs recorded by the IDE modules' stand-ins (test/harness/module-stubs). */
+const IDE_MODULE_INPUTS = /^module\.vscode_(desktop|web)\[0\]\.terraform_data\.inputs$/;
+
+/** The value of the single-quoted `NAME='…'` line in one of the scripts (undefined if none). */
+function quotedAssignment(scripts: readonly string[], name: string): string | undefined {
+  for (const script of scripts) {
+    const match = new RegExp(`^${name}='((?:[^']|'\\\\'')*)'$`, "m").exec(script);
+    if (match) return match[1].replace(/'\\''/g, "'");
+  }
+  return undefined;
 }
 
 /** `echo '<text>'` (with `'\''` escapes) → text. */
@@ -410,6 +445,10 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 const ABSOLUTE_PATH = /^\/\S*$/;
 const ID = /^(0|[1-9][0-9]{0,9})$/;
 const MAX_ID = 2147483647;
+const FOLDER_RULE = new RegExp(WORKSPACE_FOLDER_PATTERN, "u");
+const POD_PATH_RULE = new RegExp(POD_PATH_PATTERN, "u");
+const USER_NAME_RULE = new RegExp(USER_NAME_PATTERN, "u");
+const EXTENSION_RULE = new RegExp(EXTENSION_ID_PATTERN, "u");
 
 /**
  * Why the planned workspace would not run (empty when it would): values Kubernetes or Coder
@@ -501,6 +540,31 @@ export function saneWorkspaceProblems(
     problem(`remote user ${JSON.stringify(pod.env.DC_REMOTE_USER)}`);
   }
   if (pod.seedEnv.HOME_DIR !== home) problem("seed-home's HOME_DIR differs from DC_HOME");
+
+  // Values from the repository (docs/security.md): each sink gets only what its rule allows.
+  if (!FOLDER_RULE.test(folder ?? "")) problem(`workspace folder ${JSON.stringify(folder)}`);
+  if (!POD_PATH_RULE.test(home ?? "")) problem(`home ${JSON.stringify(home)}`);
+  if (pod.env.DC_REMOTE_USER !== "root" && !USER_NAME_RULE.test(pod.env.DC_REMOTE_USER ?? "")) {
+    problem(`remote user ${JSON.stringify(pod.env.DC_REMOTE_USER)}`);
+  }
+  for (const module of ["vscode_desktop", "vscode_web"]) {
+    const input = workspace.moduleFolders[module];
+    if (input === undefined) continue;
+    if (input !== folder) problem(`module ${module} folder ${JSON.stringify(input)}`);
+  }
+  if (workspace.moduleFolders.vscode_desktop === undefined) problem("no vscode_desktop module");
+  if (workspace.vscodeExtensions === undefined) problem("no DC_VSCODE_EXTENSIONS input");
+  for (const id of workspace.vscodeExtensions ?? []) {
+    if (!EXTENSION_RULE.test(id)) problem(`extension ${JSON.stringify(id)} reaches the script`);
+  }
+  for (const port of workspace.ports) {
+    if (Buffer.byteLength(port.displayName, "utf8") > DISPLAY_NAME_MAX_BYTES) {
+      problem(`port app display_name ${JSON.stringify(port.displayName)} is over 64 bytes`);
+    }
+  }
+  for (const mount of pod.mounts) {
+    if (!POD_PATH_RULE.test(mount.path)) problem(`mount path ${JSON.stringify(mount.path)}`);
+  }
 
   const paths = new Set<string>();
   for (const mount of pod.mounts) {
@@ -1162,7 +1226,9 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
         { kind: "tmpfs", source: null, target: "/with space", read_only: null },
         { kind: "tmpfs", source: null, target: "/x/../y", read_only: null },
         { kind: "tmpfs", source: null, target: "/", read_only: null },
-        { kind: "tmpfs", source: null, target: "/données/🚀", read_only: true },
+        { kind: "tmpfs", source: null, target: "/données/ünï", read_only: true },
+        { kind: "tmpfs", source: null, target: "/rocket/🚀", read_only: null },
+        { kind: "tmpfs", source: null, target: "/cache$(id)", read_only: null },
       ],
     },
     warnings: [
@@ -1174,12 +1240,14 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
       'mounts[5].target "/with space" is not an absolute path',
       'mounts[6].target "/x/../y" is not an absolute path',
       /^The tmpfs mount at \/ is not mounted|mounts\[7\]\.target "\/"/,
+      'mounts[9].target "/rocket/🚀" is not an absolute path',
+      'mounts[10].target "/cache$(id)" is not an absolute path',
     ],
     expected: {
       pod: {
         mounts: [
           ...STANDARD_MOUNTS("/home/vscode"),
-          { path: "/données/🚀", volume: "tmpfs-8", subPath: null, readOnly: true },
+          { path: "/données/ünï", volume: "tmpfs-8", subPath: null, readOnly: true },
           SHM_MOUNT,
         ],
       },
@@ -1368,7 +1436,10 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
       remote_user: "dévéloppeur",
       runtime: runtime({ remote_user_home: null }),
     },
-    warnings: [],
+    warnings: [
+      'customizations.vscode.extensions "-ms-python.python" is not an extension ID',
+      'customizations.vscode.extensions "ünï.cödé" is not an extension ID',
+    ],
     expected: {
       pod: {
         env: { DC_REMOTE_USER: "dévéloppeur", DC_HOME: "/home/dévéloppeur", DC_CONTAINER_ENV: "" },
