@@ -1450,6 +1450,48 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
       ],
     },
   },
+
+  // --- hostile values (docs/security.md, "Values from the repository") ------------------------
+  {
+    name: "hostile values in every field that reaches a link, a script, an app or a path",
+    metadata: {
+      workspace_folder: "/workspaces/app&url=https://attacker.example",
+      remote_user: "vscode`id`",
+      runtime: runtime({ remote_user_home: "/home/$(id)" }),
+      mounts: [{ kind: "tmpfs", source: null, target: "/cache?x=1#y", read_only: null }],
+      extensions: ["--install-extension=evil.vsix", "ms-python.python"],
+      forward_ports: [
+        { port: 3000, label: "🚀".repeat(20), protocol: "http", on_auto_forward: null },
+      ],
+    },
+    warnings: [
+      'workspaceFolder "/workspaces/app&url=https://attacker.example" cannot be used',
+      'remote_user "vscode`id`" is not a usable user name',
+      'runtime.remote_user_home "/home/$(id)" is not usable as the home directory',
+      'mounts[0].target "/cache?x=1#y" is not an absolute path',
+      'customizations.vscode.extensions "--install-extension=evil.vsix" is not an extension ID',
+      `portsAttributes label "${"🚀".repeat(20)}" of forwardPorts[0] is longer than 64 bytes`,
+    ],
+    expected: {
+      pod: {
+        env: { DC_WORKSPACE_FOLDER: "/workspaces/app", DC_REMOTE_USER: "root", DC_HOME: "/root" },
+        mounts: [...STANDARD_MOUNTS("/root"), SHM_MOUNT],
+      },
+      ports: [{ displayName: "🚀".repeat(16), url: "http://localhost:3000" }],
+    },
+  },
+  {
+    name: "a label whose first character alone is over 64 bytes",
+    metadata: {
+      forward_ports: [
+        { port: 8080, label: `e${"\u0301".repeat(40)}`, protocol: null, on_auto_forward: null },
+      ],
+    },
+    warnings: [
+      /^portsAttributes label .* of forwardPorts\[0\] is longer than 64 bytes; the app is named "Port 8080"\.$/,
+    ],
+    expected: { ports: [{ displayName: "Port 8080", url: "http://localhost:8080" }] },
+  },
 ];
 
 // --- Random fixtures --------------------------------------------------------------------------
@@ -1497,6 +1539,14 @@ const TEXTS = [
   "ünïcödé 🚀 ✓",
   "line\nbreak\ttab",
   "x".repeat(300),
+  // Hostile values (docs/security.md, "Values from the repository").
+  "/workspaces/app&url=https://attacker.example",
+  "/workspaces/a$(id)",
+  '/home/x";id;"',
+  "/c++/x?y#z",
+  "--extensions-dir=/tmp",
+  "é".repeat(40),
+  `${"a".repeat(63)}🇫🇷`,
 ];
 const TEXT_ALPHABET = [..."abcXYZ019 -_./:${}'\"\\%=@#*?[]\n\téü🚀中"];
 const QUANTITIES = [
