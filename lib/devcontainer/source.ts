@@ -205,12 +205,12 @@ export class DevcontainerSource extends Construct {
     );
     this.portWarnings = local(
       "port_warnings",
-      hcl`concat(
+      hcl`try(concat(
         try([for index, port in ${dc}.forward_ports : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
         try([for index, port in ${dc}.forward_ports : format(
           "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
           ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], [])
-      )`,
+      ), [])`,
     );
     // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
     this.mounts = local("dc_mounts", hcl`try([for mount in ${dc}.mounts : mount], [])`);

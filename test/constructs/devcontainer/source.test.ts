@@ -84,6 +84,7 @@ it("names each value in a local, and every local read from the metadata falls ba
       "lifecycle_scripts",
       "env_scripts",
       "vscode_extensions",
+      "extension_warnings",
       "vscode_settings",
       "host_requirements",
       "dc_warnings",
