@@ -192,10 +192,10 @@ export class DevcontainerSource extends Construct {
     );
     // Only real TCP port numbers become apps; the rest is reported in portWarnings.
     // (try() around the test: && does not short-circuit on a null or a string.)
+    const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
     // A label becomes a coder_app display_name, which the coder provider limits to
     // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
     // app is named after its port, when not even one character fits).
-    const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
     const label = hcl`trimspace(port.label)`;
     const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
