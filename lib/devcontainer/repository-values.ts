@@ -45,6 +45,13 @@ export const USER_NAME_PATTERN = "^[\\p{L}\\p{N}_][\\p{L}\\p{N}._-]*$";
 export const EXTENSION_ID_PATTERN =
   "^[A-Za-z0-9][A-Za-z0-9_-]*[.][A-Za-z0-9][A-Za-z0-9_-]*(@[0-9][0-9A-Za-z.+-]*)?$";
 
+/**
+ * Control characters (C0, DEL, C1), as a Terraform replace() pattern: a build-log line may quote
+ * the repository, and the `coder` CLI prints the build log to the user's terminal, where an
+ * escape sequence would act.
+ */
+export const CONTROL_CHARACTERS = "/\\p{Cc}+/";
+
 /** Most bytes (UTF-8, Go's len) the coder provider accepts in a coder_app display_name. */
 export const DISPLAY_NAME_MAX_BYTES = 64;
 

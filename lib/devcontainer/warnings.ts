@@ -18,6 +18,7 @@ import { Construct, IResolvable, TerraformLocal } from "../cdk";
 import { CheckBlock } from "../check-block";
 import { hcl, HclValue } from "../hcl";
 import { NamedLocals } from "./named-locals";
+import { CONTROL_CHARACTERS } from "./repository-values";
 
 /** First line of the build-log message that lists the warnings. */
 export const WARNINGS_HEADING =
@@ -109,11 +110,13 @@ export class DevcontainerWarnings extends Construct {
     // Each line is unmarked before the filter looks at it: a for expression whose condition
     // reads a sensitive value marks its whole result, and Terraform would then redact the
     // check's message ("refers to sensitive values"). The data source's values carry the
-    // marks per line, not only on the list.
+    // marks per line, not only on the list. Control characters (a line may quote the
+    // repository) become spaces: the `coder` CLI prints the build log to the user's terminal,
+    // where an escape sequence would act, and a newline would look like another entry.
     const allWarnings = locals.add(
       "all_warnings",
       hcl`[for line in [for line in try(nonsensitive(${any(lines)}), ${any(lines)}) : try(nonsensitive(line), line)] :
-        tostring(line) if try(trimspace(line) != "", false)]`,
+        replace(tostring(line), ${CONTROL_CHARACTERS}, " ") if try(trimspace(line) != "", false)]`,
     );
     const message = locals.add(
       "warnings_message",

@@ -239,6 +239,18 @@ const ROWS: Record<string, Row> = {
       for (const text of metadata) expect(text).not.toMatch(/evil|attacker/);
     },
   },
+  "control characters never reach the build log": {
+    metadata: {
+      warnings: ["runArgs \u001b]0;owned\u0007 --x\nnot supported\r"],
+      mounts: [{ kind: "bind", source: null, target: "/x\u001b[2J", read_only: null }],
+    },
+    check: (workspace) => {
+      expect(workspace.warnings).toEqual([
+        "runArgs  ]0;owned  --x not supported ",
+        'mounts[0]: kind "bind" is not supported (only volume and tmpfs); the mount at "/x\\u001b[2J" is not mounted.',
+      ]);
+    },
+  },
   "service warnings reach the build log as text, never a script": {
     metadata: { warnings: ["runArgs '$(id)' is not supported"] },
     check: (workspace) => {
