@@ -206,6 +206,16 @@ export class PackerBuilderTemplate extends TemplateStack {
       namespace: workspaceNamespace,
       size: `${diskSize.value}Gi`,
       meta: meta("pvc"),
+      // Deleting a running workspace: the Deployment's delete returns before its pod has
+      // terminated, the claim's delete waits for the pod (DataVolume). The stop sweep runs
+      // during that termination with the Harvester identity, so the identity and the
+      // kubeconfig naming it are deleted only after the claim (README "When it dies").
+      dependsOn: [
+        identity.serviceAccount,
+        ...identity.roleBindings,
+        identity.tokenSecret!,
+        kubeconfig.secret,
+      ],
     });
 
     // --- Agent and its scripts ---------------------------------------------------------------
