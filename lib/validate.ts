@@ -221,6 +221,12 @@ export const HTTPS_URL = patternRule(
   "^https://[^/@\\s]+(/[^@\\s]*)?$",
 );
 
+/** A SHA-256 digest: 64 hexadecimal digits (either case). */
+export const SHA256_HEX = patternRule(
+  "a SHA-256 digest (64 hexadecimal digits)",
+  "^[0-9A-Fa-f]{64}$",
+);
+
 /** Matches a URL with a password (`scheme://user:password@`). */
 const URL_WITH_PASSWORD = "^[A-Za-z][A-Za-z0-9+.-]*://[^/@]*:[^/@]*@";
 

@@ -37,6 +37,7 @@ import {
   POSITIVE_NUMBER,
   POSITIVE_WHOLE_NUMBER,
   RBAC_ROLE_NAME,
+  SHA256_HEX,
   checkProp,
   emptyOr,
   nonEmptyListOf,
@@ -277,7 +278,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     const pullSecrets = TerraformIterator.fromList(
       hcl`compact([${vars.imagePullSecretName.stringValue}])`,
     );
-    new WorkspaceDeployment(this, "deployment", {
+    const pod = new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: wsKey,
       namespace: workspaceNamespace,
@@ -309,6 +310,7 @@ export class PackerBuilderTemplate extends TemplateStack {
               "-c",
               embeddedScript(this, `${SCRIPTS}/bootstrap.sh`, [
                 { name: "BOOTSTRAP_CA_URL", value: vars.caUrl.stringValue },
+                { name: "BOOTSTRAP_CA_SHA256", value: vars.caSha256.stringValue },
                 { name: "BOOTSTRAP_PACKER_PLUGIN_PATH", value: vars.packerPluginPath.stringValue },
                 {
                   name: "BOOTSTRAP_PACKER_PLUGIN_SOURCE",
@@ -360,8 +362,21 @@ export class PackerBuilderTemplate extends TemplateStack {
         ],
       },
     });
+    // The pod would trust whatever CA a plain-http answer carried: refuse the plan (at push
+    // too) unless the CA is pinned. Not a variable validation: those may refer to other
+    // variables only from Terraform 1.9. The bootstrap refuses it again at start.
+    pod.deployment.addOverride("lifecycle.precondition", [
+      {
+        condition: hcl`${vars.caUrl.stringValue} == "" || startswith(${vars.caUrl.stringValue}, "https://") || ${vars.caSha256.stringValue} != ""`,
+        error_message: CA_PIN_REQUIREMENT,
+      },
+    ]);
   }
 }
+
+/** Why a plain-http `ca_url` needs `ca_sha256` (plan-time precondition and synth-time rule). */
+const CA_PIN_REQUIREMENT =
+  "ca_url must be an https:// URL unless ca_sha256 pins the CA: over plain http anyone on the path could plant a root CA that the workspace, git and the agent would trust.";
 
 /** A list of {namespace, roleKind, roleName} objects (as an operator's settings give it). */
 const ROLE_BINDING_LIST: Rule = nonEmptyListOf({
@@ -390,6 +405,7 @@ class PackerBuilderVariables extends Construct {
   public readonly image: TerraformVariable;
   public readonly imagePullSecretName: TerraformVariable;
   public readonly caUrl: TerraformVariable;
+  public readonly caSha256: TerraformVariable;
   public readonly repositoryUrl: TerraformVariable;
   public readonly packerPluginPath: TerraformVariable;
   public readonly packerPluginSource: TerraformVariable;
@@ -430,11 +446,29 @@ class PackerBuilderVariables extends Construct {
       "",
       [emptyOr(DNS_SUBDOMAIN)],
     );
-    this.caUrl = stringVariable(
-      "ca_url",
-      "URL of the organization CA (PEM) the workspace should trust; empty keeps the image's trust store.",
+    this.caUrl = new TemplateVariable(scope, "ca_url", {
+      type: "string",
+      default: "",
+      description:
+        "URL of the organization CA (PEM) the workspace should trust: https://, or http:// with ca_sha256; empty keeps the image's trust store.",
+      nullable: false,
+      rules: [emptyOr(HTTP_URL)],
+      crossRules: [
+        {
+          requirement:
+            "an https:// URL unless ca_sha256 pins the CA (plain http could plant a root CA)",
+          test: (value, defaultOf) =>
+            value === "" ||
+            (typeof value === "string" && value.startsWith("https://")) ||
+            (typeof defaultOf("ca_sha256") === "string" && defaultOf("ca_sha256") !== ""),
+        },
+      ],
+    });
+    this.caSha256 = stringVariable(
+      "ca_sha256",
+      "SHA-256 (hex) the CA at ca_url must have; required when ca_url is plain http. Empty trusts what https delivers.",
       "",
-      [emptyOr(HTTP_URL)],
+      [emptyOr(SHA256_HEX)],
     );
     this.repositoryUrl = stringVariable(
       "repository_url",
