@@ -46,7 +46,8 @@ export interface OperatorConfig {
   readonly templates?: ReadonlyMap<string, TemplateConfig>;
   /**
    * `file:line:column` of a field's value, or of its name with `part: "key"`, for errors
-   * found later (an unknown variable points at its name, a wrong value at the value).
+   * found later (an unknown variable points at its name, a wrong value at the value). A
+   * field the file does not hold points at the nearest enclosing value it does.
    */
   position(jsonPath: readonly (string | number)[], part?: "key" | "value"): string;
 }
@@ -220,7 +221,13 @@ export function parseOperatorConfig(
     file,
     templates,
     position: (jsonPath, part = "value") => {
-      const node = findNodeAtLocation(root, [...jsonPath]);
+      // A path the file does not hold (a field left to its default) points at the nearest
+      // enclosing value that it does hold.
+      let depth = jsonPath.length;
+      let node = findNodeAtLocation(root, [...jsonPath]);
+      while (node === undefined && depth > 0) {
+        node = findNodeAtLocation(root, jsonPath.slice(0, --depth));
+      }
       const key = node?.parent?.type === "property" ? node.parent.children?.[0] : undefined;
       return at((part === "key" ? key?.offset : undefined) ?? node?.offset ?? 0);
     },
