@@ -9,6 +9,7 @@ import { DataVolumeSizeFixed } from "./data-volume-size-fixed";
 import { HostNamespaces } from "./host-namespaces";
 import { HostPathVolumes } from "./host-path-volumes";
 import { IdentitiesSurviveStop } from "./identities-survive-stop";
+import { InspectableResources } from "./inspectable-resources";
 import { NoRbacAuthoring } from "./no-rbac-authoring";
 import {
   PolicyContext,
@@ -17,8 +18,9 @@ import {
   type PolicyRule,
 } from "./policy-rule";
 import { PrivilegedContainers } from "./privileged-containers";
+import { RoleBindingSubjects } from "./role-binding-subjects";
 
-export { PolicyViolationError, PolicyRule } from "./policy-rule";
+export { PolicyViolationError, PolicyRule, declareLimits } from "./policy-rule";
 export { PRIVILEGED_GATE } from "./privileged-containers";
 export { HOST_PATH_GATE } from "./host-path-volumes";
 export { HOST_NAMESPACE_GATES } from "./host-namespaces";
@@ -27,6 +29,8 @@ export { HOST_NAMESPACE_GATES } from "./host-namespaces";
 export function templatePolicies(): PolicyRule[] {
   return [
     new NoRbacAuthoring(),
+    new InspectableResources(),
+    new RoleBindingSubjects(),
     new PrivilegedContainers(),
     new HostPathVolumes(),
     new HostNamespaces(),
