@@ -24,7 +24,7 @@ export class ContainerResourceLimits extends PolicyRule {
   readonly id = "container-resource-limits";
 
   check(element: SynthesizedElement, context: PolicyContext): string[] {
-    if (!isKubernetesType(element.type)) return [];
+    if (element.kind !== "resource" || !isKubernetesType(element.type)) return [];
     const reasons: string[] = [];
     walkBlocks(element.body, ({ name, block, path }) => {
       if (name !== "container" && name !== "init_container") return;

@@ -3,7 +3,7 @@
  * docs/security.md for what each protects). Synthesis fails at the first element that
  * breaks one, with the construct path, the rule and the reason.
  */
-import { Aspects, TerraformResource, TerraformStack, type IAspect, type IConstruct } from "../cdk";
+import { Aspects, TerraformStack, type IAspect, type IConstruct } from "../cdk";
 import { ContainerResourceLimits } from "./container-resource-limits";
 import { DataVolumeSizeFixed } from "./data-volume-size-fixed";
 import { HostNamespaces } from "./host-namespaces";
@@ -12,6 +12,7 @@ import { IdentitiesSurviveStop } from "./identities-survive-stop";
 import { InspectableResources } from "./inspectable-resources";
 import { NoRbacAuthoring } from "./no-rbac-authoring";
 import {
+  isInspected,
   PolicyContext,
   PolicyViolationError,
   synthesizedElement,
@@ -61,8 +62,8 @@ class TemplatePolicies implements IAspect {
       this.context = PolicyContext.fresh(node);
       return;
     }
-    if (!TerraformResource.isTerraformResource(node)) return;
-    const element = synthesizedElement(node as TerraformResource);
+    if (!isInspected(node)) return;
+    const element = synthesizedElement(node);
     if (!element) return;
     const context = this.context ?? PolicyContext.of(TerraformStack.of(node));
     for (const rule of this.rules) {

@@ -15,6 +15,13 @@ const INSPECTABLE_KUBERNETES =
  */
 const HARMLESS_TYPES = /^(coder_|devcontainerbuilder_|random_|time_)|^terraform_data$/;
 
+/**
+ * Data sources that only read: Coder's, the devcontainer builder's and the cluster's. Any
+ * other (`external` runs a program at plan time, `http` fetches from the provisioner's
+ * network) is refused.
+ */
+const READ_ONLY_DATA = /^(coder_|devcontainerbuilder_|kubernetes_)/;
+
 /** Generic Kubernetes resources: any object, given as a manifest the rules cannot walk. */
 const GENERIC_KUBERNETES = /^kubernetes_manifest(_v\d+)?$/;
 
@@ -22,14 +29,22 @@ const GENERIC_KUBERNETES = /^kubernetes_manifest(_v\d+)?$/;
  * The policies fail closed: a resource type they cannot inspect is refused, whatever it
  * contains. `kubernetes_manifest` (any object: a ClusterRoleBinding, a Role with `*` rules,
  * a privileged pod), resources of other providers (`kubectl_manifest`, `helm_release`,
- * `null_resource`) and `provisioner` blocks (commands run with the Terraform provisioner's
- * credentials) would otherwise pass every rule unread.
+ * `null_resource`), `provisioner` blocks (commands run with the Terraform provisioner's
+ * credentials) and data sources such as `external` (a program run at plan time) would
+ * otherwise pass every rule unread.
  */
 export class InspectableResources extends PolicyRule {
   readonly id = "inspectable-resources";
 
   check(element: SynthesizedElement): string[] {
-    if (element.kind !== "resource") return [];
+    if (element.kind === "data") {
+      if (READ_ONLY_DATA.test(element.type)) return [];
+      return [
+        `${element.address}: data source ${element.type} is one the template policies cannot inspect ` +
+          `(it may run a program or reach the network at plan time); add it to ` +
+          `lib/policy/inspectable-resources.ts only if it just reads`,
+      ];
+    }
     const reasons: string[] = [];
     if (GENERIC_KUBERNETES.test(element.type)) {
       reasons.push(

@@ -12,6 +12,7 @@ import {
   type IAspect,
   type IConstruct,
   StringConcat,
+  TerraformDataSource,
   TerraformElement,
   TerraformLocal,
   TerraformResource,
@@ -71,8 +72,8 @@ export abstract class PolicyRule implements IAspect {
 
   /** The reasons `node` breaks this rule (none for constructs that are not resources). */
   reasonsFor(node: IConstruct): string[] {
-    if (!TerraformResource.isTerraformResource(node)) return [];
-    const element = synthesizedElement(node as TerraformResource);
+    if (!isInspected(node)) return [];
+    const element = synthesizedElement(node);
     if (!element) return [];
     return this.check(element, PolicyContext.of(TerraformStack.of(node)));
   }
@@ -221,8 +222,15 @@ function countElements(stack: TerraformStack): number {
   return stack.node.findAll().filter((c) => c instanceof TerraformElement).length;
 }
 
+/** Whether the policies inspect `node`: every resource and every data source. */
+export function isInspected(node: IConstruct): node is TerraformResource | TerraformDataSource {
+  return TerraformResource.isTerraformResource(node) || node instanceof TerraformDataSource;
+}
+
 /** The element as it will appear in cdk.tf.json, or undefined when it synthesizes no block. */
-export function synthesizedElement(resource: TerraformResource): SynthesizedElement | undefined {
+export function synthesizedElement(
+  resource: TerraformResource | TerraformDataSource,
+): SynthesizedElement | undefined {
   const stack = TerraformStack.of(resource);
   const tf = resolveIn(stack, resource.toTerraform()) as Record<
     string,

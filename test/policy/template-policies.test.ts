@@ -18,7 +18,7 @@ import { ClusterRoleBindingV1 } from "@cdktf/provider-kubernetes/lib/cluster-rol
 import { ServiceAccountV1 } from "@cdktf/provider-kubernetes/lib/service-account-v1";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
 import { PersistentVolumeClaimV1 } from "@cdktf/provider-kubernetes/lib/persistent-volume-claim-v1";
-import { TerraformResource } from "../../lib/cdk";
+import { TerraformDataSource, TerraformResource } from "../../lib/cdk";
 import { coderProvider } from "../../lib/providers";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
@@ -225,6 +225,27 @@ describe("inspectable-resources (the policies fail closed)", () => {
     ],
   ])("fails synth on %s", (_what, make, reason) => {
     expectViolation((s) => make(s), "inspectable-resources", "t/sneaky", reason);
+  });
+
+  it("fails synth on a data source that runs a program at plan time", () => {
+    expectViolation(
+      (s) =>
+        new TerraformDataSource(s, "sneaky", {
+          terraformResourceType: "external",
+          terraformGeneratorMetadata: { providerName: "external" },
+        }),
+      "inspectable-resources",
+      "t/sneaky",
+      /data\.external\.sneaky: data source external is one the template policies cannot inspect/,
+    );
+  });
+
+  it("lets templates read Coder's and the cluster's data sources", () => {
+    const error = synthError((s) => {
+      new WorkspaceData(s, "workspace");
+      new TerraformDataSource(s, "pods", { terraformResourceType: "kubernetes_resources" });
+    });
+    expect(error).toBeUndefined();
   });
 });
 
