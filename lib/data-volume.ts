@@ -1,4 +1,4 @@
-import { Construct } from "./cdk";
+import { Construct, type ITerraformDependable } from "./cdk";
 import { PersistentVolumeClaimV1 } from "@cdktf/provider-kubernetes/lib/persistent-volume-claim-v1";
 import type { WorkspaceObjectMeta } from "./workspace-labels";
 import {
@@ -25,6 +25,12 @@ export interface DataVolumeProps {
   readonly storageClassName?: string;
   /** ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod. @default ["ReadWriteOnce"] */
   readonly accessModes?: readonly string[];
+  /**
+   * Created before the claim and, above all, deleted after it. A claim's delete waits until
+   * no pod mounts it (see the class doc), so whatever a pod still needs while it terminates
+   * (e.g. the credentials of a stop script) belongs here. @default []
+   */
+  readonly dependsOn?: readonly ITerraformDependable[];
 }
 
 /**
@@ -36,6 +42,11 @@ export interface DataVolumeProps {
  * The requested size is fixed at creation (`ignore_changes`): a value that
  * changes between builds would otherwise make Terraform try to resize, which
  * many storage classes cannot do, or replace the claim.
+ *
+ * Its delete is the one step of a `terraform destroy` that waits for the pod: the
+ * kubernetes provider polls until the claim is gone, and Kubernetes keeps a claim that a
+ * scheduled pod mounts (the `kubernetes.io/pvc-protection` finalizer) until that pod
+ * object is removed, i.e. after its termination grace period and its stop scripts.
  */
 export class DataVolume extends Construct {
   public readonly claim: PersistentVolumeClaimV1;
@@ -49,6 +60,7 @@ export class DataVolume extends Construct {
     checkConstructProp(this, "storageClassName", props.storageClassName, DNS_SUBDOMAIN);
     checkConstructProp(this, "accessModes", props.accessModes, ACCESS_MODES);
     this.claim = new PersistentVolumeClaimV1(this, props.resourceName ?? id, {
+      dependsOn: props.dependsOn ? [...props.dependsOn] : undefined,
       metadata: {
         name: props.name,
         namespace: props.namespace,

@@ -9,6 +9,7 @@ import * as fs from "fs";
 import * as path from "path";
 import {
   findNodeAtLocation,
+  getNodePath,
   parseTree,
   printParseErrorCode,
   type Node as JsonNode,
@@ -45,7 +46,8 @@ export interface OperatorConfig {
   readonly templates?: ReadonlyMap<string, TemplateConfig>;
   /**
    * `file:line:column` of a field's value, or of its name with `part: "key"`, for errors
-   * found later (an unknown variable points at its name, a wrong value at the value).
+   * found later (an unknown variable points at its name, a wrong value at the value). A
+   * field the file does not hold points at the nearest enclosing value it does.
    */
   position(jsonPath: readonly (string | number)[], part?: "key" | "value"): string;
 }
@@ -139,6 +141,7 @@ export function parseOperatorConfig(
     return properties(node);
   };
 
+  refuseUrlCredentials(root, at);
   expectObject(root, "(top level)", TOP_LEVEL_FIELDS);
   const templatesNode = findNodeAtLocation(root, ["templates"]);
   let templates: Map<string, TemplateConfig> | undefined;
@@ -218,11 +221,56 @@ export function parseOperatorConfig(
     file,
     templates,
     position: (jsonPath, part = "value") => {
-      const node = findNodeAtLocation(root, [...jsonPath]);
+      // A path the file does not hold (a field left to its default) points at the nearest
+      // enclosing value that it does hold.
+      let depth = jsonPath.length;
+      let node = findNodeAtLocation(root, [...jsonPath]);
+      while (node === undefined && depth > 0) {
+        node = findNodeAtLocation(root, jsonPath.slice(0, --depth));
+      }
       const key = node?.parent?.type === "property" ? node.parent.children?.[0] : undefined;
       return at((part === "key" ? key?.offset : undefined) ?? node?.offset ?? 0);
     },
   };
+}
+
+/**
+ * An http(s) URL with userinfo (`https://user@`, `https://user:password@`): the user part
+ * of an http(s) URL is as often a token (`https://ghp_…@github.com/…`) as a name.
+ */
+const HTTP_URL_WITH_USERINFO = /\bhttps?:\/\/[^\s/?#@]*@/i;
+
+/**
+ * Refuses any string value of the file that holds an http(s) URL with userinfo, wherever it
+ * is: a default would land in cdk.tf.json and in every workspace's scripts. The message
+ * names the position and the field, never the value (it may be a secret).
+ */
+function refuseUrlCredentials(root: JsonNode, at: (offset: number) => string): void {
+  const visit = (node: JsonNode): void => {
+    if (node.type === "string" && HTTP_URL_WITH_USERINFO.test(String(node.value))) {
+      const isKey = node.parent?.type === "property" && node.parent.children?.[0] === node;
+      const field = fieldName(getNodePath(node)) + (isKey ? " (a field name)" : "");
+      throw new ConfigError(
+        `${at(node.offset)}: ${field}: an http(s) URL with a user name or password in it is not allowed ` +
+          `(the value is not shown: it may be a token). Credentials in this file would ship in the ` +
+          `template and in every workspace's scripts; give the URL without them and let Coder ` +
+          `provide credentials (external auth, push-time variables).`,
+      );
+    }
+    (node.children ?? []).forEach(visit);
+  };
+  visit(root);
+}
+
+/** `["templates", "x", "settings", "list", 0, "url"]` → `templates.x.settings.list[0].url`. */
+function fieldName(jsonPath: readonly (string | number)[]): string {
+  return (
+    jsonPath.reduce<string>(
+      (field, part) =>
+        typeof part === "number" ? `${field}[${part}]` : field === "" ? part : `${field}.${part}`,
+      "",
+    ) || "(top level)"
+  );
 }
 
 /** The path relative to the current directory when it is below it, else absolute. */

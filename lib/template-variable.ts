@@ -13,16 +13,33 @@ export interface TemplateVariableConfig extends TerraformVariableConfig {
    * all of them check defaults at synth. @default []
    */
   readonly rules?: readonly Rule[];
+  /**
+   * Rules on this variable's value together with other variables' defaults, for an
+   * operator's defaults at synth. Terraform before 1.9 cannot refer to another variable in
+   * a `validation` block, so the template must hold the same rule at plan time itself
+   * (e.g. a precondition). @default []
+   */
+  readonly crossRules?: readonly CrossVariableRule[];
+}
+
+/** A rule over a variable's value and the defaults of the other variables of its stack. */
+export interface CrossVariableRule {
+  /** What a valid value is, given the others: "an https:// URL unless ca_sha256 is set". */
+  readonly requirement: string;
+  /** Whether `value` follows the rule; `defaultOf(name)` is another variable's default. */
+  test(value: unknown, defaultOf: (name: string) => unknown): boolean;
 }
 
 /** A TerraformVariable with {@link TemplateVariableConfig.rules}. */
 export class TemplateVariable extends TerraformVariable {
   public readonly rules: readonly Rule[];
+  public readonly crossRules: readonly CrossVariableRule[];
 
   constructor(scope: Construct, id: string, config: TemplateVariableConfig) {
-    const { rules = [], ...variableConfig } = config;
+    const { rules = [], crossRules = [], ...variableConfig } = config;
     super(scope, id, variableConfig);
     this.rules = rules;
+    this.crossRules = crossRules;
     for (const rule of rules) {
       if (variableConfig.default !== undefined && !rule.test(variableConfig.default)) {
         throw new InvalidPropError(

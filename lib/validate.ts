@@ -221,17 +221,29 @@ export const HTTPS_URL = patternRule(
   "^https://[^/@\\s]+(/[^@\\s]*)?$",
 );
 
-/** Matches a URL with a password (`scheme://user:password@`). */
-const URL_WITH_PASSWORD = "^[A-Za-z][A-Za-z0-9+.-]*://[^/@]*:[^/@]*@";
+/** A SHA-256 digest: 64 hexadecimal digits (either case). */
+export const SHA256_HEX = patternRule(
+  "a SHA-256 digest (64 hexadecimal digits)",
+  "^[0-9A-Fa-f]{64}$",
+);
 
 /**
- * A git remote (https://, ssh:// or scp-style) without a password in it: a password in the
- * URL would be stored in the template, in .git/config and in process lists.
+ * Matches a URL with credentials: a password in any scheme (`scheme://user:password@`), or
+ * any user part of an http(s) URL, which is as often a token (`https://ghp_…@`) as a name.
+ * `ssh://git@host/…` and scp-style `git@host:…` name a user, not a secret, and pass.
+ */
+const URL_WITH_CREDENTIALS =
+  "^([A-Za-z][A-Za-z0-9+.-]*://[^/@]*:[^/@]*@|[hH][tT][tT][pP][sS]?://[^/?#@]*@)";
+
+/**
+ * A git remote (https://, ssh:// or scp-style) without credentials in it: a token or
+ * password in the URL would be stored in the template, in .git/config and in process lists.
  */
 export const GIT_URL_WITHOUT_PASSWORD: Rule = {
-  requirement: "a git URL without a password in it (credentials come from Coder, not the URL)",
-  test: (value) => typeof value === "string" && !new RegExp(URL_WITH_PASSWORD).test(value),
-  condition: (ref) => hcl`!can(regex(${URL_WITH_PASSWORD}, ${ref}))`,
+  requirement:
+    "a git URL without credentials in it (no password, no user name in an http(s) URL; credentials come from Coder, not the URL)",
+  test: (value) => typeof value === "string" && !new RegExp(URL_WITH_CREDENTIALS).test(value),
+  condition: (ref) => hcl`!can(regex(${URL_WITH_CREDENTIALS}, ${ref}))`,
 };
 
 // --- Checks --------------------------------------------------------------------------------

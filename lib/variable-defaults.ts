@@ -55,6 +55,19 @@ export function applyVariableDefaults(
     }
     replaceDefault(variable, value);
   }
+  // Rules across variables, once every default of the file is in place.
+  const defaultOf = (name: string): unknown => variables.get(name)?.default;
+  for (const name of Object.keys(values)) {
+    const variable = variables.get(name);
+    if (!(variable instanceof TemplateVariable)) continue;
+    const broken = variable.crossRules.find((rule) => !rule.test(values[name], defaultOf));
+    if (broken !== undefined) {
+      throw new ConfigError(
+        `${positionOf(name, "value")}: templates.${templateId}.variables.${name}: ` +
+          `${describeValue(values[name])} is not allowed; ${name} must be ${broken.requirement}`,
+      );
+    }
+  }
 }
 
 type Kind = "string" | "number" | "bool" | "list" | "object" | "any";

@@ -156,15 +156,16 @@ function createStack(
     return definition.create(app, settings);
   } catch (e) {
     if (!(e instanceof InvalidPropError)) throw e;
-    // The prop is named in the message: `template "<id>": <prop>[…] = <value>: <reason>`.
-    const prop = /^template "[^"]+": ([A-Za-z]+)/.exec(e.message)?.[1];
-    const where = config!.position([
-      "templates",
-      definition.id,
-      "settings",
-      ...(prop ? [prop] : []),
-    ]);
-    throw new ConfigError(`${where}: ${field(prop ?? "")}: ${e.message}`);
+    // The prop is named in the message: `template "<id>": <prop>[<i>].<field> = <value>: <reason>`;
+    // the position is the entry's (or its field's) when the file has it.
+    const named = /^template "[^"]+": ([A-Za-z]+((?:\[\d+\]|\.[A-Za-z]+)*))/.exec(e.message);
+    const path = named
+      ? [...named[1].matchAll(/[A-Za-z]+|\[(\d+)\]/g)].map((m) =>
+          m[1] === undefined ? m[0] : Number(m[1]),
+        )
+      : [];
+    const where = config!.position(["templates", definition.id, "settings", ...path]);
+    throw new ConfigError(`${where}: ${field(named?.[1] ?? "")}: ${e.message}`);
   }
 }
 

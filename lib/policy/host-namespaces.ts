@@ -24,7 +24,7 @@ export class HostNamespaces extends PolicyRule {
   readonly id = "no-host-namespaces";
 
   check(element: SynthesizedElement, context: PolicyContext): string[] {
-    if (!isKubernetesType(element.type)) return [];
+    if (element.kind !== "resource" || !isKubernetesType(element.type)) return [];
     const reasons: string[] = [];
     const inspect = (
       block: Record<string, unknown>,

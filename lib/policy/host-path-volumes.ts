@@ -19,7 +19,7 @@ export class HostPathVolumes extends PolicyRule {
   readonly id = "no-host-path-volumes";
 
   check(element: SynthesizedElement, context: PolicyContext): string[] {
-    if (!isKubernetesType(element.type)) return [];
+    if (element.kind !== "resource" || !isKubernetesType(element.type)) return [];
     const reasons: string[] = [];
     walkBlocks(element.body, ({ name, block, path, dynamicForEach }) => {
       if (name !== "host_path") return;

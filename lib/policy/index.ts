@@ -3,22 +3,25 @@
  * docs/security.md for what each protects). Synthesis fails at the first element that
  * breaks one, with the construct path, the rule and the reason.
  */
-import { Aspects, TerraformResource, TerraformStack, type IAspect, type IConstruct } from "../cdk";
+import { Aspects, TerraformStack, type IAspect, type IConstruct } from "../cdk";
 import { ContainerResourceLimits } from "./container-resource-limits";
 import { DataVolumeSizeFixed } from "./data-volume-size-fixed";
 import { HostNamespaces } from "./host-namespaces";
 import { HostPathVolumes } from "./host-path-volumes";
 import { IdentitiesSurviveStop } from "./identities-survive-stop";
+import { InspectableResources } from "./inspectable-resources";
 import { NoRbacAuthoring } from "./no-rbac-authoring";
 import {
+  isInspected,
   PolicyContext,
   PolicyViolationError,
   synthesizedElement,
   type PolicyRule,
 } from "./policy-rule";
 import { PrivilegedContainers } from "./privileged-containers";
+import { RoleBindingSubjects } from "./role-binding-subjects";
 
-export { PolicyViolationError, PolicyRule } from "./policy-rule";
+export { PolicyViolationError, PolicyRule, declareLimits } from "./policy-rule";
 export { PRIVILEGED_GATE } from "./privileged-containers";
 export { HOST_PATH_GATE } from "./host-path-volumes";
 export { HOST_NAMESPACE_GATES } from "./host-namespaces";
@@ -27,6 +30,8 @@ export { HOST_NAMESPACE_GATES } from "./host-namespaces";
 export function templatePolicies(): PolicyRule[] {
   return [
     new NoRbacAuthoring(),
+    new InspectableResources(),
+    new RoleBindingSubjects(),
     new PrivilegedContainers(),
     new HostPathVolumes(),
     new HostNamespaces(),
@@ -57,8 +62,8 @@ class TemplatePolicies implements IAspect {
       this.context = PolicyContext.fresh(node);
       return;
     }
-    if (!TerraformResource.isTerraformResource(node)) return;
-    const element = synthesizedElement(node as TerraformResource);
+    if (!isInspected(node)) return;
+    const element = synthesizedElement(node);
     if (!element) return;
     const context = this.context ?? PolicyContext.of(TerraformStack.of(node));
     for (const rule of this.rules) {

@@ -12,6 +12,7 @@ import {
   type IAspect,
   type IConstruct,
   StringConcat,
+  TerraformDataSource,
   TerraformElement,
   TerraformLocal,
   TerraformResource,
@@ -71,8 +72,8 @@ export abstract class PolicyRule implements IAspect {
 
   /** The reasons `node` breaks this rule (none for constructs that are not resources). */
   reasonsFor(node: IConstruct): string[] {
-    if (!TerraformResource.isTerraformResource(node)) return [];
-    const element = synthesizedElement(node as TerraformResource);
+    if (!isInspected(node)) return [];
+    const element = synthesizedElement(node);
     if (!element) return [];
     return this.check(element, PolicyContext.of(TerraformStack.of(node)));
   }
@@ -99,13 +100,32 @@ export class PolicyContext {
 
   private readonly locals = new Map<string, unknown>();
   private readonly variables = new Map<string, Record<string, unknown>>();
+  /** The stack's ServiceAccounts, as synthesized (for the role-binding-subjects rule). */
+  readonly serviceAccounts: readonly ServiceAccountInStack[];
+  /** Resolved limits expression → the keys its construct declared it always holds. */
+  private readonly declaredLimits = new Map<string, readonly string[]>();
 
   private constructor(
     stack: TerraformStack,
     private readonly elementCount: number,
   ) {
+    const serviceAccounts: ServiceAccountInStack[] = [];
     for (const c of stack.node.findAll()) {
-      if (c instanceof TerraformLocal) {
+      if (
+        TerraformResource.isTerraformResource(c) &&
+        SERVICE_ACCOUNT.test((c as TerraformResource).terraformResourceType)
+      ) {
+        const element = synthesizedElement(c as TerraformResource);
+        const metadata = element ? singleBlock(element.body.metadata) : undefined;
+        if (element && metadata) {
+          serviceAccounts.push({
+            address: element.address,
+            provider: typeof element.body.provider === "string" ? element.body.provider : undefined,
+            name: metadata.name,
+            namespace: metadata.namespace,
+          });
+        }
+      } else if (c instanceof TerraformLocal) {
         const tf = resolveIn(stack, c.toTerraform()) as { locals?: Record<string, unknown> };
         for (const [name, value] of Object.entries(tf.locals ?? {})) this.locals.set(name, value);
       } else if (c instanceof TerraformVariable) {
@@ -116,6 +136,19 @@ export class PolicyContext {
           this.variables.set(name, body);
       }
     }
+    this.serviceAccounts = serviceAccounts;
+    for (const { value, keys } of LIMIT_DECLARATIONS.get(stack) ?? []) {
+      const resolved = resolveIn(stack, value);
+      if (typeof resolved === "string") this.declaredLimits.set(resolved.trim(), keys);
+    }
+  }
+
+  /**
+   * The keys declared (with {@link declareLimits}) for a limits map synthesized as
+   * `expression`, or undefined when its construct declared nothing.
+   */
+  declaredLimitKeys(expression: string): readonly string[] | undefined {
+    return this.declaredLimits.get(expression.trim());
   }
 
   /** The local's expression when the local is one interpolation (`"${…}"`), else undefined. */
@@ -144,12 +177,60 @@ export class PolicyContext {
   }
 }
 
+/** A ServiceAccount of the stack: where it lives and what its metadata says. */
+export interface ServiceAccountInStack {
+  /** e.g. `kubernetes_service_account_v1.harvester_identity`. */
+  readonly address: string;
+  /** The provider meta-argument (`kubernetes.harvester`), undefined for the default one. */
+  readonly provider: string | undefined;
+  /** `metadata.name` and `metadata.namespace` as synthesized (literals or expressions). */
+  readonly name: unknown;
+  readonly namespace: unknown;
+}
+
+const SERVICE_ACCOUNT = /^kubernetes_service_account(_v\d+)?$/;
+
+/** Limits maps whose keys a construct declared, by stack (see {@link declareLimits}). */
+const LIMIT_DECLARATIONS = new WeakMap<
+  TerraformStack,
+  { readonly value: unknown; readonly keys: readonly string[] }[]
+>();
+
+/**
+ * Declares the keys a container's limits map always holds when it is an expression (a
+ * local computed at plan time), which the container-resource-limits rule cannot evaluate:
+ * without a declaration such a map is a violation. The declaration is the construct's
+ * promise; its plan tests must hold it (plan the template, read the limits). Returns
+ * `limits` unchanged, to use in place.
+ */
+export function declareLimits<T>(scope: IConstruct, limits: T, keys: readonly string[]): T {
+  const stack = TerraformStack.of(scope);
+  const declared = LIMIT_DECLARATIONS.get(stack) ?? [];
+  declared.push({ value: limits, keys: [...keys] });
+  LIMIT_DECLARATIONS.set(stack, declared);
+  return limits;
+}
+
+/** A single nested block as cdktf writes it: an object, or a one-element list. */
+export function singleBlock(value: unknown): Record<string, unknown> | undefined {
+  if (isRecord(value)) return value;
+  if (Array.isArray(value) && isRecord(value[0])) return value[0];
+  return undefined;
+}
+
 function countElements(stack: TerraformStack): number {
   return stack.node.findAll().filter((c) => c instanceof TerraformElement).length;
 }
 
+/** Whether the policies inspect `node`: every resource and every data source. */
+export function isInspected(node: IConstruct): node is TerraformResource | TerraformDataSource {
+  return TerraformResource.isTerraformResource(node) || node instanceof TerraformDataSource;
+}
+
 /** The element as it will appear in cdk.tf.json, or undefined when it synthesizes no block. */
-export function synthesizedElement(resource: TerraformResource): SynthesizedElement | undefined {
+export function synthesizedElement(
+  resource: TerraformResource | TerraformDataSource,
+): SynthesizedElement | undefined {
   const stack = TerraformStack.of(resource);
   const tf = resolveIn(stack, resource.toTerraform()) as Record<
     string,

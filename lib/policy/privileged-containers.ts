@@ -20,7 +20,7 @@ export class PrivilegedContainers extends PolicyRule {
   readonly id = "no-privileged-containers";
 
   check(element: SynthesizedElement, context: PolicyContext): string[] {
-    if (!isKubernetesType(element.type)) return [];
+    if (element.kind !== "resource" || !isKubernetesType(element.type)) return [];
     const reasons: string[] = [];
     walkBlocks(element.body, ({ name, block, path, dynamicForEach }) => {
       if (name === "security_context" && mayEnable(block.privileged)) {

@@ -22,6 +22,7 @@ import { DevcontainerMounts } from "../../lib/devcontainer/mounts";
 import { DevcontainerScripts } from "../../lib/devcontainer/scripts";
 import { DevcontainerApps } from "../../lib/devcontainer/apps";
 import { DevcontainerPod } from "../../lib/devcontainer/workspace-pod";
+import { declareLimits } from "../../lib/policy/policy-rule";
 
 /**
  * `devcontainer`: a workspace built from a repository's Dev Container configuration.
@@ -170,7 +171,9 @@ export class DevcontainerTemplate extends TemplateStack {
       envScripts: source.envScripts.expression as IResolvable,
       resources: {
         requests: Token.asStringMap(sizing.requests),
-        limits: Token.asStringMap(sizing.limits),
+        // A plan-time map the policy cannot evaluate: cpu and memory are always in it
+        // (lib/devcontainer/sizing.ts; test/devcontainer-template plans it).
+        limits: Token.asStringMap(declareLimits(this, sizing.limits, ["cpu", "memory"])),
       },
       nodeSelector: placement.nodeSelector,
       tolerations: placement.tolerations,

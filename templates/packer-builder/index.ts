@@ -37,6 +37,7 @@ import {
   POSITIVE_NUMBER,
   POSITIVE_WHOLE_NUMBER,
   RBAC_ROLE_NAME,
+  SHA256_HEX,
   checkProp,
   emptyOr,
   nonEmptyListOf,
@@ -51,10 +52,12 @@ export interface PackerBuilderTemplateProps {
   /** Namespace on Harvester where the workspace identity lives and builds run. @default "packer-dev" */
   readonly identityNamespace?: string;
   /**
-   * Existing roles bound to each workspace's Harvester identity.
+   * Existing roles bound to each workspace's Harvester identity, in the identity namespace
+   * or in `harvester-public` (the namespaces the template documents), never to the built-in
+   * `cluster-admin`, `admin` or `edit` ClusterRoles, unless an entry sets `allowUnsafe`.
    * @default Role packer-builder and Role packer-builder-read in the identity namespace
    */
-  readonly identityRoleBindings?: readonly RoleBindingTarget[];
+  readonly identityRoleBindings?: readonly IdentityRoleBinding[];
   /**
    * Existing Role in the workspace namespace that lets the pod's service account read
    * (get) Secrets, so the kubelet can mount the kubeconfig. @default "coder-workspace-pod-reader"
@@ -63,6 +66,24 @@ export interface PackerBuilderTemplateProps {
   /** User and group id the container runs as (the image's workspace user). @default 1000 */
   readonly uid?: number;
 }
+
+/** One binding of an existing role to the workspace's Harvester identity. */
+export interface IdentityRoleBinding extends RoleBindingTarget {
+  /**
+   * The operator's explicit override: bind this entry even though its role is a built-in
+   * broad ClusterRole (`cluster-admin`, `admin`, `edit`) or its namespace is neither the
+   * identity namespace nor `harvester-public`. Such a binding can undo the template's
+   * promises (publishing is additive, the identity is scoped to the build namespace), so
+   * the operator says so per entry. @default false
+   */
+  readonly allowUnsafe?: boolean;
+}
+
+/** The public images namespace on Harvester, where publishing creates images. */
+export const PUBLIC_IMAGES_NAMESPACE = "harvester-public";
+/** Built-in ClusterRoles that grant (nearly) everything in a namespace or cluster. */
+const BROAD_CLUSTER_ROLES = ["cluster-admin", "admin", "edit"];
+const IDENTITY_BINDING_FIELDS = ["namespace", "roleKind", "roleName", "allowUnsafe"];
 
 /** Label every build VM of a workspace carries; the stop sweep deletes by it. */
 export const VM_LABEL_KEY = "app.coder.io/workspace";
@@ -101,7 +122,9 @@ export class PackerBuilderTemplate extends TemplateStack {
     checkPackerBuilderProps(id, props);
     const workspaceNamespace = props.workspaceNamespace ?? "packer-builder";
     const identityNamespace = props.identityNamespace ?? "packer-dev";
-    const identityBindings = props.identityRoleBindings ?? [
+    const identityBindings: readonly RoleBindingTarget[] = props.identityRoleBindings?.map(
+      ({ namespace, roleKind, roleName }) => ({ namespace, roleKind, roleName }),
+    ) ?? [
       { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder" },
       { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder-read" },
     ];
@@ -206,6 +229,16 @@ export class PackerBuilderTemplate extends TemplateStack {
       namespace: workspaceNamespace,
       size: `${diskSize.value}Gi`,
       meta: meta("pvc"),
+      // Deleting a running workspace: the Deployment's delete returns before its pod has
+      // terminated, the claim's delete waits for the pod (DataVolume). The stop sweep runs
+      // during that termination with the Harvester identity, so the identity and the
+      // kubeconfig naming it are deleted only after the claim (README "When it dies").
+      dependsOn: [
+        identity.serviceAccount,
+        ...identity.roleBindings,
+        identity.tokenSecret!,
+        kubeconfig.secret,
+      ],
     });
 
     // --- Agent and its scripts ---------------------------------------------------------------
@@ -267,7 +300,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     const pullSecrets = TerraformIterator.fromList(
       hcl`compact([${vars.imagePullSecretName.stringValue}])`,
     );
-    new WorkspaceDeployment(this, "deployment", {
+    const pod = new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: wsKey,
       namespace: workspaceNamespace,
@@ -299,6 +332,7 @@ export class PackerBuilderTemplate extends TemplateStack {
               "-c",
               embeddedScript(this, `${SCRIPTS}/bootstrap.sh`, [
                 { name: "BOOTSTRAP_CA_URL", value: vars.caUrl.stringValue },
+                { name: "BOOTSTRAP_CA_SHA256", value: vars.caSha256.stringValue },
                 { name: "BOOTSTRAP_PACKER_PLUGIN_PATH", value: vars.packerPluginPath.stringValue },
                 {
                   name: "BOOTSTRAP_PACKER_PLUGIN_SOURCE",
@@ -350,8 +384,24 @@ export class PackerBuilderTemplate extends TemplateStack {
         ],
       },
     });
+    // The pod would trust whatever CA a plain-http answer carried: refuse the plan (at push
+    // too) unless the CA is pinned. Not a variable validation: those may refer to other
+    // variables only from Terraform 1.9. The bootstrap refuses it again at start.
+    pod.deployment.addOverride("lifecycle.precondition", [
+      {
+        condition: hcl`${vars.caUrl.stringValue} == "" || startswith(${vars.caUrl.stringValue}, "https://") || ${vars.caSha256.stringValue} != ""`,
+        error_message: CA_PIN_REQUIREMENT,
+      },
+    ]);
   }
 }
+
+/** Why a plain-http `ca_url` needs `ca_sha256` (plan-time precondition and synth-time rule). */
+const CA_PIN_REQUIREMENT =
+  "ca_url must be an https:// URL unless ca_sha256 pins the CA: over plain http anyone on the path could plant a root CA that the workspace, git and the agent would trust.";
+
+/** `true` or `false`. */
+const BOOLEAN: Rule = { requirement: "true or false", test: (v) => typeof v === "boolean" };
 
 /** A list of {namespace, roleKind, roleName} objects (as an operator's settings give it). */
 const ROLE_BINDING_LIST: Rule = nonEmptyListOf({
@@ -364,11 +414,29 @@ function checkPackerBuilderProps(id: string, props: PackerBuilderTemplateProps):
   checkProp(id, "workspaceNamespace", props.workspaceNamespace, DNS_LABEL);
   checkProp(id, "identityNamespace", props.identityNamespace, DNS_LABEL);
   checkProp(id, "identityRoleBindings", props.identityRoleBindings, ROLE_BINDING_LIST);
+  const identityNamespace = props.identityNamespace ?? "packer-dev";
+  const documented = [identityNamespace, PUBLIC_IMAGES_NAMESPACE];
   props.identityRoleBindings?.forEach((binding, i) => {
     const prop = `identityRoleBindings[${i}]`;
+    for (const [field, value] of Object.entries(binding)) {
+      checkProp(id, `${prop}.${field}`, value, {
+        requirement: `a field of a binding (${IDENTITY_BINDING_FIELDS.join(", ")})`,
+        test: () => IDENTITY_BINDING_FIELDS.includes(field),
+      });
+    }
     checkProp(id, `${prop}.namespace`, binding.namespace, DNS_LABEL);
     checkProp(id, `${prop}.roleKind`, binding.roleKind, oneOf(["Role", "ClusterRole"]));
     checkProp(id, `${prop}.roleName`, binding.roleName, RBAC_ROLE_NAME);
+    checkProp(id, `${prop}.allowUnsafe`, binding.allowUnsafe, BOOLEAN);
+    if (binding.allowUnsafe === true) return;
+    checkProp(id, prop, binding, {
+      requirement:
+        `a binding in ${documented.join(" or ")} (the namespaces the template documents) to a role other than ` +
+        `the built-in ClusterRoles ${BROAD_CLUSTER_ROLES.join(", ")}; set "allowUnsafe": true on the entry to bind it anyway`,
+      test: () =>
+        documented.includes(binding.namespace) &&
+        !(binding.roleKind === "ClusterRole" && BROAD_CLUSTER_ROLES.includes(binding.roleName)),
+    });
   });
   checkProp(id, "podReaderRole", props.podReaderRole, RBAC_ROLE_NAME);
   checkProp(id, "uid", props.uid, NON_ROOT_ID);
@@ -380,6 +448,7 @@ class PackerBuilderVariables extends Construct {
   public readonly image: TerraformVariable;
   public readonly imagePullSecretName: TerraformVariable;
   public readonly caUrl: TerraformVariable;
+  public readonly caSha256: TerraformVariable;
   public readonly repositoryUrl: TerraformVariable;
   public readonly packerPluginPath: TerraformVariable;
   public readonly packerPluginSource: TerraformVariable;
@@ -420,11 +489,29 @@ class PackerBuilderVariables extends Construct {
       "",
       [emptyOr(DNS_SUBDOMAIN)],
     );
-    this.caUrl = stringVariable(
-      "ca_url",
-      "URL of the organization CA (PEM) the workspace should trust; empty keeps the image's trust store.",
+    this.caUrl = new TemplateVariable(scope, "ca_url", {
+      type: "string",
+      default: "",
+      description:
+        "URL of the organization CA (PEM) the workspace should trust: https://, or http:// with ca_sha256; empty keeps the image's trust store.",
+      nullable: false,
+      rules: [emptyOr(HTTP_URL)],
+      crossRules: [
+        {
+          requirement:
+            "an https:// URL unless ca_sha256 pins the CA (plain http could plant a root CA)",
+          test: (value, defaultOf) =>
+            value === "" ||
+            (typeof value === "string" && value.startsWith("https://")) ||
+            (typeof defaultOf("ca_sha256") === "string" && defaultOf("ca_sha256") !== ""),
+        },
+      ],
+    });
+    this.caSha256 = stringVariable(
+      "ca_sha256",
+      "SHA-256 (hex) the CA at ca_url must have; required when ca_url is plain http. Empty trusts what https delivers.",
       "",
-      [emptyOr(HTTP_URL)],
+      [emptyOr(SHA256_HEX)],
     );
     this.repositoryUrl = stringVariable(
       "repository_url",

@@ -114,6 +114,55 @@ describe("parsing", () => {
   });
 });
 
+describe("credentials in URLs (issue 15 item 8)", () => {
+  const TOKEN = "ghp_9xQ2tokenTOKENtoken0123456789abcd";
+  const REFUSED =
+    "an http(s) URL with a user name or password in it is not allowed (the value is not shown: it may be a token)";
+
+  it.each([
+    [
+      "a token as the user name of repository_url",
+      `{ "templates": { "packer-builder": { "variables": {\n  "repository_url": "https://${TOKEN}@github.com/org/infra.git"\n} } } }`,
+      "deploy.jsonc:2:21: templates.packer-builder.variables.repository_url",
+    ],
+    [
+      "user and password, upper-case scheme",
+      `{ "templates": { "devcontainer": { "variables": {\n  "devcontainer_builder_endpoint": "HTTP://bot:${TOKEN}@builder:8080"\n} } } }`,
+      "deploy.jsonc:2:36: templates.devcontainer.variables.devcontainer_builder_endpoint",
+    ],
+    [
+      "inside a list of settings",
+      `{ "templates": { "packer-builder": { "settings": { "identityRoleBindings": [\n  { "namespace": "packer-dev", "roleKind": "Role", "roleName": "https://${TOKEN}@x" }\n] } } } }`,
+      "deploy.jsonc:2:64: templates.packer-builder.settings.identityRoleBindings[0].roleName",
+    ],
+    [
+      "a field nobody reads yet",
+      `{ "templates": { "kubernetes": { "nmae": "see https://${TOKEN}@host/" } } }`,
+      "deploy.jsonc:1:42: templates.kubernetes.nmae",
+    ],
+  ])("refuses %s, at the value, naming the field, never the value", (_what, text, where) => {
+    const message = configError(() => parse(text));
+    expect(message).toBe(
+      `${where}: ${REFUSED}. Credentials in this file would ship in the template and in every ` +
+        "workspace's scripts; give the URL without them and let Coder provide credentials (external auth, push-time variables).",
+    );
+    expect(message).not.toContain(TOKEN);
+    expect(message).not.toContain("github.com");
+  });
+
+  it.each([
+    ["ssh://git@git.example.com/infra.git"],
+    ["git@git.example.com:infra/core.git"],
+    ["https://git.example.com/org/@scope/repo.git"],
+    ["https://git.example.com/infra.git?ref=a@b"],
+  ])("keeps %s (a user name over ssh, or an @ after the host)", (url) => {
+    const text = `{ "templates": { "packer-builder": { "variables": { "repository_url": ${JSON.stringify(url)} } } } }`;
+    expect(parse(text).templates?.get("packer-builder")?.variables).toEqual({
+      repository_url: url,
+    });
+  });
+});
+
 describe("variable defaults at synth", () => {
   const synthWith = (text: string, templates = [TEMPLATES[0]]) => {
     const config = parseOperatorConfig(

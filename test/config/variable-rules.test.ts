@@ -96,7 +96,8 @@ describe("an operator's variable default that breaks the variable's rule", () =>
       "packer-builder",
       "repository_url",
       "https://bot:hunter2@git.example.com/infra.git",
-      'deploy.jsonc:3:23: templates.packer-builder.variables.repository_url: "https://bot:***@git.example.com/infra.git" is not allowed; repository_url must be a git URL without a password in it (credentials come from Coder, not the URL)',
+      // Refused before any rule, without echoing the value (operator-config.test.ts).
+      "deploy.jsonc:3:23: templates.packer-builder.variables.repository_url: an http(s) URL with a user name or password in it is not allowed (the value is not shown: it may be a token). Credentials in this file would ship in the template and in every workspace's scripts; give the URL without them and let Coder provide credentials (external auth, push-time variables).",
     ],
   ])("%s %s = %j fails synth at the value", (template, name, value, message) => {
     expect(configError(() => synthWith(oneVariable(template, name, value)))).toBe(message);
@@ -155,6 +156,21 @@ describe("the same rules at push time", () => {
   it("kubernetes: a namespace that is not a DNS-1123 label fails the plan", async () => {
     expect(await refusal("kubernetes", { namespace: "Coder_Workspaces" })).toEqual([
       `Invalid value for variable: namespace must be ${DNS_LABEL}.`,
+    ]);
+  });
+
+  it.each([
+    ["https://ghp_0123456789abcdefTOKEN@github.com/org/infra.git"],
+    ["https://bot:hunter2@git.example.com/infra.git"],
+  ])("packer-builder: repository_url %s (credentials in the URL) fails the plan", async (url) => {
+    expect(
+      await refusal("packer-builder", {
+        harvester_api_server: "https://harvester.example.com/k8s/clusters/local",
+        image: "registry.example.com/packer-builder:1.4.0",
+        repository_url: url,
+      }),
+    ).toEqual([
+      "Invalid value for variable: repository_url must be a git URL without credentials in it (no password, no user name in an http(s) URL; credentials come from Coder, not the URL).",
     ]);
   });
 

@@ -12,7 +12,9 @@
 export { planExpressions, type ExpressionPlan, type ExpressionSource } from "./plan-expressions";
 export {
   TerraformHarness,
+  type ApplyEvent,
   type ApplyResult,
+  type DestroyResult,
   type PlanOptions,
   type TerraformState,
   type ValidationResult,

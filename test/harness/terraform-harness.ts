@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Diagnostic, diagnosticsFromStream, toDiagnostic } from "./diagnostics";
 import { buildFixtures, type FixtureInputs } from "./fixtures";
-import { isRecord } from "./json";
+import { isRecord, parseJsonLines } from "./json";
 import { MockProviderProcess } from "./mock-provider-process";
 import { assertVariablesDeclared } from "./plan-expressions";
 import { PlanResult } from "./plan-result";
@@ -62,6 +62,23 @@ export interface ApplyResult {
   readonly warnings: readonly Diagnostic[];
   /** Managed resources (and read data sources) in the state, in modules too. */
   readonly resources: readonly StateResource[];
+}
+
+/** One step of an apply or destroy, in the order Terraform reported it. */
+export interface ApplyEvent {
+  /** `start` when Terraform began the change, `complete` when the provider finished it. */
+  readonly phase: "start" | "complete";
+  /** The resource instance, e.g. `kubernetes_deployment_v1.main[0]`. */
+  readonly address: string;
+  /** `delete`, `create`, `update`, … as Terraform names it. */
+  readonly action: string;
+}
+
+/** Result of {@link TerraformHarness.destroy}. */
+export interface DestroyResult {
+  /** Every resource change of the destroy, in the order Terraform reported it. */
+  readonly events: readonly ApplyEvent[];
+  readonly warnings: readonly Diagnostic[];
 }
 
 const VAR_FILE = "harness.tfvars.json";
@@ -213,6 +230,38 @@ export class TerraformHarness {
   }
 
   /**
+   * `terraform destroy` of `options.state` (from an earlier apply), reporting the order of
+   * the deletes. Terraform starts a delete only once every resource that depends on it is
+   * gone, so `events` shows what a real destroy would wait for.
+   */
+  async destroy(
+    dir: string,
+    options: PlanOptions & { readonly state: ApplyResult | TerraformState },
+  ): Promise<DestroyResult> {
+    return this.once("destroy", dir, options, () =>
+      this.inWorkdir(dir, options, async (cwd, env) => {
+        const run = await runTerraform(
+          [
+            "destroy",
+            "-input=false",
+            "-lock=false",
+            "-json",
+            "-auto-approve",
+            `-var-file=${VAR_FILE}`,
+          ],
+          { cwd, env },
+        );
+        const diagnostics = diagnosticsFromStream(run.stdout);
+        assertVariablesDeclared(diagnostics);
+        return {
+          events: applyEvents(run.stdout),
+          warnings: diagnostics.filter((d) => d.severity === "warning"),
+        };
+      }),
+    );
+  }
+
+  /**
    * Runs `fn` in a fresh copy of `dir` with its own fixtures, provider servers, variables and
    * (optional) prior state; everything is removed afterwards.
    */
@@ -243,6 +292,22 @@ export class TerraformHarness {
       workdir.cleanup();
     }
   }
+}
+
+/** The `apply_start` / `apply_complete` messages of a `-json` apply or destroy stream. */
+function applyEvents(stdout: string): ApplyEvent[] {
+  const events: ApplyEvent[] = [];
+  for (const line of parseJsonLines(stdout)) {
+    const phase =
+      line.type === "apply_start" ? "start" : line.type === "apply_complete" ? "complete" : null;
+    if (phase === null || !isRecord(line.hook) || !isRecord(line.hook.resource)) continue;
+    events.push({
+      phase,
+      address: String(line.hook.resource.addr),
+      action: String(line.hook.action),
+    });
+  }
+  return events;
 }
 
 /** The state file's JSON of a `PlanOptions.state`. */

@@ -123,6 +123,57 @@ while (($#)); do if [[ $1 == --output ]]; then printf '%s' "$CA_BODY" >"$2"; fi;
     expect(wrong.stderr).toContain(`step "ca-fetch" failed: SHA-256 of the CA is ${good}`);
   });
 
+  /** The value after `flag` in curl's argv. */
+  const curlFlag = (flag: string) => {
+    const argv = box.callsOf("curl")[0];
+    return argv[argv.indexOf(flag) + 1];
+  };
+
+  it("fetches over https only, and never follows a redirect to plain http", () => {
+    const run = box.run(SCRIPT, { env: baseEnv });
+    expect(run.status).toBe(0);
+    expect(curlFlag("--proto")).toBe("=https");
+    expect(curlFlag("--proto-redir")).toBe("=https");
+  });
+
+  it.each([
+    ["http://pki.example.test/ca.pem", "is plain http and no SHA-256 pins the CA"],
+    ["HTTP://pki.example.test/ca.pem", "is plain http and no SHA-256 pins the CA"],
+    ["ftp://pki.example.test/ca.pem", "is not an https:// URL"],
+  ])("refuses %s without a pin, before any download", (url, reason) => {
+    const run = box.run(SCRIPT, { env: { ...baseEnv, BOOTSTRAP_CA_URL: url } });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain(`bootstrap: step "ca-fetch" failed: ${url}`);
+    expect(run.stderr).toContain(reason);
+    expect(box.callsOf("curl")).toEqual([]);
+    expect(existsSync(agentOut)).toBe(false);
+  });
+
+  it("takes plain http with a pin, still refusing redirects to http, and checks the pin", () => {
+    const url = "http://pki.example.test/ca.pem";
+    const good = createHash("sha256").update(ORG_CA).digest("hex");
+    const run = box.run(SCRIPT, {
+      env: { ...baseEnv, BOOTSTRAP_CA_URL: url, BOOTSTRAP_CA_SHA256: good },
+    });
+    expect(run.status).toBe(0);
+    expect(curlFlag("--proto")).toBe("=http,https");
+    expect(curlFlag("--proto-redir")).toBe("=https");
+    expect(run.stderr).toContain(", pinned)");
+
+    const planted = box.run(SCRIPT, {
+      env: { ...baseEnv, BOOTSTRAP_CA_URL: url, BOOTSTRAP_CA_SHA256: "0".repeat(64) },
+    });
+    expect(planted.status).not.toBe(0);
+    expect(planted.stderr).toContain("SHA-256 of the CA is");
+  });
+
+  it("refuses a pin that is not a SHA-256", () => {
+    const run = box.run(SCRIPT, { env: { ...baseEnv, BOOTSTRAP_CA_SHA256: "abc" } });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain("BOOTSTRAP_CA_SHA256 is not a SHA-256");
+    expect(box.callsOf("curl")).toEqual([]);
+  });
+
   it("names the plugin install when packer fails, after the CA steps", () => {
     box.fake("packer", `echo packer >>'${order}'; echo "Error: bad plugin" >&2; exit 1`);
     const run = box.run(SCRIPT, { env: baseEnv });
@@ -166,7 +217,7 @@ while (($#)); do if [[ $1 == --output ]]; then printf '%s' "$CA_BODY" >"$2"; fi;
 
   it("names the step of an unexpected error too, once", () => {
     box.fake("sha256sum", "exit 3");
-    const run = box.run(SCRIPT, { env: { ...baseEnv, BOOTSTRAP_CA_SHA256: "ab" } });
+    const run = box.run(SCRIPT, { env: { ...baseEnv, BOOTSTRAP_CA_SHA256: "ab".repeat(32) } });
     expect(run.status).toBe(3);
     const reports = run.stderr.split("\n").filter((line) => line.includes("failed"));
     expect(reports).toEqual(['bootstrap: step "ca-fetch" failed: command exited with status 3']);

@@ -30,6 +30,7 @@ const EMBEDDED: { file: string; names: string[]; locate(config: TerraformJson): 
     file: "bootstrap.sh",
     names: [
       "BOOTSTRAP_CA_URL",
+      "BOOTSTRAP_CA_SHA256",
       "BOOTSTRAP_PACKER_PLUGIN_PATH",
       "BOOTSTRAP_PACKER_PLUGIN_SOURCE",
       "BOOTSTRAP_AGENT_INIT_SCRIPT",

@@ -124,7 +124,7 @@ describe("packer-builder publishing is additive", () => {
         .map((line) => `${name}: ${line.trim()}`),
     );
     expect(changes).toEqual([
-      'sweep_build_vms: --namespace "${namespace}" delete virtualmachines.kubevirt.io \\',
+      'sweep_build_vms: bounded_kubectl "${timeout_s}" delete virtualmachines.kubevirt.io \\',
     ]);
     expect(scripts.sweep_build_vms).toContain("\nSWEEP_NAMESPACE='packer-dev'\n");
     for (const text of Object.values(scripts)) {

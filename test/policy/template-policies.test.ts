@@ -18,9 +18,12 @@ import { ClusterRoleBindingV1 } from "@cdktf/provider-kubernetes/lib/cluster-rol
 import { ServiceAccountV1 } from "@cdktf/provider-kubernetes/lib/service-account-v1";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
 import { PersistentVolumeClaimV1 } from "@cdktf/provider-kubernetes/lib/persistent-volume-claim-v1";
-import { TerraformResource } from "../../lib/cdk";
+import { TerraformDataSource, TerraformResource } from "../../lib/cdk";
 import { coderProvider } from "../../lib/providers";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
+import { declareLimits } from "../../lib/policy";
+import { hcl } from "../../lib/hcl";
 
 const FRONT = { displayName: "T", description: "d", icon: "/icon/k8s.png" };
 const LIMITS = { limits: { cpu: "1", memory: "1Gi" } };
@@ -119,13 +122,201 @@ describe("no-rbac-authoring", () => {
     );
   });
 
+  it.each([
+    [
+      "ClusterRoleBinding",
+      {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "ClusterRoleBinding",
+        metadata: { name: "x" },
+        roleRef: {
+          apiGroup: "rbac.authorization.k8s.io",
+          kind: "ClusterRole",
+          name: "cluster-admin",
+        },
+        subjects: [{ kind: "Group", name: "system:authenticated" }],
+      },
+      /a ClusterRoleBinding grants permissions cluster-wide/,
+    ],
+    [
+      "Role",
+      {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "Role",
+        metadata: { name: "x", namespace: "n" },
+        rules: [{ apiGroups: ["*"], resources: ["*"], verbs: ["*"] }],
+      },
+      /it writes RBAC rules/,
+    ],
+  ])("fails synth on a %s written as a kubernetes_manifest", (kind, manifest, what) => {
+    expectViolation(
+      (s) => new Manifest(s, "sneaky", { manifest }),
+      "no-rbac-authoring",
+      "t/sneaky",
+      new RegExp(
+        `kubernetes_manifest\\.sneaky \\(kind ${kind}\\): templates must not author RBAC \\(${what.source}\\)`,
+      ),
+    );
+  });
+
   it("lets a template bind an existing Role with a RoleBinding", () => {
     const error = synthError((s) => {
+      new ServiceAccountV1(s, "sa", { metadata: { name: "sa", namespace: "n" } });
       new RoleBindingV1(s, "reader", {
         metadata: { name: "r", namespace: "n" },
         roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "pod-reader" },
         subject: [{ kind: "ServiceAccount", name: "sa", namespace: "n" }],
       });
+    });
+    expect(error).toBeUndefined();
+  });
+});
+
+describe("inspectable-resources (the policies fail closed)", () => {
+  it.each([
+    [
+      "a privileged hostPath pod as a kubernetes_manifest",
+      (s: TemplateStack) =>
+        new Manifest(s, "sneaky", {
+          manifest: {
+            apiVersion: "v1",
+            kind: "Pod",
+            metadata: { name: "p", namespace: "n" },
+            spec: {
+              containers: [{ name: "c", image: "i", securityContext: { privileged: true } }],
+              volumes: [{ name: "root", hostPath: { path: "/" } }],
+            },
+          },
+        }),
+      /kubernetes_manifest\.sneaky: a generic manifest \(kind Pod\) is refused: the template policies cannot inspect it/,
+    ],
+    [
+      "a kubernetes_manifest whose kind is an expression",
+      (s: TemplateStack) => {
+        const kind = new TerraformVariable(s, "kind", { type: "string", default: "Pod" });
+        return new Manifest(s, "sneaky", {
+          manifest: { apiVersion: "v1", kind: kind.stringValue, metadata: { name: "p" } },
+        });
+      },
+      /kubernetes_manifest\.sneaky: a generic manifest is refused/,
+    ],
+    [
+      "another provider's generic resource",
+      (s: TemplateStack) =>
+        new TerraformResource(s, "sneaky", { terraformResourceType: "kubectl_manifest" }),
+      /kubectl_manifest\.sneaky: resource type kubectl_manifest is one the template policies cannot inspect/,
+    ],
+    [
+      "a Kubernetes type no rule reads",
+      (s: TemplateStack) =>
+        new TerraformResource(s, "sneaky", {
+          terraformResourceType: "kubernetes_mutating_webhook_configuration_v1",
+        }),
+      /resource type kubernetes_mutating_webhook_configuration_v1 is one the template policies cannot inspect/,
+    ],
+    [
+      "a provisioner running commands",
+      (s: TemplateStack) => {
+        const r = new TerraformResource(s, "sneaky", { terraformResourceType: "terraform_data" });
+        r.addOverride("provisioner", [{ "local-exec": { command: "kubectl apply -f rbac.yaml" } }]);
+        return r;
+      },
+      /terraform_data\.sneaky: provisioner blocks run commands with the Terraform provisioner's credentials/,
+    ],
+  ])("fails synth on %s", (_what, make, reason) => {
+    expectViolation((s) => make(s), "inspectable-resources", "t/sneaky", reason);
+  });
+
+  it("fails synth on a data source that runs a program at plan time", () => {
+    expectViolation(
+      (s) =>
+        new TerraformDataSource(s, "sneaky", {
+          terraformResourceType: "external",
+          terraformGeneratorMetadata: { providerName: "external" },
+        }),
+      "inspectable-resources",
+      "t/sneaky",
+      /data\.external\.sneaky: data source external is one the template policies cannot inspect/,
+    );
+  });
+
+  it("lets templates read Coder's and the cluster's data sources", () => {
+    const error = synthError((s) => {
+      new WorkspaceData(s, "workspace");
+      new TerraformDataSource(s, "pods", { terraformResourceType: "kubernetes_resources" });
+    });
+    expect(error).toBeUndefined();
+  });
+});
+
+describe("role-binding-subjects", () => {
+  const binding = (
+    s: TemplateStack,
+    subject: Record<string, string>[],
+    provider?: KubernetesProvider,
+  ) =>
+    new RoleBindingV1(s, "grant", {
+      provider,
+      metadata: { name: "g", namespace: "n" },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "builder" },
+      subject: subject.map((x) => ({
+        kind: x.kind,
+        name: x.name,
+        namespace: x.namespace,
+        apiGroup: x.apiGroup,
+      })),
+    });
+
+  it.each([
+    [
+      "a Group",
+      [{ kind: "Group", name: "system:authenticated", apiGroup: "rbac.authorization.k8s.io" }],
+      /subject\[0\] \(Group \/system:authenticated\)/,
+    ],
+    [
+      "a User",
+      [{ kind: "User", name: "admin", apiGroup: "rbac.authorization.k8s.io" }],
+      /subject\[0\] \(User \/admin\)/,
+    ],
+    [
+      "another workload's ServiceAccount",
+      [{ kind: "ServiceAccount", name: "default", namespace: "kube-system" }],
+      /subject\[0\] \(ServiceAccount kube-system\/default\)/,
+    ],
+  ])("fails synth on %s as subject", (_what, subject, where) => {
+    expectViolation(
+      (s) => {
+        new ServiceAccountV1(s, "own", { metadata: { name: "ws", namespace: "n" } });
+        binding(s, subject);
+      },
+      "role-binding-subjects",
+      "t/grant",
+      new RegExp(
+        `${where.source}: a RoleBinding may bind only the workspace's own ServiceAccounts`,
+      ),
+    );
+  });
+
+  it("fails synth when the account lives on another cluster than the binding", () => {
+    expectViolation(
+      (s) => {
+        const other = new KubernetesProvider(s, "other", { alias: "other" });
+        new ServiceAccountV1(s, "own", { metadata: { name: "ws", namespace: "n" } });
+        binding(s, [{ kind: "ServiceAccount", name: "ws", namespace: "n" }], other);
+      },
+      "role-binding-subjects",
+      "t/grant",
+      /on the same cluster, kubernetes\.other/,
+    );
+  });
+
+  it("accepts the template's own account, by value or by reference", () => {
+    const error = synthError((s) => {
+      const own = new ServiceAccountV1(s, "own", { metadata: { name: "ws", namespace: "n" } });
+      binding(s, [
+        { kind: "ServiceAccount", name: "ws", namespace: "n" },
+        { kind: "ServiceAccount", name: own.metadata.name, namespace: own.metadata.namespace },
+      ]);
     });
     expect(error).toBeUndefined();
   });
@@ -329,7 +520,62 @@ describe("container-resource-limits", () => {
     );
   });
 
-  it("accepts limits computed by an expression", () => {
+  it.each([
+    ["an object written as an expression", () => hcl`{}`],
+    ["a lookup", () => hcl`lookup(var.sizes, "large", {})`],
+  ])("fails synth on limits given as %s it cannot prove", (_what, limits) => {
+    expectViolation(
+      (s) => {
+        new TerraformVariable(s, "sizes", { type: "map(map(string))", default: {} });
+        deployment(s, {
+          container: [
+            { name: "dev", image: "i", resources: { limits: Token.asStringMap(limits()) } },
+          ],
+        });
+      },
+      "container-resource-limits",
+      "t/main",
+      /\(container "dev"\): its limits are an expression the policy cannot prove to hold cpu and memory/,
+    );
+  });
+
+  it("fails synth on a local that is itself an expression", () => {
+    expectViolation(
+      (s) => {
+        const limits = new TerraformLocal(s, "limits", hcl`merge({}, {})`);
+        deployment(s, {
+          container: [{ name: "dev", image: "i", resources: { limits: limits.asStringMap } }],
+        });
+      },
+      "container-resource-limits",
+      "t/main",
+      /cannot prove to hold cpu and memory/,
+    );
+  });
+
+  it("takes a construct's declaration of what an expression holds, and checks it", () => {
+    const declared = (keys: string[]) => (s: TemplateStack) => {
+      const limits = new TerraformLocal(s, "limits", hcl`merge({ cpu = "1" }, { memory = "1Gi" })`);
+      deployment(s, {
+        container: [
+          {
+            name: "dev",
+            image: "i",
+            resources: { limits: Token.asStringMap(declareLimits(s, limits.asStringMap, keys)) },
+          },
+        ],
+      });
+    };
+    expect(synthError(declared(["cpu", "memory"]))).toBeUndefined();
+    expectViolation(
+      declared(["cpu"]),
+      "container-resource-limits",
+      "t/main",
+      /has no memory limit/,
+    );
+  });
+
+  it("accepts limits from a local that is a literal map", () => {
     const error = synthError((s) => {
       const limits = new TerraformLocal(s, "limits", { cpu: "1", memory: "1Gi" });
       deployment(s, {

@@ -100,6 +100,7 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
       "image",
       "image_pull_secret_name",
       "ca_url",
+      "ca_sha256",
       "repository_url",
       "packer_plugin_path",
       "packer_plugin_source",

@@ -22,8 +22,11 @@
 #   BOOTSTRAP_AGENT_INIT_SCRIPT     required: the Coder agent init script (its content, a sh
 #                                   script). Unset before the exec so sessions don't inherit it.
 #   BOOTSTRAP_CA_URL                URL of the organization CA (PEM). Default "" = no CA step.
-#                                   Must not carry credentials.
-#   BOOTSTRAP_CA_SHA256             optional hex SHA-256 the fetched PEM must match (pinning).
+#                                   Must not carry credentials. https://, or http:// only
+#                                   together with BOOTSTRAP_CA_SHA256: an unpinned CA over
+#                                   plain http would let anyone on the path plant a root.
+#   BOOTSTRAP_CA_SHA256             hex SHA-256 the fetched PEM must match (pinning).
+#                                   Default "" = trust what https delivers.
 #   BOOTSTRAP_CA_FETCH_TIMEOUT      seconds for the whole download. Default 30.
 #   BOOTSTRAP_CA_BUNDLE             where the combined bundle is written.
 #                                   Default "$HOME/.local/share/packer-builder/ca-bundle.pem".
@@ -72,19 +75,31 @@ fetch_ca() {
   step="ca-fetch"
   local url="${BOOTSTRAP_CA_URL}" timeout_s="${BOOTSTRAP_CA_FETCH_TIMEOUT:-30}"
   command -v curl >/dev/null || fail "curl is not installed in the image"
-  log "fetching the organization CA from $(printable_url "${url}") (timeout ${timeout_s}s)"
-  # --proto limits redirects to http(s); the URL is data, never parsed as an option.
-  if ! curl --fail --silent --show-error --location --proto '=http,https' \
+  local pin="${BOOTSTRAP_CA_SHA256:-}" protocols="=https"
+  if [[ -n "${pin}" && ! "${pin}" =~ ^[0-9A-Fa-f]{64}$ ]]; then
+    fail "BOOTSTRAP_CA_SHA256 is not a SHA-256 (64 hexadecimal digits)"
+  fi
+  if [[ "${url,,}" == http://* ]]; then
+    [[ -n "${pin}" ]] ||
+      fail "$(printable_url "${url}") is plain http and no SHA-256 pins the CA; use https or set ca_sha256"
+    protocols="=http,https"
+  elif [[ "${url,,}" != https://* ]]; then
+    fail "$(printable_url "${url}") is not an https:// URL"
+  fi
+  log "fetching the organization CA from $(printable_url "${url}") (timeout ${timeout_s}s${pin:+, pinned})"
+  # --proto: https only (http too when the CA is pinned); --proto-redir: a redirect never
+  # leads to plain http. The URL is data, never parsed as an option.
+  if ! curl --fail --silent --show-error --location --proto "${protocols}" --proto-redir '=https' \
     --max-time "${timeout_s}" --output "${ca_file}" --url "${url}"; then
     fail "could not download $(printable_url "${url}")"
   fi
   grep -q -- '-----BEGIN CERTIFICATE-----' "${ca_file}" ||
     fail "$(printable_url "${url}") did not return a PEM certificate"
-  if [[ -n "${BOOTSTRAP_CA_SHA256:-}" ]]; then
+  if [[ -n "${pin}" ]]; then
     local actual
     actual="$(sha256sum "${ca_file}" | cut -d' ' -f1)"
-    [[ "${actual}" == "${BOOTSTRAP_CA_SHA256,,}" ]] ||
-      fail "SHA-256 of the CA is ${actual}, expected ${BOOTSTRAP_CA_SHA256}"
+    [[ "${actual}" == "${pin,,}" ]] ||
+      fail "SHA-256 of the CA is ${actual}, expected ${pin}"
   fi
 }
 
