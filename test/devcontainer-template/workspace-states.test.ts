@@ -14,16 +14,19 @@ import {
 
 jest.setTimeout(120_000);
 
-/** Exist in both states: a stop never rebuilds, and the agent's token and the PVC outlive it. */
+/**
+ * Exist in both states: a stop never rebuilds, and the agent's token and the PVC outlive it.
+ * The git identity has a count: it exists once a user owns the workspace (not in a prebuild).
+ */
 const ALWAYS = [
   "coder_agent.main",
   "coder_env.devcontainer_branch",
   "coder_env.devcontainer_image_commit",
   "coder_env.devcontainer_rebuild",
-  "coder_env.git_author_email",
-  "coder_env.git_author_name",
-  "coder_env.git_committer_email",
-  "coder_env.git_committer_name",
+  "coder_env.git_author_email[0]",
+  "coder_env.git_author_name[0]",
+  "coder_env.git_committer_email[0]",
+  "coder_env.git_committer_name[0]",
   "devcontainerbuilder_build.workspace",
   "kubernetes_persistent_volume_claim_v1.data",
   "terraform_data.rebuild",
