@@ -153,6 +153,48 @@ describe("devcontainer template: workspace states", () => {
       expect(result.externalAuth).toEqual(["data.coder_external_auth.git[0]"]);
     });
 
+    it("sends none for an empty external auth token (an unlinked account, the prebuilds user)", async () => {
+      const plan = await tf.plan(template.dir, {
+        ...base,
+        variables: { ...REQUIRED_VARIABLES, external_auth_id: "github" },
+        fixtures: {
+          ...devcontainerFixtures(metadata()),
+          data_sources: {
+            ...devcontainerFixtures(metadata()).data_sources,
+            coder_external_auth: { access_token: "" },
+          },
+        },
+      });
+      expect(plan.resource("devcontainerbuilder_build.workspace").after.git_credentials).toBeNull();
+    });
+
+    describe("in a prebuild", () => {
+      const PREBUILD = { is_prebuild: true, prebuild_count: 1 };
+      const failures = async (variables: Record<string, unknown>, workspace = PREBUILD) =>
+        (
+          await tf.plan(template.dir, {
+            ...base,
+            variables: { ...REQUIRED_VARIABLES, ...variables },
+            workspace,
+          })
+        )
+          .checkFailures()
+          .filter((m) => m.startsWith("This is a prebuilt workspace"));
+
+      it("says in the build log that a private repository needs template-wide credentials", async () => {
+        const [message] = await failures({});
+        expect(message).toContain("git_credentials_username and git_credentials_token are not set");
+        expect(message).toContain("The clone into the workspace waits for the claim");
+      });
+
+      it("says nothing with template-wide credentials, or outside a prebuild", async () => {
+        expect(
+          await failures({ git_credentials_username: "builder", git_credentials_token: "s3cret" }),
+        ).toEqual([]);
+        expect(await failures({}, { is_prebuild: false, prebuild_count: 0 })).toEqual([]);
+      });
+    });
+
     it("prefers the template-wide username and token", async () => {
       const result = await credentials(
         {
