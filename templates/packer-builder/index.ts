@@ -250,6 +250,9 @@ export class PackerBuilderTemplate extends TemplateStack {
       env,
     });
     new Script(this, "clone_repository", {
+      // It clones with the user's git credentials (external auth, Coder SSH key), which an
+      // unclaimed prebuild has none of: created at the claim, run when the agent reinitializes.
+      count: ws.claimedCount,
       agentId: agent.id,
       displayName: "Clone repository",
       icon: "/icon/git.svg",

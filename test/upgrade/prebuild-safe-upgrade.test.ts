@@ -6,7 +6,8 @@
  * - the Deployment's selector changes, which the real kubernetes provider answers with a
  *   replacement: once, the pod restarts;
  * - the PVC, the agent and (packer-builder) the identities stay as they are;
- * - the git identity's coder_env resources move to index 0 without being recreated.
+ * - what gained a count for prebuilds (the devcontainer git identity, the packer-builder
+ *   clone script) moves to index 0 without being recreated.
  */
 import { TerraformHarness, type ApplyResult, type PlanOptions } from "../harness";
 import { synthTemplate, type SynthesizedTemplate } from "../support/synth-template";
@@ -40,7 +41,10 @@ function previousReleaseState(applied: ApplyResult): StateJson {
   for (const resource of state.resources) {
     const instances = resource.instances as Instance[];
     if (resource.type === "kubernetes_deployment_v1") instances.forEach(withOldSelector);
-    if (resource.type === "coder_env" && String(resource.name).startsWith("git_")) {
+    const counted =
+      (resource.type === "coder_env" && String(resource.name).startsWith("git_")) ||
+      (resource.type === "coder_script" && resource.name === "clone_repository");
+    if (counted) {
       // No count: one instance without an index.
       delete resource.each;
       for (const instance of instances) delete instance.index_key;
@@ -76,6 +80,7 @@ describe.each([
       "kubernetes_service_account_v1.harvester_identity",
       "kubernetes_service_account_v1.workspace_identity",
       "coder_agent.main",
+      "coder_script.clone_repository[0]",
     ],
   },
   {
