@@ -17,16 +17,8 @@ import {
   type PlanResult,
 } from "../harness";
 import { synthTemplate, type SynthesizedTemplate } from "../support/synth-template";
-import {
-  devcontainerFixtures,
-  metadata,
-  REPOSITORY,
-  REQUIRED_VARIABLES as DEVCONTAINER_VARIABLES,
-} from "../devcontainer-template/synthesized";
-import {
-  REQUIRED_VARIABLES as PACKER_BUILDER_VARIABLES,
-  TOKEN_SECRET_FIXTURES,
-} from "../packer-builder-template/synthesized-template";
+import { REPOSITORY } from "../devcontainer-template/synthesized";
+import { TEMPLATE_INPUTS as CASES } from "./template-inputs";
 
 jest.setTimeout(180_000);
 
@@ -125,38 +117,6 @@ function forceNewChanges(prebuild: ApplyResult, plan: PlanResult): string[] {
   }
   return changes;
 }
-
-interface TemplateCase {
-  readonly id: string;
-  /** What the preset and the template need, for both builds. */
-  readonly options: PlanOptions;
-}
-
-const CASES: readonly TemplateCase[] = [
-  {
-    id: "kubernetes",
-    options: {
-      variables: { namespace: "coder-workspaces" },
-      parameters: { cpu: "4", memory: "4" },
-    },
-  },
-  {
-    id: "devcontainer",
-    options: {
-      variables: DEVCONTAINER_VARIABLES,
-      parameters: { repository: REPOSITORY, branch: "main", cpu: "4", memory: "4" },
-      fixtures: devcontainerFixtures(metadata()),
-    },
-  },
-  {
-    id: "packer-builder",
-    options: {
-      variables: PACKER_BUILDER_VARIABLES,
-      parameters: { cpu: "2", memory: "4" },
-      fixtures: { resources: TOKEN_SECRET_FIXTURES },
-    },
-  },
-];
 
 describe.each(CASES)("template $id: claiming a prebuilt workspace", ({ id, options }) => {
   let tf: TerraformHarness;

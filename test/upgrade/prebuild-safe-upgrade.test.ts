@@ -9,18 +9,9 @@
  * - what gained a count for prebuilds (the devcontainer git identity, the packer-builder
  *   clone script) moves to index 0 without being recreated.
  */
-import { TerraformHarness, type ApplyResult, type PlanOptions } from "../harness";
+import { TerraformHarness, type ApplyResult } from "../harness";
 import { synthTemplate, type SynthesizedTemplate } from "../support/synth-template";
-import {
-  devcontainerFixtures,
-  metadata,
-  REPOSITORY,
-  REQUIRED_VARIABLES as DEVCONTAINER_VARIABLES,
-} from "../devcontainer-template/synthesized";
-import {
-  REQUIRED_VARIABLES as PACKER_BUILDER_VARIABLES,
-  TOKEN_SECRET_FIXTURES,
-} from "../packer-builder-template/synthesized-template";
+import { TEMPLATE_INPUTS } from "../prebuilds/template-inputs";
 
 jest.setTimeout(180_000);
 
@@ -53,80 +44,67 @@ function previousReleaseState(applied: ApplyResult): StateJson {
   return state;
 }
 
-describe.each([
-  {
-    id: "devcontainer",
-    options: {
-      variables: DEVCONTAINER_VARIABLES,
-      parameters: { repository: REPOSITORY },
-      fixtures: devcontainerFixtures(metadata()),
-    } as PlanOptions,
-    kept: [
-      "kubernetes_persistent_volume_claim_v1.data",
-      "devcontainerbuilder_build.workspace",
-      "coder_agent.main",
-      "coder_env.git_author_name[0]",
-      "coder_env.git_author_email[0]",
-    ],
-  },
-  {
-    id: "packer-builder",
-    options: {
-      variables: PACKER_BUILDER_VARIABLES,
-      fixtures: { resources: TOKEN_SECRET_FIXTURES },
-    } as PlanOptions,
-    kept: [
-      "kubernetes_persistent_volume_claim_v1.persistent",
-      "kubernetes_service_account_v1.harvester_identity",
-      "kubernetes_service_account_v1.workspace_identity",
-      "coder_agent.main",
-      "coder_script.clone_repository[0]",
-    ],
-  },
-  {
-    id: "kubernetes",
-    options: { variables: { namespace: "coder-workspaces" } } as PlanOptions,
-    kept: ["kubernetes_persistent_volume_claim_v1.home", "coder_agent.main"],
-  },
-])("template $id: updating a workspace of the previous release", ({ id, options, kept }) => {
-  let tf: TerraformHarness;
-  let template: SynthesizedTemplate;
-  let previous: StateJson;
-  let plan: Awaited<ReturnType<TerraformHarness["plan"]>>;
+/** What must stay (a no-op) in each template when a workspace of the previous release updates. */
+const KEPT: Readonly<Record<string, readonly string[]>> = {
+  kubernetes: ["kubernetes_persistent_volume_claim_v1.home", "coder_agent.main"],
+  devcontainer: [
+    "kubernetes_persistent_volume_claim_v1.data",
+    "devcontainerbuilder_build.workspace",
+    "coder_agent.main",
+    "coder_env.git_author_name[0]",
+    "coder_env.git_author_email[0]",
+  ],
+  "packer-builder": [
+    "kubernetes_persistent_volume_claim_v1.persistent",
+    "kubernetes_service_account_v1.harvester_identity",
+    "kubernetes_service_account_v1.workspace_identity",
+    "coder_agent.main",
+    "coder_script.clone_repository[0]",
+  ],
+};
 
-  beforeAll(async () => {
-    template = synthTemplate(id);
-    tf = await TerraformHarness.start();
-    previous = previousReleaseState(await tf.apply(template.dir, options));
-    plan = await tf.plan(template.dir, { ...options, state: previous });
-  });
-  afterAll(async () => {
-    await tf?.stop();
-    template?.cleanup();
-  });
+describe.each(TEMPLATE_INPUTS.map((t) => ({ ...t, kept: KEPT[t.id] })))(
+  "template $id: updating a workspace of the previous release",
+  ({ id, options, kept }) => {
+    let tf: TerraformHarness;
+    let template: SynthesizedTemplate;
+    let previous: StateJson;
+    let plan: Awaited<ReturnType<TerraformHarness["plan"]>>;
 
-  it("changes the Deployment's selector once (a replacement in the real provider: the pod restarts)", () => {
-    const deployment = plan.resource("kubernetes_deployment_v1.main[0]");
-    const labels = (deployment.after.spec as any[])[0].selector[0].match_labels;
-    expect(Object.keys(labels).sort()).toEqual([
-      "app.kubernetes.io/instance",
-      "app.kubernetes.io/name",
-      "app.kubernetes.io/part-of",
-      "com.coder.resource",
-      "com.coder.workspace.id",
-    ]);
-    expect(labels).not.toEqual((deployment.before!.spec as any[])[0].selector[0].match_labels);
-  });
+    beforeAll(async () => {
+      template = synthTemplate(id);
+      tf = await TerraformHarness.start();
+      previous = previousReleaseState(await tf.apply(template.dir, options));
+      plan = await tf.plan(template.dir, { ...options, state: previous });
+    });
+    afterAll(async () => {
+      await tf?.stop();
+      template?.cleanup();
+    });
 
-  it("keeps the volume, the agent and the identities, and moves the git identity without recreating it", () => {
-    const changes = new Map(plan.resourceChanges.map((r) => [r.address, r.actions]));
-    for (const address of kept)
-      expect([address, changes.get(address)]).toEqual([address, ["no-op"]]);
-    expect(
-      plan.resourceChanges.filter(
-        (r) =>
-          r.mode === "managed" && (r.actions.includes("delete") || r.actions.includes("create")),
-      ),
-    ).toEqual([]);
-  });
-});
+    it("changes the Deployment's selector once (a replacement in the real provider: the pod restarts)", () => {
+      const deployment = plan.resource("kubernetes_deployment_v1.main[0]");
+      const labels = (deployment.after.spec as any[])[0].selector[0].match_labels;
+      expect(Object.keys(labels).sort()).toEqual([
+        "app.kubernetes.io/instance",
+        "app.kubernetes.io/name",
+        "app.kubernetes.io/part-of",
+        "com.coder.resource",
+        "com.coder.workspace.id",
+      ]);
+      expect(labels).not.toEqual((deployment.before!.spec as any[])[0].selector[0].match_labels);
+    });
+
+    it("keeps the volume, the agent and the identities, and moves the git identity without recreating it", () => {
+      const changes = new Map(plan.resourceChanges.map((r) => [r.address, r.actions]));
+      for (const address of kept)
+        expect([address, changes.get(address)]).toEqual([address, ["no-op"]]);
+      expect(
+        plan.resourceChanges.filter(
+          (r) =>
+            r.mode === "managed" && (r.actions.includes("delete") || r.actions.includes("create")),
+        ),
+      ).toEqual([]);
+    });
+  },
+);
