@@ -118,6 +118,21 @@ function forceNewChanges(prebuild: ApplyResult, plan: PlanResult): string[] {
   return changes;
 }
 
+/** What runs as, or describes, the user: absent from the prebuild, created by the claim. */
+const CREATED_AT_CLAIM: Readonly<Record<string, readonly string[]>> = {
+  kubernetes: [],
+  devcontainer: [
+    "coder_env.git_author_email[0]",
+    "coder_env.git_author_name[0]",
+    "coder_env.git_committer_email[0]",
+    "coder_env.git_committer_name[0]",
+    "coder_script.devcontainer_lifecycle[0]",
+    "coder_script.devcontainer_post_attach[0]",
+    "coder_script.devcontainer_vscode[0]",
+  ],
+  "packer-builder": ["coder_script.clone_repository[0]"],
+};
+
 describe.each(CASES)("template $id: claiming a prebuilt workspace", ({ id, options }) => {
   let tf: TerraformHarness;
   let template: SynthesizedTemplate;
@@ -173,6 +188,23 @@ describe.each(CASES)("template $id: claiming a prebuilt workspace", ({ id, optio
     for (const name of names) {
       expect(name).toContain(String(DEFAULT_WORKSPACE.id));
       expect(name).not.toMatch(/prebuild/);
+    }
+  });
+
+  it("creates what belongs to the user at the claim, and nothing else", () => {
+    const created = claimPlan.resourceChanges
+      .filter((r) => r.mode === "managed" && r.actions.includes("create"))
+      .map((r) => r.address)
+      .sort();
+    expect(created).toEqual(CREATED_AT_CLAIM[id]);
+    const prebuilt = prebuild.resources.map((r) => r.address);
+    const after = claimed.resources.map((r) => r.address);
+    for (const address of CREATED_AT_CLAIM[id]) {
+      expect([address, prebuilt.includes(address), after.includes(address)]).toEqual([
+        address,
+        false,
+        true,
+      ]);
     }
   });
 
