@@ -160,6 +160,15 @@ export function presetShapeProblem(props: WorkspacePresetProps): PresetProblem |
     }
     const n = instanceCountProblem(`${field}.instances`, entry.instances);
     if (n !== undefined) return n;
+    const earlier = scheduling.schedule.findIndex((other) =>
+      prebuildSchedulesOverlap(other.cron, entry.cron),
+    );
+    if (earlier < i) {
+      return {
+        field: `${field}.cron`,
+        reason: `${describeValue(entry.cron)} overlaps schedule[${earlier}] (${describeValue(scheduling.schedule[earlier].cron)}); Coder refuses schedules active at the same hour`,
+      };
+    }
   }
   return undefined;
 }
@@ -187,37 +196,67 @@ const CRON_FIELDS: readonly { name: string; min: number; max: number }[] = [
   { name: "month", min: 1, max: 12 },
   { name: "day of week", min: 0, max: 6 },
 ];
+const CRON_FORMAT = 'the format is "* HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK", e.g. "* 8-18 * * 1-5"';
 
 /**
- * Why `cron` is not a prebuild schedule, or undefined: five fields, the minute `*` (a
- * schedule covers whole hours), each other field `*` or a comma list of `n`, `a-b`, with an
- * optional `/step`, inside the field's range.
+ * The hours, days of month, months and days of week `cron` covers, or why it is not a
+ * prebuild schedule: five fields, the minute `*` (a schedule covers whole hours), each other
+ * field `*` or a comma list of numbers and `a-b` ranges inside the field's range. Steps and
+ * names are refused: Coder's provider compares schedules by these sets and fails on them.
  */
-export function prebuildCronProblem(cron: string): string | undefined {
+function cronSets(cron: string): Set<number>[] | string {
   const fields = cron.trim().split(/\s+/);
-  const expected = 'the format is "* HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK", e.g. "* 8-18 * * 1-5"';
-  if (fields.length !== 5) return `it has ${fields.length} fields; ${expected}`;
-  if (fields[0] !== "*")
-    return `the minute field must be "*" (a schedule covers whole hours); ${expected}`;
+  if (fields.length !== 5) return `it has ${fields.length} fields; ${CRON_FORMAT}`;
+  if (fields[0] !== "*") {
+    return `the minute field must be "*" (a schedule covers whole hours); ${CRON_FORMAT}`;
+  }
+  const sets: Set<number>[] = [];
   for (const [i, spec] of CRON_FIELDS.entries()) {
     const text = fields[i + 1];
-    for (const item of text.split(",")) {
-      const match = /^(\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(item);
-      if (match === null)
-        return `the ${spec.name} field "${text}" is not "*", a number, a range or a list`;
-      const [, , from, to, step] = match;
-      const numbers = [from, to].filter((n) => n !== undefined).map(Number);
-      if (numbers.some((n) => n < spec.min || n > spec.max)) {
+    const values = new Set<number>();
+    const items = text === "*" ? [`${spec.min}-${spec.max}`] : text.split(",");
+    for (const item of items) {
+      const match = /^(\d+)(?:-(\d+))?$/.exec(item);
+      if (match === null) {
+        return `the ${spec.name} field "${text}" is not "*", a number, a range a-b or a comma list of them (Coder refuses steps and names)`;
+      }
+      const from = Number(match[1]);
+      const to = match[2] === undefined ? from : Number(match[2]);
+      if (from < spec.min || to > spec.max) {
         return `the ${spec.name} field "${text}" is outside ${spec.min}-${spec.max}`;
       }
-      if (numbers.length === 2 && numbers[0] > numbers[1]) {
+      if (from > to)
         return `the ${spec.name} field "${text}" has a range that ends before it starts`;
-      }
-      if (step !== undefined && Number(step) === 0)
-        return `the ${spec.name} field "${text}" has a step of 0`;
+      for (let n = from; n <= to; n++) values.add(n);
     }
+    sets.push(values);
   }
-  return undefined;
+  return sets;
+}
+
+/** Why `cron` is not a prebuild schedule ({@link cronSets}), or undefined. */
+export function prebuildCronProblem(cron: string): string | undefined {
+  const sets = cronSets(cron);
+  return typeof sets === "string" ? sets : undefined;
+}
+
+/**
+ * Whether two valid schedules can be active at the same hour, which Coder refuses: months and
+ * hours must meet, and the days: by day of week when either day of month is `*`, by day of
+ * month when either day of week is `*`, else by either.
+ */
+export function prebuildSchedulesOverlap(a: string, b: string): boolean {
+  const [sa, sb] = [cronSets(a), cronSets(b)];
+  if (typeof sa === "string" || typeof sb === "string") return false;
+  const meet = (x: Set<number>, y: Set<number>) => [...x].some((v) => y.has(v));
+  const [, , domA, , dowA] = a.trim().split(/\s+/);
+  const [, , domB, , dowB] = b.trim().split(/\s+/);
+  const [HOUR, DOM, MONTH, DOW] = [0, 1, 2, 3];
+  let days: boolean;
+  if (domA === "*" || domB === "*") days = meet(sa[DOW], sb[DOW]);
+  else if (dowA === "*" || dowB === "*") days = meet(sa[DOM], sb[DOM]);
+  else days = meet(sa[DOM], sb[DOM]) || meet(sa[DOW], sb[DOW]);
+  return meet(sa[MONTH], sb[MONTH]) && days && meet(sa[HOUR], sb[HOUR]);
 }
 
 /**

@@ -161,6 +161,20 @@ describe("a bad preset fails synth at its position, naming the field and the rea
       `templates.kubernetes.presets[0].prebuilds.scheduling.schedule[0].cron: "* 8-24 * * *" is not allowed; the hour field "8-24" is outside 0-23`,
     ],
     [
+      "a cron with a step (Coder's schedule check refuses it)",
+      "kubernetes",
+      `[{ "name": "X", "prebuilds": { "instances": 1, "scheduling": { "timezone": "UTC", "schedule": [{ "cron": "* */2 * * *", "instances": 1 }] } } }]`,
+      `"* */2`,
+      `templates.kubernetes.presets[0].prebuilds.scheduling.schedule[0].cron: "* */2 * * *" is not allowed; the hour field "*/2" is not "*", a number, a range a-b or a comma list of them (Coder refuses steps and names)`,
+    ],
+    [
+      "two schedules active at the same hour",
+      "kubernetes",
+      `[{ "name": "X", "prebuilds": { "instances": 1, "scheduling": { "timezone": "UTC", "schedule": [{ "cron": "* 8-18 * * 1-5", "instances": 2 }, { "cron": "* 17-20 * * 5", "instances": 1 }] } } }]`,
+      `"* 17-20`,
+      `templates.kubernetes.presets[0].prebuilds.scheduling.schedule[1].cron: "* 17-20 * * 5" overlaps schedule[0] ("* 8-18 * * 1-5"); Coder refuses schedules active at the same hour`,
+    ],
+    [
       "an unknown timezone",
       "kubernetes",
       `[{ "name": "X", "prebuilds": { "instances": 1, "scheduling": { "timezone": "Europe/Atlantis", "schedule": [{ "cron": "* * * * *", "instances": 1 }] } } }]`,
@@ -211,6 +225,18 @@ describe("a bad preset fails synth at its position, naming the field and the rea
       `${positionOf("kubernetes", presets, '{ "name"')}: templates.kubernetes.presets: an object is not allowed; expected a list of presets`,
     );
   });
+});
+
+it("accepts schedules that never meet: weekday office hours, weekend days, weekday nights", () => {
+  const tf = synth(
+    "kubernetes",
+    `[{ "name": "X", "prebuilds": { "instances": 0, "scheduling": { "timezone": "UTC", "schedule": [
+      { "cron": "* 8-18 * * 1-5", "instances": 3 },
+      { "cron": "* * * * 0,6", "instances": 1 },
+      { "cron": "* 0-7,19-23 * * 1-5", "instances": 0 },
+    ] } } }]`,
+  );
+  expect(tf.data.coder_workspace_preset.org_x.prebuilds.scheduling.schedule).toHaveLength(3);
 });
 
 it("accepts a devcontainer preset for one repository and branch", () => {
