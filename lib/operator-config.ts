@@ -36,6 +36,11 @@ export interface TemplateConfig {
    * checked by the template against its own rules. @default {}: the template's defaults
    */
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * The operator's workspace presets, as written (a list); checked against the template's
+   * parameters at synth by applyOperatorPresets (lib/operator-presets.ts). @default []
+   */
+  readonly presets: readonly unknown[];
 }
 
 /** A loaded, shape-checked configuration. */
@@ -61,7 +66,7 @@ export class ConfigError extends Error {
 }
 
 const TOP_LEVEL_FIELDS = ["$schema", "templates"];
-const TEMPLATE_FIELDS = ["name", "provisionerTags", "variables", "settings"];
+const TEMPLATE_FIELDS = ["name", "provisionerTags", "variables", "settings", "presets"];
 
 /**
  * Which config file to use: an explicit path (flag), else $CODER_CDKTF_CONFIG, else
@@ -213,7 +218,8 @@ export function parseOperatorConfig(
           settings[key] = nodeValue(valueNode);
         }
       }
-      templates.set(id, { name, provisionerTags, variables, settings });
+      const presets = presetList(fields.get("presets"), `${field}.presets`, fail);
+      templates.set(id, { name, provisionerTags, variables, settings, presets });
     }
   }
 
@@ -271,6 +277,25 @@ function fieldName(jsonPath: readonly (string | number)[]): string {
       "",
     ) || "(top level)"
   );
+}
+
+// --- Presets ---------------------------------------------------------------------------------
+
+/**
+ * `templates.<id>.presets` as plain values: a list, else an error. Their fields are checked
+ * against the template (its parameters) by applyOperatorPresets, with positions from
+ * OperatorConfig.position.
+ */
+function presetList(
+  node: JsonNode | undefined,
+  field: string,
+  fail: (node: JsonNode, field: string, problem: string) => never,
+): unknown[] {
+  if (node === undefined) return [];
+  if (node.type !== "array") {
+    fail(node, field, `${describeValue(node)} is not allowed; expected a list of presets`);
+  }
+  return (node.children ?? []).map(nodeValue);
 }
 
 /** The path relative to the current directory when it is below it, else absolute. */

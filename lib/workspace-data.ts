@@ -1,4 +1,5 @@
-import { Construct } from "./cdk";
+import { Construct, Token } from "./cdk";
+import { hcl } from "./hcl";
 import { DataCoderWorkspace } from "../.gen/providers/coder/data-coder-workspace";
 import { DataCoderWorkspaceOwner } from "../.gen/providers/coder/data-coder-workspace-owner";
 
@@ -20,6 +21,24 @@ export class WorkspaceData extends Construct {
   /** 1 while the workspace starts or runs, 0 when it stops: the `count` of everything that must not outlive a stop. */
   get startCount(): number {
     return this.workspace.startCount;
+  }
+
+  /**
+   * 0 while the workspace is an unclaimed prebuild (owned by Coder's `prebuilds` user), else 1:
+   * the `count` of what belongs to the user (their git identity), which a claim then creates
+   * instead of replacing.
+   */
+  get claimedCount(): number {
+    return Token.asNumber(hcl`${this.workspace.isPrebuild} ? 0 : 1`);
+  }
+
+  /**
+   * {@link startCount} for what must run as the user and not in a prebuild (scripts that clone
+   * with the user's credentials or write into the user's settings): 0 while an unclaimed
+   * prebuild starts; the agent runs them when it reinitializes after the claim.
+   */
+  get claimedStartCount(): number {
+    return Token.asNumber(hcl`${this.workspace.isPrebuild} ? 0 : ${this.startCount}`);
   }
 
   /** The workspace's UUID: unique, stable for its life, valid in Kubernetes names. */

@@ -7,7 +7,7 @@ import {
   type DeploymentV1SpecTemplateSpecContainerSecurityContext,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import type { WorkspaceData } from "./workspace-data";
-import type { WorkspaceObjectMeta } from "./workspace-labels";
+import { claimStableLabels, type WorkspaceObjectMeta } from "./workspace-labels";
 import type { WorkspaceAgent } from "./workspace-agent";
 
 export interface WorkspaceDeploymentProps {
@@ -16,7 +16,12 @@ export interface WorkspaceDeploymentProps {
   readonly workspace: WorkspaceData;
   readonly name: string;
   readonly namespace: string;
-  /** Labels go on the Deployment, its selector and the pod; annotations on the Deployment only. */
+  /**
+   * Labels and annotations of the Deployment, updated in place. Its selector and the pod get
+   * only the claim-stable labels (claimStableLabels): the selector is ForceNew, and a change to
+   * the pod template restarts the pod, so neither may follow the owner or the workspace name,
+   * which change when a prebuilt workspace is claimed.
+   */
   readonly meta: WorkspaceObjectMeta;
   /**
    * The pod. Must set `securityContext` with `runAsUser`; containers should come
@@ -45,6 +50,7 @@ export class WorkspaceDeployment extends Construct {
         `${this.node.path}: pod.securityContext.runAsUser must be set (workspaces do not run as root)`,
       );
     }
+    const stableLabels = claimStableLabels(props.meta);
     this.deployment = new DeploymentV1(this, props.resourceName ?? "main", {
       count: props.workspace.startCount,
       dependsOn: props.dependsOn ? [...props.dependsOn] : undefined,
@@ -57,10 +63,10 @@ export class WorkspaceDeployment extends Construct {
       },
       spec: {
         replicas: "1",
-        selector: { matchLabels: props.meta.labels },
+        selector: { matchLabels: stableLabels },
         strategy: { type: "Recreate" },
         template: {
-          metadata: { labels: props.meta.labels },
+          metadata: { labels: stableLabels },
           spec: props.pod,
         },
       },

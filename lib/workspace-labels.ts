@@ -7,6 +7,30 @@ export interface WorkspaceObjectMeta {
 }
 
 /**
+ * Labels whose values come from the workspace id alone (or are constants). A prebuilt
+ * workspace keeps its id when a user claims it, while its name and every owner attribute
+ * change, so only these may go where a change replaces the object or restarts the pod:
+ * a Deployment's selector (ForceNew in the kubernetes provider) and its pod template.
+ */
+export const CLAIM_STABLE_LABEL_KEYS: readonly string[] = [
+  "app.kubernetes.io/name",
+  "app.kubernetes.io/instance",
+  "app.kubernetes.io/part-of",
+  "com.coder.resource",
+  "com.coder.workspace.id",
+];
+
+/** The labels of `meta` that survive a prebuild claim unchanged ({@link CLAIM_STABLE_LABEL_KEYS}). */
+export function claimStableLabels(meta: WorkspaceObjectMeta): Record<string, string> {
+  return Object.fromEntries(
+    CLAIM_STABLE_LABEL_KEYS.filter((key) => key in meta.labels).map((key) => [
+      key,
+      meta.labels[key],
+    ]),
+  );
+}
+
+/**
  * Coder's standard labels for workspace objects, so that `kubectl get -l
  * com.coder.workspace.id=…` and Coder's own tooling find them.
  *

@@ -40,6 +40,12 @@ export interface WorkspaceParameterProps {
  */
 export class WorkspaceParameter extends Construct {
   public readonly parameter: DataCoderParameter;
+  /** The parameter's name in Coder (what presets and stored values refer to). */
+  public readonly name: string;
+  /** Its type, options and validation, for checks of preset values at synth. */
+  public readonly definition: Pick<WorkspaceParameterProps, "options" | "validation"> & {
+    readonly type: ParameterType;
+  };
 
   constructor(scope: Construct, id: string, props: WorkspaceParameterProps) {
     super(scope, id);
@@ -58,6 +64,12 @@ export class WorkspaceParameter extends Construct {
         );
       }
     }
+    this.name = props.name ?? id;
+    this.definition = {
+      type: props.type ?? "string",
+      options: props.options,
+      validation: props.validation,
+    };
     this.parameter = new DataCoderParameter(this, id, {
       name: props.name ?? id,
       displayName: props.displayName,

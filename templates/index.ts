@@ -1,4 +1,6 @@
 import type { Construct } from "../lib/cdk";
+import type { OperatorPresetRules } from "../lib/operator-presets";
+import { GIT_URL_WITHOUT_PASSWORD } from "../lib/validate";
 import type { ProvisionerRequirement } from "../lib/provisioner-tags";
 import type { TemplateStack } from "../lib/template-stack";
 import { DevcontainerTemplate } from "./devcontainer";
@@ -28,6 +30,11 @@ export interface TemplateDefinition {
    * @default untagged (generic provisioners only)
    */
   readonly provisioners?: ProvisionerRequirement;
+  /**
+   * What operator presets (coder-cdktf.jsonc `templates.<id>.presets`) must set beyond valid
+   * parameter values. @default nothing more
+   */
+  readonly presetRules?: OperatorPresetRules;
 }
 
 /** Every template, in the order they are synthesized. */
@@ -41,6 +48,13 @@ export const TEMPLATES: readonly TemplateDefinition[] = [
     id: "devcontainer",
     create: (scope) => new DevcontainerTemplate(scope, "devcontainer"),
     provisioners: DEVCONTAINER_PROVISIONERS,
+    presetRules: {
+      required: {
+        repository:
+          "a devcontainer preset is a repository to work on, and a prebuild must know what to build",
+      },
+      values: { repository: GIT_URL_WITHOUT_PASSWORD },
+    },
   },
   {
     id: "packer-builder",

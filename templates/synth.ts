@@ -9,6 +9,7 @@ import { writeHclFiles } from "../lib/hcl-files";
 import { shipTemplateFiles } from "../lib/template-files";
 import type { TemplateFrontMatter, TemplateStack } from "../lib/template-stack";
 import { applyVariableDefaults } from "../lib/variable-defaults";
+import { applyOperatorPresets } from "../lib/operator-presets";
 import {
   renderWorkspaceTags,
   WORKSPACE_TAGS_FILE,
@@ -69,6 +70,13 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
       const config = options.config;
       applyVariableDefaults(definition.id, stack, settings.variables, (name, part) =>
         config.position(["templates", definition.id, "variables", name], part),
+      );
+      applyOperatorPresets(
+        definition.id,
+        stack,
+        settings.presets,
+        config.position,
+        definition.presetRules,
       );
     }
     const provisionerTags = settings?.provisionerTags ?? definition.provisioners?.tags ?? {};

@@ -21,7 +21,9 @@ export interface DevcontainerAgentEnvProps {
  * - `DEVCONTAINER_IMAGE_COMMIT`, `DEVCONTAINER_BRANCH`, `DEVCONTAINER_REBUILD`: read by the
  *   project's VS Code extension, which compares the image's commit with the branch and
  *   bumps `rebuild` through Coder's API when the configuration changed;
- * - the git author and committer, from the workspace owner.
+ * - the git author and committer, from the workspace owner. They exist only once a user owns
+ *   the workspace (count = claimedCount): every attribute of a coder_env is ForceNew, so in a
+ *   prebuild they would carry the `prebuilds` user and be replaced by the claim.
  */
 export class DevcontainerAgentEnv extends Construct {
   public readonly variables: Env[];
@@ -30,18 +32,21 @@ export class DevcontainerAgentEnv extends Construct {
     super(scope, id);
     const owner = props.workspace.owner;
     const fullName = hcl`coalesce(${owner.fullName}, ${owner.name})`;
-    const values: [string, string, string | ReturnType<typeof hcl>][] = [
-      ["devcontainer_image_commit", "DEVCONTAINER_IMAGE_COMMIT", props.imageCommit],
-      ["devcontainer_branch", "DEVCONTAINER_BRANCH", props.branch],
-      ["devcontainer_rebuild", "DEVCONTAINER_REBUILD", props.rebuild],
-      ["git_author_name", "GIT_AUTHOR_NAME", fullName],
-      ["git_committer_name", "GIT_COMMITTER_NAME", fullName],
-      ["git_author_email", "GIT_AUTHOR_EMAIL", owner.email],
-      ["git_committer_email", "GIT_COMMITTER_EMAIL", owner.email],
+    const always = undefined;
+    const claimed = props.workspace.claimedCount;
+    const values: [string, string, string | ReturnType<typeof hcl>, number | undefined][] = [
+      ["devcontainer_image_commit", "DEVCONTAINER_IMAGE_COMMIT", props.imageCommit, always],
+      ["devcontainer_branch", "DEVCONTAINER_BRANCH", props.branch, always],
+      ["devcontainer_rebuild", "DEVCONTAINER_REBUILD", props.rebuild, always],
+      ["git_author_name", "GIT_AUTHOR_NAME", fullName, claimed],
+      ["git_committer_name", "GIT_COMMITTER_NAME", fullName, claimed],
+      ["git_author_email", "GIT_AUTHOR_EMAIL", owner.email, claimed],
+      ["git_committer_email", "GIT_COMMITTER_EMAIL", owner.email, claimed],
     ];
     this.variables = values.map(
-      ([resourceName, name, value]) =>
+      ([resourceName, name, value, count]) =>
         new Env(this, resourceName, {
+          count,
           agentId: props.agentId,
           name,
           value: typeof value === "string" ? value : Token.asString(value),

@@ -1,8 +1,7 @@
 import { Construct } from "../cdk";
 import { escapeTemplateLiteral } from "../escape";
 import { WorkspaceParameter } from "../workspace-parameter";
-
-const SIZES = ["2", "4", "6", "8"];
+import { WORKSPACE_SIZES } from "../size-presets";
 
 /**
  * The workspace form of the devcontainer template, in order. Names, types, defaults,
@@ -50,19 +49,19 @@ export class DevcontainerParameters extends Construct {
       order: 3,
       displayName: "CPU",
       description: "Number of CPU cores.",
-      default: "2",
+      default: WORKSPACE_SIZES[0],
       icon: "/icon/memory.svg",
       mutable: true,
-      options: SIZES.map((n) => ({ name: `${n} Cores`, value: n })),
+      options: WORKSPACE_SIZES.map((n) => ({ name: `${n} Cores`, value: n })),
     });
     this.memory = new WorkspaceParameter(this, "memory", {
       order: 4,
       displayName: "Memory",
       description: "Amount of memory in GiB.",
-      default: "2",
+      default: WORKSPACE_SIZES[0],
       icon: "/icon/memory.svg",
       mutable: true,
-      options: SIZES.map((n) => ({ name: `${n} GiB`, value: n })),
+      options: WORKSPACE_SIZES.map((n) => ({ name: `${n} GiB`, value: n })),
     });
     this.diskSize = new WorkspaceParameter(this, "disk_size", {
       order: 5,

@@ -16,7 +16,10 @@ export const LIFECYCLE_HOOKS: readonly (readonly [hook: string, variable: string
 export const SCRIPTS_DIR = "templates/devcontainer/scripts";
 
 export interface DevcontainerScriptsProps {
-  /** 1 while starting, 0 when stopping: the scripts exist only with the pod. */
+  /**
+   * 1 while starting, 0 when stopping (the scripts exist only with the pod), and 0 while the
+   * workspace is an unclaimed prebuild (WorkspaceData.claimedStartCount).
+   */
   readonly startCount: number;
   readonly agentId: string;
   /** The workspace folder (clone target, hooks' working directory). */

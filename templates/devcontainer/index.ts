@@ -4,6 +4,7 @@ import { coderProvider, workspaceClusterProvider } from "../../lib/providers";
 import { WorkspaceData } from "../../lib/workspace-data";
 import { workspaceObjectMeta } from "../../lib/workspace-labels";
 import { DataVolume } from "../../lib/data-volume";
+import { sizePresets, STANDARD_SIZE_PRESETS } from "../../lib/size-presets";
 import { hcl } from "../../lib/hcl";
 import { DevcontainerTemplateVariables } from "../../lib/devcontainer/variables";
 import { DevcontainerParameters } from "../../lib/devcontainer/parameters";
@@ -48,10 +49,17 @@ export class DevcontainerTemplate extends TemplateStack {
 
     const ws = new WorkspaceData(this, "workspace");
     const params = new DevcontainerParameters(this, "parameters");
+    sizePresets(this, {
+      presets: STANDARD_SIZE_PRESETS,
+      cpu: params.cpu,
+      memory: params.memory,
+      memoryUnit: "GiB",
+    });
     const git = new GitCredentials(this, "git", {
       externalAuthId: vars.externalAuthId,
       username: vars.gitCredentialsUsername,
       token: vars.gitCredentialsToken,
+      isPrebuild: ws.workspace.isPrebuild,
     });
     const source = new DevcontainerSource(this, "source", {
       workspace: ws,
@@ -137,7 +145,9 @@ export class DevcontainerTemplate extends TemplateStack {
     });
 
     new DevcontainerScripts(this, "scripts", {
-      startCount: ws.startCount,
+      // The clone (with the user's git credentials), the hooks and the settings merge belong
+      // to the user: not run in an unclaimed prebuild, run by the agent after the claim.
+      startCount: ws.claimedStartCount,
       agentId: agent.id,
       workspaceFolder: folder.path,
       repository: params.repository.value,

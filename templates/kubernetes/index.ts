@@ -13,6 +13,7 @@ import { standardMetadata } from "../../lib/agent-metadata";
 import { WorkspaceParameter } from "../../lib/workspace-parameter";
 import { workspaceObjectMeta } from "../../lib/workspace-labels";
 import { DataVolume } from "../../lib/data-volume";
+import { sizePresets, STANDARD_SIZE_PRESETS, WORKSPACE_SIZES } from "../../lib/size-presets";
 import {
   WorkspaceDeployment,
   WORKSPACE_POD_ANTI_AFFINITY,
@@ -28,7 +29,6 @@ export interface KubernetesTemplateProps {
   readonly image?: string;
 }
 
-const SIZE_OPTIONS = ["2", "4", "6", "8"];
 /** The image's user; its home is the data volume. */
 const WORKSPACE_UID = 1000;
 
@@ -64,21 +64,21 @@ export class KubernetesTemplate extends TemplateStack {
       order: 1,
       displayName: "CPU",
       description: "CPU cores the workspace may use.",
-      default: "2",
+      default: WORKSPACE_SIZES[0],
       icon: "/icon/memory.svg",
       mutable: true,
       formType: "radio",
-      options: SIZE_OPTIONS.map((n) => ({ name: `${n} Cores`, value: n })),
+      options: WORKSPACE_SIZES.map((n) => ({ name: `${n} Cores`, value: n })),
     });
     const memory = new WorkspaceParameter(this, "memory", {
       order: 2,
       displayName: "Memory",
       description: "Memory the workspace may use, in GB.",
-      default: "2",
+      default: WORKSPACE_SIZES[0],
       icon: "/icon/memory.svg",
       mutable: true,
       formType: "radio",
-      options: SIZE_OPTIONS.map((n) => ({ name: `${n} GB`, value: n })),
+      options: WORKSPACE_SIZES.map((n) => ({ name: `${n} GB`, value: n })),
     });
     const homeDiskSize = new WorkspaceParameter(this, "home_disk_size", {
       order: 3,
@@ -90,6 +90,8 @@ export class KubernetesTemplate extends TemplateStack {
       mutable: false,
       validation: { min: 1, max: 99999 },
     });
+
+    sizePresets(this, { presets: STANDARD_SIZE_PRESETS, cpu, memory, memoryUnit: "GB" });
 
     const agent = new WorkspaceAgent(this, "agent", { metadata: standardMetadata("Home Disk") });
 

@@ -20,6 +20,7 @@ import { WorkspaceParameter } from "../../lib/workspace-parameter";
 import { workspaceObjectMeta, type WorkspaceObjectMeta } from "../../lib/workspace-labels";
 import { sanitizedLabelValue } from "../../lib/label-value";
 import { DataVolume } from "../../lib/data-volume";
+import { sizePresets, type SizePreset } from "../../lib/size-presets";
 import { WorkspaceDeployment, agentContainer } from "../../lib/workspace-deployment";
 import { ScopedServiceAccount, type RoleBindingTarget } from "../../lib/scoped-service-account";
 import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/kubeconfig-secret";
@@ -98,6 +99,21 @@ const SWEEP_TIMEOUT_SECONDS = 60;
 /** Seconds the first clone may take. */
 const CLONE_TIMEOUT_SECONDS = 600;
 const SCRIPTS = "templates/packer-builder/scripts";
+/** The pod's CPU and memory options (builds run as Harvester VMs, so the pod stays small). */
+const PACKER_BUILDER_CPUS = ["1", "2", "4"];
+const PACKER_BUILDER_MEMORY = ["2", "4", "8"];
+/** Size presets from those options; medium is what the parameters default to. */
+export const PACKER_BUILDER_SIZES: readonly SizePreset[] = [
+  { id: "small", name: "Small", cpu: PACKER_BUILDER_CPUS[0], memory: PACKER_BUILDER_MEMORY[0] },
+  {
+    id: "medium",
+    name: "Medium",
+    cpu: PACKER_BUILDER_CPUS[1],
+    memory: PACKER_BUILDER_MEMORY[1],
+    default: true,
+  },
+  { id: "large", name: "Large", cpu: PACKER_BUILDER_CPUS[2], memory: PACKER_BUILDER_MEMORY[2] },
+];
 
 /**
  * `packer-builder`: workspaces that drive Packer builds in Harvester (see README.md).
@@ -164,20 +180,21 @@ export class PackerBuilderTemplate extends TemplateStack {
       order: 1,
       displayName: "CPU",
       description: "CPU cores of the workspace pod (builds run as VMs in Harvester, not here).",
-      default: "2",
+      default: PACKER_BUILDER_SIZES.find((s) => s.default)!.cpu,
       icon: "/icon/memory.svg",
       mutable: true,
-      options: ["1", "2", "4"].map((n) => ({ name: `${n} Cores`, value: n })),
+      options: PACKER_BUILDER_CPUS.map((n) => ({ name: `${n} Cores`, value: n })),
     });
     const memory = new WorkspaceParameter(this, "memory", {
       order: 2,
       displayName: "Memory",
       description: "Memory of the workspace pod, in GiB.",
-      default: "4",
+      default: PACKER_BUILDER_SIZES.find((s) => s.default)!.memory,
       icon: "/icon/memory.svg",
       mutable: true,
-      options: ["2", "4", "8"].map((n) => ({ name: `${n} GiB`, value: n })),
+      options: PACKER_BUILDER_MEMORY.map((n) => ({ name: `${n} GiB`, value: n })),
     });
+    sizePresets(this, { presets: PACKER_BUILDER_SIZES, cpu, memory, memoryUnit: "GiB" });
     const diskSize = new WorkspaceParameter(this, "disk_size", {
       order: 3,
       displayName: "Disk size",
@@ -266,6 +283,9 @@ export class PackerBuilderTemplate extends TemplateStack {
       env,
     });
     new Script(this, "clone_repository", {
+      // It clones with the user's git credentials (external auth, Coder SSH key), which an
+      // unclaimed prebuild has none of: created at the claim, run when the agent reinitializes.
+      count: ws.claimedCount,
       agentId: agent.id,
       displayName: "Clone repository",
       icon: "/icon/git.svg",

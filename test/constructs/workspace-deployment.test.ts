@@ -77,11 +77,21 @@ describe("synthesized", () => {
     expect(deployment.wait_for_rollout).toBe(false);
   });
 
-  it("puts the labels on the Deployment, its selector and the pod; annotations on the Deployment only", () => {
+  it("puts every label on the Deployment, only id-derived ones on its selector and the pod", () => {
     const labels = deployment.metadata.labels;
     expect(labels["app.kubernetes.io/name"]).toBe("coder-workspace");
-    expect(deployment.spec.selector.match_labels).toEqual(labels);
-    expect(deployment.spec.template.metadata.labels).toEqual(labels);
+    expect(labels["com.coder.user.username"]).toBe("${data.coder_workspace_owner.me.name}");
+    const stable = {
+      "app.kubernetes.io/name": "coder-workspace",
+      "app.kubernetes.io/instance": "coder-workspace-${data.coder_workspace.me.id}",
+      "app.kubernetes.io/part-of": "coder",
+      "com.coder.resource": "true",
+      "com.coder.workspace.id": "${data.coder_workspace.me.id}",
+    };
+    // A claim changes the owner and the name: the selector is ForceNew, and a new pod
+    // template restarts the pod, so neither may follow them.
+    expect(deployment.spec.selector.match_labels).toEqual(stable);
+    expect(deployment.spec.template.metadata.labels).toEqual(stable);
     expect(deployment.metadata.annotations).toEqual({
       "com.coder.user.email": "${data.coder_workspace_owner.me.email}",
     });

@@ -14,16 +14,19 @@ import {
 
 jest.setTimeout(120_000);
 
-/** Exist in both states: a stop never rebuilds, and the agent's token and the PVC outlive it. */
+/**
+ * Exist in both states: a stop never rebuilds, and the agent's token and the PVC outlive it.
+ * The git identity has a count: it exists once a user owns the workspace (not in a prebuild).
+ */
 const ALWAYS = [
   "coder_agent.main",
   "coder_env.devcontainer_branch",
   "coder_env.devcontainer_image_commit",
   "coder_env.devcontainer_rebuild",
-  "coder_env.git_author_email",
-  "coder_env.git_author_name",
-  "coder_env.git_committer_email",
-  "coder_env.git_committer_name",
+  "coder_env.git_author_email[0]",
+  "coder_env.git_author_name[0]",
+  "coder_env.git_committer_email[0]",
+  "coder_env.git_committer_name[0]",
   "devcontainerbuilder_build.workspace",
   "kubernetes_persistent_volume_claim_v1.data",
   "terraform_data.rebuild",
@@ -148,6 +151,48 @@ describe("devcontainer template: workspace states", () => {
       expect(result.value).toEqual({ username: "oauth2", token: "gho_usertoken" });
       expect(result.sensitive).toBeTruthy();
       expect(result.externalAuth).toEqual(["data.coder_external_auth.git[0]"]);
+    });
+
+    it("sends none for an empty external auth token (an unlinked account, the prebuilds user)", async () => {
+      const plan = await tf.plan(template.dir, {
+        ...base,
+        variables: { ...REQUIRED_VARIABLES, external_auth_id: "github" },
+        fixtures: {
+          ...devcontainerFixtures(metadata()),
+          data_sources: {
+            ...devcontainerFixtures(metadata()).data_sources,
+            coder_external_auth: { access_token: "" },
+          },
+        },
+      });
+      expect(plan.resource("devcontainerbuilder_build.workspace").after.git_credentials).toBeNull();
+    });
+
+    describe("in a prebuild", () => {
+      const PREBUILD = { is_prebuild: true, prebuild_count: 1 };
+      const failures = async (variables: Record<string, unknown>, workspace = PREBUILD) =>
+        (
+          await tf.plan(template.dir, {
+            ...base,
+            variables: { ...REQUIRED_VARIABLES, ...variables },
+            workspace,
+          })
+        )
+          .checkFailures()
+          .filter((m) => m.startsWith("This is a prebuilt workspace"));
+
+      it("says in the build log that a private repository needs template-wide credentials", async () => {
+        const [message] = await failures({});
+        expect(message).toContain("git_credentials_username and git_credentials_token are not set");
+        expect(message).toContain("The clone into the workspace waits for the claim");
+      });
+
+      it("says nothing with template-wide credentials, or outside a prebuild", async () => {
+        expect(
+          await failures({ git_credentials_username: "builder", git_credentials_token: "s3cret" }),
+        ).toEqual([]);
+        expect(await failures({}, { is_prebuild: false, prebuild_count: 0 })).toEqual([]);
+      });
     });
 
     it("prefers the template-wide username and token", async () => {

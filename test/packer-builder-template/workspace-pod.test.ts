@@ -216,7 +216,7 @@ describe("packer-builder workspace pod", () => {
   });
 
   it("clones on start and sweeps on stop, with the workspace's values", () => {
-    const clone = plan.resource("coder_script.clone_repository").after;
+    const clone = plan.resource("coder_script.clone_repository[0]").after;
     expect(clone).toMatchObject({ run_on_start: true, run_on_stop: false });
     expect(clone.script).toContain(`CLONE_REPO_URL='${REQUIRED_VARIABLES.repository_url}'\n`);
     const sweep = plan.resource("coder_script.sweep_build_vms").after;

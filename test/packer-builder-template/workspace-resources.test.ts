@@ -60,7 +60,7 @@ const IDENTITY_RESOURCES: Record<string, { name: string; namespace: string; prov
 };
 const CODER_RESOURCES = [
   "coder_agent.main",
-  "coder_script.clone_repository",
+  "coder_script.clone_repository[0]",
   "coder_script.sweep_build_vms",
 ];
 

@@ -18,6 +18,9 @@ import { HCL_FILES } from "../../lib/hcl-files";
 import { synthTemplate } from "../support/synth-template";
 
 const START_COUNT = "${data.coder_workspace.me.start_count}";
+/** While running and owned by a user: not in an unclaimed prebuild. */
+const CLAIMED_START_COUNT =
+  "${data.coder_workspace.me.is_prebuild ? 0 : data.coder_workspace.me.start_count}";
 
 /** What each template promises, independently of the snapshot. */
 interface TemplateIntent {
@@ -33,6 +36,8 @@ interface TemplateIntent {
   readonly whileRunning: readonly string[];
   /** Resources that survive a stop (no count): the agent, data, identities. */
   readonly surviveStop: readonly string[];
+  /** Resources that run as the user: while running, and only once a prebuild is claimed. */
+  readonly whileRunningClaimed?: readonly string[];
 }
 
 const INTENTS: Readonly<Record<string, TemplateIntent>> = {
@@ -77,8 +82,8 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
       devcontainer_variables: 6,
       rebuild: 7,
     },
-    whileRunning: [
-      "kubernetes_deployment_v1.main",
+    whileRunning: ["kubernetes_deployment_v1.main"],
+    whileRunningClaimed: [
       "coder_script.devcontainer_lifecycle",
       "coder_script.devcontainer_post_attach",
       "coder_script.devcontainer_vscode",
@@ -193,6 +198,12 @@ describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
   it("counts the pod and its scripts by start_count: they exist only while the workspace runs", () => {
     for (const address of intent.whileRunning) {
       expect({ address, count: resource(address).count }).toEqual({ address, count: START_COUNT });
+    }
+    for (const address of intent.whileRunningClaimed ?? []) {
+      expect({ address, count: resource(address).count }).toEqual({
+        address,
+        count: CLAIMED_START_COUNT,
+      });
     }
   });
 

@@ -38,8 +38,22 @@ it("declares one coder_env per variable, named after it, for the agent", () => {
   for (const e of Object.values(env)) expect(e.agent_id).toBe("${coder_agent.main.id}");
 });
 
-it("has no count: the values exist while stopped too", () => {
-  for (const e of Object.values(env)) expect(e).not.toHaveProperty("count");
+it("has no count for the image values: they exist while stopped too", () => {
+  for (const name of ["devcontainer_image_commit", "devcontainer_branch", "devcontainer_rebuild"]) {
+    expect(env[name]).not.toHaveProperty("count");
+  }
+});
+
+it("creates the git identity only once a user owns the workspace (not in a prebuild)", () => {
+  // coder_env is ForceNew: made for the prebuilds user, the claim would replace it.
+  for (const name of [
+    "git_author_name",
+    "git_committer_name",
+    "git_author_email",
+    "git_committer_email",
+  ]) {
+    expect(env[name].count).toBe("${data.coder_workspace.me.is_prebuild ? 0 : 1}");
+  }
 });
 
 it("passes the image commit, branch and rebuild counter through", () => {

@@ -30,10 +30,10 @@ it("reads data.coder_external_auth.git only when external_auth_id is set", () =>
   });
 });
 
-it("prefers the template-wide username and token, then the linked token as oauth2, else null", () => {
+it("prefers the template-wide username and token, then a non-empty linked token as oauth2, else null", () => {
   const expression: string = tf.output.credentials.value;
   const username = expression.indexOf('var.git_credentials_username != ""');
-  const linked = expression.indexOf("length(data.coder_external_auth.git) > 0");
+  const linked = expression.indexOf('try(data.coder_external_auth.git[0].access_token, "") != ""');
   expect(username).toBeGreaterThanOrEqual(0);
   expect(linked).toBeGreaterThan(username);
   expect(expression).toContain(
