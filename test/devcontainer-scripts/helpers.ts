@@ -32,6 +32,7 @@ export const IMAGE_TOOLS: readonly string[] = [
   "mkdir",
   "mv",
   "rm",
+  "rmdir",
   "sed",
   "sleep",
   "tar",
