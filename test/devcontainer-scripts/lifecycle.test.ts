@@ -567,8 +567,10 @@ describe.each(everyShell())("with %s: nothing a working copy holds is lost", (to
     expect(headOf(ws.folder)).toBe(ws.builtCommit);
     expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
   });
+});
 
-  test("a start stopped before or after any git step of the clone: the next start clones, nothing else is lost", async () => {
+describe.each(everyShell())("with %s: a stopped clone", (toolset) => {
+  test("starts stopped before or after each git step of the clone in turn: the last one clones, nothing else is lost", async () => {
     // The script's own process: the topmost ancestor running lifecycle.sh (git may run in a
     // command substitution's subshell).
     const killScript = [
@@ -579,53 +581,62 @@ describe.each(everyShell())("with %s: nothing a working copy holds is lost", (to
       "done",
       'kill -KILL "$top"; exit 137',
     ].join("\n");
-    const counter = "git-call-count";
-    const steps: { at: number; when: "before" | "after" }[] = [{ at: 1, when: "before" }];
-    for (let at = 1; at <= 12; at++) steps.push({ at, when: "after" });
-    let kills = 0;
-    // One origin; a workspace folder per step.
     const ws = createWorkspace({ toolset });
-    const count = join(ws.sandbox.root, counter);
-    for (const { at, when } of steps) {
-      const folder = join(ws.sandbox.root, "workspaces", `app-${when}-${at}`);
-      const env = { DC_WORKSPACE_FOLDER: folder };
-      // A volume mounted inside the folder, with content the clone must keep.
-      mkdirSync(join(folder, "node_modules", "pkg"), { recursive: true });
-      writeFileSync(join(folder, "node_modules", "pkg", "index.js"), "kept\n");
+    const count = join(ws.sandbox.root, "git-call-count");
+    // Each start counts its own git calls; it is stopped at call $KILL_AT_GIT_CALL, before the
+    // real git runs when $KILL_BEFORE is set, else right after.
+    writeFakeExecutable(
+      ws.sandbox.fakeBin,
+      "git",
+      [
+        `real=${shellQuote(hostTool("git"))}`,
+        `n=$(( $(cat ${shellQuote(count)} 2>/dev/null || echo 0) + 1 )); echo "$n" > ${shellQuote(count)}`,
+        'if [ "$n" = "${KILL_AT_GIT_CALL-}" ]; then',
+        '  [ -n "${KILL_BEFORE-}" ] || "$real" "$@"',
+        killScript.replace(/^/gm, "  "),
+        "fi",
+        'exec "$real" "$@"',
+      ].join("\n"),
+    );
+    // A volume mounted inside the folder, with content the clone must keep.
+    const kept = join(ws.folder, "node_modules", "pkg", "index.js");
+    mkdirSync(join(kept, ".."), { recursive: true });
+    writeFileSync(kept, "kept\n");
+
+    // The first start is stopped before its first git call (git init), the next one after
+    // its first, the next after its second, and so on: one start per step.
+    const stops: string[] = [];
+    let run: ScriptRun;
+    for (let start = 0; ; start++) {
       rmSync(count, { force: true });
-      writeFakeExecutable(
-        ws.sandbox.fakeBin,
-        "git",
-        [
-          `real=${shellQuote(hostTool("git"))}`,
-          `n=$(( $(cat ${shellQuote(count)} 2>/dev/null || echo 0) + 1 )); echo "$n" > ${shellQuote(count)}`,
-          `if [ "$n" = "\${KILL_AT_GIT_CALL-}" ]; then`,
-          when === "after" ? '  "$real" "$@"' : "  :",
-          killScript.replace(/^/gm, "  "),
-          "fi",
-          'exec "$real" "$@"',
-        ].join("\n"),
+      run = await ws.run(
+        start === 0
+          ? { KILL_AT_GIT_CALL: "1", KILL_BEFORE: "1" }
+          : { KILL_AT_GIT_CALL: `${start}` },
       );
-
-      const stopped = await ws.run({ ...env, KILL_AT_GIT_CALL: String(at) });
-      if (stopped.exitCode === 0) break; // fewer git calls than `at`: every step was tried
-      expect([when, at, stopped.signal]).toEqual([when, at, "SIGKILL"]);
-      kills++;
-
-      const next = await ws.run(env);
-
-      expect([when, at, next.exitCode]).toEqual([when, at, 0]);
-      expect(statusOf(ws)).toBe("0\n");
-      expect(hostGit(folder, ["status", "--porcelain=2", "--branch", "--untracked-files=no"])).toBe(
-        `# branch.oid ${ws.builtCommit}\n# branch.head main\n# branch.upstream origin/main\n# branch.ab +0 -0`,
-      );
-      expect(readFileSync(join(folder, "README.md"), "utf8")).toBe("built\n");
-      expect(existsSync(join(folder, ".git", "devcontainer-cloned"))).toBe(true);
-      expect(existsSync(join(folder, IN_PROGRESS))).toBe(false);
-      expect(readFileSync(join(folder, "node_modules", "pkg", "index.js"), "utf8")).toBe("kept\n");
+      if (run.signal !== "SIGKILL" || start > 15) break;
+      stops.push(start === 0 ? "before 1" : `after ${start}`);
+      expect(readFileSync(kept, "utf8")).toBe("kept\n");
+      // Whatever was left is marked as this script's, finished or not.
+      expect([
+        stops.at(-1),
+        existsSync(join(ws.folder, IN_PROGRESS)) ||
+          existsSync(join(ws.folder, ".git", "devcontainer-cloned")),
+      ]).toEqual([stops.at(-1), true]);
     }
-    // init, symbolic-ref, remote, fetch, cat-file, checkout, branch, rev-parse: each once
-    // after, and init once before.
-    expect(kills).toBe(9);
+
+    // init, symbolic-ref, remote, fetch, cat-file, checkout, branch, rev-parse.
+    expect(stops).toEqual(["before 1", ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `after ${n}`)]);
+    expect(run.exitCode).toBe(0);
+    expect(statusOf(ws)).toBe("0\n");
+    expect(
+      hostGit(ws.folder, ["status", "--porcelain=2", "--branch", "--untracked-files=no"]),
+    ).toBe(
+      `# branch.oid ${ws.builtCommit}\n# branch.head main\n# branch.upstream origin/main\n# branch.ab +0 -0`,
+    );
+    expect(readFileSync(join(ws.folder, "README.md"), "utf8")).toBe("built\n");
+    expect(existsSync(join(ws.folder, ".git", "devcontainer-cloned"))).toBe(true);
+    expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
+    expect(readFileSync(kept, "utf8")).toBe("kept\n");
   });
 });

@@ -425,20 +425,27 @@ describe("with host tools: a stopped settings merge", () => {
     const r1 = { "editor.tabSize": 2, "files.eol": "\n", "a.same": 1 };
     const r2 = { "editor.tabSize": 4, "files.eol": "\r\n", "a.same": 1, "b.new": true };
     const r3 = { "editor.tabSize": 3, "files.eol": "\n", "a.same": 2, "b.new": false };
+    // The start before: r1 merged, then the user changes one key and adds one of their own.
+    const before = createVscodeFixture(toolset);
+    before.addDesktopServer("Stable-a", 1_700_000_000);
+    expect((await before.run(settingsEnv(r1))).exitCode).toBe(0);
+    const edited = JSON.stringify({
+      ...(readJson(before.machineSettings) as object),
+      "editor.tabSize": 8,
+      mine: "x",
+    });
+    const record = readFileSync(before.appliedFile, "utf8");
+
     let kills = 0;
     for (const when of ["before", "after"]) {
       for (let at = 1; at < 10; at++) {
         const vscode = createVscodeFixture(toolset);
         vscode.addDesktopServer("Stable-a", 1_700_000_000);
         const node = join(vscode.sandbox.home, ".vscode-server/cli/servers/Stable-a/server/node");
-        expect((await vscode.run(settingsEnv(r1))).exitCode).toBe(0);
-        // The user changes one key and adds one of their own.
-        const edited = {
-          ...(readJson(vscode.machineSettings) as object),
-          "editor.tabSize": 8,
-          mine: "x",
-        };
-        writeFileSync(vscode.machineSettings, JSON.stringify(edited));
+        mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+        writeFileSync(vscode.machineSettings, edited);
+        mkdirSync(join(vscode.appliedFile, ".."), { recursive: true });
+        writeFileSync(vscode.appliedFile, record);
 
         rmSync(node);
         writeFakeExecutable(
