@@ -250,7 +250,7 @@ function expectSeededHome(seed: SeedFixture): void {
   expect(treeOf(home)).toEqual(expected);
 }
 
-describe.each(everyShell())("seed-home.sh with %s: nothing is lost or half-written", (toolset) => {
+describe.each(availableToolsets())("seed-home.sh with %s tools: a stopped copy", (toolset) => {
   test("a start stopped during any copy leaves no half-written file: the next start completes the home", async () => {
     let kills = 0;
     for (let step = 1; step < 20; step++) {
@@ -273,7 +273,9 @@ describe.each(everyShell())("seed-home.sh with %s: nothing is lost or half-writt
     // secret.key, .bashrc, .cache/tool and .config: each copy was cut short once.
     expect(kills).toBe(4);
   });
+});
 
+describe.each(everyShell())("seed-home.sh with %s: nothing is lost or half-written", (toolset) => {
   test("starts that are each stopped during their second copy still get there, one entry per start", async () => {
     const seed = createSeedFixture(toolset);
     writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
