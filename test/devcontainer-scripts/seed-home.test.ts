@@ -217,7 +217,7 @@ function installDyingCp(seed: SeedFixture): { reset(): void } {
     seed.sandbox.fakeBin,
     "cp",
     [
-      `n=$(( $(cat ${shellQuote(calls)} 2>/dev/null || echo 0) + 1 ))`,
+      `n=0; [ ! -e ${shellQuote(calls)} ] || read -r n < ${shellQuote(calls)}; n=$((n + 1))`,
       `echo "$n" > ${shellQuote(calls)}`,
       'if [ "$n" = "${KILL_AT_COPY-}" ]; then',
       '  src=; dest=; for arg in "$@"; do src=$dest; dest=$arg; done',
