@@ -32,6 +32,7 @@ export const IMAGE_TOOLS: readonly string[] = [
   "mkdir",
   "mv",
   "rm",
+  "rmdir",
   "sed",
   "sleep",
   "tar",
@@ -39,8 +40,11 @@ export const IMAGE_TOOLS: readonly string[] = [
   "uname",
 ];
 
-/** Where the image's basic tools come from. */
-export type ImageToolset = "host" | "busybox";
+/**
+ * Where the image's basic tools come from: the host's with its `sh` (dash), the host's with
+ * bash as the shell, or BusyBox (its `sh` too).
+ */
+export type ImageToolset = "host" | "bash" | "busybox";
 
 /**
  * The toolsets to run image-level tests with: the host's (GNU coreutils, dash) always, and
@@ -53,6 +57,15 @@ export function availableToolsets(): ImageToolset[] {
   } catch {
     return ["host"];
   }
+}
+
+/**
+ * {@link availableToolsets} plus bash as the shell: for the tests of promises about data
+ * (nothing a user had is lost), which hold under every shell an image may bring.
+ */
+export function everyShell(): ImageToolset[] {
+  const [host, ...rest] = availableToolsets();
+  return [host, "bash", ...rest];
 }
 
 /** Options for {@link createImageSandbox}. */
@@ -69,6 +82,8 @@ export interface ImageSandbox {
   readonly home: string;
   /** First on PATH: put fake executables here. */
   readonly fakeBin: string;
+  /** The image's own tools, after {@link fakeBin} on PATH: a fake can hand over to one. */
+  readonly toolBin: string;
   /** The `sh` of this image: pass it as `runScript({ shell })`. */
   readonly shell: string;
   /** The script's environment: HOME, PATH, LC_ALL=C, plus `extra`. */
@@ -95,11 +110,12 @@ export function createImageSandbox(dirs: TempDirs, props: ImageSandboxProps = {}
     root,
     home,
     fakeBin,
+    toolBin,
     // SCRIPT_TEST_SHELL=bash tries the host toolset's scripts under another shell.
     shell:
       props.toolset === "busybox"
         ? join(toolBin, "sh")
-        : hostTool(process.env.SCRIPT_TEST_SHELL ?? "sh"),
+        : hostTool(props.toolset === "bash" ? "bash" : (process.env.SCRIPT_TEST_SHELL ?? "sh")),
     env(extra = {}) {
       // GIT_CONFIG_NOSYSTEM: the host's /etc/gitconfig must not change what git does here.
       return { HOME: home, PATH: path, LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", ...extra };

@@ -2,7 +2,7 @@
  * lifecycle.sh (coder_script "devcontainer_lifecycle"), run for real with sh, the host's git,
  * a file:// origin and fake executables on PATH.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   hostTool,
@@ -17,6 +17,7 @@ import {
 import {
   base64,
   availableToolsets,
+  everyShell,
   createImageSandbox,
   createOriginRepo,
   hostGit,
@@ -261,12 +262,24 @@ describe.each(availableToolsets())("with %s tools", (toolset) => {
       expect(run.output).toMatch(/rebuild/);
     });
 
-    test("never deletes an existing .git it cannot inspect", async () => {
+    test("never deletes an existing .git it cannot inspect, and keeps one it did not create", async () => {
       const ws = createWorkspace({ withGit: false, toolset });
       mkdirSync(join(ws.folder, ".git"), { recursive: true });
       writeFileSync(join(ws.folder, ".git", "HEAD"), "ref: refs/heads/main\n");
       const run = await ws.run();
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(/did not create; keeping it \(this image has no git/);
+      expect(readFileSync(join(ws.folder, ".git", "HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
+    });
+
+    test("an interrupted clone of its own is kept too, and the start fails: it cannot be redone", async () => {
+      const ws = createWorkspace({ withGit: false, toolset });
+      mkdirSync(join(ws.folder, ".git"), { recursive: true });
+      writeFileSync(join(ws.folder, ".git", "devcontainer-clone-in-progress"), "");
+      writeFileSync(join(ws.folder, ".git", "HEAD"), "ref: refs/heads/main\n");
+      const run = await ws.run();
       expect(run.exitCode).toBe(1);
+      expect(run.output).toContain("ghcr.io/devcontainers/features/git:1");
       expect(readFileSync(join(ws.folder, ".git", "HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
     });
   });
@@ -465,5 +478,168 @@ describe("with host tools", () => {
       expect(readFileSync(join(ws.folder, "README.md"), "utf8")).toBe("local edit\n");
       expect(readRecordedCalls(ws.gitCalls).map((argv) => argv[0])).not.toContain("fetch");
     });
+  });
+});
+
+/** The marker this script's clone carries from before `git init` until it is finished. */
+const IN_PROGRESS = join(".git", "devcontainer-clone-in-progress");
+
+describe.each(everyShell())("with %s: nothing a working copy holds is lost", (toolset) => {
+  /** A postStartCommand that leaves a file behind: proves the script ran to its end. */
+  function hookRan(ws: Workspace): { env: Record<string, string>; file: string } {
+    const file = join(ws.sandbox.root, "hook-ran");
+    return {
+      env: { DC_HOOK_POST_START_COMMAND: base64(`echo ran > ${shellQuote(file)}\n`) },
+      file,
+    };
+  }
+
+  /** Runs the script on a `.git` it did not create and checks that it kept it and went on. */
+  async function expectKept(ws: Workspace, found: RegExp): Promise<void> {
+    const hook = hookRan(ws);
+    recordGitCalls(ws);
+    const run = await ws.run(hook.env);
+    expect(run.exitCode).toBe(0);
+    expect(statusOf(ws)).toBe("0\n");
+    expect(run.output).toMatch(found);
+    expect(readFileSync(hook.file, "utf8")).toBe("ran\n");
+    // Only questions: rev-parse and symbolic-ref -q.
+    for (const argv of readRecordedCalls(ws.gitCalls))
+      expect(argv[0] === "rev-parse" || (argv[0] === "symbolic-ref" && argv[1] === "-q")).toBe(
+        true,
+      );
+  }
+
+  test("an unborn branch with staged work is kept, not taken for an interrupted clone", async () => {
+    const ws = createWorkspace({ toolset });
+    mkdirSync(ws.folder, { recursive: true });
+    hostGit(ws.folder, ["init", "-q"]);
+    hostGit(ws.folder, ["symbolic-ref", "HEAD", "refs/heads/start"]);
+    writeFileSync(join(ws.folder, "draft.md"), "first draft\n");
+    hostGit(ws.folder, ["add", "draft.md"]);
+
+    await expectKept(ws, /branch start has no commit yet; keeping it/);
+
+    expect(hostGit(ws.folder, ["diff", "--cached", "--name-only"])).toBe("draft.md");
+    expect(readFileSync(join(ws.folder, "draft.md"), "utf8")).toBe("first draft\n");
+  });
+
+  test("a repository with an extension the image's git does not know is kept", async () => {
+    const ws = createWorkspace({ toolset });
+    mkdirSync(join(ws.sandbox.root, "workspaces"), { recursive: true });
+    hostGit(join(ws.sandbox.root, "workspaces"), ["clone", "-q", ws.origin.url, ws.folder]);
+    hostGit(ws.folder, ["checkout", "-q", "-b", "local-only"]);
+    hostGit(ws.folder, ["config", "core.repositoryformatversion", "1"]);
+    hostGit(ws.folder, ["config", "extensions.notyetinvented", "true"]);
+    writeFileSync(join(ws.folder, "README.md"), "uncommitted\n");
+    const config = readFileSync(join(ws.folder, ".git", "config"), "utf8");
+
+    await expectKept(ws, /cannot read \(.*notyetinvented.*\); keeping it/);
+
+    expect(readFileSync(join(ws.folder, ".git", "config"), "utf8")).toBe(config);
+    expect(readFileSync(join(ws.folder, ".git", "HEAD"), "utf8")).toBe(
+      "ref: refs/heads/local-only\n",
+    );
+    expect(readFileSync(join(ws.folder, "README.md"), "utf8")).toBe("uncommitted\n");
+  });
+
+  test("a linked worktree (a .git file) is kept, and the script goes on to its hooks", async () => {
+    const ws = createWorkspace({ toolset });
+    const main = join(ws.sandbox.root, "main-clone");
+    hostGit(ws.sandbox.root, ["clone", "-q", ws.origin.url, main]);
+    mkdirSync(join(ws.sandbox.root, "workspaces"), { recursive: true });
+    hostGit(main, ["worktree", "add", "-q", "-b", "topic", ws.folder]);
+    writeFileSync(join(ws.folder, "README.md"), "uncommitted\n");
+    const link = readFileSync(join(ws.folder, ".git"), "utf8");
+
+    await expectKept(ws, /\.git is a file pointing at .*main-clone.* \(a linked worktree/);
+
+    expect(readFileSync(join(ws.folder, ".git"), "utf8")).toBe(link);
+    expect(hostGit(ws.folder, ["symbolic-ref", "--short", "HEAD"])).toBe("topic");
+    expect(readFileSync(join(ws.folder, "README.md"), "utf8")).toBe("uncommitted\n");
+  });
+
+  test("an empty .git (a start stopped as it created it) is replaced by the clone", async () => {
+    const ws = createWorkspace({ toolset });
+    mkdirSync(join(ws.folder, ".git"), { recursive: true });
+    const run = await ws.run();
+    expect(run.exitCode).toBe(0);
+    expect(headOf(ws.folder)).toBe(ws.builtCommit);
+    expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
+  });
+});
+
+// What a stop leaves is git's state and the image's tools' (mkdir, rmdir, rm): the host's and
+// BusyBox's. bash runs the other paths above.
+describe.each(availableToolsets())("with %s tools: a stopped clone", (toolset) => {
+  test("starts stopped before or after each git step of the clone in turn: the last one clones, nothing else is lost", async () => {
+    // The script's own process: the topmost ancestor running lifecycle.sh (git may run in a
+    // command substitution's subshell).
+    const killScript = [
+      "p=$PPID; top=",
+      'while [ "$p" -gt 1 ] && grep -q lifecycle.sh /proc/$p/cmdline 2>/dev/null; do',
+      "  top=$p",
+      '  while read -r key value; do [ "$key" = PPid: ] && p=$value && break; done < /proc/$p/status',
+      "done",
+      'kill -KILL "$top"; exit 137',
+    ].join("\n");
+    const ws = createWorkspace({ toolset });
+    const count = join(ws.sandbox.root, "git-call-count");
+    // Each start counts its own git calls; it is stopped at call $KILL_AT_GIT_CALL, before the
+    // real git runs when $KILL_BEFORE is set, else right after.
+    writeFakeExecutable(
+      ws.sandbox.fakeBin,
+      "git",
+      [
+        `real=${shellQuote(hostTool("git"))}`,
+        `n=0; [ ! -e ${shellQuote(count)} ] || read -r n < ${shellQuote(count)}`,
+        `n=$((n + 1)); echo "$n" > ${shellQuote(count)}`,
+        'if [ "$n" = "${KILL_AT_GIT_CALL-}" ]; then',
+        '  [ -n "${KILL_BEFORE-}" ] || "$real" "$@"',
+        killScript.replace(/^/gm, "  "),
+        "fi",
+        'exec "$real" "$@"',
+      ].join("\n"),
+    );
+    // A volume mounted inside the folder, with content the clone must keep.
+    const kept = join(ws.folder, "node_modules", "pkg", "index.js");
+    mkdirSync(join(kept, ".."), { recursive: true });
+    writeFileSync(kept, "kept\n");
+
+    // The first start is stopped before its first git call (git init), the next one after
+    // its first, the next after its second, and so on: one start per step.
+    const stops: string[] = [];
+    let run: ScriptRun;
+    for (let start = 0; ; start++) {
+      rmSync(count, { force: true });
+      run = await ws.run(
+        start === 0
+          ? { KILL_AT_GIT_CALL: "1", KILL_BEFORE: "1" }
+          : { KILL_AT_GIT_CALL: `${start}` },
+      );
+      if (run.signal !== "SIGKILL" || start > 15) break;
+      stops.push(start === 0 ? "before 1" : `after ${start}`);
+      expect(readFileSync(kept, "utf8")).toBe("kept\n");
+      // Whatever was left is marked as this script's, finished or not.
+      expect([
+        stops.at(-1),
+        existsSync(join(ws.folder, IN_PROGRESS)) ||
+          existsSync(join(ws.folder, ".git", "devcontainer-cloned")),
+      ]).toEqual([stops.at(-1), true]);
+    }
+
+    // init, symbolic-ref, remote, fetch, cat-file, checkout, branch, rev-parse.
+    expect(stops).toEqual(["before 1", ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `after ${n}`)]);
+    expect(run.exitCode).toBe(0);
+    expect(statusOf(ws)).toBe("0\n");
+    expect(
+      hostGit(ws.folder, ["status", "--porcelain=2", "--branch", "--untracked-files=no"]),
+    ).toBe(
+      `# branch.oid ${ws.builtCommit}\n# branch.head main\n# branch.upstream origin/main\n# branch.ab +0 -0`,
+    );
+    expect(readFileSync(join(ws.folder, "README.md"), "utf8")).toBe("built\n");
+    expect(existsSync(join(ws.folder, ".git", "devcontainer-cloned"))).toBe(true);
+    expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
+    expect(readFileSync(kept, "utf8")).toBe("kept\n");
   });
 });

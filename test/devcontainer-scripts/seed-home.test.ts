@@ -6,15 +6,34 @@ import {
   chmodSync,
   chownSync,
   existsSync,
+  lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
-import { runScript, ScriptRun, tempDirs, UnprivilegedUser } from "../support/run-script";
-import { availableToolsets, createImageSandbox, ImageToolset, scriptPath } from "./helpers";
+import { join, relative } from "node:path";
+import {
+  hostTool,
+  runScript,
+  ScriptRun,
+  shellQuote,
+  tempDirs,
+  UnprivilegedUser,
+  writeFakeExecutable,
+} from "../support/run-script";
+import {
+  availableToolsets,
+  createImageSandbox,
+  everyShell,
+  ImageSandbox,
+  ImageToolset,
+  scriptPath,
+} from "./helpers";
 
 const dirs = tempDirs();
 afterAll(() => dirs.cleanup());
@@ -24,6 +43,7 @@ const REMOTE_USER: UnprivilegedUser = { uid: 4242, gid: 4242 };
 const isRoot = process.getuid?.() === 0;
 
 interface SeedFixture {
+  readonly sandbox: ImageSandbox;
   /** The home as the image ships it (owned by root, like files baked into an image). */
   readonly imageHome: string;
   /** Stands in for the PVC mounted at /mnt/data. */
@@ -48,6 +68,7 @@ function createSeedFixture(toolset: ImageToolset): SeedFixture {
   // In the pod, fsGroup makes the volume writable for the remote user.
   if (isRoot) chownSync(data, REMOTE_USER.uid, REMOTE_USER.gid);
   return {
+    sandbox,
     imageHome,
     data,
     run(env = {}) {
@@ -148,5 +169,161 @@ describe.each(availableToolsets())("seed-home.sh with %s tools", (toolset) => {
     expect(run.output).toMatch(/ignoring '\/absolute'/);
     expect(existsSync(join(seed.data, "..", "escaped"))).toBe(false);
     expect(statSync(join(seed.data, "home", "ok")).isDirectory()).toBe(true);
+  });
+});
+
+/** Writes `content` to `file` (and its directories) on the volume, owned by the remote user. */
+function writeAsUser(file: string, content: string): void {
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, content);
+  if (isRoot) {
+    chownSync(join(file, ".."), REMOTE_USER.uid, REMOTE_USER.gid);
+    chownSync(file, REMOTE_USER.uid, REMOTE_USER.gid);
+  }
+}
+
+/** Every path under `dir`, relative, with its content ("dir", "-> target" or the text). */
+function treeOf(dir: string): Record<string, string> {
+  const tree: Record<string, string> = {};
+  const walk = (at: string): void => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      const stat = lstatSync(path);
+      const key = relative(dir, path);
+      if (stat.isSymbolicLink()) tree[key] = `-> ${readlinkSync(path)}`;
+      else if (stat.isDirectory()) {
+        tree[key] = "dir";
+        walk(path);
+      } else tree[key] = (stat.mode & 0o444) === 0 ? "(unreadable)" : readFileSync(path, "utf8");
+    }
+  };
+  walk(dir);
+  return tree;
+}
+
+/**
+ * A cp that, at its call number $KILL_AT_COPY of a run, writes the first bytes of every file
+ * it was to copy and then kills the script and itself, as a pod stop or eviction does;
+ * every other call is the image's own cp. Calls are counted in `state`/calls.
+ */
+function installDyingCp(seed: SeedFixture): { reset(): void } {
+  const state = join(seed.sandbox.root, "cp-state");
+  mkdirSync(state);
+  chmodSync(state, 0o777);
+  const calls = join(state, "calls");
+  const head = shellQuote(hostTool("head"));
+  const realCp = shellQuote(join(seed.sandbox.toolBin, "cp"));
+  writeFakeExecutable(
+    seed.sandbox.fakeBin,
+    "cp",
+    [
+      `n=0; [ ! -e ${shellQuote(calls)} ] || read -r n < ${shellQuote(calls)}; n=$((n + 1))`,
+      `echo "$n" > ${shellQuote(calls)}`,
+      'if [ "$n" = "${KILL_AT_COPY-}" ]; then',
+      '  src=; dest=; for arg in "$@"; do src=$dest; dest=$arg; done',
+      '  if [ -d "$src" ]; then',
+      `    ${realCp} -R -p "$src" "$dest" 2>/dev/null`,
+      '    find "$dest" -type f | while IFS= read -r f; do',
+      `      ${head} -c 3 "$f" > "$f.cut" && mv "$f.cut" "$f"`,
+      "    done",
+      "  else",
+      `    ${head} -c 3 "$src" > "$dest"`,
+      "  fi",
+      '  kill -KILL "$PPID"; kill -KILL $$',
+      "fi",
+      `exec ${realCp} "$@"`,
+    ].join("\n"),
+  );
+  return { reset: () => rmSync(calls, { force: true }) };
+}
+
+/** What the volume's home must hold after a completed seed over the user's own .profile. */
+function expectSeededHome(seed: SeedFixture): void {
+  const home = join(seed.data, "home");
+  const expected = treeOf(seed.imageHome);
+  // Unreadable for the remote user: skipped.
+  for (const [path, content] of Object.entries(expected))
+    if (content === "(unreadable)") delete expected[path];
+  expected[".profile"] = "mine\n"; // the user's, never overwritten
+  expected[".cache/pip"] = "dir"; // a mount point
+  expected[".devcontainer-home-seeded"] = "";
+  expect(treeOf(home)).toEqual(expected);
+}
+
+describe.each(availableToolsets())("seed-home.sh with %s tools: a stopped copy", (toolset) => {
+  test("a start stopped during any copy leaves no half-written file: the next start completes the home", async () => {
+    let kills = 0;
+    for (let step = 1; step < 20; step++) {
+      const seed = createSeedFixture(toolset);
+      writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
+      const cp = installDyingCp(seed);
+
+      const stopped = await seed.run({ KILL_AT_COPY: String(step) });
+      if (stopped.exitCode === 0) break; // fewer copies than `step`: every step was tried
+      expect([step, stopped.signal]).toEqual([step, "SIGKILL"]);
+      kills++;
+      expect(existsSync(join(seed.data, "home", ".devcontainer-home-seeded"))).toBe(false);
+
+      cp.reset();
+      const next = await seed.run();
+
+      expect([step, next.exitCode]).toEqual([step, 0]);
+      expectSeededHome(seed);
+    }
+    // secret.key, .bashrc, .cache/tool and .config: each copy was cut short once.
+    expect(kills).toBe(4);
+  });
+});
+
+describe.each(everyShell())("seed-home.sh with %s: nothing is lost or half-written", (toolset) => {
+  test("starts that are each stopped during their second copy still get there, one entry per start", async () => {
+    const seed = createSeedFixture(toolset);
+    writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
+    // Else the copy that lands on each start would be that of the unreadable file, every time.
+    chmodSync(join(seed.imageHome, "secret.key"), 0o644);
+    const cp = installDyingCp(seed);
+    let starts = 0;
+    let run: ScriptRun;
+    do {
+      cp.reset();
+      run = await seed.run({ KILL_AT_COPY: "2" });
+      starts++;
+    } while (run.signal === "SIGKILL" && starts < 10);
+    expect(run.exitCode).toBe(0);
+    // Four entries to copy: three starts stopped, the fourth completes.
+    expect(starts).toBe(4);
+    expectSeededHome(seed);
+  });
+
+  test("a mount point behind a symbolic link or a file is left alone with a warning; the pod starts", async () => {
+    const seed = createSeedFixture(toolset);
+    // The user replaced the app folder by a link that is dangling here, ~/.cache by a link,
+    // and put a file where a volume's directory goes.
+    mkdirSync(join(seed.data, "workspaces"));
+    symlinkSync("/workspaces/elsewhere", join(seed.data, "workspaces", "app"));
+    writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
+    symlinkSync("/nonexistent/cache", join(seed.data, "home", ".cache"));
+    writeAsUser(join(seed.data, "volumes", "node-modules"), "a file\n");
+    const before = treeOf(seed.data);
+
+    const first = await seed.run();
+    const second = await seed.run();
+
+    for (const run of [first, second]) {
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(
+        /warning: cannot create 'workspaces\/app\/node_modules' on the volume: workspaces\/app is a symbolic link/,
+      );
+      expect(run.output).toMatch(/'home\/\.cache\/pip' .*: home\/\.cache is a symbolic link/);
+      expect(run.output).toMatch(
+        /'volumes\/node-modules' .*: volumes\/node-modules is not a directory/,
+      );
+    }
+    const after = treeOf(seed.data);
+    for (const [path, content] of Object.entries(before))
+      expect([path, after[path]]).toEqual([path, content]);
+    expect(statSync(join(seed.data, "volumes", "anonymous-3")).isDirectory()).toBe(true);
+    expect(readFileSync(join(seed.data, "home", ".bashrc"), "utf8")).toBe("export FROM_IMAGE=1\n");
+    expect(existsSync(join(seed.data, "home", ".devcontainer-home-seeded"))).toBe(true);
   });
 });

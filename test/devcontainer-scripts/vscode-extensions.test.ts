@@ -6,8 +6,11 @@
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
+  readlinkSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -18,6 +21,7 @@ import {
   readRecordedCalls,
   runScript,
   ScriptRun,
+  shellQuote,
   tempDirs,
   writeFakeExecutable,
   writeRecordingExecutable,
@@ -96,6 +100,10 @@ function createVscodeFixture(toolset: ImageToolset): VscodeFixture {
 
 function settingsEnv(settings: Record<string, unknown>): Record<string, string> {
   return { DC_VSCODE_SETTINGS_B64: base64(JSON.stringify(settings)) };
+}
+
+function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(file, "utf8"));
 }
 
 describe.each(availableToolsets())("with %s tools", (toolset) => {
@@ -259,10 +267,6 @@ describe.each(availableToolsets())("with %s tools", (toolset) => {
   });
 
   describe("vscode-extensions.sh: the settings merge", () => {
-    function readJson(file: string): unknown {
-      return JSON.parse(readFileSync(file, "utf8"));
-    }
-
     test("the first start writes every repository key, pretty-printed, and records them", async () => {
       const vscode = createVscodeFixture(toolset);
       vscode.addDesktopServer("Stable-a", 1_700_000_000);
@@ -334,5 +338,146 @@ describe.each(availableToolsets())("with %s tools", (toolset) => {
       expect(run.output).toMatch(/not plain JSON/);
       expect(existsSync(vscode.appliedFile)).toBe(false);
     });
+  });
+});
+
+// The merge is the server's node's work: the host's and BusyBox's tools around it are enough.
+describe.each(availableToolsets())(
+  "with %s tools: a setting the user has is never lost",
+  (toolset) => {
+    test("a key the user set to the repository's value stays theirs when the repository changes it", async () => {
+      const vscode = createVscodeFixture(toolset);
+      vscode.addDesktopServer("Stable-a", 1_700_000_000);
+      mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+      writeFileSync(vscode.machineSettings, JSON.stringify({ "editor.tabSize": 4, mine: true }));
+
+      const first = await vscode.run(settingsEnv({ "editor.tabSize": 4, "editor.rulers": [80] }));
+      expect(first.exitCode).toBe(0);
+      expect(readJson(vscode.appliedFile)).toEqual({ "editor.rulers": [80] });
+
+      const second = await vscode.run(settingsEnv({ "editor.tabSize": 2, "editor.rulers": [100] }));
+
+      expect(second.exitCode).toBe(0);
+      expect(readJson(vscode.machineSettings)).toEqual({
+        "editor.tabSize": 4,
+        mine: true,
+        "editor.rulers": [100],
+      });
+      expect(second.output).toMatch(/settings set: editor\.rulers$/m);
+    });
+
+    test("a symlinked settings.json stays a symlink; the file it points at gets the settings", async () => {
+      const vscode = createVscodeFixture(toolset);
+      vscode.addDesktopServer("Stable-a", 1_700_000_000);
+      const dotfile = join(vscode.sandbox.home, "dotfiles", "vscode.json");
+      mkdirSync(join(dotfile, ".."), { recursive: true });
+      writeFileSync(dotfile, JSON.stringify({ mine: 1 }));
+      mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+      symlinkSync("../../../dotfiles/vscode.json", vscode.machineSettings);
+
+      const run = await vscode.run(settingsEnv({ "editor.tabSize": 2 }));
+
+      expect(run.exitCode).toBe(0);
+      expect(lstatSync(vscode.machineSettings).isSymbolicLink()).toBe(true);
+      expect(readlinkSync(vscode.machineSettings)).toBe("../../../dotfiles/vscode.json");
+      expect(readJson(dotfile)).toEqual({ mine: 1, "editor.tabSize": 2 });
+      expect(existsSync(`${dotfile}.tmp`)).toBe(false);
+    });
+
+    test("a settings.json linked to nothing is left alone", async () => {
+      const vscode = createVscodeFixture(toolset);
+      vscode.addDesktopServer("Stable-a", 1_700_000_000);
+      mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+      symlinkSync("/nonexistent/settings.json", vscode.machineSettings);
+
+      const run = await vscode.run(settingsEnv({ "editor.tabSize": 2 }));
+
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(/is a symbolic link to nothing; leaving it untouched/);
+      expect(readlinkSync(vscode.machineSettings)).toBe("/nonexistent/settings.json");
+    });
+  },
+);
+
+// The merge is node's work, the same under every shell: one shell is enough to stop it.
+describe("with host tools: a stopped settings merge", () => {
+  const toolset: ImageToolset = "host";
+  test("a merge stopped before or after any write loses no setting, and still owns what it wrote", async () => {
+    // The server's node, stopped (SIGKILL) just before or after its n-th rename or removal.
+    const preload = join(dirs.make("merge-kill"), "kill-at-step.js");
+    writeFileSync(
+      preload,
+      [
+        '"use strict";',
+        'const fs = require("fs");',
+        "const at = Number(process.env.KILL_AT_STEP);",
+        'const after = process.env.KILL_WHEN === "after";',
+        "let step = 0;",
+        'for (const name of ["renameSync", "rmSync"]) {',
+        "  const real = fs[name];",
+        "  fs[name] = function (...args) {",
+        "    step++;",
+        '    if (step === at && !after) process.kill(process.pid, "SIGKILL");',
+        "    const result = real.apply(this, args);",
+        '    if (step === at && after) process.kill(process.pid, "SIGKILL");',
+        "    return result;",
+        "  };",
+        "}",
+      ].join("\n"),
+    );
+    const r1 = { "editor.tabSize": 2, "files.eol": "\n", "a.same": 1 };
+    const r2 = { "editor.tabSize": 4, "files.eol": "\r\n", "a.same": 1, "b.new": true };
+    const r3 = { "editor.tabSize": 3, "files.eol": "auto", "a.same": 2, "b.new": false };
+    // The start before: r1 merged, then the user changes one key and adds one of their own.
+    const before = createVscodeFixture(toolset);
+    before.addDesktopServer("Stable-a", 1_700_000_000);
+    expect((await before.run(settingsEnv(r1))).exitCode).toBe(0);
+    const edited = JSON.stringify({
+      ...(readJson(before.machineSettings) as object),
+      "editor.tabSize": 8,
+      mine: "x",
+    });
+    const record = readFileSync(before.appliedFile, "utf8");
+
+    let kills = 0;
+    for (const when of ["before", "after"]) {
+      for (let at = 1; at < 10; at++) {
+        const vscode = createVscodeFixture(toolset);
+        vscode.addDesktopServer("Stable-a", 1_700_000_000);
+        const node = join(vscode.sandbox.home, ".vscode-server/cli/servers/Stable-a/server/node");
+        mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+        writeFileSync(vscode.machineSettings, edited);
+        mkdirSync(join(vscode.appliedFile, ".."), { recursive: true });
+        writeFileSync(vscode.appliedFile, record);
+
+        rmSync(node);
+        writeFakeExecutable(
+          join(node, ".."),
+          "node",
+          `exec ${shellQuote(process.execPath)} --require ${shellQuote(preload)} "$@"`,
+        );
+        const stopped = await vscode.run({
+          ...settingsEnv(r2),
+          KILL_AT_STEP: String(at),
+          KILL_WHEN: when,
+        });
+        expect(stopped.exitCode).toBe(0);
+        if (!/the settings merge failed/.test(stopped.output)) break; // every step was tried
+        kills++;
+        // Whatever was written, the user's key and their own are there.
+        expect(readJson(vscode.machineSettings)).toMatchObject({ "editor.tabSize": 8, mine: "x" });
+
+        // The next start brings another change: it reaches every key the script wrote,
+        // before the stop (r1) or in the stopped merge (r2), and none of the user's.
+        expect((await vscode.run(settingsEnv(r3))).exitCode).toBe(0);
+        expect([when, at, readJson(vscode.machineSettings)]).toEqual([
+          when,
+          at,
+          { "editor.tabSize": 8, "files.eol": "auto", "a.same": 2, mine: "x", "b.new": false },
+        ]);
+      }
+    }
+    // The pending note, the settings, the record, the note's removal: before and after each.
+    expect(kills).toBe(8);
   });
 });

@@ -65,7 +65,12 @@ repository=$DC_REPOSITORY
 branch=$DC_BRANCH
 commit=${DC_COMMIT-}
 hook_dir=$HOME/.cache/devcontainer-lifecycle
-marker=$folder/.git/devcontainer-cloned
+git_dir=$folder/.git
+# The clone is finished: the working copy belongs to the user and is never touched again.
+marker=$git_dir/devcontainer-cloned
+# This script's clone is under way. Written into .git before anything else is, so that a .git
+# without it is never this script's and is never deleted: only an interrupted clone carries it.
+in_progress=$git_dir/devcontainer-clone-in-progress
 
 if ! mkdir -p "$hook_dir"; then
   log "cannot create $hook_dir"
@@ -154,16 +159,22 @@ clone() {
   fi
   # An empty repository in place rather than "git clone", because the folder may already
   # hold mount points (a node_modules volume, say). symbolic-ref rather than "init -b",
-  # which needs git 2.28.
+  # which needs git 2.28. .git is created here, holding the in-progress marker, before git
+  # init fills it: a stop at any point leaves either an empty .git or a marked one.
   log "cloning branch $branch of $(display_url "$repository") into $folder"
+  if ! mkdir "$git_dir" || ! printf '' >"$in_progress"; then
+    log "cannot create $git_dir"
+    rmdir "$git_dir" 2>/dev/null
+    return 1
+  fi
   if ! {
     git init -q &&
       git symbolic-ref HEAD "refs/heads/$branch" &&
       git remote add origin "$repository" &&
       git fetch origin "+refs/heads/$branch:refs/remotes/origin/$branch"
   }; then
-    log "the clone failed; removing $folder/.git, the next start tries again"
-    rm -rf "$folder/.git"
+    log "the clone failed; removing $git_dir, the next start tries again"
+    rm -rf "$git_dir"
     return 1
   fi
 
@@ -182,41 +193,86 @@ clone() {
     if [ "$retry" = 1 ]; then
       log "the checkout failed; the next start tries again"
     else
-      log "the checkout failed (files already in $folder that are in the way are listed above); removing $folder/.git"
-      rm -rf "$folder/.git"
+      log "the checkout failed (files already in $folder that are in the way are listed above); removing $git_dir"
+      rm -rf "$git_dir"
     fi
     return 1
   fi
   if ! git branch -q --set-upstream-to="origin/$branch" "$branch"; then
     log "could not set the upstream of $branch to origin/$branch (continuing)"
   fi
-  : >"$marker"
+  # printf, not ":": a failed redirection of a special builtin would end the shell.
+  if ! printf '' >"$marker"; then
+    log "cannot write $marker; the next start clones again"
+    return 1
+  fi
+  rm -f "$in_progress"
   log "checked out $branch at $(git rev-parse --short HEAD)"
 }
 
+# A .git this script did not create (or finish creating): says what it is and keeps it.
+# Never deletes or rewrites anything; marks a plain repository with a commit as cloned.
+keep_existing_git() {
+  if [ -L "$git_dir" ]; then
+    log "$git_dir is a symbolic link; keeping it and not cloning"
+    return 0
+  fi
+  if [ ! -d "$git_dir" ]; then
+    gitdir_line=
+    IFS= read -r gitdir_line <"$git_dir" 2>/dev/null
+    case $gitdir_line in
+      'gitdir: '*) log "$git_dir is a file pointing at ${gitdir_line#gitdir: } (a linked worktree or a submodule); keeping it and not cloning" ;;
+      *) log "$git_dir is a file but no git link; keeping it and not cloning" ;;
+    esac
+    return 0
+  fi
+  if ! command -v git >/dev/null 2>&1; then
+    log "$folder holds a .git this template did not create; keeping it (this image has no git to look at it)"
+    return 0
+  fi
+  # GIT_DIR keeps git from walking up to a parent repository when .git is broken.
+  if head=$(GIT_DIR=$git_dir git rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null); then
+    # A real working copy, e.g. one cloned by an older template version: keep and mark it.
+    log "$folder already holds a working copy at ${head%"${head#???????}"}; keeping it"
+    printf '' >"$marker" || log "cannot write $marker (continuing)"
+    return 0
+  fi
+  if ! problem=$(GIT_DIR=$git_dir git rev-parse --git-dir 2>&1 >/dev/null); then
+    log "$git_dir is a repository that this image's git cannot read ($(printf '%s' "$problem" | tr '\n' ' ')); keeping it and not cloning"
+  elif ref=$(GIT_DIR=$git_dir git symbolic-ref -q HEAD 2>/dev/null); then
+    log "$git_dir is a repository whose branch ${ref#refs/heads/} has no commit yet; keeping it and not cloning"
+  else
+    log "$git_dir is a repository whose HEAD names no commit; keeping it and not cloning"
+  fi
+  log "to have this template clone $(display_url "$repository") instead, move $git_dir away and restart the workspace"
+  return 0
+}
+
 prepare_working_copy() {
-  if [ -e "$marker" ]; then
+  if [ -d "$git_dir" ] && [ ! -L "$git_dir" ] && [ -e "$marker" ]; then
     log "$folder is already cloned; leaving it as it is"
     return 0
   fi
-  # Checked before looking at an existing .git: without git, a real working copy could not be
-  # told from an interrupted clone, and must not be deleted.
+  retry=0
+  ours=0
+  if [ -d "$git_dir" ] && [ ! -L "$git_dir" ] && [ -e "$in_progress" ]; then
+    ours=1
+  elif [ -e "$git_dir" ] || [ -L "$git_dir" ]; then
+    # rmdir removes only an empty directory: a start stopped right after creating .git.
+    if [ -L "$git_dir" ] || [ ! -d "$git_dir" ] || ! rmdir "$git_dir" 2>/dev/null; then
+      keep_existing_git
+      return 0
+    fi
+  fi
+  # Checked before an interrupted clone is removed: without git it could not be redone.
   if ! command -v git >/dev/null 2>&1; then
     log "ERROR: this image has no git, so the repository cannot be cloned."
     log "Add the Feature ghcr.io/devcontainers/features/git:1 to devcontainer.json and rebuild the workspace."
     return 1
   fi
-  retry=0
-  if [ -e "$folder/.git" ]; then
-    # GIT_DIR keeps git from walking up to a parent repository when .git is broken.
-    if GIT_DIR=$folder/.git git rev-parse --verify -q 'HEAD^{commit}' >/dev/null 2>&1; then
-      # A real working copy, e.g. one cloned by an older template version: keep it.
-      : >"$marker" || return 1
-      log "$folder already holds a working copy; keeping it"
-      return 0
-    fi
-    log "found an interrupted clone in $folder; removing its .git and cloning again"
-    rm -rf "$folder/.git"
+  if [ "$ours" = 1 ]; then
+    log "found this template's interrupted clone in $folder; removing its .git and cloning again"
+    rm -rf "$git_dir"
     retry=1
   fi
   clone "$retry"

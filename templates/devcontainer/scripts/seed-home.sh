@@ -9,7 +9,12 @@
 #   2. on the first start only, copies the image's own home into the PVC's home, never
 #      overwriting, then leaves the marker home/.devcontainer-home-seeded. Later starts and
 #      rebuilds never seed again: the home belongs to the user.
-# A file that cannot be copied is skipped with a warning; it never fails the pod.
+# Each entry is copied under a temporary name beside its target and renamed into place, so a
+# copy cut short (the pod stopped or was evicted) leaves no half-written file under the real
+# name; the next start removes the temporaries and copies what is still missing.
+# It never fails the pod: a file that cannot be copied is skipped, and a directory that cannot
+# be created (a path the user turned into a symbolic link or a file) is left alone, each with
+# a warning.
 #
 # POSIX sh on purpose: it runs in the workspace image, which may be BusyBox-based.
 #
@@ -30,8 +35,34 @@ log() {
 data=${SEED_DATA_DIR:-/mnt/data}
 home_dir=${HOME_DIR:?HOME_DIR must be set (a template bug)}
 marker=$data/home/.devcontainer-home-seeded
+# The name an entry is copied under, beside its target, before it is renamed into place.
+partial=.devcontainer-home-seed.partial
 
-mkdir -p "$data/home" "$data/workspaces" "$data/workspace-folder"
+# Creates the directory $data/$1 with its parents. When that fails, says which part of the
+# path is in the way and goes on: kubelet then reports the mount, but the pod is not held
+# here on every start with no way for the user to get in and fix it.
+make_dir() {
+  if mkdir -p "$data/$1" 2>/dev/null; then return 0; fi
+  rest=$1
+  path=$data
+  why="it cannot be created"
+  while [ -n "$rest" ]; do
+    path=$path/${rest%%/*}
+    case $rest in */*) rest=${rest#*/} ;; *) rest= ;; esac
+    if [ -L "$path" ] && [ ! -d "$path" ]; then
+      why="${path#"$data"/} is a symbolic link to nothing (or to no directory)"
+      break
+    elif [ -e "$path" ] && [ ! -d "$path" ]; then
+      why="${path#"$data"/} is not a directory"
+      break
+    fi
+  done
+  log "warning: cannot create '$1' on the volume: $why; leaving it as it is (a mount there may fail)"
+}
+
+for dir in home workspaces workspace-folder; do
+  make_dir "$dir"
+done
 
 # The lists are space-separated by contract; no globbing while splitting them.
 set -f
@@ -42,7 +73,7 @@ for dir in ${VOLUME_DIRS-} ${MOUNT_POINT_DIRS-}; do
       continue
       ;;
   esac
-  mkdir -p "$data/$dir"
+  make_dir "$dir"
 done
 set +f
 
@@ -50,6 +81,32 @@ if [ -e "$marker" ]; then
   log "the home was seeded on an earlier start; leaving it to the user"
   exit 0
 fi
+
+# A start that was stopped while copying left a temporary copy behind: never renamed into
+# place, so nothing under it is the user's. find does not follow symbolic links.
+if [ -d "$data/home" ] && ! find "$data/home" -name "$partial" -prune -exec rm -rf {} \; 2>/dev/null; then
+  log "warning: could not remove every leftover $partial in the home"
+fi
+
+# Copies the entry $1 into the directory $2 as $3 (a name that does not exist yet): first as
+# $2/$partial, then renamed, which is atomic. A file that cp could not copy whole is dropped;
+# a directory keeps what could be copied (cp reports what it skipped).
+copy_entry() {
+  tmp=$2/$partial
+  rm -rf "$tmp" 2>/dev/null || true
+  if ! cp -R -p "$1" "$tmp"; then
+    copy_failed=1
+    if [ -L "$1" ] || [ ! -d "$1" ] || [ ! -d "$tmp" ]; then
+      rm -rf "$tmp" 2>/dev/null || true
+      return 0
+    fi
+  fi
+  if ! mv -f "$tmp" "$3"; then
+    copy_failed=1
+    rm -rf "$tmp" 2>/dev/null || true
+  fi
+  return 0
+}
 
 # Copies the entries of directory $1 into the existing directory $2, preserving attributes and
 # never overwriting: an entry that exists in $2 is kept, and directories present on both sides
@@ -67,9 +124,10 @@ copy_missing() {
   fi
   for entry in "$1"/* "$1"/.[!.]* "$1"/..?*; do
     [ -e "$entry" ] || [ -L "$entry" ] || continue # an unmatched pattern
+    [ "${entry##*/}" != "$partial" ] || continue
     existing=$2/${entry##*/}
     if [ ! -e "$existing" ] && [ ! -L "$existing" ]; then
-      cp -R -p "$entry" "$2/" || copy_failed=1
+      copy_entry "$entry" "$2" "$existing"
     elif [ -d "$entry" ] && [ ! -L "$entry" ] && [ -d "$existing" ] && [ ! -L "$existing" ]; then
       copy_missing "$entry" "$existing"
     fi
@@ -86,5 +144,8 @@ else
     log "warning: some files in $home_dir could not be copied (unreadable files, sockets, ...) and were skipped"
   fi
 fi
-: >"$marker"
+# printf, not ":": a failed redirection of a special builtin would end the shell here.
+if ! printf '' >"$marker"; then
+  log "warning: cannot write $marker; the next start tries to seed again"
+fi
 log "done"

@@ -6,7 +6,9 @@
 #   - the template's own extension (always updated, --force);
 #   - the repository's customizations.vscode extensions;
 #   - the repository's settings, merged into the Machine settings as defaults: a key is
-#     written only when the user does not have it, or still has the value written last time.
+#     written only when the user does not have it, or still has the value this script wrote
+#     (and recorded) last time. A key the user set, even to the repository's value, stays
+#     theirs. A symlinked settings.json stays a symlink: its target is rewritten.
 # It also removes the retired extension deepspacecartel.devcontainer-builder-rebuild.
 # Problems are logged; the script exits 0 so that a Marketplace hiccup never marks the start
 # as failed.
@@ -185,11 +187,16 @@ if ! mkdir -p "$cache_dir" || ! printf '%s\n' "$settings" >"$settings_file"; the
 fi
 
 # The merge: repository settings are defaults. Values are compared as JSON strings.
+# The record (applied_file) holds the keys this script wrote, with the value it wrote: only
+# those are its own to change later. Before the target is rewritten, the keys about to be
+# written are noted in <record>.pending, so that a merge stopped between the two writes
+# still knows, on the next start, which values it wrote.
 "$node" - "$settings_file" "$machine_settings" "$applied_file" <<'MERGE' || log "the settings merge failed"
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const [repoFile, targetFile, appliedFile] = process.argv.slice(2);
+const pendingFile = appliedFile + ".pending";
 const log = (message) => console.error("devcontainer-vscode: " + message);
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -198,6 +205,14 @@ const writeAtomically = (file, value) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file + ".tmp", JSON.stringify(value, null, 2) + "\n");
   fs.renameSync(file + ".tmp", file);
+};
+const readRecord = (file) => {
+  try {
+    const recorded = JSON.parse(fs.readFileSync(file, "utf8"));
+    return isObject(recorded) ? recorded : {};
+  } catch (e) {
+    return {};
+  }
 };
 
 let repo;
@@ -211,9 +226,26 @@ if (!isObject(repo)) {
   process.exit(0);
 }
 
+// A symlinked settings file (dotfiles) stays a link: the file it points at is rewritten.
+let writeTo = targetFile;
+let link;
+try {
+  link = fs.lstatSync(targetFile).isSymbolicLink();
+} catch (e) {
+  link = false;
+}
+if (link) {
+  try {
+    writeTo = fs.realpathSync(targetFile);
+  } catch (e) {
+    log(targetFile + " is a symbolic link to nothing; leaving it untouched");
+    process.exit(0);
+  }
+}
+
 let target = {};
-if (fs.existsSync(targetFile)) {
-  const text = fs.readFileSync(targetFile, "utf8");
+if (fs.existsSync(writeTo)) {
+  const text = fs.readFileSync(writeTo, "utf8");
   if (text.trim() !== "") {
     try {
       target = JSON.parse(text);
@@ -227,29 +259,31 @@ if (fs.existsSync(targetFile)) {
   }
 }
 
-let applied = {};
-try {
-  const recorded = JSON.parse(fs.readFileSync(appliedFile, "utf8"));
-  if (isObject(recorded)) applied = recorded;
-} catch (e) {
-  applied = {};
+const applied = readRecord(appliedFile);
+// Written by a merge that was stopped before it could record them.
+const pending = readRecord(pendingFile);
+for (const key of Object.keys(pending)) {
+  if (has(target, key) && same(target[key], pending[key])) applied[key] = pending[key];
 }
 
 const written = [];
+const changes = {};
+const record = {};
 for (const key of Object.keys(repo)) {
-  const untouchedByUser = !has(target, key) || (has(applied, key) && same(target[key], applied[key]));
-  if (untouchedByUser && !same(target[key], repo[key])) {
-    target[key] = repo[key];
+  const ours = !has(target, key) || (has(applied, key) && same(target[key], applied[key]));
+  if (!ours) continue; // the user's: never written, never recorded
+  record[key] = repo[key];
+  if (!has(target, key) || !same(target[key], repo[key])) {
+    changes[key] = repo[key];
     written.push(key);
   }
 }
-if (written.length > 0) writeAtomically(targetFile, target);
-
-const record = {};
-for (const key of Object.keys(repo)) {
-  if (has(target, key) && same(target[key], repo[key])) record[key] = repo[key];
+if (written.length > 0) {
+  writeAtomically(pendingFile, changes);
+  writeAtomically(writeTo, Object.assign(target, changes));
 }
 writeAtomically(appliedFile, record);
+fs.rmSync(pendingFile, { force: true });
 
 log(written.length > 0 ? "settings set: " + written.join(", ") : "settings: nothing to change");
 MERGE
