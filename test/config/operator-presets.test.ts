@@ -203,11 +203,13 @@ describe("a bad preset fails synth at its position, naming the field and the rea
       `templates.devcontainer.presets[0].parameters: preset "X" does not set parameter "repository"; a devcontainer preset is a repository to work on, and a prebuild must know what to build`,
     ],
     [
+      // An http(s) URL with any userinfo is refused for the whole file before presets are read
+      // (operator-config.test.ts); an ssh URL with a password reaches the preset's own rule.
       "a repository with a password in it",
       "devcontainer",
-      `[{ "name": "X", "parameters": { "repository": "https://bot:hunter2@github.com/acme/app.git" } }]`,
-      `"https://bot`,
-      `templates.devcontainer.presets[0].parameters.repository: preset "X": "https://bot:***@github.com/acme/app.git" is not allowed; repository must be a git URL without a password in it (credentials come from Coder, not the URL)`,
+      `[{ "name": "X", "parameters": { "repository": "ssh://bot:hunter2@github.com/acme/app.git" } }]`,
+      `"ssh://bot`,
+      `templates.devcontainer.presets[0].parameters.repository: preset "X": "ssh://bot:***@github.com/acme/app.git" is not allowed; repository must be a git URL without credentials in it (no password, no user name in an http(s) URL; credentials come from Coder, not the URL)`,
     ],
   ];
 
