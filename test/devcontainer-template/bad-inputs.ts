@@ -21,6 +21,7 @@ import {
   type PlanResult,
   type PlannedResource,
   prepareModuleBatch,
+  KubernetesApiError,
   TerraformError,
   TerraformHarness,
   type TerraformState,
@@ -136,7 +137,7 @@ export class BadInputPlanner {
       });
       return new PlannedWorkspace(plan);
     } catch (error) {
-      if (error instanceof TerraformError) {
+      if (error instanceof TerraformError || error instanceof KubernetesApiError) {
         throw new Error(`the plan failed:\n${error.message}`, { cause: error });
       }
       throw error;
@@ -195,6 +196,8 @@ export class BadInputPlanner {
       const plan = await this.tf.plan(batch.dir, {
         state,
         refresh: false,
+        // Each instance answers for its own objects (below), not the batch for all of them.
+        kubernetesApi: "report",
         variables: REQUIRED_VARIABLES,
         parameters: { repository: REPOSITORY, ...cases[0].inputs?.parameters },
         fixtures: {
@@ -207,10 +210,16 @@ export class BadInputPlanner {
           },
         },
       });
-      return keys.map((key) => ({
-        status: "fulfilled",
-        value: new PlannedWorkspace(plan.instance(batch.instanceAddress(key))),
-      }));
+      return keys.map((key): PromiseSettledResult<PlannedWorkspace> => {
+        const instance = plan.instance(batch.instanceAddress(key));
+        const { violations } = instance.kubernetesApi();
+        return violations.length > 0
+          ? {
+              status: "rejected",
+              reason: new Error(`the plan failed:\n${new KubernetesApiError(violations).message}`),
+            }
+          : { status: "fulfilled", value: new PlannedWorkspace(instance) };
+      });
     } catch (error) {
       if (!(error instanceof TerraformError)) throw error;
       // Attribute the failure: plan each case alone (only ever slow when something is broken).

@@ -325,8 +325,20 @@ describe("ForceNew replacement", () => {
         pvc({ access_modes: ["ReadWriteMany"], storage_class_name: "fast" }),
       ),
     ).toEqual([
-      { steps: [{ attribute_name: "spec" }, { attribute_name: "access_modes" }] },
-      { steps: [{ attribute_name: "spec" }, { attribute_name: "storage_class_name" }] },
+      {
+        steps: [
+          { attribute_name: "spec" },
+          { element_key_int: 0 },
+          { attribute_name: "access_modes" },
+        ],
+      },
+      {
+        steps: [
+          { attribute_name: "spec" },
+          { element_key_int: 0 },
+          { attribute_name: "storage_class_name" },
+        ],
+      },
     ]);
   });
 

@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { type Diagnostic, diagnosticsFromStream, toDiagnostic } from "./diagnostics";
 import { buildFixtures, type FixtureInputs } from "./fixtures";
 import { isRecord } from "./json";
+import { KubernetesApiError } from "./kubernetes-api";
 import { MockProviderProcess } from "./mock-provider-process";
 import { assertVariablesDeclared } from "./plan-expressions";
 import { PlanResult } from "./plan-result";
@@ -43,6 +44,13 @@ export interface PlanOptions extends FixtureInputs {
    * @default true
    */
   readonly refresh?: boolean;
+  /**
+   * What a planned object that breaks a Kubernetes API server rule does: `enforce` rejects
+   * the plan with a KubernetesApiError (the apply would fail in a cluster), `report` leaves
+   * it to the test (`PlanResult.kubernetesApi()`).
+   * @default "enforce"
+   */
+  readonly kubernetesApi?: "enforce" | "report";
 }
 
 /** A Terraform state file's JSON. */
@@ -138,7 +146,12 @@ export class TerraformHarness {
     const { show, diagnostics } = await this.once("plan", dir, options, () =>
       this.runPlan(dir, options),
     );
-    return new PlanResult(show, diagnostics);
+    const plan = new PlanResult(show, diagnostics);
+    const { violations } = plan.kubernetesApi();
+    if (violations.length > 0 && options.kubernetesApi !== "report") {
+      throw new KubernetesApiError(violations);
+    }
+    return plan;
   }
 
   private async runPlan(

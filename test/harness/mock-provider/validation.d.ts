@@ -6,7 +6,9 @@ export interface MockDiagnostic {
   readonly attribute?: { readonly steps: readonly Record<string, string | number>[] };
 }
 export interface AttributePath {
-  readonly steps: readonly { readonly attribute_name: string }[];
+  readonly steps: readonly (
+    { readonly attribute_name: string } | { readonly element_key_int: number }
+  )[];
 }
 export declare function validateConfig(typeName: string, config: unknown): MockDiagnostic[];
 export declare function validateParameter(config: unknown, value: unknown): MockDiagnostic[];

@@ -372,23 +372,28 @@ function requiresReplace(typeName, priorState, plannedState) {
   for (const path of paths) {
     const before = at(priorState, path);
     const after = at(plannedState, path);
-    if (!sameValue(before, after)) {
-      replace.push({ steps: path.split(".").map((attribute_name) => ({ attribute_name })) });
-    }
+    if (!sameValue(before.value, after.value)) replace.push({ steps: after.steps });
   }
   return replace;
 }
 
-/** The value at a dot path through single-element block lists (metadata.0.name). */
+/**
+ * The value at a dot path through single-element block lists (metadata.0.name), with the
+ * AttributePath steps that reach it (Terraform applies them to both states).
+ */
 function at(value, path) {
   let current = value;
+  const steps = [];
   for (const name of path.split(".")) {
-    if (Array.isArray(current)) current = current[0];
-    if (!isKnown(current) || typeof current !== "object")
-      return current === undefined ? null : current;
+    if (Array.isArray(current)) {
+      current = current[0];
+      steps.push({ element_key_int: 0 });
+    }
+    steps.push({ attribute_name: name });
+    if (!isKnown(current) || typeof current !== "object") return { value: null, steps };
     current = current[name];
   }
-  return current === undefined ? null : current;
+  return { value: current === undefined ? null : current, steps };
 }
 
 function sameValue(a, b) {
