@@ -212,7 +212,13 @@ export class ContainerRuntime extends Construct {
    * container's `securityContext`; the seccomp profile is a dynamic block ({@link applyTo}).
    */
   get containerSecurityContext(): DeploymentV1SpecTemplateSpecContainerSecurityContext {
-    return { privileged: this.privileged, capabilities: { add: this.capabilitiesAdd } };
+    // Pod Security baseline lets a container escalate (sudo in a Dev Container image needs
+    // it); explicit because the provider's default, true, is invisible in the template.
+    return {
+      privileged: this.privileged,
+      allowPrivilegeEscalation: true,
+      capabilities: { add: this.capabilitiesAdd },
+    };
   }
 
   /**

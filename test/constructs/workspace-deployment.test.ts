@@ -108,7 +108,15 @@ describe("synthesized", () => {
     ]);
     expect(JSON.stringify(container.command)).not.toContain("token");
     expect(container.image_pull_policy).toBe("IfNotPresent");
-    expect(container.security_context).toEqual({ allow_privilege_escalation: false });
+    // Restricted, every field explicit: the provider would send unset ones as false.
+    expect(container.security_context).toEqual({
+      run_as_non_root: true,
+      allow_privilege_escalation: false,
+      privileged: false,
+      read_only_root_filesystem: false,
+      capabilities: { drop: ["ALL"] },
+      seccomp_profile: { type: "RuntimeDefault" },
+    });
   });
 
   it("takes another address from resourceName", () => {
@@ -156,8 +164,12 @@ describe("agentContainer", () => {
     expect(c.env).toEqual([{ name: "CODER_AGENT_TOKEN", value: "${coder_agent.main.token}" }]);
     expect(c.image_pull_policy).toBe("Always");
     expect(c.security_context).toEqual({
-      allow_privilege_escalation: false,
       run_as_non_root: true,
+      allow_privilege_escalation: false,
+      privileged: false,
+      read_only_root_filesystem: false,
+      capabilities: { drop: ["ALL"] },
+      seccomp_profile: { type: "RuntimeDefault" },
     });
     expect(c.volume_mount).toEqual([{ name: "home", mount_path: "/home/dev" }]);
   });

@@ -356,6 +356,23 @@ describe("devcontainer template: the workspace pod", () => {
     });
   });
 
+  // The kubernetes provider sends an unset run_as_non_root as false (overriding the pod) and
+  // an unset allow_privilege_escalation as true: both are explicit, as docs/security.md says.
+  it("meets Pod Security baseline, non-root and with sudo's escalation said explicitly", async () => {
+    const plan = await start(metadata());
+    const pod = podOf(plan);
+    expect(pod.container[0].security_context[0]).toMatchObject({
+      run_as_non_root: true,
+      allow_privilege_escalation: true,
+      privileged: false,
+    });
+    expect(pod.init_container[0].security_context[0]).toMatchObject({
+      run_as_non_root: true,
+      allow_privilege_escalation: false,
+    });
+    expect(plan.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("baseline");
+  });
+
   it("runs as 1000:1000 with a rebuild warning when the image has no recorded uid/gid", async () => {
     const plan = await start(
       metadata({ runtime: { ...EMPTY_RUNTIME, remote_user_home: "/home/vscode" } }),
@@ -453,6 +470,9 @@ describe("devcontainer template: the workspace pod", () => {
       seccomp_profile: [{ type: "Unconfined" }],
     });
     expect(pod.security_context[0]).toMatchObject({ run_as_user: "0", run_as_group: "0" });
+    // A root remote user: the containers say so instead of the provider's silent false.
+    expect(pod.container[0].security_context[0].run_as_non_root).toBe(false);
+    expect(plan.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("privileged");
     expect(pod.hostname).toBe("devbox");
     expect(pod.host_aliases).toEqual([{ ip: "10.0.0.1", hostnames: ["db.local"] }]);
     expect(pod.image_pull_secrets).toEqual([{ name: "regcred" }]);
