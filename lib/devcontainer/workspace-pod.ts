@@ -90,6 +90,9 @@ export class DevcontainerPod extends Construct {
           runAsGroup: Token.asString(user.gid),
           fsGroup: Token.asString(user.gid),
           fsGroupChangePolicy: "OnRootMismatch",
+          // Docker's default profile, as `devcontainer up` would run the container; the dev
+          // container's Unconfined (behind allow_privileged) overrides it.
+          seccompProfile: { type: "RuntimeDefault" },
         },
         shareProcessNamespace: runtime.shareProcessNamespace,
         hostname: runtime.hostname,
@@ -103,7 +106,11 @@ export class DevcontainerPod extends Construct {
               mounts: props.mounts,
             }),
             // It only creates folders and copies files as the remote user.
-            securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: nonRoot },
+            securityContext: {
+              allowPrivilegeEscalation: false,
+              runAsNonRoot: nonRoot,
+              capabilities: { drop: runtime.dropUnderRestricted },
+            },
           },
         ],
         container: [
