@@ -367,6 +367,8 @@ describe("through the harness", () => {
     expect(reported.kubernetesApi().violations).toHaveLength(1);
     const good = await tf.plan(dir, { variables: { ...variables, value: "" } });
     expect(good.kubernetesApi().violations).toEqual([]);
+    // An apply (preview's first start) checks what it sent, too.
+    await expect(tf.apply(dir, { variables })).rejects.toThrow(KubernetesApiError);
   });
 
   it("sees a changed storage class replace the PVC, and no replace otherwise", async () => {

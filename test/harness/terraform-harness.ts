@@ -183,7 +183,13 @@ export class TerraformHarness {
    * An apply with the same files and inputs as an earlier one of this jest run reads its result.
    */
   async apply(dir: string, options: PlanOptions = {}): Promise<ApplyResult> {
-    return this.once("apply", dir, options, () => this.runApply(dir, options));
+    const applied = await this.once("apply", dir, options, () => this.runApply(dir, options));
+    // What the provider sent is what the state holds: the API server would have refused it.
+    const { violations } = appliedObjects(applied).kubernetesApi();
+    if (violations.length > 0 && options.kubernetesApi !== "report") {
+      throw new KubernetesApiError(violations);
+    }
+    return applied;
   }
 
   /** `compute()`, or the result of an identical earlier call of this jest run (run-cache.ts). */
@@ -261,4 +267,21 @@ export class TerraformHarness {
 /** The state file's JSON of a `PlanOptions.state`. */
 function stateOf(state: ApplyResult | TerraformState): TerraformState {
   return "state" in state ? (state.state as TerraformState) : state;
+}
+
+/** The managed resources of an apply, as a plan that creates them (for the API step). */
+function appliedObjects(applied: ApplyResult): PlanResult {
+  return new PlanResult(
+    {
+      resource_changes: applied.resources
+        .filter((r) => r.mode === "managed")
+        .map((r) => ({
+          address: r.address,
+          mode: r.mode,
+          type: r.type,
+          change: { actions: ["create"], after: r.values, after_unknown: {} },
+        })),
+    },
+    [],
+  );
 }
