@@ -956,7 +956,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     },
     warnings: [
       "customizations.kubernetes storage = true: invalid quantity, ignored",
-      'customizations.kubernetes storage = "": invalid quantity, ignored',
+      // storage "" means unset: no warning.
       'customizations.kubernetes storage = "-5Gi": invalid quantity, ignored',
     ],
     expected: { resourcesSummary: DEFAULT_SUMMARY },
@@ -973,6 +973,43 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
       "customizations.kubernetes nodeSelector and tolerations ignored: the template variable allow_node_placement is off",
     ],
     expected: { pod: { nodeSelector: { "kubernetes.io/arch": "amd64" }, tolerations: [] } },
+  },
+  {
+    // Each would pass the provider and fail the API server (422), or fail the provider.
+    name: "resources, tolerations and node labels the API server would refuse",
+    metadata: {
+      configuration_json: kubernetes({
+        resources: {
+          requests: { "example.com/foo": "0.5" },
+          limits: { "nvidia.com/gpu": "0.5", "hugepages-2Mi": "3Mi", "example..com/x": "1" },
+        },
+        nodeSelector: { pool: 1e100, "bad key": "x" },
+        tolerations: [
+          { key: "gpu", operator: "Exists", effect: "" },
+          { key: "bad key", operator: "Exists" },
+          { key: "a", value: 1e100 },
+        ],
+      }),
+    },
+    inputs: { variables: { allow_node_placement: true } },
+    warnings: [
+      'resources.requests["example.com/foo"] = "0.5": invalid quantity (an extended resource must be a whole number)',
+      'resources.limits["nvidia.com/gpu"] = "0.5": invalid quantity (an extended resource must be a whole number)',
+      "hugepages must be a positive multiple of the page size",
+      'resources.limits["example..com/x"] = "1": invalid resource name, ignored',
+      'nodeSelector["pool"]',
+      'nodeSelector["bad key"] = "x" is not a valid node label, ignored',
+      'tolerations: {"key":"bad key","operator":"Exists"} is not a valid toleration',
+      'tolerations: {"key":"a","value":"1',
+    ],
+    expected: {
+      pod: {
+        nodeSelector: { "kubernetes.io/arch": "amd64" },
+        tolerations: [
+          { key: "gpu", operator: "Exists", value: null, effect: null, toleration_seconds: null },
+        ],
+      },
+    },
   },
   {
     name: "malformed tolerations and a foreign arch with node placement on",

@@ -476,7 +476,7 @@ export function normalizePath(path: string): string {
 export class KubernetesApiError extends Error {
   constructor(readonly violations: readonly ApiViolation[]) {
     super(
-      `the Kubernetes API server would reject the planned objects:\n${violations
+      `the Kubernetes API server or Coder would reject the planned objects:\n${violations
         .map((v) => `  ${v.address}: ${v.message}`)
         .join("\n")}`,
     );

@@ -4,6 +4,7 @@
  */
 import { CHECK_FAILED_SUMMARY, checkFailureMessages, type Diagnostic } from "./diagnostics";
 import { isRecord } from "./json";
+import { coderViolations } from "./coder-rules";
 import { type ApiValidation, validateKubernetesObjects } from "./kubernetes-api";
 import { type PlannedOutput, plannedOutputs } from "./planned-outputs";
 
@@ -95,10 +96,14 @@ export class PlanResult {
 
   /**
    * The planned Kubernetes objects checked with the API server's rules, and the Pod Security
-   * level each planned pod meets (kubernetes-api.ts).
+   * level each planned pod meets (kubernetes-api.ts); with Coder's cross-resource rules
+   * (coder-rules.ts) among the violations.
    */
   kubernetesApi(): ApiValidation {
-    this.api ??= validateKubernetesObjects(this);
+    if (!this.api) {
+      const api = validateKubernetesObjects(this);
+      this.api = { ...api, violations: [...api.violations, ...coderViolations(this)] };
+    }
     return this.api;
   }
 

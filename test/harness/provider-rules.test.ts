@@ -428,6 +428,24 @@ describe("through Terraform", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("refuses two apps with one slug on one agent, as Coder does", async () => {
+    const config = JSON.parse(fs.readFileSync(path.join(dir, "main.tf.json"), "utf8"));
+    const twice = fs.mkdtempSync(path.join(os.tmpdir(), "provider-rules-slug-"));
+    try {
+      config.resource.coder_app.other = { ...config.resource.coder_app.web };
+      fs.writeFileSync(path.join(twice, "main.tf.json"), JSON.stringify(config));
+      await expect(tf.plan(twice, { variables: { display_name: "Web" } })).rejects.toThrow(
+        'duplicate app slug, they must be unique per agent: "web"',
+      );
+      config.resource.coder_app.other.slug = "other";
+      fs.writeFileSync(path.join(twice, "main.tf.json"), JSON.stringify(config));
+      const plan = await tf.plan(twice, { variables: { display_name: "Web" } });
+      expect(plan.kubernetesApi().violations).toEqual([]);
+    } finally {
+      fs.rmSync(twice, { recursive: true, force: true });
+    }
+  });
+
   it("prints the real provider's diagnostic and accepts a good value", async () => {
     const failure = await tf.plan(dir, { variables: { display_name: "é".repeat(40) } }).then(
       () => undefined,
