@@ -304,7 +304,6 @@ const RULES = [
  */
 const PARAMETER_RULES = {
   source: `${CODER} provider/parameter.go parameterDataSource ReadContext, valueIsType, Validation.Valid; provider/formtype.go`,
-  types: ["string", "number", "bool", "list(string)"],
   /** Form types per parameter type, with options and without (formtype.go formTypeTruthTable). */
   formTypes: {
     string: { options: ["radio", "dropdown"], free: ["input", "textarea"] },
@@ -312,7 +311,6 @@ const PARAMETER_RULES = {
     bool: { options: ["radio"], free: ["checkbox", "switch"] },
     "list(string)": { options: ["radio", "multi-select"], free: ["tag-select"] },
   },
-  maxOptions: 64,
 };
 
 /** Attributes whose change replaces the object (schema ForceNew), per type. */

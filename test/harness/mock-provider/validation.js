@@ -283,9 +283,6 @@ function validateParameter(config, value) {
   if (config.ephemeral === true && (!isKnown(config.default) || config.default === "")) {
     errors.push("ephemeral parameter requires the default property");
   }
-  if (isKnown(config.order) && !Number.isInteger(Number(config.order))) {
-    errors.push(`order must be a whole number, got ${config.order}`);
-  }
   return errors.map((summary) => ({ severity: "ERROR", summary, detail: "" }));
 }
 
