@@ -74,9 +74,20 @@ export class WorkspaceDeployment extends Construct {
   }
 }
 
-/** A container's security context for a workspace: no privilege escalation, no added capabilities. */
+/**
+ * A container's security context that meets the Pod Security "restricted" level: non-root, no
+ * privilege escalation, every capability dropped, the runtime's default seccomp profile.
+ * Every field is explicit because the kubernetes provider sends the unset ones as false
+ * (`runAsNonRoot: false` would override the pod's true) and
+ * `allowPrivilegeEscalation` as true.
+ */
 export const RESTRICTED_CONTAINER_SECURITY: DeploymentV1SpecTemplateSpecContainerSecurityContext = {
+  runAsNonRoot: true,
   allowPrivilegeEscalation: false,
+  privileged: false,
+  readOnlyRootFilesystem: false,
+  capabilities: { drop: ["ALL"] },
+  seccompProfile: { type: "RuntimeDefault" },
 };
 
 export interface AgentContainerProps {

@@ -10,6 +10,8 @@ export interface DevcontainerAgentProps {
   readonly warningsMetadataScript: string;
   /** The "Resources (reserved / limit)" text (DevcontainerSizing.summary). */
   readonly resourcesSummary: string;
+  /** The Pod Security level the pod meets (ContainerRuntime.levelMet). @default none shown */
+  readonly podSecurityLevel?: string;
   /** @default "amd64" */
   readonly arch?: string;
 }
@@ -46,6 +48,17 @@ export class DevcontainerAgent extends Construct {
           props.warningsMetadataScript,
           3600,
         ),
+        ...(props.podSecurityLevel === undefined
+          ? []
+          : [
+              item(
+                "Pod Security",
+                "9_pod_security",
+                // One of three fixed words, safe to echo.
+                Token.asString(hcl`format("echo %s", ${props.podSecurityLevel})`),
+                3600,
+              ),
+            ]),
         ...standardMetadata("Data Disk"),
       ],
     });

@@ -35,7 +35,8 @@ export interface KubernetesCustomizationsProps {
  * - `nodeSelector`: map of label → string (same conversion).
  * - `storage`: `{ value, json }` of the last entry whose storage is a non-empty
  *   string or number, else null.
- * - `rejectedStorage`: JSON texts of storage values that are neither (e.g. `true`, `""`).
+ * - `rejectedStorage`: JSON texts of storage values that are neither (e.g. `true`); `""`
+ *   counts as unset.
  * - `tolerations`: de-duplicated list of `{ key, operator, value, effect,
  *   toleration_seconds }`, every field a string or null.
  */
@@ -75,11 +76,12 @@ export class KubernetesCustomizations extends Construct {
       }, {})`,
     ).expression;
 
+    // An empty string means unset, as null does (no warning).
     const storageValues = locals.add(
       "k8s_storage_values",
       hcl`[for entry in ${entries} : {
         value = ${scalarString("entry.storage", '""')}, json = jsonencode(entry.storage)
-      } if try(entry.storage, null) != null]`,
+      } if try(entry.storage, null) != null && try(entry.storage, null) != ""]`,
     );
     this.storage = locals.add(
       "k8s_storage_given",

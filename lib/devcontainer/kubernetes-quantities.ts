@@ -73,3 +73,21 @@ export function quantityValue(text: string): number | undefined {
 export function isValidResourceName(name: string): boolean {
   return new RegExp(RESOURCE_NAME_PATTERN).test(name);
 }
+
+/**
+ * A label key (apimachinery IsQualifiedName): an optional DNS subdomain prefix and `/`, then
+ * a name of at most 63 characters. Also the rule for toleration keys. The prefix's own limit
+ * (253 characters) is {@link LABEL_KEY_LONG_PREFIX_PATTERN}.
+ */
+export const LABEL_KEY_PATTERN =
+  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?" +
+  "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
+
+/** A label key whose prefix is longer than a DNS subdomain may be. */
+export const LABEL_KEY_LONG_PREFIX_PATTERN = "^[^/]{254,}/";
+
+/**
+ * A label value (IsValidLabelValue): empty, or at most 63 characters, alphanumeric at both
+ * ends. Also the rule for nodeSelector values and `Equal` toleration values.
+ */
+export const LABEL_VALUE_PATTERN = "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$";

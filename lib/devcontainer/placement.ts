@@ -8,8 +8,13 @@
 import type { DeploymentV1SpecTemplateSpecAffinity } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { WORKSPACE_POD_ANTI_AFFINITY } from "../workspace-deployment";
 import { Construct, IResolvable, TerraformLocal } from "../cdk";
-import { hcl, HclValue } from "../hcl";
+import { hcl, hclRaw, HclValue } from "../hcl";
 import type { KubernetesCustomizations } from "./kubernetes-customizations";
+import {
+  LABEL_KEY_LONG_PREFIX_PATTERN,
+  LABEL_KEY_PATTERN,
+  LABEL_VALUE_PATTERN,
+} from "./kubernetes-quantities";
 import { NamedLocals } from "./named-locals";
 
 /** The node label the template always sets: the agent binary is built for one architecture. */
@@ -62,11 +67,23 @@ export class DevcontainerPlacement extends Construct {
     const arch = props.arch ?? "amd64";
     const any = (l: TerraformLocal) => l.expression;
 
+    const keyPattern = locals.add("label_key_pattern", LABEL_KEY_PATTERN).asString;
+    const valuePattern = locals.add("label_value_pattern", LABEL_VALUE_PATTERN).asString;
+    const isKey = (key: string) =>
+      hcl`(can(regex(${keyPattern}, ${hclRaw(key)})) && !can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(key)})))`;
+    const isValue = (value: string) => hcl`can(regex(${valuePattern}, ${hclRaw(value)}))`;
+
+    // A selector label the API server would refuse (a key that is not a qualified name, a
+    // value that is not a label value, e.g. a number printed with 100 digits) is dropped.
+    const selectorChecks = locals.add(
+      "node_selector_checks",
+      hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey("label")} && ${isValue("value")} }`,
+    );
     // The template's own key is merged last, so it overwrites a repository's value.
     const nodeSelector = locals.add(
       "node_selector",
       hcl`merge(
-        { for label, value in ${k8s.nodeSelector} : label => value if ${allow} },
+        { for label, value in ${k8s.nodeSelector} : label => value if ${allow} && ${any(selectorChecks)}[label] },
         { ${ARCH_NODE_LABEL} = ${arch} }
       )`,
     );
@@ -82,14 +99,19 @@ export class DevcontainerPlacement extends Construct {
           && contains(${TOLERATION_EFFECTS}, toleration.effect == null ? "" : toleration.effect)
           && (toleration.operator == "Exists" || (toleration.key != null && toleration.key != ""))
           && !(toleration.operator == "Exists" && toleration.value != null && toleration.value != "")
+          && (toleration.key == null || toleration.key == "" || ${isKey("toleration.key")})
+          && (toleration.operator == "Exists" || ${isValue('toleration.value == null ? "" : toleration.value')})
           && (toleration.toleration_seconds == null
             || (toleration.effect == "NoExecute" && can(regex("^-?[0-9]{1,18}$", toleration.toleration_seconds)))),
           false)
       }]`,
     );
+    // effect "" means all effects; the kubernetes provider refuses "", null says the same.
     const tolerations = locals.add(
       "tolerations",
-      hcl`[for check in ${any(checked)} : check.toleration if ${allow} && check.valid]`,
+      hcl`[for check in ${any(checked)} : merge(check.toleration, {
+        effect = check.toleration.effect == "" ? null : check.toleration.effect
+      }) if ${allow} && check.valid]`,
     );
 
     // The toleration as the repository wrote it (JSON names), without the fields it left out.
@@ -103,6 +125,10 @@ export class DevcontainerPlacement extends Construct {
         [for check in ${any(checked)} : format(
           "customizations.kubernetes tolerations: %s is not a valid toleration, ignored", ${asWritten})
           if ${allow} && !check.valid],
+        [for label, value in ${k8s.nodeSelector} : format(
+          "customizations.kubernetes nodeSelector[%s] = %s is not a valid node label, ignored",
+          jsonencode(label), jsonencode(value))
+          if ${allow} && !${any(selectorChecks)}[label] && label != ${ARCH_NODE_LABEL}],
         try(${allow} && ${k8s.nodeSelector}[${ARCH_NODE_LABEL}] != ${arch}, false) ? [format(
           "customizations.kubernetes nodeSelector[%s] = %s ignored: the template sets %s",
           jsonencode(${ARCH_NODE_LABEL}), jsonencode(${k8s.nodeSelector}[${ARCH_NODE_LABEL}]), jsonencode(${arch}))] : [],

@@ -10,7 +10,7 @@
  * (a hostname that is not a DNS label, a host alias whose IP is not an IP, …) are dropped
  * with a warning naming field and value, so they cannot fail the apply.
  */
-import { Construct, type IResolvable } from "../cdk";
+import { Construct, type IResolvable, Token } from "../cdk";
 import { hcl, type HclValue } from "../hcl";
 import { NamedLocals } from "./named-locals";
 import type {
@@ -49,6 +49,13 @@ export interface ContainerRuntimeProps {
    * that the privilege policy sees the gate. Declare it non-nullable: null fails the plan.
    */
   readonly allowPrivileged: HclValue;
+  /**
+   * The Pod Security level the pod must meet, `"baseline"` or `"restricted"` (the
+   * `pod_security_level` template variable). @default "baseline"
+   */
+  readonly podSecurityLevel?: HclValue;
+  /** The uid the pod runs as (WorkspaceUser.uid): root cannot meet restricted. @default 1000 */
+  readonly uid?: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -79,6 +86,10 @@ export class ContainerRuntime extends Construct {
   public readonly hostAliases: IResolvable;
   /** Local `runtime_warnings`: list(string), dropped settings and bad values. */
   public readonly warnings: string[];
+  /** Local `pod_security_restricted`: bool, the operator asked for restricted. */
+  public readonly restricted: IResolvable;
+  /** Local `pod_security_level_met`: the Pod Security level the pod meets. */
+  public readonly levelMet: string;
 
   constructor(scope: Construct, id: string, props: ContainerRuntimeProps) {
     super(scope, id);
@@ -88,6 +99,9 @@ export class ContainerRuntime extends Construct {
     // Written bare, not `== true`: the template policy (lib/policy/privileged-containers.ts)
     // recognizes the gate only as `var.allow_privileged && …`.
     const allowed = props.allowPrivileged;
+    const level = props.podSecurityLevel ?? "baseline";
+    const restricted = local("pod_security_restricted", hcl`${level} == "restricted"`);
+    const isRestricted = restricted.asBoolean;
 
     // Everything read from the metadata, normalized: capability names upper case without
     // `CAP_` (Docker accepts both; Kubernetes wants the bare name), hostnames lower case
@@ -118,18 +132,30 @@ export class ContainerRuntime extends Construct {
       "capabilities_requested",
       hcl`[for c in ${r}.capabilities : c if can(regex("^[A-Z0-9_]+$", c))]`,
     );
+    // restricted lets a container add NET_BIND_SERVICE only, whatever allow_privileged says.
     const capabilitiesAdd = local(
       "capabilities_add",
-      hcl`[for c in ${capabilitiesRequested.asList} : c if ${allowed} || contains(${BASELINE_CAPABILITIES}, c)]`,
+      hcl`[for c in ${capabilitiesRequested.asList} : c if ${isRestricted}
+        ? c == "NET_BIND_SERVICE"
+        : (${allowed} || contains(${BASELINE_CAPABILITIES}, c))]`,
     );
     const capabilitiesDropped = local(
       "capabilities_dropped",
       hcl`[for c in ${capabilitiesRequested.asList} : c if !contains(${capabilitiesAdd.asList}, c)]`,
     );
-    const privileged = local("privileged", hcl`${allowed} && ${r}.privileged`);
+    const privileged = local("privileged", hcl`${allowed} && ${r}.privileged && !${isRestricted}`);
     const seccompProfiles = local(
       "seccomp_profiles",
-      hcl`${allowed} && ${r}.seccomp_unconfined ? [{ type = "Unconfined" }] : []`,
+      hcl`${allowed} && ${r}.seccomp_unconfined && !${isRestricted} ? [{ type = "Unconfined" }] : []`,
+    );
+    const uid = props.uid ?? 1000;
+    // The level the pod meets (shown on the workspace page): restricted needs a non-root user.
+    const levelMet = local(
+      "pod_security_level_met",
+      hcl`${isRestricted} && ${uid} != 0 ? "restricted"
+        : ${privileged.asBoolean} || length(${seccompProfiles.expression}) > 0
+          || length([for c in ${capabilitiesAdd.asList} : c if !contains(${BASELINE_CAPABILITIES}, c)]) > 0
+        ? "privileged" : "baseline"`,
     );
     const shareProcessNamespace = local("share_process_namespace", hcl`${r}.init`);
 
@@ -169,13 +195,22 @@ export class ContainerRuntime extends Construct {
     const warnings = local(
       "runtime_warnings",
       hcl`concat(
-        length(${capabilitiesDropped.asList}) > 0 ? [format(
-          "capAdd: %s not added; only the Pod Security baseline capabilities are allowed while the template variable allow_privileged is off.",
+        length(${capabilitiesDropped.asList}) > 0 ? [format(${isRestricted}
+          ? "capAdd: %s not added; the template's Pod Security level restricted allows only NET_BIND_SERVICE."
+          : "capAdd: %s not added; only the Pod Security baseline capabilities are allowed while the template variable allow_privileged is off.",
           join(", ", ${capabilitiesDropped.asList}))] : [],
-        ${r}.privileged && !(${allowed}) ? [
+        ${r}.privileged && !(${allowed}) && !${isRestricted} ? [
           "privileged: the container does not run privileged because the template variable allow_privileged is off."] : [],
-        ${r}.seccomp_unconfined && !(${allowed}) ? [
+        ${r}.seccomp_unconfined && !(${allowed}) && !${isRestricted} ? [
           "securityOpt seccomp=unconfined: the container keeps its seccomp profile because the template variable allow_privileged is off."] : [],
+        ${isRestricted} && ${r}.privileged ? [
+          "privileged: the container does not run privileged: the template's Pod Security level is restricted."] : [],
+        ${isRestricted} && ${r}.seccomp_unconfined ? [
+          "securityOpt seccomp=unconfined: the container keeps the RuntimeDefault seccomp profile: the template's Pod Security level is restricted."] : [],
+        ${isRestricted} ? [
+          "Pod Security level restricted: no privilege escalation, so sudo and other setuid programs do not work in this workspace."] : [],
+        ${isRestricted} && ${uid} == 0 ? [
+          "remoteUser is root: the template's Pod Security level restricted forbids root; the pod meets baseline only (a cluster that enforces restricted refuses it)."] : [],
         [for c in ${r}.capabilities : format("capAdd %s is not a capability name; it is not added.", jsonencode(c))
           if !contains(${capabilitiesRequested.asList}, c)],
         ${r}.shm_size_bytes != null && !${shmValid} ? [format(
@@ -198,6 +233,8 @@ export class ContainerRuntime extends Construct {
     );
 
     this.capabilitiesAdd = capabilitiesAdd.asList;
+    this.restricted = restricted.expression as IResolvable;
+    this.levelMet = levelMet.asString;
     this.privileged = privileged.asBoolean;
     this.seccompProfiles = seccompProfiles.expression as IResolvable;
     this.shareProcessNamespace = shareProcessNamespace.asBoolean;
@@ -212,7 +249,18 @@ export class ContainerRuntime extends Construct {
    * container's `securityContext`; the seccomp profile is a dynamic block ({@link applyTo}).
    */
   get containerSecurityContext(): DeploymentV1SpecTemplateSpecContainerSecurityContext {
-    return { privileged: this.privileged, capabilities: { add: this.capabilitiesAdd } };
+    // Pod Security baseline lets a container escalate (sudo in a Dev Container image needs
+    // it), restricted does not; explicit because the provider's default, true, is invisible.
+    return {
+      privileged: this.privileged,
+      allowPrivilegeEscalation: Token.asAny(hcl`!${this.restricted}`) as IResolvable,
+      capabilities: { add: this.capabilitiesAdd, drop: this.dropUnderRestricted },
+    };
+  }
+
+  /** `capabilities.drop` of every container: ALL under restricted, else none. */
+  get dropUnderRestricted(): string[] {
+    return Token.asList(hcl`${this.restricted} ? ["ALL"] : []`);
   }
 
   /**

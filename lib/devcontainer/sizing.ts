@@ -99,12 +99,32 @@ export class DevcontainerSizing extends Construct {
       "quantity_factors",
       hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, hclRaw(factor)]))}`,
     );
-    const isValid = (name: string, value: string) =>
-      hcl`can(regex(${namePattern}, ${hclRaw(name)})) && can(regex(${pattern}, ${hclRaw(value)}))`;
-    const valid = (given: IResolvable) =>
-      hcl`{ for name, given in ${given} : name => given.value if ${isValid("name", "given.value")} }`;
-    const requests = locals.add("k8s_requests", valid(k8s.requests));
-    const limits = locals.add("k8s_limits", valid(k8s.limits));
+    // Why the API server would refuse a resource, or "" (pkg/apis/core/validation): a name
+    // that is not qualified or holds "..", a kubernetes.io name that is not standard, a
+    // quantity that does not parse, an extended resource that is not a whole number, or
+    // hugepages that are not a positive multiple of their page size.
+    const amount = (value: string) =>
+      hcl`tonumber(regex(${pattern}, ${hclRaw(value)})[0]) * ${any(factors)}[regex(${pattern}, ${hclRaw(value)})[1]]`;
+    const problem = (name: string, value: string) =>
+      hcl`(!can(regex(${namePattern}, ${hclRaw(name)})) || strcontains(${hclRaw(name)}, "..")
+        ? "invalid resource name"
+        : can(regex("^([^/]*[.])?kubernetes[.]io/", ${hclRaw(name)}))
+        ? "invalid resource name (kubernetes.io names are reserved for standard resources)"
+        : !can(regex(${pattern}, ${hclRaw(value)})) ? "invalid quantity"
+        : startswith(${hclRaw(name)}, "hugepages-")
+        ? (try(${amount(value)} > 0 && ${amount(value)} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
+          ? "" : "invalid quantity (hugepages must be a positive multiple of the page size)")
+        : strcontains(${hclRaw(name)}, "/")
+        ? (try(${amount(value)} == floor(${amount(value)}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
+        : "")`;
+    const problems = (given: IResolvable) =>
+      hcl`{ for name, given in ${given} : name => ${problem("name", "given.value")} }`;
+    const requestProblems = locals.add("k8s_request_problems", problems(k8s.requests));
+    const limitProblems = locals.add("k8s_limit_problems", problems(k8s.limits));
+    const valid = (given: IResolvable, found: TerraformLocal) =>
+      hcl`{ for name, given in ${given} : name => given.value if ${any(found)}[name] == "" }`;
+    const requests = locals.add("k8s_requests", valid(k8s.requests, requestProblems));
+    const limits = locals.add("k8s_limits", valid(k8s.limits, limitProblems));
     const amounts = (map: TerraformLocal) =>
       hcl`{ for name, quantity in ${any(map)} :
         name => tonumber(regex(${pattern}, quantity)[0]) * ${any(factors)}[regex(${pattern}, quantity)[1]] }`;
@@ -118,17 +138,16 @@ export class DevcontainerSizing extends Construct {
       "k8s_storage_bytes",
       hcl`try(tonumber(regex(${pattern}, ${str(storage)})[0]) * ${any(factors)}[regex(${pattern}, ${str(storage)})[1]], null)`,
     );
-    const invalidEntries = (section: string, given: IResolvable) =>
+    const invalidEntries = (section: string, given: IResolvable, found: TerraformLocal) =>
       hcl`[for name, given in ${given} :
-        format("customizations.kubernetes resources.%s[%s] = %s: invalid %s, ignored",
-          ${section}, jsonencode(name), given.json,
-          can(regex(${namePattern}, name)) ? "quantity" : "resource name")
-        if !(${isValid("name", "given.value")})]`;
+        format("customizations.kubernetes resources.%s[%s] = %s: %s, ignored",
+          ${section}, jsonencode(name), given.json, ${any(found)}[name])
+        if ${any(found)}[name] != ""]`;
     const invalidWarnings = locals.add(
       "k8s_invalid_resource_warnings",
       hcl`concat(
-        ${invalidEntries("requests", k8s.requests)},
-        ${invalidEntries("limits", k8s.limits)},
+        ${invalidEntries("requests", k8s.requests, requestProblems)},
+        ${invalidEntries("limits", k8s.limits, limitProblems)},
         [for json in ${k8s.rejectedStorage} : format("customizations.kubernetes storage = %s: invalid quantity, ignored", json)],
         try(${k8s.storage}.value, null) != null && ${str(storage)} == null
           ? [format("customizations.kubernetes storage = %s: invalid quantity, ignored", ${k8s.storage}.json)]

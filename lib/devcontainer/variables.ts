@@ -7,8 +7,12 @@ import {
   HTTP_URL,
   POSITIVE_NUMBER,
   emptyOr,
+  oneOf,
   wholeNumberBetween,
 } from "../validate";
+
+/** The Pod Security levels a devcontainer workspace can be asked to meet. */
+export const POD_SECURITY_LEVELS: readonly string[] = ["baseline", "restricted"];
 
 /** Most forwarded-port app slots: each is a coder_app in every running workspace. */
 export const MAX_FORWARDED_PORT_SLOTS = 100;
@@ -33,6 +37,8 @@ export class DevcontainerTemplateVariables extends Construct {
   public readonly acceptVscodeLicense: TerraformVariable;
   /** `allow_privileged` (bool, false): honor privileged, seccomp unconfined, extra capabilities. */
   public readonly allowPrivileged: TerraformVariable;
+  /** `pod_security_level` ("baseline"): the Pod Security level workspace pods meet. */
+  public readonly podSecurityLevel: TerraformVariable;
   /** `subdomain_apps` (bool, true): serve web apps on subdomains (wildcard access URL). */
   public readonly subdomainApps: TerraformVariable;
   /** `max_forwarded_ports` (number, 10): coder_app slots for forwardPorts. */
@@ -90,6 +96,16 @@ export class DevcontainerTemplateVariables extends Construct {
       description:
         "Honor a repository's privileged: true, seccomp=unconfined and capabilities outside the " +
         "Pod Security baseline list.",
+    });
+    this.podSecurityLevel = new TemplateVariable(this, "pod_security_level", {
+      rules: [oneOf(POD_SECURITY_LEVELS)],
+      type: "string",
+      default: "baseline",
+      nullable: false,
+      description:
+        "The Pod Security level workspace pods meet: baseline, or restricted (no privilege " +
+        "escalation, so no sudo; capabilities dropped; RuntimeDefault seccomp; non-root). What a " +
+        "repository asks for that the level forbids is dropped with a warning.",
     });
     this.subdomainApps = new TerraformVariable(this, "subdomain_apps", {
       type: "bool",

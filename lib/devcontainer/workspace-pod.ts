@@ -69,6 +69,9 @@ export class DevcontainerPod extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerPodProps) {
     super(scope, id);
     const user = props.user;
+    // Both explicit: the kubernetes provider sends an unset runAsNonRoot as false and an unset
+    // allowPrivilegeEscalation as true. Root only when the image's remote user is root.
+    const nonRoot = Token.asAny(hcl`${user.uid} != 0`) as IResolvable;
     const runtime = props.runtime;
     const seedHome = embeddedScript(this, `${SCRIPTS_DIR}/seed-home.sh`);
     const entrypoint = embeddedScript(this, `${SCRIPTS_DIR}/dev-entrypoint.sh`);
@@ -87,6 +90,9 @@ export class DevcontainerPod extends Construct {
           runAsGroup: Token.asString(user.gid),
           fsGroup: Token.asString(user.gid),
           fsGroupChangePolicy: "OnRootMismatch",
+          // Docker's default profile, as `devcontainer up` would run the container; the dev
+          // container's Unconfined (behind allow_privileged) overrides it.
+          seccompProfile: { type: "RuntimeDefault" },
         },
         shareProcessNamespace: runtime.shareProcessNamespace,
         hostname: runtime.hostname,
@@ -100,7 +106,11 @@ export class DevcontainerPod extends Construct {
               mounts: props.mounts,
             }),
             // It only creates folders and copies files as the remote user.
-            securityContext: { allowPrivilegeEscalation: false },
+            securityContext: {
+              allowPrivilegeEscalation: false,
+              runAsNonRoot: nonRoot,
+              capabilities: { drop: runtime.dropUnderRestricted },
+            },
           },
         ],
         container: [
@@ -109,7 +119,7 @@ export class DevcontainerPod extends Construct {
             image: props.image,
             agent: props.agent,
             command: ["sh", "-c", entrypoint],
-            securityContext: runtime.containerSecurityContext,
+            securityContext: { ...runtime.containerSecurityContext, runAsNonRoot: nonRoot },
             env: [
               { name: "DC_INIT_SCRIPT", value: props.agent.initScript },
               { name: "DC_REMOTE_USER", value: user.remoteUser },

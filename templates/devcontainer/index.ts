@@ -102,6 +102,8 @@ export class DevcontainerTemplate extends TemplateStack {
     const runtime = new ContainerRuntime(this, "runtime", {
       runtime: source.runtime.asString,
       allowPrivileged: vars.allowPrivileged.booleanValue,
+      podSecurityLevel: vars.podSecurityLevel.stringValue,
+      uid: user.uid,
     });
     const claimName = `coder-${ws.id}-data`;
     const mounts = new DevcontainerMounts(this, "mounts", {
@@ -128,6 +130,7 @@ export class DevcontainerTemplate extends TemplateStack {
       variablesMetadataScript: warnings.variablesMetadataScript,
       warningsMetadataScript: warnings.warningsMetadataScript,
       resourcesSummary: sizing.summary,
+      podSecurityLevel: runtime.levelMet,
     });
     new DevcontainerAgentEnv(this, "env", {
       workspace: ws,

@@ -185,6 +185,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       mutable: true,
       options: PACKER_BUILDER_CPUS.map((n) => ({ name: `${n} Cores`, value: n })),
     });
+    const cpuLimit = hcl`min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue})`;
     const memory = new WorkspaceParameter(this, "memory", {
       order: 2,
       displayName: "Memory",
@@ -369,11 +370,14 @@ export class PackerBuilderTemplate extends TemplateStack {
               seccompProfile: { type: "RuntimeDefault" },
             },
             resources: {
-              requests: { cpu: "250m", memory: "512Mi" },
+              // A request above the limit is refused by the API server: with max_cpu (or
+              // the parameter) below 0.25 the request follows the limit.
+              requests: {
+                cpu: Token.asString(hcl`${cpuLimit} < 0.25 ? tostring(${cpuLimit}) : "250m"`),
+                memory: "512Mi",
+              },
               limits: {
-                cpu: Token.asString(
-                  hcl`tostring(min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue}))`,
-                ),
+                cpu: Token.asString(hcl`tostring(${cpuLimit})`),
                 memory: Token.asString(
                   hcl`format("%dGi", min(tonumber(${memory.value}), ${vars.maxMemory.numberValue}))`,
                 ),

@@ -22,6 +22,16 @@ import { synthConstruct, synthConstructToDir, type TerraformJson } from "./const
 
 const LIMITS = { limits: { cpu: "1", memory: "1Gi" } };
 
+/** Pod Security restricted, every field explicit (the provider sends unset ones as false). */
+const RESTRICTED_AS_SYNTHESIZED = {
+  run_as_non_root: true,
+  allow_privilege_escalation: false,
+  privileged: false,
+  read_only_root_filesystem: false,
+  capabilities: { drop: ["ALL"] },
+  seccomp_profile: { type: "RuntimeDefault" },
+};
+
 /** A workspace pod with one agent container and a data volume it depends on. */
 function buildPod(stack: TemplateStack, overrides: Partial<WorkspaceDeploymentProps> = {}): void {
   coderProvider(stack);
@@ -118,7 +128,7 @@ describe("synthesized", () => {
     ]);
     expect(JSON.stringify(container.command)).not.toContain("token");
     expect(container.image_pull_policy).toBe("IfNotPresent");
-    expect(container.security_context).toEqual({ allow_privilege_escalation: false });
+    expect(container.security_context).toEqual(RESTRICTED_AS_SYNTHESIZED);
   });
 
   it("takes another address from resourceName", () => {
@@ -165,10 +175,7 @@ describe("agentContainer", () => {
     expect(c.command).toEqual(["/bin/entry", "--agent"]);
     expect(c.env).toEqual([{ name: "CODER_AGENT_TOKEN", value: "${coder_agent.main.token}" }]);
     expect(c.image_pull_policy).toBe("Always");
-    expect(c.security_context).toEqual({
-      allow_privilege_escalation: false,
-      run_as_non_root: true,
-    });
+    expect(c.security_context).toEqual(RESTRICTED_AS_SYNTHESIZED);
     expect(c.volume_mount).toEqual([{ name: "home", mount_path: "/home/dev" }]);
   });
 });

@@ -151,6 +151,61 @@ const CASES: [string, MappingCase, PlacementExpectation][] = [
     },
   ],
   [
+    'placement on: effect "" (all effects) is sent as null, which the provider accepts',
+    {
+      allowNodePlacement: true,
+      kubernetes: [{ tolerations: [{ key: "gpu", operator: "Exists", effect: "" }] }],
+    },
+    {
+      nodeSelector: ARCH,
+      tolerations: [toleration({ key: "gpu", operator: "Exists" })],
+      warnings: [],
+    },
+  ],
+  [
+    "placement on: toleration keys and values the API server refuses are dropped",
+    {
+      allowNodePlacement: true,
+      kubernetes: [
+        {
+          tolerations: [
+            { key: "bad key", operator: "Exists" },
+            { key: "-a", value: "x" },
+            { key: "a", value: 1e100 },
+            { key: "a", value: "has space" },
+            { key: "example.com/gpu", value: "x".repeat(63) },
+          ],
+        },
+      ],
+    },
+    {
+      nodeSelector: ARCH,
+      tolerations: [toleration({ key: "example.com/gpu", value: "x".repeat(63) })],
+      warnings: [
+        invalid('{"key":"bad key","operator":"Exists"}'),
+        invalid('{"key":"-a","value":"x"}'),
+        invalid(`{"key":"a","value":"1${"0".repeat(100)}"}`),
+        invalid('{"key":"a","value":"has space"}'),
+      ],
+    },
+  ],
+  [
+    "placement on: selector labels the API server refuses are dropped with warnings",
+    {
+      allowNodePlacement: true,
+      kubernetes: [{ nodeSelector: { "bad key": "x", pool: 1e100, zone: "a b", ok: "yes" } }],
+    },
+    {
+      nodeSelector: { ...ARCH, ok: "yes" },
+      tolerations: [],
+      warnings: [
+        'customizations.kubernetes nodeSelector["bad key"] = "x" is not a valid node label, ignored',
+        `customizations.kubernetes nodeSelector["pool"] = "1${"0".repeat(100)}" is not a valid node label, ignored`,
+        'customizations.kubernetes nodeSelector["zone"] = "a b" is not a valid node label, ignored',
+      ],
+    },
+  ],
+  [
     "stopped workspace: no configuration",
     { configuration: {}, allowNodePlacement: true },
     { nodeSelector: ARCH, tolerations: [], warnings: [] },

@@ -210,6 +210,49 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     },
   ],
   [
+    "extended resources and hugepages the API server would refuse are dropped with warnings",
+    {
+      kubernetes: [
+        {
+          resources: {
+            requests: { "example.com/foo": "0.5" },
+            limits: {
+              "nvidia.com/gpu": "0.5",
+              "example.com/foo": "500m",
+              "hugepages-2Mi": "3Mi",
+              "example..com/x": "1",
+              "foo.kubernetes.io/x": "1",
+              "hugepages-1Gi": "2Gi",
+              "example.com/bar": "2",
+            },
+          },
+        },
+      ],
+    },
+    {
+      summary:
+        "CPU 250m / 2 · memory 512Mi / 2Gi · disk 10Gi · example.com/bar 2 / 2 · hugepages-1Gi 2Gi / 2Gi · from customizations.kubernetes",
+      warnings: [
+        `${K8S} resources.requests["example.com/foo"] = "0.5": invalid quantity (an extended resource must be a whole number), ignored`,
+        `${K8S} resources.limits["example..com/x"] = "1": invalid resource name, ignored`,
+        `${K8S} resources.limits["example.com/foo"] = "500m": invalid quantity (an extended resource must be a whole number), ignored`,
+        `${K8S} resources.limits["foo.kubernetes.io/x"] = "1": invalid resource name (kubernetes.io names are reserved for standard resources), ignored`,
+        `${K8S} resources.limits["hugepages-2Mi"] = "3Mi": invalid quantity (hugepages must be a positive multiple of the page size), ignored`,
+        `${K8S} resources.limits["nvidia.com/gpu"] = "0.5": invalid quantity (an extended resource must be a whole number), ignored`,
+      ],
+      limits: { cpu: "2", memory: "2Gi", "example.com/bar": "2", "hugepages-1Gi": "2Gi" },
+    },
+  ],
+  [
+    "an empty storage means unset, without a warning",
+    { kubernetes: [{ storage: "" }] },
+    {
+      summary: "CPU 250m / 2 · memory 512Mi / 2Gi · disk 10Gi · from the parameters",
+      warnings: [],
+      diskSize: "10Gi",
+    },
+  ],
+  [
     "values of the wrong type are invalid; numbers are converted",
     {
       kubernetes: [
@@ -475,7 +518,8 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     },
     {
       summary: "CPU 3 / 3 · memory 1Gi / 2Gi · disk 30Gi · from customizations.kubernetes",
-      warnings: [`${K8S} storage = "": invalid quantity, ignored`],
+      // An empty storage means unset: the earlier entry's 30Gi counts, silently.
+      warnings: [],
       requests: { cpu: "3", memory: "1Gi" },
     },
   ],

@@ -21,6 +21,7 @@ import {
   type PlanResult,
   type PlannedResource,
   prepareModuleBatch,
+  KubernetesApiError,
   TerraformError,
   TerraformHarness,
   type TerraformState,
@@ -143,7 +144,7 @@ export class BadInputPlanner {
       });
       return new PlannedWorkspace(plan);
     } catch (error) {
-      if (error instanceof TerraformError) {
+      if (error instanceof TerraformError || error instanceof KubernetesApiError) {
         throw new Error(`the plan failed:\n${error.message}`, { cause: error });
       }
       throw error;
@@ -202,6 +203,8 @@ export class BadInputPlanner {
       const plan = await this.tf.plan(batch.dir, {
         state,
         refresh: false,
+        // Each instance answers for its own objects (below), not the batch for all of them.
+        kubernetesApi: "report",
         variables: REQUIRED_VARIABLES,
         parameters: { repository: REPOSITORY, ...cases[0].inputs?.parameters },
         fixtures: {
@@ -214,10 +217,16 @@ export class BadInputPlanner {
           },
         },
       });
-      return keys.map((key) => ({
-        status: "fulfilled",
-        value: new PlannedWorkspace(plan.instance(batch.instanceAddress(key))),
-      }));
+      return keys.map((key): PromiseSettledResult<PlannedWorkspace> => {
+        const instance = plan.instance(batch.instanceAddress(key));
+        const { violations } = instance.kubernetesApi();
+        return violations.length > 0
+          ? {
+              status: "rejected",
+              reason: new Error(`the plan failed:\n${new KubernetesApiError(violations).message}`),
+            }
+          : { status: "fulfilled", value: new PlannedWorkspace(instance) };
+      });
     } catch (error) {
       if (!(error instanceof TerraformError)) throw error;
       // Attribute the failure: plan each case alone (only ever slow when something is broken).
@@ -1011,7 +1020,7 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     },
     warnings: [
       "customizations.kubernetes storage = true: invalid quantity, ignored",
-      'customizations.kubernetes storage = "": invalid quantity, ignored',
+      // storage "" means unset: no warning.
       'customizations.kubernetes storage = "-5Gi": invalid quantity, ignored',
     ],
     expected: { resourcesSummary: DEFAULT_SUMMARY },
@@ -1028,6 +1037,43 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
       "customizations.kubernetes nodeSelector and tolerations ignored: the template variable allow_node_placement is off",
     ],
     expected: { pod: { nodeSelector: { "kubernetes.io/arch": "amd64" }, tolerations: [] } },
+  },
+  {
+    // Each would pass the provider and fail the API server (422), or fail the provider.
+    name: "resources, tolerations and node labels the API server would refuse",
+    metadata: {
+      configuration_json: kubernetes({
+        resources: {
+          requests: { "example.com/foo": "0.5" },
+          limits: { "nvidia.com/gpu": "0.5", "hugepages-2Mi": "3Mi", "example..com/x": "1" },
+        },
+        nodeSelector: { pool: 1e100, "bad key": "x" },
+        tolerations: [
+          { key: "gpu", operator: "Exists", effect: "" },
+          { key: "bad key", operator: "Exists" },
+          { key: "a", value: 1e100 },
+        ],
+      }),
+    },
+    inputs: { variables: { allow_node_placement: true } },
+    warnings: [
+      'resources.requests["example.com/foo"] = "0.5": invalid quantity (an extended resource must be a whole number)',
+      'resources.limits["nvidia.com/gpu"] = "0.5": invalid quantity (an extended resource must be a whole number)',
+      "hugepages must be a positive multiple of the page size",
+      'resources.limits["example..com/x"] = "1": invalid resource name, ignored',
+      'nodeSelector["pool"]',
+      'nodeSelector["bad key"] = "x" is not a valid node label, ignored',
+      'tolerations: {"key":"bad key","operator":"Exists"} is not a valid toleration',
+      'tolerations: {"key":"a","value":"1',
+    ],
+    expected: {
+      pod: {
+        nodeSelector: { "kubernetes.io/arch": "amd64" },
+        tolerations: [
+          { key: "gpu", operator: "Exists", value: null, effect: null, toleration_seconds: null },
+        ],
+      },
+    },
   },
   {
     name: "malformed tolerations and a foreign arch with node placement on",
@@ -1618,6 +1664,13 @@ export function randomBadInputCases(seed: number, count: number): RandomCase[] {
   const text = (): string | null =>
     chance(0.7) ? pick(TEXTS) : listOf(12, () => pick(TEXT_ALPHABET)).join("");
   const bool = () => pick([null, true, false]);
+  // coder_app.display_name takes at most 64 bytes (the mock rejects more, as the coder
+  // provider does); until lib/devcontainer/apps.ts caps portsAttributes labels, the random
+  // labels stay within that.
+  const label = (): string | null => {
+    const value = text();
+    return value !== null && Buffer.byteLength(value, "utf8") > 64 ? value.slice(0, 16) : value;
+  };
 
   const json = (depth: number): unknown => {
     const kinds = depth > 2 ? 4 : 6;
@@ -1723,7 +1776,7 @@ export function randomBadInputCases(seed: number, count: number): RandomCase[] {
     forward_ports: () =>
       listOf(chance(0.1) ? 200 : 12, () => ({
         port: chance(0.3) ? pick([null, ...NUMBERS]) : 1 + int(65535),
-        label: text(),
+        label: label(),
         protocol: pick([null, "", "http", "https", "HTTPS", "tcp"]),
         on_auto_forward: pick([null, "", "notify", "silent", "ignore"]),
       })),

@@ -46,6 +46,10 @@ describe("devcontainer template: the workspace pod", () => {
     });
   const podOf = (plan: PlanResult): Json =>
     (plan.resource("kubernetes_deployment_v1.main[0]").after as Json).spec[0].template[0].spec[0];
+  const podSecurityMetadata = (plan: PlanResult) =>
+    (plan.resource("coder_agent.main").after as Json).metadata.find(
+      (m: Json) => m.key === "9_pod_security",
+    )?.script;
   const checkMessages = (plan: PlanResult) =>
     plan.warnings.filter((w) => w.summary === "Check block assertion failed").map((w) => w.detail);
 
@@ -356,6 +360,85 @@ describe("devcontainer template: the workspace pod", () => {
     });
   });
 
+  // The kubernetes provider sends an unset run_as_non_root as false (overriding the pod) and
+  // an unset allow_privilege_escalation as true: both are explicit, as docs/security.md says.
+  it("meets Pod Security baseline, non-root and with sudo's escalation said explicitly", async () => {
+    const plan = await start(metadata());
+    const pod = podOf(plan);
+    expect(pod.container[0].security_context[0]).toMatchObject({
+      run_as_non_root: true,
+      allow_privilege_escalation: true,
+      privileged: false,
+    });
+    expect(pod.init_container[0].security_context[0]).toMatchObject({
+      run_as_non_root: true,
+      allow_privilege_escalation: false,
+    });
+    expect(plan.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("baseline");
+    expect(pod.security_context[0].seccomp_profile).toMatchObject([{ type: "RuntimeDefault" }]);
+    expect(podSecurityMetadata(plan)).toBe("echo baseline");
+  });
+
+  it("meets restricted with pod_security_level = restricted, dropping what it forbids", async () => {
+    const plan = await start(
+      metadata({
+        runtime: {
+          ...EMPTY_RUNTIME,
+          remote_user_uid: 1000,
+          remote_user_gid: 1000,
+          remote_user_home: "/home/vscode",
+          cap_add: ["SYS_ADMIN", "CHOWN", "NET_BIND_SERVICE"],
+          privileged: true,
+          seccomp_unconfined: true,
+        },
+      }),
+      {
+        variables: {
+          ...REQUIRED_VARIABLES,
+          allow_privileged: true,
+          pod_security_level: "restricted",
+        },
+      },
+    );
+    const pod = podOf(plan);
+    expect(pod.container[0].security_context[0]).toMatchObject({
+      run_as_non_root: true,
+      allow_privilege_escalation: false,
+      privileged: false,
+      capabilities: [{ add: ["NET_BIND_SERVICE"], drop: ["ALL"] }],
+      seccomp_profile: [],
+    });
+    expect(plan.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("restricted");
+    expect(podSecurityMetadata(plan)).toBe("echo restricted");
+    const [message] = checkMessages(plan);
+    expect(message).toContain(
+      "capAdd: SYS_ADMIN, CHOWN not added; the template's Pod Security level restricted",
+    );
+    expect(message).toContain(
+      "privileged: the container does not run privileged: the template's Pod Security level is restricted.",
+    );
+    expect(message).toContain("sudo and other setuid programs do not work");
+  });
+
+  it("says a root image cannot meet restricted, and shows baseline", async () => {
+    const plan = await start(
+      metadata({
+        runtime: {
+          ...EMPTY_RUNTIME,
+          remote_user_uid: 0,
+          remote_user_gid: 0,
+          remote_user_home: "/root",
+        },
+      }),
+      { variables: { ...REQUIRED_VARIABLES, pod_security_level: "restricted" } },
+    );
+    expect(plan.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("baseline");
+    expect(podSecurityMetadata(plan)).toBe("echo baseline");
+    expect(checkMessages(plan).join("\n")).toContain(
+      "remoteUser is root: the template's Pod Security level restricted forbids root",
+    );
+  });
+
   it("runs as 1000:1000 with a rebuild warning when the image has no recorded uid/gid", async () => {
     const plan = await start(
       metadata({ runtime: { ...EMPTY_RUNTIME, remote_user_home: "/home/vscode" } }),
@@ -453,6 +536,9 @@ describe("devcontainer template: the workspace pod", () => {
       seccomp_profile: [{ type: "Unconfined" }],
     });
     expect(pod.security_context[0]).toMatchObject({ run_as_user: "0", run_as_group: "0" });
+    // A root remote user: the containers say so instead of the provider's silent false.
+    expect(pod.container[0].security_context[0].run_as_non_root).toBe(false);
+    expect(plan.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("privileged");
     expect(pod.hostname).toBe("devbox");
     expect(pod.host_aliases).toEqual([{ ip: "10.0.0.1", hostnames: ["db.local"] }]);
     expect(pod.image_pull_secrets).toEqual([{ name: "regcred" }]);

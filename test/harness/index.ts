@@ -25,6 +25,20 @@ export {
   type PlannedResource,
   type ReadDataSource,
 } from "./plan-result";
+export {
+  type ApiValidation,
+  type ApiViolation,
+  KubernetesApiError,
+  normalizePath,
+  type PlannedPod,
+} from "./kubernetes-api";
+export { podSecurityLevel, type PodSecurityLevel } from "./pod-security";
+export {
+  destructiveChanges,
+  type DestructiveChange,
+  expectNoReplace,
+  STATEFUL_TYPES,
+} from "./plan-changes";
 export { type StateOutput, type StateResource, stateResources } from "./state-resources";
 export { mergeStates, type ModuleBatch, nestState, prepareModuleBatch } from "./module-batch";
 export {

@@ -4,6 +4,8 @@
  */
 import { CHECK_FAILED_SUMMARY, checkFailureMessages, type Diagnostic } from "./diagnostics";
 import { isRecord } from "./json";
+import { coderViolations } from "./coder-rules";
+import { type ApiValidation, validateKubernetesObjects } from "./kubernetes-api";
 import { type PlannedOutput, plannedOutputs } from "./planned-outputs";
 
 /** One entry of the plan's resource_changes. */
@@ -88,6 +90,28 @@ export class PlanResult {
         index: r.index as number | string | undefined,
         values: isRecord(r.values) ? r.values : {},
       }));
+  }
+
+  private api: ApiValidation | undefined;
+
+  /**
+   * The planned Kubernetes objects checked with the API server's rules, and the Pod Security
+   * level each planned pod meets (kubernetes-api.ts); with Coder's cross-resource rules
+   * (coder-rules.ts) among the violations.
+   */
+  kubernetesApi(): ApiValidation {
+    if (!this.api) {
+      const api = validateKubernetesObjects(this);
+      this.api = { ...api, violations: [...api.violations, ...coderViolations(this)] };
+    }
+    return this.api;
+  }
+
+  /** The Pod Security level of the pod planned at `address` (a Deployment or Pod). */
+  podSecurityLevel(address: string): string {
+    const pod = this.kubernetesApi().pods.find((p) => p.address === address);
+    if (!pod) throw new Error(`no planned pod at ${address}`);
+    return pod.level;
   }
 
   /** error_message of each failed `check` assertion, in order. */

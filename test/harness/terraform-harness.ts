@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { type Diagnostic, diagnosticsFromStream, toDiagnostic } from "./diagnostics";
 import { buildFixtures, type FixtureInputs } from "./fixtures";
 import { isRecord, parseJsonLines } from "./json";
+import { KubernetesApiError } from "./kubernetes-api";
 import { MockProviderProcess } from "./mock-provider-process";
 import { assertVariablesDeclared } from "./plan-expressions";
 import { PlanResult } from "./plan-result";
@@ -43,6 +44,13 @@ export interface PlanOptions extends FixtureInputs {
    * @default true
    */
   readonly refresh?: boolean;
+  /**
+   * What a planned object that breaks a Kubernetes API server rule does: `enforce` rejects
+   * the plan with a KubernetesApiError (the apply would fail in a cluster), `report` leaves
+   * it to the test (`PlanResult.kubernetesApi()`).
+   * @default "enforce"
+   */
+  readonly kubernetesApi?: "enforce" | "report";
 }
 
 /** A Terraform state file's JSON. */
@@ -155,7 +163,12 @@ export class TerraformHarness {
     const { show, diagnostics } = await this.once("plan", dir, options, () =>
       this.runPlan(dir, options),
     );
-    return new PlanResult(show, diagnostics);
+    const plan = new PlanResult(show, diagnostics);
+    const { violations } = plan.kubernetesApi();
+    if (violations.length > 0 && options.kubernetesApi !== "report") {
+      throw new KubernetesApiError(violations);
+    }
+    return plan;
   }
 
   private async runPlan(
@@ -187,7 +200,13 @@ export class TerraformHarness {
    * An apply with the same files and inputs as an earlier one of this jest run reads its result.
    */
   async apply(dir: string, options: PlanOptions = {}): Promise<ApplyResult> {
-    return this.once("apply", dir, options, () => this.runApply(dir, options));
+    const applied = await this.once("apply", dir, options, () => this.runApply(dir, options));
+    // What the provider sent is what the state holds: the API server would have refused it.
+    const { violations } = appliedObjects(applied).kubernetesApi();
+    if (violations.length > 0 && options.kubernetesApi !== "report") {
+      throw new KubernetesApiError(violations);
+    }
+    return applied;
   }
 
   /** `compute()`, or the result of an identical earlier call of this jest run (run-cache.ts). */
@@ -313,4 +332,21 @@ function applyEvents(stdout: string): ApplyEvent[] {
 /** The state file's JSON of a `PlanOptions.state`. */
 function stateOf(state: ApplyResult | TerraformState): TerraformState {
   return "state" in state ? (state.state as TerraformState) : state;
+}
+
+/** The managed resources of an apply, as a plan that creates them (for the API step). */
+function appliedObjects(applied: ApplyResult): PlanResult {
+  return new PlanResult(
+    {
+      resource_changes: applied.resources
+        .filter((r) => r.mode === "managed")
+        .map((r) => ({
+          address: r.address,
+          mode: r.mode,
+          type: r.type,
+          change: { actions: ["create"], after: r.values, after_unknown: {} },
+        })),
+    },
+    [],
+  );
 }

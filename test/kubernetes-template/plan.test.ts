@@ -82,6 +82,19 @@ describe("a started workspace", () => {
     expect(spec.container[0].security_context[0].allow_privilege_escalation).toBe(false);
   });
 
+  // The provider sends unset security_context fields as false; the container's own
+  // run_as_non_root must not override the pod's true (docs/security.md).
+  it("meets the Pod Security restricted level, as the API server receives the pod", () => {
+    expect(podSpec(p).container[0].security_context[0]).toMatchObject({
+      run_as_non_root: true,
+      allow_privilege_escalation: false,
+      privileged: false,
+      capabilities: [{ drop: ["ALL"] }],
+      seccomp_profile: [{ type: "RuntimeDefault" }],
+    });
+    expect(p.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("restricted");
+  });
+
   it("passes the agent token only through a sensitive env var", () => {
     const dep = p.resource("kubernetes_deployment_v1.main[0]");
     const env = podSpec(p).container[0].env;

@@ -174,6 +174,21 @@ describe("packer-builder workspace pod", () => {
     expect(capped.container[0].resources[0].limits).toEqual({ cpu: "1", memory: "2Gi" });
   }, 60_000);
 
+  // The API server refuses a request above its limit (the harness's API step fails such a
+  // plan): under 0.25 cores the request follows the limit.
+  it("keeps the CPU request within a max_cpu below 0.25", async () => {
+    const small = podSpec(
+      await tf.plan(template.dir, {
+        variables: { ...REQUIRED_VARIABLES, max_cpu: 0.1 },
+        parameters: { cpu: "2", memory: "4" },
+      }),
+    );
+    expect(small.container[0].resources[0]).toEqual({
+      requests: { cpu: "0.1", memory: "512Mi" },
+      limits: { cpu: "0.1", memory: "4Gi" },
+    });
+  }, 60_000);
+
   it("adds the image pull secret only when configured", async () => {
     expect(pod.image_pull_secrets ?? []).toEqual([]);
     const configured = podSpec(

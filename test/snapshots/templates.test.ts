@@ -63,6 +63,7 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
       "image_pull_secret_name",
       "accept_vscode_license",
       "allow_privileged",
+      "pod_security_level",
       "subdomain_apps",
       "max_forwarded_ports",
       "vscode_extension",

@@ -88,15 +88,16 @@ it("is kubernetes_deployment_v1.main, counted by start_count, after the data vol
 
 it("runs the pod as the remote user's uid/gid, fsGroup changed only on a root mismatch", () => {
   // A literal id is written as a JSON number; Terraform converts it to the string attribute.
-  const context = Object.fromEntries(
-    Object.entries(spec.security_context).map(([k, v]) => [k, String(v)]),
-  );
+  const { seccomp_profile: seccompProfile, ...ids } = spec.security_context;
+  const context = Object.fromEntries(Object.entries(ids).map(([k, v]) => [k, String(v)]));
   expect(context).toEqual({
     run_as_user: "1001",
     run_as_group: "1002",
     fs_group: "1002",
     fs_group_change_policy: "OnRootMismatch",
   });
+  // Docker's default profile; the dev container's Unconfined (allow_privileged) overrides it.
+  expect(seccompProfile).toEqual({ type: "RuntimeDefault" });
 });
 
 it("seeds the home first, with the same image, no privilege escalation and the whole PVC", () => {

@@ -8,6 +8,17 @@ const { decodeValue, encodeValue, toJson } = require("./cty-values");
 const { loadServices } = require("./protocol");
 const { blockType } = require("./provider-schemas");
 const behaviour = require("./resource-behaviour");
+const validation = require("./validation");
+
+/**
+ * Providers built on terraform-plugin-sdk v2, which plan with the legacy type system: their
+ * planned values may differ from the configuration (defaults, zero values of expanded
+ * objects) and Terraform accepts it.
+ */
+const SDK_V2_PROVIDERS = [
+  "registry.terraform.io/coder/coder",
+  "registry.terraform.io/hashicorp/kubernetes",
+];
 
 /** Service definitions by fully qualified service name (method name -> definition). */
 const services = loadServices();
@@ -77,6 +88,7 @@ function addProviderServices(server, provider, fixtures, options) {
     return null;
   };
   const encode = (value, type) => ({ msgpack: encodeValue(value, type) });
+  const legacyTypeSystem = SDK_V2_PROVIDERS.includes(provider.address);
 
   const handlers = {
     GetMetadata: () => ({
@@ -87,8 +99,14 @@ function addProviderServices(server, provider, fixtures, options) {
     }),
     GetProviderSchema: () => schemaResponseBytes(provider),
     ValidateProviderConfig: () => ({ diagnostics: [] }),
-    ValidateResourceConfig: () => ({ diagnostics: [] }),
-    ValidateDataResourceConfig: () => ({ diagnostics: [] }),
+    ValidateResourceConfig: (req) => {
+      const { type } = typed("resource", req.type_name);
+      return { diagnostics: validation.validateConfig(req.type_name, decode(req.config, type)) };
+    },
+    ValidateDataResourceConfig: (req) => {
+      const { type } = typed("data", req.type_name);
+      return { diagnostics: validation.validateConfig(req.type_name, decode(req.config, type)) };
+    },
     ConfigureProvider: () => ({ diagnostics: [] }),
     GetFunctions: () => ({ functions: {}, diagnostics: [] }),
     StopProvider: () => ({}),
@@ -109,12 +127,17 @@ function addProviderServices(server, provider, fixtures, options) {
     },
     PlanResourceChange: (req) => {
       const { block, type } = typed("resource", req.type_name);
-      const planned = behaviour.planChange(
-        block,
-        decode(req.prior_state, type),
-        decode(req.proposed_new_state, type),
+      const prior = decode(req.prior_state, type);
+      const planned = validation.expandSecurityContexts(
+        req.type_name,
+        behaviour.planChange(block, prior, decode(req.proposed_new_state, type)),
       );
-      return { planned_state: encode(planned, type), requires_replace: [], diagnostics: [] };
+      return {
+        planned_state: encode(planned, type),
+        requires_replace: validation.requiresReplace(req.type_name, prior, planned),
+        diagnostics: [],
+        legacy_type_system: legacyTypeSystem,
+      };
     },
     ApplyResourceChange: (req) => {
       const { block, type } = typed("resource", req.type_name);
@@ -130,7 +153,11 @@ function addProviderServices(server, provider, fixtures, options) {
         decode(req.planned_state, type),
         fixture,
       );
-      return { new_state: encode(applied, type), diagnostics: [] };
+      return {
+        new_state: encode(applied, type),
+        diagnostics: [],
+        legacy_type_system: legacyTypeSystem,
+      };
     },
     ImportResourceState: (req) => {
       const { block, type } = typed("resource", req.type_name);
@@ -146,7 +173,11 @@ function addProviderServices(server, provider, fixtures, options) {
       const config = decode(req.config, type);
       const fixture = fixtures.valuesFor("data", req.type_name, toJson(config));
       const state = behaviour.readDataSource(req.type_name, block, config, fixture);
-      return { state: encode(state, type), diagnostics: [] };
+      const diagnostics =
+        req.type_name === "coder_parameter"
+          ? validation.validateParameter(config, state.value)
+          : [];
+      return { state: encode(state, type), diagnostics };
     },
   };
 

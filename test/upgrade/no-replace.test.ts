@@ -1,0 +1,90 @@
+/**
+ * What later builds of an existing workspace must never do: replace or delete its PVC or
+ * its identities (ServiceAccounts, Secrets, RoleBindings). The mock asks for replacement on
+ * the real providers' ForceNew attributes (metadata name/namespace, PVC access modes,
+ * storage class, selectors, Secret type, role_ref), so these plans act as real ones would.
+ */
+import { type ApplyResult, expectNoReplace, type PlanOptions, TerraformHarness } from "../harness";
+import { synthTemplate } from "../support/synth-template";
+import {
+  devcontainerFixtures,
+  metadata,
+  REPOSITORY,
+  REQUIRED_VARIABLES as DEVCONTAINER_VARIABLES,
+} from "../devcontainer-template/synthesized";
+import {
+  REQUIRED_VARIABLES as PACKER_VARIABLES,
+  TOKEN_SECRET_FIXTURES,
+} from "../packer-builder-template/synthesized-template";
+
+jest.setTimeout(120_000);
+
+interface Scenario {
+  readonly template: string;
+  /** Inputs of the first, started build. */
+  readonly first: PlanOptions;
+}
+
+const SCENARIOS: Scenario[] = [
+  { template: "kubernetes", first: { variables: { namespace: "coder-workspaces" } } },
+  {
+    template: "packer-builder",
+    first: { variables: PACKER_VARIABLES, fixtures: { resources: TOKEN_SECRET_FIXTURES } },
+  },
+  {
+    template: "devcontainer",
+    first: {
+      variables: DEVCONTAINER_VARIABLES,
+      parameters: { repository: REPOSITORY },
+      fixtures: devcontainerFixtures(metadata()),
+    },
+  },
+];
+
+let tf: TerraformHarness;
+beforeAll(async () => (tf = await TerraformHarness.start()));
+afterAll(() => tf.stop());
+
+describe.each(SCENARIOS)("template $template", ({ template, first }) => {
+  const dir = () => synthTemplate(template).dir;
+  let applied: ApplyResult;
+  beforeAll(async () => {
+    applied = await tf.apply(dir(), first);
+  });
+
+  it("keeps its PVC and identities across a restart, a stop and an owner's rename", async () => {
+    const restart = await tf.plan(dir(), { ...first, state: applied, refresh: false });
+    expectNoReplace(restart);
+    const stop = await tf.plan(dir(), {
+      ...first,
+      state: applied,
+      refresh: false,
+      workspace: { startCount: 0 },
+    });
+    expectNoReplace(stop);
+    // Labels and annotations carry the owner's name and email: an in-place update.
+    const renamed = await tf.plan(dir(), {
+      ...first,
+      state: applied,
+      refresh: false,
+      owner: { name: "alice2", email: "alice2@example.com" },
+    });
+    expectNoReplace(renamed);
+    const claims = renamed.resources("kubernetes_persistent_volume_claim_v1");
+    expect(claims.length).toBeGreaterThan(0);
+    for (const claim of claims) expect(claim.actions).not.toContain("delete");
+  });
+
+  it("would replace the PVC if its namespace changed (the mock sees ForceNew)", async () => {
+    if (template === "packer-builder") return; // its PVC's namespace is not a variable
+    const moved = await tf.plan(dir(), {
+      ...first,
+      variables: { ...first.variables, namespace: "elsewhere" },
+      state: applied,
+      refresh: false,
+    });
+    expect(() => expectNoReplace(moved, ["kubernetes_persistent_volume_claim_v1"])).toThrow(
+      /forced by metadata\.0\.namespace/,
+    );
+  });
+});
