@@ -9,7 +9,12 @@
  * - what gained a count for prebuilds (the devcontainer git identity, the packer-builder
  *   clone script) moves to index 0 without being recreated.
  */
-import { TerraformHarness, type ApplyResult } from "../harness";
+import {
+  destructiveChanges,
+  expectNoReplace,
+  TerraformHarness,
+  type ApplyResult,
+} from "../harness";
 import { synthTemplate, type SynthesizedTemplate } from "../support/synth-template";
 import { TEMPLATE_INPUTS } from "../prebuilds/template-inputs";
 
@@ -93,16 +98,27 @@ describe.each(TEMPLATE_INPUTS.map((t) => ({ ...t, kept: KEPT[t.id] })))(
         "com.coder.workspace.id",
       ]);
       expect(labels).not.toEqual((deployment.before!.spec as any[])[0].selector[0].match_labels);
+      // The mock answers the ForceNew selector as the real provider does.
+      expect(destructiveChanges(plan)).toEqual([
+        {
+          address: "kubernetes_deployment_v1.main[0]",
+          actions: ["delete", "create"],
+          replacePaths: ["spec.0.selector"],
+        },
+      ]);
     });
 
     it("keeps the volume, the agent and the identities, and moves the git identity without recreating it", () => {
       const changes = new Map(plan.resourceChanges.map((r) => [r.address, r.actions]));
       for (const address of kept)
         expect([address, changes.get(address)]).toEqual([address, ["no-op"]]);
+      expectNoReplace(plan);
       expect(
         plan.resourceChanges.filter(
           (r) =>
-            r.mode === "managed" && (r.actions.includes("delete") || r.actions.includes("create")),
+            r.mode === "managed" &&
+            r.address !== "kubernetes_deployment_v1.main[0]" &&
+            (r.actions.includes("delete") || r.actions.includes("create")),
         ),
       ).toEqual([]);
     });
