@@ -58,9 +58,11 @@ describe("parseRunArgs", () => {
       shmSizeBytes: 2 ** 30,
       hostname: "box",
       hostAliases: [{ ip: "10.0.0.5", hostnames: ["db", "cache"] }],
+      hostAliasSources: [["--add-host=db:10.0.0.5", "--add-host cache:10.0.0.5"]],
       env: [["A", "1"]],
       cpus: 2.5,
       memoryBytes: 512 * 2 ** 20,
+      ignored: [],
       warnings: [],
     });
   });
@@ -78,7 +80,7 @@ describe("parseRunArgs", () => {
     ]);
     expect(run.warnings).toHaveLength(5);
     expect(run.warnings.join("\n")).toMatch(
-      /--network host[\s\S]*--device \/dev\/fuse[\s\S]*--gpus all[\s\S]*--rm[\s\S]*variable/,
+      /--network=host[\s\S]*--device \/dev\/fuse[\s\S]*--gpus all[\s\S]*--rm[\s\S]*variable/,
     );
     expect(run.hostname).toBeUndefined();
   });
