@@ -176,7 +176,7 @@ const INSTEAD: Record<string, string> = {
   ulimit: "the node's container runtime sets the limits",
   sysctl: "the template sets no pod sysctls",
   name: "the pod is named after the workspace",
-  volume: "use a mounts entry of type volume",
+  volume: "nothing is bound from a host; a named volume goes in mounts",
   mount: "use the mounts property",
   publish: "list the port in forwardPorts",
   "publish-all": "list the ports in forwardPorts",
