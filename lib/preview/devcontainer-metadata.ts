@@ -51,13 +51,11 @@ export type ImageSource =
 
 /**
  * The image source of a configuration, or undefined when it names none (the Dev Containers
- * CLI then fails with "No image information specified in devcontainer.json"). Compose wins,
- * then a Dockerfile (`build.dockerfile`, or the legacy top-level `dockerFile`), then `image`.
+ * CLI then fails with "No image information specified in devcontainer.json"). In the CLI's
+ * order: a Dockerfile (`build.dockerfile`, or the legacy top-level `dockerFile`), then a
+ * Compose file, then `image`.
  */
 export function imageSource(config: Record<string, unknown>): ImageSource | undefined {
-  if (config.dockerComposeFile !== undefined && config.dockerComposeFile !== null) {
-    return { kind: "compose", service: text(config.service) };
-  }
   if (typeof config.dockerFile === "string") {
     return { kind: "dockerfile", property: "dockerFile", dockerfile: config.dockerFile };
   }
@@ -67,6 +65,9 @@ export function imageSource(config: Record<string, unknown>): ImageSource | unde
       property: "build.dockerfile",
       dockerfile: config.build.dockerfile,
     };
+  }
+  if (config.dockerComposeFile !== undefined && config.dockerComposeFile !== null) {
+    return { kind: "compose", service: text(config.service) };
   }
   const image = text(config.image);
   return image === undefined ? undefined : { kind: "image", image };
