@@ -1,10 +1,30 @@
 #!/usr/bin/env node
-// `npm run preview`: runs scripts/run-preview.ts from source. It uses the plan harness under
-// test/, which the swc build (build/) does not include, so TypeScript is loaded on the fly.
+// `npm run preview`: runs scripts/run-preview.ts. Everything it imports but the plan harness
+// is bundled into build/preview.js (only when a source changed) and run with V8's code cache,
+// as `npm run synth` does (synth-bundle.js): loading cdktf and the constructs from source
+// was a third of a preview. The harness under test/, which the builds do not include, stays
+// a require at run time and is loaded from source with swc (register-ts.js).
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
+const path = require("path");
 require("./register-ts");
-const { runPreview } = require("./run-preview.ts");
+const { bundleEntry, run, INPUTS } = require("./synth-bundle");
+
+const BUNDLE = path.join(__dirname, "..", "build", "preview.js");
+
+let runPreview;
+try {
+  bundleEntry({
+    entry: "scripts/run-preview.ts",
+    outfile: BUNDLE,
+    inputs: [...INPUTS, "scripts/run-preview.ts"],
+    external: ["test/harness"],
+  });
+  ({ runPreview } = run(BUNDLE));
+} catch (error) {
+  process.stderr.write(`preview failed: ${error && error.message ? error.message : error}\n`);
+  process.exit(1);
+}
 
 runPreview(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

@@ -1,5 +1,5 @@
 // `npm run preview -- <devcontainer.json | repository folder> [--var k=v]… [--param k=v]…
-//                     [--json] [--config coder-cdktf.jsonc]`
+//                     [--remote-user name] [--uid n] [--gid n] [--json] [--config coder-cdktf.jsonc]`
 //
 // Shows what the devcontainer template would give a repository's workspace, before any
 // build: the repository's devcontainer.json is mapped to what devcontainer-builder's
@@ -12,15 +12,23 @@
 // Run through scripts/preview.js (a plain node launcher that loads TypeScript with swc).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, join } from "node:path";
 import {
+  DEVCONTAINER_LOCATIONS,
   displayPath,
+  locateConfiguration,
   readDevcontainerFile,
+  type ConfigurationLocation,
   type DevcontainerFile,
 } from "../lib/preview/devcontainer-file";
-import { deriveMetadata } from "../lib/preview/devcontainer-metadata";
-import { LIFECYCLE_HOOKS } from "../lib/preview/lifecycle-scripts";
+import {
+  deriveMetadata,
+  imageSource,
+  type MetadataAssumptions,
+} from "../lib/preview/devcontainer-metadata";
 import { renderJson, renderText, type PreviewReport } from "../lib/preview/render-report";
+import { quoteAddHostOptions } from "../lib/preview/run-args";
+import { HOST_SESSION_VARIABLES, workspaceNotes } from "../lib/preview/workspace-notes";
 import {
   PREVIEW_OUTPUTS,
   readWorkspaceReport,
@@ -32,7 +40,8 @@ import { TerraformHarness } from "../test/harness";
 
 const USAGE =
   "usage: npm run preview -- <devcontainer.json | repository folder> [--var name=value]... " +
-  "[--param name=value]... [--json] [--config <file.jsonc>]";
+  "[--param name=value]... [--remote-user <name>] [--uid <n>] [--gid <n>] [--json] " +
+  "[--config <file.jsonc>]";
 
 const EXIT_USAGE = 2;
 const EXIT_FAILED = 1;
@@ -57,6 +66,8 @@ export interface PreviewArgs {
   readonly parameters: Readonly<Record<string, string>>;
   readonly json: boolean;
   readonly config?: string;
+  /** What only the service knows, given by the user (--remote-user, --uid, --gid). */
+  readonly service: MetadataAssumptions;
 }
 
 export class UsageError extends Error {}
@@ -67,6 +78,7 @@ export function parseArgs(argv: readonly string[]): PreviewArgs {
   const parameters: Record<string, string> = {};
   let json = false;
   let config: string | undefined;
+  const service: { remoteUser?: string; uid?: number; gid?: number } = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--help" || arg === "-h") throw new UsageError(USAGE);
@@ -75,11 +87,25 @@ export function parseArgs(argv: readonly string[]): PreviewArgs {
       continue;
     }
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? splitOnce(arg) : [arg];
-    if (flag === "--var" || flag === "--param" || flag === "--config") {
+    if (VALUE_FLAGS.includes(flag)) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`${flag} needs a value\n${USAGE}`);
       if (flag === "--config") {
         config = value;
+        continue;
+      }
+      if (flag === "--remote-user") {
+        if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value))
+          throw new UsageError(`--remote-user ${value}: expected a user name\n${USAGE}`);
+        service.remoteUser = value;
+        continue;
+      }
+      if (flag === "--uid" || flag === "--gid") {
+        if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1)
+          throw new UsageError(
+            `${flag} ${value}: expected a number from 0 to 2147483647\n${USAGE}`,
+          );
+        service[flag === "--uid" ? "uid" : "gid"] = Number(value);
         continue;
       }
       const at = value.indexOf("=");
@@ -95,8 +121,18 @@ export function parseArgs(argv: readonly string[]): PreviewArgs {
       `${positional.length === 0 ? "name a devcontainer.json or a repository folder" : `one target at a time (got ${positional.join(", ")})`}\n${USAGE}`,
     );
   }
-  return { target: positional[0], variables, parameters, json, ...(config ? { config } : {}) };
+  return {
+    target: positional[0],
+    variables,
+    parameters,
+    json,
+    ...(config ? { config } : {}),
+    service,
+  };
 }
+
+/** Options that take a value. */
+const VALUE_FLAGS = ["--var", "--param", "--config", "--remote-user", "--uid", "--gid"];
 
 function splitOnce(arg: string): [string, string] {
   const at = arg.indexOf("=");
@@ -123,15 +159,21 @@ export class PreviewSession {
   ) {}
 
   static async start(configFile?: string): Promise<PreviewSession> {
-    const config = loadConfigFor(configFile === undefined ? [] : ["--config", configFile]);
+    // Terraform's version check and the mock provider's start are child processes: they
+    // run on the other core while this one synthesizes.
+    const starting = TerraformHarness.start();
     const outdir = mkdtempSync(join(tmpdir(), "coder-cdktf-preview-"));
     try {
+      const config = loadConfigFor(configFile === undefined ? [] : ["--config", configFile]);
       const [template] = synthTemplates({ outdir, only: ["devcontainer"], config });
       const required = addPreviewOutputs(template.dir, template.model);
-      const harness = await TerraformHarness.start();
-      return new PreviewSession(harness, outdir, template.dir, required);
+      return new PreviewSession(await starting, outdir, template.dir, required);
     } catch (error) {
       rmSync(outdir, { recursive: true, force: true });
+      await starting.then(
+        (harness) => harness.stop(),
+        () => undefined,
+      );
       throw error;
     }
   }
@@ -220,11 +262,38 @@ function withVariableNamesOnly(
   return { ...parameters, devcontainer_variables: `(values hidden) ${names.join(", ")}` };
 }
 
-/** The repository folder a devcontainer.json belongs to (its name is the workspace folder's). */
-function repositoryFolder(found: DevcontainerFile): string {
-  if (found.kind === "missing") return resolve(found.folder);
-  const dir = dirname(resolve(found.file));
-  return basename(dir) === ".devcontainer" ? dirname(dir) : dir;
+/** What preview says about which file the service reads, first in the report. */
+function configurationNotes(found: DevcontainerFile, where: ConfigurationLocation): string[] {
+  const notes: string[] = [];
+  const standard = DEVCONTAINER_LOCATIONS.join(" or ");
+  if (where.previewed !== null && !DEVCONTAINER_LOCATIONS.includes(where.previewed)) {
+    notes.push(
+      `devcontainer-builder reads ${standard}, not ${where.previewed}, and cannot be told ` +
+        "another path (the build has no input for one). " +
+        (where.serviceReads !== null
+          ? `This repository's workspace gets ${where.serviceReads}; preview it to see that workspace. `
+          : "This repository has neither, so its workspace gets the service's fallback image. ") +
+        `To use ${where.previewed}, move it to .devcontainer/devcontainer.json (paths in it, ` +
+        "such as build.dockerfile and build.context, are relative to the file).",
+    );
+  } else if (found.kind === "missing" && where.subfolderConfigurations.length > 0) {
+    notes.push(
+      `devcontainer-builder reads only ${standard}; it never reads ` +
+        `${where.subfolderConfigurations.join(", ")}. Preview one with its path; to give the ` +
+        "workspace one of them, move it to .devcontainer/devcontainer.json.",
+    );
+  }
+  return notes;
+}
+
+/** The error for a configuration that names no image source, as the Dev Containers CLI has it. */
+function noImageMessage(file: string): string {
+  return (
+    `preview: ${file} names no image: it has no "image", no "build.dockerfile" (or the older ` +
+    '"dockerFile") and no "dockerComposeFile". The Dev Containers CLI refuses such a file ' +
+    '("No image information specified in devcontainer.json"), so devcontainer-builder\'s ' +
+    "build fails and the workspace never starts. Add one of them.\n"
+  );
 }
 
 /** One preview; returns the exit status. */
@@ -262,7 +331,16 @@ export async function runPreview(
   }
 
   const config = found.kind === "config" ? found.config : {};
-  const derived = deriveMetadata(config);
+  if (found.kind === "config" && imageSource(config) === undefined) {
+    const where = displayPath(found.file);
+    io.stderr(noImageMessage(where));
+    if (args.json) {
+      const missing = ["image", "build.dockerfile", "dockerFile", "dockerComposeFile"];
+      io.stdout(JSON.stringify({ file: where, error: "no image", missing }, null, 2) + "\n");
+    }
+    return EXIT_FAILED;
+  }
+  const derived = deriveMetadata(config, args.service);
   const unknowns = [...derived.unknowns];
   if (found.kind === "missing") {
     unknowns.unshift(
@@ -270,9 +348,10 @@ export async function runPreview(
         "fallback image, whose metadata is unknown here; planned with empty metadata.",
     );
   }
-  const repoFolder = repositoryFolder(found);
+  const where = locateConfiguration(found);
+  const notes = [...configurationNotes(found, where), ...workspaceNotes(config)];
   const repoName =
-    basename(repoFolder)
+    basename(where.repository)
       .toLowerCase()
       .replace(/[^a-z0-9._-]/g, "-") || "repository";
 
@@ -288,16 +367,22 @@ export async function runPreview(
       ...args.parameters,
     };
     const plan = await own.firstStart(derived.values, variables, parameters, repoName);
-    const scripts = derived.values.lifecycle_scripts as Record<string, string>;
+    const workspace = readWorkspaceReport(plan);
     const report: PreviewReport = {
       devcontainerFile: found.kind === "config" ? displayPath(found.file) : null,
+      serviceReads: where.serviceReads,
       variables,
       parameters: withVariableNamesOnly(parameters),
-      lifecycleHooks: LIFECYCLE_HOOKS.filter((h) => scripts[h] !== undefined),
+      notes,
+      lifecycleHooks: workspace.lifecycle.map((c) => c.hook),
       extensions: derived.values.extensions as string[],
+      emptyUnlessSet: workspace.missingVariables.filter((n) => HOST_SESSION_VARIABLES.has(n)),
       unknowns,
       assumptions: derived.assumptions,
-      workspace: readWorkspaceReport(plan),
+      workspace: {
+        ...workspace,
+        warnings: quoteAddHostOptions(workspace.warnings, derived.hostAliasSources),
+      },
     };
     io.stdout(args.json ? renderJson(report) : renderText(report));
     return 0;

@@ -13,7 +13,6 @@ const Module = require("module");
 
 const root = path.resolve(__dirname, "..");
 const BUNDLE = path.join(root, "build", "synth.js");
-const CACHE = `${BUNDLE}.cache`;
 /** What the bundle is made of: rebuilt when any of these is newer than it. */
 const INPUTS = ["main.ts", "lib", "templates", ".gen", "package-lock.json"];
 
@@ -29,52 +28,66 @@ function newestMtime(rel) {
 
 /** Bundles main.ts into build/synth.js unless the bundle is newer than every input. */
 function bundle() {
+  return bundleEntry({ entry: "main.ts", outfile: BUNDLE, inputs: INPUTS });
+}
+
+/**
+ * Bundles `entry` (relative to the root) into `outfile` unless it is newer than every one of
+ * `inputs`. `external`: folders (relative to the root) left to a require at run time, with
+ * the path as the source wrote it (an outfile in build/ resolves `../x` as the source in a
+ * top-level folder does). Written through a temp file, so a concurrent run never loads half.
+ */
+function bundleEntry({ entry, outfile, inputs, external = [] }) {
   if (!fs.existsSync(path.join(root, ".gen", "providers"))) {
     throw new Error(".gen/providers is missing: run `npm run gen:providers` (npm ci runs it)");
   }
-  const built = fs.existsSync(BUNDLE) ? fs.statSync(BUNDLE).mtimeMs : -1;
-  if (built >= Math.max(...INPUTS.map(newestMtime))) return false;
-  require("esbuild").buildSync({
-    entryPoints: [path.join(root, "main.ts")],
+  const built = fs.existsSync(outfile) ? fs.statSync(outfile).mtimeMs : -1;
+  if (built >= Math.max(...inputs.map(newestMtime))) return false;
+  const result = require("esbuild").buildSync({
+    entryPoints: [path.join(root, entry)],
     bundle: true,
     platform: "node",
     target: "node20",
     // jsonc-parser's UMD build requires its parts dynamically; its ESM build bundles.
     mainFields: ["module", "main"],
-    outfile: BUNDLE,
+    outfile,
+    external: external.map((e) => path.join(root, e)),
+    write: false,
     logLevel: "error",
   });
-  fs.rmSync(CACHE, { force: true });
+  fs.mkdirSync(path.dirname(outfile), { recursive: true });
+  const temp = `${outfile}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, result.outputFiles[0].contents);
+  fs.renameSync(temp, outfile);
+  fs.rmSync(`${outfile}.cache`, { force: true });
   return true;
 }
 
-/** Runs the bundle as the main module, with V8's code cache from the previous run. */
-function run() {
-  const source = fs.readFileSync(BUNDLE, "utf8");
-  const cachedData = fs.existsSync(CACHE) ? fs.readFileSync(CACHE) : undefined;
-  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+/**
+ * Runs a bundle (build/synth.js by default) as a module, with V8's code cache from the
+ * previous run. Returns its exports.
+ */
+function run(file = BUNDLE) {
+  const cache = `${file}.cache`;
+  const source = fs.readFileSync(file, "utf8");
+  const cachedData = fs.existsSync(cache) ? fs.readFileSync(cache) : undefined;
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
     // Written at exit, so the cache also holds the functions this run compiled lazily.
     process.on("exit", () => {
       try {
-        fs.writeFileSync(CACHE, script.createCachedData());
+        fs.writeFileSync(cache, script.createCachedData());
       } catch {
         // A cache that cannot be written only costs speed next time.
       }
     });
   }
-  const mod = new Module(BUNDLE, null);
-  mod.filename = BUNDLE;
-  mod.paths = Module._nodeModulePaths(path.dirname(BUNDLE));
+  const mod = new Module(file, null);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(path.dirname(file));
   const wrapper = script.runInThisContext();
-  wrapper.call(
-    mod.exports,
-    mod.exports,
-    (id) => mod.require(id),
-    mod,
-    BUNDLE,
-    path.dirname(BUNDLE),
-  );
+  wrapper.call(mod.exports, mod.exports, (id) => mod.require(id), mod, file, path.dirname(file));
+  return mod.exports;
 }
 
-module.exports = { bundle, run, BUNDLE };
+module.exports = { bundle, bundleEntry, run, BUNDLE, INPUTS };

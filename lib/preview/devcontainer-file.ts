@@ -5,8 +5,8 @@
  * Syntax errors are reported with the line and column where they are, so a user can
  * fix the file before the build service would reject it.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 
 /** Where a Dev Container configuration is looked for in a repository, in order. */
@@ -84,4 +84,51 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   const before = text.slice(0, offset);
   const lines = before.split("\n");
   return { line: lines.length, column: lines[lines.length - 1].length + 1 };
+}
+
+/** Which configuration devcontainer-builder reads for the repository a preview is about. */
+export interface ConfigurationLocation {
+  /** The repository's folder (its name is the workspace folder's). */
+  readonly repository: string;
+  /** The file previewed, relative to the repository; null when there is none. */
+  readonly previewed: string | null;
+  /** The file the service reads (one of DEVCONTAINER_LOCATIONS); null: its fallback image. */
+  readonly serviceReads: string | null;
+  /** Configurations in `.devcontainer/<name>/devcontainer.json`, which the service never reads. */
+  readonly subfolderConfigurations: readonly string[];
+}
+
+/**
+ * Locates `found` in its repository: `.devcontainer/devcontainer.json` and
+ * `.devcontainer.json` are the repository's configuration, a file in a subfolder of
+ * `.devcontainer/` belongs to the repository above `.devcontainer/`.
+ */
+export function locateConfiguration(found: DevcontainerFile): ConfigurationLocation {
+  let repository: string;
+  if (found.kind === "missing") {
+    repository = resolve(found.folder);
+  } else {
+    const dir = dirname(resolve(found.file));
+    repository =
+      basename(dir) === ".devcontainer"
+        ? dirname(dir)
+        : basename(dirname(dir)) === ".devcontainer"
+          ? dirname(dirname(dir))
+          : dir;
+  }
+  const previewed =
+    found.kind === "missing"
+      ? null
+      : relative(repository, resolve(found.file)).split(sep).join("/");
+  const serviceReads = DEVCONTAINER_LOCATIONS.find((l) => existsSync(join(repository, l))) ?? null;
+  const devcontainerDir = join(repository, ".devcontainer");
+  const subfolderConfigurations = existsSync(devcontainerDir)
+    ? readdirSync(devcontainerDir, { withFileTypes: true })
+        .filter(
+          (e) => e.isDirectory() && existsSync(join(devcontainerDir, e.name, "devcontainer.json")),
+        )
+        .map((e) => `.devcontainer/${e.name}/devcontainer.json`)
+        .sort()
+    : [];
+  return { repository, previewed, serviceReads, subfolderConfigurations };
 }

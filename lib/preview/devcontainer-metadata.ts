@@ -11,7 +11,11 @@
 import { renderLifecycleScripts } from "./lifecycle-scripts";
 import { mapMounts } from "./mounts";
 import { parseRunArgs } from "./run-args";
-import { doubleQuotedBody, findVariableReferences } from "./variable-references";
+import {
+  doubleQuotedBody,
+  findVariableReferences,
+  type VariableReference,
+} from "./variable-references";
 
 /** Attribute values for the mock data source, plus what was unknown and assumed. */
 export interface DerivedMetadata {
@@ -21,15 +25,108 @@ export interface DerivedMetadata {
   readonly unknowns: readonly string[];
   /** What preview assumed in their place. */
   readonly assumptions: readonly string[];
+  /** The `--add-host` options behind each `runtime.host_aliases` entry, as written. */
+  readonly hostAliasSources: readonly (readonly string[])[];
 }
 
-/** Image and uid assumptions a caller may change. */
+/** What only the service knows, when the user knows it (`npm run preview -- --remote-user`…). */
 export interface MetadataAssumptions {
-  /** The image's USER, used when neither remoteUser nor containerUser is set. @default "root" */
-  readonly imageUser?: string;
-  /** The uid/gid the service would record for a non-root user. @default 1000 */
+  /**
+   * The user the service reports (its `remoteUser`: the file's remoteUser or containerUser,
+   * else the image's metadata label or USER). Wins over the file when given.
+   * @default the file's remoteUser, else its containerUser, else "root"
+   */
+  readonly remoteUser?: string;
+  /** The uid the service records from the image's /etc/passwd. @default 0 for root, else 1000 */
   readonly uid?: number;
+  /** The gid the service records. @default the uid */
+  readonly gid?: number;
 }
+
+/** Where the image comes from, as the Dev Containers CLI decides it. */
+export type ImageSource =
+  | { readonly kind: "image"; readonly image: string }
+  | { readonly kind: "dockerfile"; readonly property: string; readonly dockerfile: string }
+  | { readonly kind: "compose"; readonly service: string | undefined };
+
+/**
+ * The image source of a configuration, or undefined when it names none (the Dev Containers
+ * CLI then fails with "No image information specified in devcontainer.json"). In the CLI's
+ * order: a Dockerfile (`build.dockerfile`, or the legacy top-level `dockerFile`), then a
+ * Compose file, then `image`.
+ */
+export function imageSource(config: Record<string, unknown>): ImageSource | undefined {
+  if (typeof config.dockerFile === "string") {
+    return { kind: "dockerfile", property: "dockerFile", dockerfile: config.dockerFile };
+  }
+  if (isObject(config.build) && typeof config.build.dockerfile === "string") {
+    return {
+      kind: "dockerfile",
+      property: "build.dockerfile",
+      dockerfile: config.build.dockerfile,
+    };
+  }
+  if (config.dockerComposeFile !== undefined && config.dockerComposeFile !== null) {
+    return { kind: "compose", service: text(config.service) };
+  }
+  const image = text(config.image);
+  return image === undefined ? undefined : { kind: "image", image };
+}
+
+/**
+ * The configuration with the old top-level `extensions`, `settings` and `devPort` moved into
+ * `customizations.vscode`, as the Dev Containers CLI does when it reads a file (and so the
+ * service, which reports the CLI's merged configuration): old extensions are appended to
+ * the new list, and a setting under `customizations.vscode.settings` wins over the old one.
+ */
+export function withOldVscodeProperties(config: Record<string, unknown>): Record<string, unknown> {
+  const { extensions, settings, devPort, ...rest } = config;
+  const oldExtensions = Array.isArray(extensions) && extensions.length > 0 ? extensions : undefined;
+  const oldSettings = isObject(settings) ? settings : undefined;
+  if (oldExtensions === undefined && oldSettings === undefined && devPort === undefined) {
+    return config;
+  }
+  const customizations = isObject(config.customizations) ? config.customizations : {};
+  const vscode: Record<string, unknown> = isObject(customizations.vscode)
+    ? { ...customizations.vscode }
+    : {};
+  if (oldExtensions !== undefined) {
+    vscode.extensions = [
+      ...(Array.isArray(vscode.extensions) ? vscode.extensions : []),
+      ...oldExtensions,
+    ];
+  }
+  if (oldSettings !== undefined) {
+    vscode.settings = { ...oldSettings, ...(isObject(vscode.settings) ? vscode.settings : {}) };
+  }
+  if (devPort !== undefined && vscode.devPort === undefined) vscode.devPort = devPort;
+  // Keys that were not moved (e.g. a non-list `extensions`) stay where they were.
+  const kept = {
+    ...(oldExtensions === undefined && extensions !== undefined ? { extensions } : {}),
+    ...(oldSettings === undefined && settings !== undefined ? { settings } : {}),
+  };
+  return { ...rest, ...kept, customizations: { ...customizations, vscode } };
+}
+
+/**
+ * Properties the workspace does not honour, each with what it does instead. The service
+ * reports them as warnings (devcontainer-template.md §12).
+ */
+const IGNORED_PROPERTIES: Record<string, (value: unknown, folder: string) => string> = {
+  shutdownAction: (v) =>
+    `shutdownAction ${JSON.stringify(v)} is ignored: the workspace runs until Coder stops it ` +
+    "(the user, or the workspace's autostop schedule); closing an editor never stops it.",
+  updateRemoteUserUID: (v) =>
+    `updateRemoteUserUID ${JSON.stringify(v)} is ignored: the container runs as the uid and gid ` +
+    "recorded from the image and the disk is made writable through the pod's fsGroup; no " +
+    "uid is changed to match a host user.",
+  workspaceMount: (v, folder) =>
+    `workspaceMount ${JSON.stringify(v)} is ignored: nothing is mounted from a host; the ` +
+    `repository is cloned into the workspace folder (${folder}) on the workspace's disk.`,
+  appPort: (v) =>
+    `appPort ${JSON.stringify(v)} is ignored: a pod publishes no ports; list them in ` +
+    "forwardPorts to get an app each (Coder's port forwarding reaches any port).",
+};
 
 /** Hook names in the merged configuration (the Dev Containers CLI's plural lists). */
 const MERGED_HOOKS: Record<string, string> = {
@@ -54,6 +151,7 @@ export function deriveMetadata(
   config: Record<string, unknown>,
   options: MetadataAssumptions = {},
 ): DerivedMetadata {
+  config = withOldVscodeProperties(config);
   const warnings: string[] = [];
   const unknowns: string[] = [];
   const assumptions: string[] = [];
@@ -74,36 +172,52 @@ export function deriveMetadata(
         "customizations, a user) is missing here.",
     );
   }
+  const source = imageSource(config);
   const base =
-    typeof config.image === "string"
-      ? `the image ${config.image}`
-      : isObject(config.build)
-        ? "the Dockerfile's base image"
-        : undefined;
+    source?.kind === "image"
+      ? `the image ${source.image}`
+      : source?.kind === "dockerfile"
+        ? `the base image of the Dockerfile ${source.dockerfile} (${source.property}; its FROM)`
+        : source?.kind === "compose"
+          ? `the base image of the Compose service ${source.service ?? "(service not set)"}`
+          : undefined;
   if (base !== undefined) {
     unknowns.push(
       `Image metadata: ${base} may carry a devcontainer.metadata label (remoteUser, ` +
-        "customizations, hostRequirements, …) that the service merges in before this file.",
+        "customizations, hostRequirements, …) and a USER; the service merges them in before this file.",
     );
+  }
+  for (const [key, warn] of Object.entries(IGNORED_PROPERTIES)) {
+    if (config[key] !== undefined && config[key] !== null) {
+      warnings.push(warn(config[key], text(config.workspaceFolder) ?? "/workspaces/<repository>"));
+    }
   }
 
   // The user.
-  const remoteUser = text(config.remoteUser);
+  const fileRemoteUser = text(config.remoteUser);
   const containerUser = text(config.containerUser);
-  let user = remoteUser ?? containerUser;
-  if (user === undefined) {
-    user = options.imageUser ?? "root";
+  const remoteUser = options.remoteUser ?? fileRemoteUser;
+  const user = remoteUser ?? containerUser ?? "root";
+  if (options.remoteUser !== undefined) {
+    assumptions.push(`User: "${options.remoteUser}", as given with --remote-user.`);
+  } else if (remoteUser === undefined && containerUser === undefined) {
     assumptions.push(
-      `User: neither remoteUser nor containerUser is set, so the image's USER decides; assumed "${user}".`,
+      'User: neither remoteUser nor containerUser is set, so the image\'s USER decides; assumed "root" (--remote-user sets it).',
     );
   }
   if (/^\d+$/.test(user)) {
     warnings.push(`remoteUser ${user} is numeric; a user name is needed to find its home and ids.`);
   }
-  const uid = user === "root" ? 0 : (options.uid ?? 1000);
+  const uid = options.uid ?? (user === "root" ? 0 : 1000);
+  const gid = options.gid ?? uid;
   const home = user === "root" ? "/root" : `/home/${user}`;
+  const given = [options.uid !== undefined ? "--uid" : "", options.gid !== undefined ? "--gid" : ""]
+    .filter(Boolean)
+    .join(" and ");
   assumptions.push(
-    `uid/gid and home: the service records them from the image's /etc/passwd; assumed ${uid}:${uid} and ${home}.`,
+    given
+      ? `uid/gid ${uid}:${gid}, as given with ${given}; home ${home} (the service reads it from the image's /etc/passwd).`
+      : `uid/gid and home: the service records them from the image's /etc/passwd; assumed ${uid}:${gid} and ${home} (--uid and --gid set them).`,
   );
 
   // Resources.
@@ -161,7 +275,7 @@ export function deriveMetadata(
       container_user: containerUser ?? null,
       runtime: {
         remote_user_uid: uid,
-        remote_user_gid: uid,
+        remote_user_gid: gid,
         remote_user_home: home,
         cap_add: capAdd,
         privileged: config.privileged === true || run.privileged,
@@ -178,12 +292,35 @@ export function deriveMetadata(
       host_requirements: hostRequirements,
       forward_ports: ports,
       mounts: mounts.mounts,
-      variables: findVariableReferences(config),
+      variables: usedVariables(config, { runArgs: run.ignored, mounts: mounts.ignored }),
       warnings,
     },
     unknowns,
     assumptions,
+    hostAliasSources: run.hostAliasSources,
   };
+}
+
+/**
+ * The `${…}` references of what the workspace uses: a reference only in an entry that is
+ * ignored (a runArgs option or a mount the workspace drops, an ignored property) is not
+ * listed, so its variable is not demanded.
+ */
+function usedVariables(
+  config: Record<string, unknown>,
+  ignoredEntries: Readonly<Record<string, readonly number[]>>,
+): VariableReference[] {
+  const ignoredPaths = [
+    ...Object.keys(IGNORED_PROPERTIES),
+    ...Object.entries(ignoredEntries).flatMap(([key, indexes]) =>
+      indexes.map((i) => `${key}[${i}]`),
+    ),
+  ];
+  const ignored = (path: string) =>
+    ignoredPaths.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
+  return findVariableReferences(config)
+    .map((ref) => ({ ...ref, used_in: ref.used_in.filter((path) => !ignored(path)) }))
+    .filter((ref) => ref.used_in.length > 0);
 }
 
 /** The Dev Containers CLI's merged form with this file as the only contributor. */

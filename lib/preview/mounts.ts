@@ -15,32 +15,39 @@ export interface DataSourceMount {
 /** Kept mounts and warnings about the others. */
 export interface MappedMounts {
   readonly mounts: readonly DataSourceMount[];
+  /** Indexes of the entries that are dropped (warned about). */
+  readonly ignored: readonly number[];
   readonly warnings: readonly string[];
 }
 
 /** Maps the `mounts` property (strings in `docker --mount` syntax, or objects). */
 export function mapMounts(value: unknown): MappedMounts {
-  if (value === undefined || value === null) return { mounts: [], warnings: [] };
+  if (value === undefined || value === null) return { mounts: [], ignored: [], warnings: [] };
   if (!Array.isArray(value))
-    return { mounts: [], warnings: ["mounts is not a list; it is ignored."] };
+    return { mounts: [], ignored: [], warnings: ["mounts is not a list; it is ignored."] };
   const mounts: DataSourceMount[] = [];
+  const ignored: number[] = [];
   const warnings: string[] = [];
-  for (const entry of value) {
+  for (const [index, entry] of (value as unknown[]).entries()) {
+    const drop = (warning: string) => {
+      warnings.push(warning);
+      ignored.push(index);
+    };
     const fields = typeof entry === "string" ? mountStringFields(entry) : mountObjectFields(entry);
     const shown = typeof entry === "string" ? entry : JSON.stringify(entry);
     if (fields === undefined || fields.target === undefined) {
-      warnings.push(`mount ${shown} has no target; it is ignored.`);
+      drop(`mount ${shown} has no target; it is ignored.`);
       continue;
     }
     const kind = fields.type ?? "volume";
     if (kind === "bind") {
-      warnings.push(
+      drop(
         `bind mount of ${fields.source ?? "?"} at ${fields.target} is not supported (no host); it is ignored.`,
       );
       continue;
     }
     if (kind !== "volume" && kind !== "tmpfs") {
-      warnings.push(`mount type ${kind} at ${fields.target} is not supported; it is ignored.`);
+      drop(`mount type ${kind} at ${fields.target} is not supported; it is ignored.`);
       continue;
     }
     mounts.push({
@@ -50,7 +57,7 @@ export function mapMounts(value: unknown): MappedMounts {
       read_only: fields.readOnly,
     });
   }
-  return { mounts, warnings };
+  return { mounts, ignored, warnings };
 }
 
 interface MountFields {

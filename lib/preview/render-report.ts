@@ -7,13 +7,22 @@ import type { WorkspaceReport } from "./workspace-report";
 export interface PreviewReport {
   /** The devcontainer.json read, or null when the repository has none. */
   readonly devcontainerFile: string | null;
+  /** The file devcontainer-builder reads in the repository; null: its fallback image. */
+  readonly serviceReads: string | null;
   /** Template variables and workspace parameters the plan used (preview's and the user's). */
   readonly variables: Readonly<Record<string, string>>;
   readonly parameters: Readonly<Record<string, string>>;
+  /** What to know about this workspace beyond warnings (lib/preview/workspace-notes.ts). */
+  readonly notes: readonly string[];
   /** Lifecycle hooks that have a command, in the order they run. */
   readonly lifecycleHooks: readonly string[];
   /** VS Code extensions the repository asks for. */
   readonly extensions: readonly string[];
+  /**
+   * Names of `workspace.missingVariables` that most machines leave empty (WSLENV, DISPLAY…):
+   * empty in the workspace unless set in Dev Container variables, rather than missing.
+   */
+  readonly emptyUnlessSet: readonly string[];
   /** What only the service can know, and what preview assumed instead. */
   readonly unknowns: readonly string[];
   readonly assumptions: readonly string[];
@@ -38,6 +47,13 @@ export function renderText(report: PreviewReport): string {
   );
   const inputs = Object.entries({ ...report.variables, ...report.parameters });
   out.push(`Inputs: ${inputs.map(([k, v]) => `${k}=${v}`).join(", ")}`);
+  out.push(
+    `devcontainer-builder reads: ${report.serviceReads ?? "no devcontainer.json (its fallback image)"}`,
+  );
+  if (report.notes.length > 0) {
+    section(out, "Notes");
+    out.push(...bullets(report.notes, "none"));
+  }
 
   section(out, "Resources");
   const names = [
@@ -127,13 +143,45 @@ export function renderText(report: PreviewReport): string {
     ]),
   );
 
+  section(out, "Environment (terminals, IDEs and hooks; later entries win)");
+  out.push(
+    ...table(
+      ["name", "value", "from"],
+      w.environment.map((e) => [
+        e.name,
+        e.value === null ? "(value hidden)" : e.value,
+        e.overridden ? `${e.from} (overridden below)` : e.from,
+      ]),
+    ),
+  );
+
+  section(out, "Lifecycle commands as they run");
+  if (w.lifecycle.length === 0) out.push("  none");
+  for (const c of w.lifecycle) {
+    out.push(
+      `  ${c.hook}: ${c.when}`,
+      ...c.script
+        .trimEnd()
+        .split("\n")
+        .map((l) => `    | ${l}`),
+    );
+  }
+
   section(out, `Warnings in the build log (${w.warnings.length})`);
   out.push(...bullets(w.warnings, "none"));
-  if (w.missingVariables.length > 0) {
+  const lacking = w.missingVariables.filter((n) => !report.emptyUnlessSet.includes(n));
+  if (lacking.length > 0) {
     section(out, "Dev Container variables the workspace lacks");
     out.push(
-      ...bullets(w.missingVariables, "none"),
+      ...bullets(lacking, "none"),
       "  (only names are checked: --param devcontainer_variables='NAME=x' previews one as set)",
+    );
+  }
+  if (report.emptyUnlessSet.length > 0) {
+    section(out, "Empty unless set in Dev Container variables");
+    out.push(
+      ...bullets(report.emptyUnlessSet, "none"),
+      "  (left empty on most machines; the build log lists them with the missing ones)",
     );
   }
   if (w.otherDiagnostics.length > 0) {

@@ -34,6 +34,30 @@ export interface ReportApp {
   readonly detail: string;
 }
 
+/** One variable in the environment of everything the agent starts (terminals, IDEs, hooks). */
+export interface ReportEnvironmentVariable {
+  readonly name: string;
+  /**
+   * The value: literal for the template's own, the body of the `export NAME="…"` line for
+   * containerEnv and remoteEnv (expanded by sh at start), null when it is not shown (Dev
+   * Container variables hold tokens).
+   */
+  readonly value: string | null;
+  /** "template", "Dev Container variables", "containerEnv", "remoteEnv" or "coder_env". */
+  readonly from: string;
+  /** A later entry of the same name wins over this one. */
+  readonly overridden: boolean;
+}
+
+/** A lifecycle command as the workspace runs it. */
+export interface ReportLifecycleCommand {
+  readonly hook: string;
+  /** The script the workspace decodes and runs with sh. */
+  readonly script: string;
+  /** When and how it runs. */
+  readonly when: string;
+}
+
 /** The planned workspace. */
 export interface WorkspaceReport {
   readonly resources: {
@@ -68,6 +92,10 @@ export interface WorkspaceReport {
   readonly apps: readonly ReportApp[];
   /** Scripts that run at start (display names). */
   readonly scripts: readonly string[];
+  /** The environment, in the order it is set. */
+  readonly environment: readonly ReportEnvironmentVariable[];
+  /** The lifecycle commands, in the order they run. */
+  readonly lifecycle: readonly ReportLifecycleCommand[];
   /** The build log's Dev Container warnings, in the template's order. */
   readonly warnings: readonly string[];
   /** `${localEnv:…}` names the workspace needs and the "Dev Container variables" text lacks. */
@@ -141,7 +169,7 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
     },
     mounts,
     runtime: {
-      capabilities: list(first(containerSecurity.capabilities)?.add as unknown).map(String),
+      capabilities: strings(first(containerSecurity.capabilities)?.add),
       privileged: containerSecurity.privileged === true,
       seccompUnconfined: list(containerSecurity.seccomp_profile).some(
         (p) => p.type === "Unconfined",
@@ -156,8 +184,84 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
     scripts: plan.resourceChanges
       .filter((r) => r.address.startsWith("coder_script."))
       .map((r) => String(r.after.display_name)),
+    environment: readEnvironment(plan, env),
+    lifecycle: readLifecycle(plan),
     ...readWarnings(plan),
   };
+}
+
+/**
+ * The environment the `dev` container's wrapper builds before it starts the agent
+ * (devcontainer-template.md §17), then the template's coder_env resources.
+ */
+function readEnvironment(
+  plan: PlanView,
+  env: Readonly<Record<string, unknown>>,
+): ReportEnvironmentVariable[] {
+  const entries: Omit<ReportEnvironmentVariable, "overridden">[] = [];
+  const add = (name: string, value: string | null, from: string) =>
+    entries.push({ name, value, from });
+  const folder = stringOr(env.DC_WORKSPACE_FOLDER);
+  if (folder !== null) {
+    add("DEVCONTAINER_WORKSPACE_FOLDER", folder, "template");
+    add("DEVCONTAINER_WORKSPACE_FOLDER_BASENAME", folder.split("/").pop() ?? "", "template");
+  }
+  if (stringOr(env.DC_ID) !== null) add("DEVCONTAINER_ID", String(env.DC_ID), "template");
+  for (const line of String(env.DC_VARIABLES ?? "").split("\n")) {
+    const name = line.split("=")[0].trim();
+    if (line.includes("=") && /^[A-Za-z0-9_]+$/.test(name)) {
+      add(`DEVCONTAINER_LOCALENV_${name}`, null, "Dev Container variables");
+    }
+  }
+  for (const [variable, from] of [
+    ["DC_CONTAINER_ENV", "containerEnv"],
+    ["DC_REMOTE_ENV", "remoteEnv"],
+  ] as const) {
+    const script = Buffer.from(String(env[variable] ?? ""), "base64").toString("utf8");
+    for (const m of script.matchAll(/^export ([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\]|\\.)*)"$/gm)) {
+      add(m[1], m[2], from);
+    }
+  }
+  const home = stringOr(env.DC_HOME);
+  const user = stringOr(env.DC_REMOTE_USER);
+  if (home !== null) add("HOME", home, "template");
+  if (user !== null) for (const name of ["USER", "LOGNAME"]) add(name, user, "template");
+  for (const r of plan.resourceChanges) {
+    if (r.address.startsWith("coder_env.") && typeof r.after.name === "string") {
+      add(r.after.name, stringOr(r.after.value) ?? "", "coder_env");
+    }
+  }
+  return entries.map((e, i) => ({
+    ...e,
+    overridden: entries.slice(i + 1).some((later) => later.name === e.name),
+  }));
+}
+
+/** The scripts and when they run. */
+const LIFECYCLE_SCRIPTS: readonly (readonly [address: string, when: string])[] = [
+  [
+    "coder_script.devcontainer_lifecycle[0]",
+    "every start, before login (Dev Container lifecycle), from the workspace folder",
+  ],
+  [
+    "coder_script.devcontainer_post_attach[0]",
+    "every start, once the lifecycle commands succeeded, not blocking login, from the workspace folder",
+  ],
+];
+
+/** The hooks the planned scripts embed (`DC_HOOK_<NAME>='<base64>'` inputs). */
+function readLifecycle(plan: PlanView): ReportLifecycleCommand[] {
+  const commands: ReportLifecycleCommand[] = [];
+  for (const [address, when] of LIFECYCLE_SCRIPTS) {
+    const script = plan.resourceChanges.find((r) => r.address === address)?.after.script;
+    if (typeof script !== "string") continue;
+    for (const m of script.matchAll(/^DC_HOOK_([A-Z_]+)='([A-Za-z0-9+/=]*)'$/gm)) {
+      if (m[2] === "") continue;
+      const hook = m[1].toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+      commands.push({ hook, script: Buffer.from(m[2], "base64").toString("utf8"), when });
+    }
+  }
+  return commands;
 }
 
 function readApps(plan: PlanView): ReportApp[] {
@@ -242,6 +346,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function list(v: unknown): Record<string, unknown>[] {
   return Array.isArray(v) ? v.filter(isRecord) : [];
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : [];
 }
 
 function first(v: unknown): Record<string, unknown> | undefined {

@@ -2,7 +2,7 @@
  * The devcontainer.json → data source mapping preview feeds the template (no Terraform).
  */
 import { parseDevcontainerJson } from "../../lib/preview/devcontainer-file";
-import { deriveMetadata } from "../../lib/preview/devcontainer-metadata";
+import { deriveMetadata, imageSource } from "../../lib/preview/devcontainer-metadata";
 import { renderLifecycleScripts } from "../../lib/preview/lifecycle-scripts";
 import { mapMounts } from "../../lib/preview/mounts";
 import { dockerSizeBytes, parseRunArgs } from "../../lib/preview/run-args";
@@ -58,9 +58,11 @@ describe("parseRunArgs", () => {
       shmSizeBytes: 2 ** 30,
       hostname: "box",
       hostAliases: [{ ip: "10.0.0.5", hostnames: ["db", "cache"] }],
+      hostAliasSources: [["--add-host=db:10.0.0.5", "--add-host cache:10.0.0.5"]],
       env: [["A", "1"]],
       cpus: 2.5,
       memoryBytes: 512 * 2 ** 20,
+      ignored: [],
       warnings: [],
     });
   });
@@ -78,7 +80,7 @@ describe("parseRunArgs", () => {
     ]);
     expect(run.warnings).toHaveLength(5);
     expect(run.warnings.join("\n")).toMatch(
-      /--network host[\s\S]*--device \/dev\/fuse[\s\S]*--gpus all[\s\S]*--rm[\s\S]*variable/,
+      /--network=host[\s\S]*--device \/dev\/fuse[\s\S]*--gpus all[\s\S]*--rm[\s\S]*variable/,
     );
     expect(run.hostname).toBeUndefined();
   });
@@ -213,5 +215,24 @@ describe("deriveMetadata", () => {
     });
     expect(unknowns.join("\n")).toMatch(/image debian/);
     expect(assumptions.join("\n")).toMatch(/1000:1000 and \/home\/app/);
+  });
+});
+
+describe("imageSource", () => {
+  it("decides as the Dev Containers CLI: a Dockerfile, then Compose, then image; else none", () => {
+    expect(
+      imageSource({ image: "x", dockerComposeFile: "c.yml", build: { dockerfile: "D" } }),
+    ).toEqual({ kind: "dockerfile", property: "build.dockerfile", dockerfile: "D" });
+    expect(imageSource({ image: "x", dockerComposeFile: ["c.yml"], service: "app" })).toEqual({
+      kind: "compose",
+      service: "app",
+    });
+    expect(imageSource({ image: "x", dockerFile: "Old" })).toMatchObject({
+      property: "dockerFile",
+    });
+    expect(imageSource({ image: "x" })).toEqual({ kind: "image", image: "x" });
+    for (const none of [{}, { image: "" }, { build: { context: ".." } }, { name: "x" }]) {
+      expect(imageSource(none)).toBeUndefined();
+    }
   });
 });

@@ -3,10 +3,12 @@
  * planned once per file (a shared PreviewSession), and each test checks what is printed.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { PreviewSession, runPreview } from "../../scripts/run-preview";
+import { PreviewSession } from "../../scripts/run-preview";
+import { RUN_CACHE_ENV } from "../harness/run-cache";
+import { previewWith, row, section } from "./report-text";
 
 jest.setTimeout(60000);
 
@@ -18,31 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => session?.close());
 
-/** Runs preview and captures what it prints. */
-async function preview(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const status = await runPreview(
-    argv,
-    { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
-    session,
-  );
-  return { status, stdout, stderr };
-}
-
-/** The lines of one section of the text report (title line excluded). */
-function section(text: string, title: string): string[] {
-  const lines = text.split("\n");
-  const start = lines.findIndex((l) => l.startsWith(title));
-  expect(start).toBeGreaterThanOrEqual(0);
-  const end = lines.findIndex((l, i) => i > start && l === "");
-  return lines.slice(start + 1, end < 0 ? undefined : end);
-}
-
-/** Cells of a table row whose first cell is `name`. */
-function row(lines: readonly string[], name: string): string[] | undefined {
-  return lines.map((l) => l.trim().split(/\s{2,}/)).find((cells) => cells[0] === name);
-}
+const preview = (...argv: string[]) => previewWith(session, argv);
 
 describe("resources over the caps", () => {
   it("prints the capped requests, the GPU limit, the disk floor and a warning per cap", async () => {
@@ -186,21 +164,44 @@ describe("usage", () => {
 });
 
 describe("npm run preview (scripts/preview.js)", () => {
-  it("runs from plain node and prints JSON", () => {
-    const run = spawnSync(
-      process.execPath,
-      [
-        join(__dirname, "..", "..", "scripts", "preview.js"),
-        join(FIXTURES, "no-devcontainer"),
-        "--json",
-      ],
-      { encoding: "utf8" },
-    );
-    expect(run.stderr).toBe("");
-    expect(run.status).toBe(0);
-    const report = JSON.parse(run.stdout);
-    expect(report.devcontainerFile).toBeNull();
-    expect(report.workspace.resources.requests).toEqual({ cpu: "250m", memory: "512Mi" });
+  it("runs from plain node, prints JSON, and is one synth plus one apply", () => {
+    // A terraform first on PATH that logs each run's subcommand; the jest run's cache is
+    // left out, so the apply really runs.
+    const bin = mkdtempSync(join(tmpdir(), "preview-terraform-"));
+    try {
+      const real = spawnSync("sh", ["-c", "command -v terraform"], { encoding: "utf8" });
+      const log = join(bin, "runs.log");
+      writeFileSync(
+        join(bin, "terraform"),
+        `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec '${real.stdout.trim()}' "$@"\n`,
+      );
+      chmodSync(join(bin, "terraform"), 0o755);
+      const env: Record<string, string | undefined> = {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+      };
+      delete env[RUN_CACHE_ENV];
+      const run = spawnSync(
+        process.execPath,
+        [
+          join(__dirname, "..", "..", "scripts", "preview.js"),
+          join(FIXTURES, "no-devcontainer"),
+          "--json",
+        ],
+        { encoding: "utf8", env },
+      );
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+      const report = JSON.parse(run.stdout);
+      expect(report.devcontainerFile).toBeNull();
+      expect(report.workspace.resources.requests).toEqual({ cpu: "250m", memory: "512Mi" });
+      const runs = readFileSync(log, "utf8").trim().split("\n");
+      expect(runs.filter((r) => ["plan", "apply", "show", "refresh"].includes(r))).toEqual([
+        "apply",
+      ]);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
 
