@@ -42,17 +42,28 @@ export const IMAGE_TOOLS: readonly string[] = [
 /** Where the image's basic tools come from. */
 export type ImageToolset = "host" | "busybox";
 
-/**
- * The toolsets to run image-level tests with: the host's (GNU coreutils, dash) always, and
- * BusyBox when it is installed (`apt-get install busybox`), since many images are BusyBox-based.
- */
-export function availableToolsets(): ImageToolset[] {
+/** Why the BusyBox variants cannot run here, or undefined when BusyBox is installed. */
+export function busyboxMissing(): string | undefined {
   try {
     hostTool("busybox");
-    return ["host", "busybox"];
+    return undefined;
   } catch {
-    return ["host"];
+    return "BusyBox is not installed (apt-get install busybox; .ci/run installs it)";
   }
+}
+
+/**
+ * Declares `body`'s tests once per toolset: the host's (GNU coreutils, dash) always, and
+ * BusyBox, since many images are BusyBox-based. Without BusyBox its variants are declared as
+ * skipped, with the reason in their name, so a run on a machine without it says what it left
+ * out instead of passing quietly with fewer tests. `title` holds `%s` for the toolset.
+ */
+export function describeEachToolset(title: string, body: (toolset: ImageToolset) => void): void {
+  describe(title.replace("%s", "host"), () => body("host"));
+  const missing = busyboxMissing();
+  const busybox = title.replace("%s", "busybox");
+  if (missing === undefined) describe(busybox, () => body("busybox"));
+  else describe.skip(`${busybox} [skipped: ${missing}]`, () => body("busybox"));
 }
 
 /** Options for {@link createImageSandbox}. */

@@ -16,7 +16,7 @@ import {
 } from "../support/run-script";
 import {
   base64,
-  availableToolsets,
+  describeEachToolset,
   createImageSandbox,
   createOriginRepo,
   hostGit,
@@ -93,7 +93,7 @@ function statusOf(ws: Workspace): string | undefined {
   return existsSync(ws.statusFile) ? readFileSync(ws.statusFile, "utf8") : undefined;
 }
 
-describe.each(availableToolsets())("with %s tools", (toolset) => {
+describeEachToolset("with %s tools", (toolset) => {
   describe("lifecycle.sh: the clone", () => {
     test("initializes a repository in place, fetches only the branch and checks out the built commit", async () => {
       const ws = createWorkspace({ toolset });

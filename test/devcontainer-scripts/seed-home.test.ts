@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { runScript, ScriptRun, tempDirs, UnprivilegedUser } from "../support/run-script";
-import { availableToolsets, createImageSandbox, ImageToolset, scriptPath } from "./helpers";
+import { describeEachToolset, createImageSandbox, ImageToolset, scriptPath } from "./helpers";
 
 const dirs = tempDirs();
 afterAll(() => dirs.cleanup());
@@ -67,7 +67,7 @@ function createSeedFixture(toolset: ImageToolset): SeedFixture {
   };
 }
 
-describe.each(availableToolsets())("seed-home.sh with %s tools", (toolset) => {
+describeEachToolset("seed-home.sh with %s tools", (toolset) => {
   test("first start: copies the image's home, skips an unreadable file with a warning, never fails", async () => {
     const seed = createSeedFixture(toolset);
     // Already on the volume before seeding (e.g. a leftover): never overwritten.

@@ -23,7 +23,7 @@ import {
   writeRecordingExecutable,
 } from "../support/run-script";
 import {
-  availableToolsets,
+  describeEachToolset,
   base64,
   createImageSandbox,
   ImageSandbox,
@@ -98,7 +98,7 @@ function settingsEnv(settings: Record<string, unknown>): Record<string, string> 
   return { DC_VSCODE_SETTINGS_B64: base64(JSON.stringify(settings)) };
 }
 
-describe.each(availableToolsets())("with %s tools", (toolset) => {
+describeEachToolset("with %s tools", (toolset) => {
   describe("vscode-extensions.sh: extensions", () => {
     test("does nothing at all when there are no extensions, no own extension and settings {}", async () => {
       const vscode = createVscodeFixture(toolset);

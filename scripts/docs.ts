@@ -1,0 +1,38 @@
+// `npm run docs [-- --check]`: regenerates the generated documentation: the README's
+// template table (templates/readme-table.ts) and docs/provisioners.md. With --check it only
+// compares and fails, naming the stale files, when a checked-in one differs.
+import * as fs from "fs";
+import * as path from "path";
+import { parseArgs } from "node:util";
+import { projectRoot } from "../lib/project-root";
+import { generateProvisionerDocs, PROVISIONER_DOCS_FILE } from "../templates/provisioner-docs";
+import { README_FILE, withTemplateTable } from "../templates/readme-table";
+
+/** Each generated file and how to make its content from the checked-in one. */
+const GENERATED: readonly { file: string; render(current: string): string }[] = [
+  { file: README_FILE, render: (current) => withTemplateTable(current) },
+  { file: PROVISIONER_DOCS_FILE, render: () => generateProvisionerDocs() },
+];
+
+try {
+  const { values } = parseArgs({ options: { check: { type: "boolean", default: false } } });
+  const stale: string[] = [];
+  for (const { file, render } of GENERATED) {
+    const abs = path.join(projectRoot(), file);
+    const current = fs.existsSync(abs) ? fs.readFileSync(abs, "utf8") : "";
+    const content = render(current);
+    if (content === current) continue;
+    stale.push(file);
+    if (!values.check) fs.writeFileSync(abs, content);
+  }
+  if (values.check && stale.length > 0) {
+    process.stderr.write(`stale: ${stale.join(", ")}; run \`npm run docs\`\n`);
+    process.exit(1);
+  }
+  process.stdout.write(
+    stale.length === 0 ? "generated docs are up to date\n" : `wrote ${stale.join(", ")}\n`,
+  );
+} catch (e) {
+  process.stderr.write(`docs failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+}
