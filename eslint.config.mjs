@@ -15,6 +15,7 @@ export default tseslint.config(
         module: "writable",
         process: "readonly",
         __dirname: "readonly",
+        __filename: "readonly",
         Buffer: "readonly",
         console: "readonly",
         setTimeout: "readonly",

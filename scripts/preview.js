@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm run preview`: runs scripts/run-preview.ts from source. It uses the plan harness under
-// test/, which the swc build (build/) does not include, so TypeScript is loaded on the fly.
+// `npm run preview`: runs scripts/run-preview.ts from source (scripts/ts.js). It uses the plan
+// harness under test/ (to move to its own package: docs/architecture.md).
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
-require("./register-ts");
+require("./ts").register();
 const { runPreview } = require("./run-preview.ts");
 
 runPreview(process.argv.slice(2), {

@@ -32,7 +32,7 @@ test("without BusyBox its variants are skipped and say why; the host variants st
     rootDir: ROOT,
     roots: ["<rootDir>/test"],
     testEnvironment: "node",
-    transform: { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022" } }] },
+    transform: { "^.+\\.ts$": "<rootDir>/scripts/ts.js" },
     ci: true,
   };
   const run = spawnSync(
