@@ -39,17 +39,21 @@ function runPush(name: string, args: string[], env: Record<string, string> = {})
   const outdir = path.join(dir, "out");
   // An explicit empty config, so that a coder-cdktf.jsonc at the project root cannot change the results.
   const config = args.includes("--config") ? [] : ["--config", emptyConfig];
-  const result = spawnSync(process.execPath, [...pushScript, ...args, ...config, "--outdir", outdir], {
-    cwd: dir,
-    encoding: "utf8",
-    env: {
-      PATH: `${bin}:/usr/bin:/bin`,
-      HOME: dir,
-      CHECKPOINT_DISABLE: "1",
-      FAKE_CODER_LOG: log,
-      ...env,
+  const result = spawnSync(
+    process.execPath,
+    [...pushScript, ...args, ...config, "--outdir", outdir],
+    {
+      cwd: dir,
+      encoding: "utf8",
+      env: {
+        PATH: `${bin}:/usr/bin:/bin`,
+        HOME: dir,
+        CHECKPOINT_DISABLE: "1",
+        FAKE_CODER_LOG: log,
+        ...env,
+      },
     },
-  });
+  );
   return { ...result, outdir, calls: () => readCalls(log), logExists: () => fs.existsSync(log) };
 }
 
