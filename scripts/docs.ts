@@ -29,10 +29,14 @@ function renderApiDocs(current: string, check: boolean): string {
   const fingerprint = publicApiFingerprint(root);
   if (recordedFingerprint(current) === fingerprint) return current;
   if (check) return "(stale)";
-  const run = spawnSync(process.execPath, [path.join(root, "node_modules", "typedoc", "bin", "typedoc")], {
-    cwd: root,
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules", "typedoc", "bin", "typedoc")],
+    {
+      cwd: root,
+      encoding: "utf8",
+    },
+  );
   if (run.status !== 0) throw new Error(`typedoc failed:\n${run.stdout}${run.stderr}`);
   return withFingerprint(fs.readFileSync(path.join(root, API_DOCS_PAGE), "utf8"), fingerprint);
 }
