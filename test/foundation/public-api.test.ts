@@ -25,6 +25,7 @@ const INTERNAL = [
   "cdk",
   "cli-args",
   "coder-cli",
+  "construct-ids",
   "hcl-files",
   "hcl-layout",
   "hcl-template",
