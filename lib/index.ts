@@ -53,10 +53,6 @@ export * from "./shipped-file";
 export * from "./scoped-service-account";
 export * from "./kubeconfig-secret";
 export * from "./harvester-provider";
-export * from "./workspace-tags";
-
-// Where a template runs (the registry's provisioner requirements).
-export type { ProvisionerRequirement, ProvisionerTags } from "./provisioner-tags";
 
 // The devcontainer mapping: apply-time decisions from a devcontainer.json.
 export * from "./devcontainer/agent";

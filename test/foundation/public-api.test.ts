@@ -40,6 +40,7 @@ const INTERNAL = [
   "template-files",
   "template-push",
   "variable-defaults",
+  "workspace-tags",
 ];
 
 test("package.json names lib/index.ts as the entry point", () => {
