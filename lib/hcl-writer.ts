@@ -10,7 +10,7 @@
  *   are; its literal text keeps `$${` / `%%{`, which mean the same in both syntaxes.
  * Literal text gets quotes, backslashes and control characters escaped.
  */
-import { formatSequence, layoutExpression } from "./hcl-layout";
+import { formatSequence, layoutExpression, LINE_LIMIT } from "./hcl-layout";
 import { soleInterpolation, templateParts } from "./hcl-template";
 
 /** A raw HCL expression (a reference such as `var.region`), written without quotes. */
@@ -191,7 +191,12 @@ function renderValue(
   }
   if (typeof value === "boolean") return value ? "true" : "false";
   if (isList(value)) {
-    return `[${value.map((v) => renderValue(v, indent, kind)).join(", ")}]`;
+    const one = `[${value.map((v) => renderValue(v, indent, kind)).join(", ")}]`;
+    if (value.length < 2 || (column + one.length <= LINE_LIMIT && !one.includes("\n"))) return one;
+    // Too long for one line: one element per line, as hcl-layout.ts breaks a tuple.
+    const inner = indent + "  ";
+    const items = value.map((v) => `${inner}${renderValue(v, inner, kind)},`);
+    return `[\n${items.join("\n")}\n${indent}]`;
   }
   const keys = Object.keys(value);
   if (keys.length === 0) return "{}";
