@@ -1,6 +1,7 @@
 // typescript-eslint over the project's own TypeScript (not the generated bindings).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import layers from "./eslint/layers.mjs";
 
 export default tseslint.config(
   { ignores: [".gen/**", "build/**", "cdktf.out/**", "node_modules/**", "coverage/**"] },
@@ -15,6 +16,7 @@ export default tseslint.config(
         module: "writable",
         process: "readonly",
         __dirname: "readonly",
+        __filename: "readonly",
         Buffer: "readonly",
         console: "readonly",
         setTimeout: "readonly",
@@ -30,6 +32,13 @@ export default tseslint.config(
     // Tests read Terraform's JSON (plans, state), whose shape is the schema's, not ours.
     files: ["test/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    // The layer table of docs/architecture.md (eslint/layers.mjs); test/ may import anything.
+    files: ["**/*.ts", "scripts/**/*.js"],
+    ignores: ["test/**"],
+    plugins: { layers },
+    rules: { "layers/layering": "error" },
   },
   {
     rules: {

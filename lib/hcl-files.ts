@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { type BlockSchemas, vendoredBlockSchemas } from "./block-schemas";
-import { LOCALS_FILE, renderLocalsFile } from "./locals-file";
+import { type LocalGroup, LOCALS_FILE, renderLocalsFile } from "./locals-file";
 import { RESOURCES_FILE, splitResources } from "./resources-file";
 
 /** The files {@link writeHclFiles} writes beside cdk.tf.json. */
@@ -17,18 +17,20 @@ export const HCL_FILES: readonly string[] = [LOCALS_FILE, RESOURCES_FILE];
  * Writes `model` (a whole configuration as Terraform JSON; by default the one in
  * `<dir>/cdk.tf.json`) as synth ships it: the locals to locals.tf, the resources and data
  * sources (those with a schema in `schemas`) to main.tf, the rest to cdk.tf.json as cdktf
- * writes it (two-space JSON). Returns `model`.
+ * writes it (two-space JSON). `localGroups` (from `localGroups(stack)`) groups locals.tf by
+ * the construct that declares each local. Returns `model`.
  */
 export function writeHclFiles(
   dir: string,
   model: Record<string, unknown> = readConfiguration(dir),
   schemas: BlockSchemas = vendoredBlockSchemas(),
+  localGroups: readonly LocalGroup[] = [],
 ): Record<string, unknown> {
   const { locals, ...withoutLocals } = model;
   const movesLocals = isNonEmpty(locals);
   const { hcl, rest } = splitResources(movesLocals ? withoutLocals : model, schemas);
   const files: [string, string | undefined][] = [
-    [LOCALS_FILE, movesLocals ? renderLocalsFile(locals) : undefined],
+    [LOCALS_FILE, movesLocals ? renderLocalsFile(locals, localGroups) : undefined],
     [RESOURCES_FILE, hcl],
   ];
   for (const [name, text] of files) {

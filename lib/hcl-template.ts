@@ -1,4 +1,7 @@
 /**
+ * The project's one scanner of Terraform templates and expressions, shared by the HCL writer
+ * (hcl-writer.ts, hcl-layout.ts) and the policies' expression reader (policy/expressions.ts).
+ *
  * Splitting Terraform template strings (every string of a `.tf.json` file is one) into their
  * literal text and their `${ … }` / `%{ … }` sequences, so that a string can be written in
  * HCL native syntax with the same meaning: the literal parts take HCL string escapes, the
@@ -80,6 +83,50 @@ export function quotedStringEnd(text: string, open: number): number {
   return quotedEnd(text, open + 1);
 }
 
+/**
+ * Index of the bracket closing the one at `open` in an HCL expression, quoted strings (and
+ * the templates inside them) followed; the text's length when it is never closed.
+ */
+export function closingBracket(text: string, open: number): number {
+  const closers: string[] = [];
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      i = quotedEnd(text, i + 1);
+      continue;
+    }
+    if (c === "{" || c === "(" || c === "[") closers.push(c === "{" ? "}" : c === "(" ? ")" : "]");
+    else if (c === "}" || c === ")" || c === "]") {
+      closers.pop();
+      if (closers.length === 0) return i;
+    }
+  }
+  return text.length;
+}
+
+/**
+ * Splits an expression at top-level occurrences of `separator` (outside brackets and
+ * strings). `splitTopLevel("a && (b || c) && d", "&&")` → `["a", "(b || c)", "d"]`.
+ */
+export function splitTopLevel(expr: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let last = 0;
+  for (let i = 0; i < expr.length; i++) {
+    const c = expr[i];
+    if (c === '"') i = quotedEnd(expr, i + 1);
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (depth === 0 && expr.startsWith(separator, i)) {
+      parts.push(expr.slice(last, i).trim());
+      i += separator.length - 1;
+      last = i + 1;
+    }
+  }
+  parts.push(expr.slice(last).trim());
+  return parts;
+}
+
 /** Index of the `"` that closes a quoted string whose text starts at `start`. */
 function quotedEnd(text: string, start: number): number {
   for (let i = start; i < text.length; i++) {
@@ -94,4 +141,70 @@ function quotedEnd(text: string, start: number): number {
 function unsupported(template: string, what: string): Error {
   const shown = template.length > 200 ? `${template.slice(0, 200)}…` : template;
   return new Error(`template ${JSON.stringify(shown)}: ${what} is not supported here`);
+}
+
+/** One token of an HCL expression, as {@link expressionTokens} splits it. */
+export interface ExpressionToken {
+  /**
+   * `string`: a whole quoted string (templates inside it included); `word`: an identifier,
+   * keyword or number; `open`/`close`: a bracket; `comma`; `newline`: a line break inside
+   * braces, where it separates items; `op`: any other punctuation (`.`, `...`, `?`, `:`,
+   * `=`, `=>`, operators).
+   */
+  readonly kind: "string" | "word" | "open" | "close" | "comma" | "newline" | "op";
+  readonly text: string;
+}
+
+const OPERATORS = ["...", "=>", "==", "!=", "<=", ">=", "&&", "||"];
+
+/**
+ * The tokens of an HCL expression, found with the same rules as {@link templateParts}
+ * (strings and the templates inside them are followed, brackets must balance). Line breaks
+ * count only inside an object's braces, where they separate items. Throws on what the
+ * scanner does not follow (heredocs, comments, unbalanced brackets).
+ */
+export function expressionTokens(expression: string): ExpressionToken[] {
+  const tokens: ExpressionToken[] = [];
+  const brackets: string[] = [];
+  const push = (kind: ExpressionToken["kind"], text: string) => tokens.push({ kind, text });
+  for (let i = 0; i < expression.length; i++) {
+    const c = expression[i];
+    if (c === "\n") {
+      if (brackets[brackets.length - 1] === "}") push("newline", "\n");
+    } else if (c === " " || c === "\t" || c === "\r") {
+      continue;
+    } else if (c === '"') {
+      const end = quotedEnd(expression, i + 1);
+      push("string", expression.slice(i, end + 1));
+      i = end;
+    } else if (c === "(" || c === "[" || c === "{") {
+      brackets.push(c === "(" ? ")" : c === "[" ? "]" : "}");
+      push("open", c);
+    } else if (c === ")" || c === "]" || c === "}") {
+      if (brackets.pop() !== c) throw unsupported(expression, `unbalanced "${c}"`);
+      push("close", c);
+    } else if (c === ",") {
+      push("comma", c);
+    } else if (expression.startsWith("<<", i)) {
+      throw unsupported(expression, "a heredoc");
+    } else if (c === "#" || expression.startsWith("//", i) || expression.startsWith("/*", i)) {
+      throw unsupported(expression, "a comment");
+    } else if (/[A-Za-z0-9_]/.test(c)) {
+      // HCL identifiers may hold dashes (`a-b` is one name); numbers may have a fraction
+      // and an exponent.
+      const word = /^(?:[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_-]*)/.exec(
+        expression.slice(i),
+      );
+      if (word === null) throw unsupported(expression, `the character "${c}"`);
+      push("word", word[0]);
+      i += word[0].length - 1;
+    } else {
+      const op = OPERATORS.find((o) => expression.startsWith(o, i)) ?? c;
+      if (!/^[.?:=!<>+\-*/%&|]/.test(op)) throw unsupported(expression, `the character "${c}"`);
+      push("op", op);
+      i += op.length - 1;
+    }
+  }
+  if (brackets.length > 0) throw unsupported(expression, "an unclosed bracket");
+  return tokens;
 }

@@ -10,6 +10,7 @@
  *   are; its literal text keeps `$${` / `%%{`, which mean the same in both syntaxes.
  * Literal text gets quotes, backslashes and control characters escaped.
  */
+import { formatSequence, layoutExpression, LINE_LIMIT } from "./hcl-layout";
 import { soleInterpolation, templateParts } from "./hcl-template";
 
 /** A raw HCL expression (a reference such as `var.region`), written without quotes. */
@@ -22,8 +23,8 @@ export class HclReference {
 }
 
 /**
- * Any HCL expression, written as it is (a multi-line one inside parentheses, where HCL
- * allows line breaks).
+ * Any HCL expression, laid out by hcl-layout.ts: spaced as terraform fmt spaces it, and broken
+ * over lines where it is too long (only whitespace changes).
  */
 export class HclExpression {
   constructor(public readonly expression: string) {}
@@ -47,7 +48,10 @@ export type HclStringKind = "literal" | "template";
 export function hclQuoted(text: string, kind: HclStringKind): string {
   if (kind === "template") {
     const parts = templateParts(text);
-    return `"${parts.map((p) => (p.kind === "literal" ? escapeText(p.text) : p.text)).join("")}"`;
+    const written = parts.map((p) =>
+      p.kind === "literal" ? escapeText(p.text) : formatSequence(p.text),
+    );
+    return `"${written.join("")}"`;
   }
   // Replacement functions: "$$" in a replacement string would mean "$".
   const escaped = escapeText(text)
@@ -82,11 +86,20 @@ export interface HclBlock {
   readonly type: string;
   readonly labels: readonly string[];
   readonly body: readonly HclBodyItem[];
+  /** A `#` comment line written above the block (top-level blocks). @default none */
+  readonly comment?: string;
 }
 
 /** Renders top-level blocks separated by blank lines, ending with a newline. */
 export function renderHclFile(blocks: readonly HclBlock[], kind: HclStringKind): string {
-  return blocks.map((b) => renderBlock(b, "", kind)).join("\n\n") + "\n";
+  return (
+    blocks
+      .map((b) => {
+        const comment = b.comment === undefined ? "" : `# ${b.comment.replace(/\s+/g, " ")}\n`;
+        return comment + renderBlock(b, "", kind);
+      })
+      .join("\n\n") + "\n"
+  );
 }
 
 function renderBlock(block: HclBlock, indent: string, kind: HclStringKind): string {
@@ -111,7 +124,10 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
       if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(item.name)) {
         throw new Error(`not a valid HCL attribute name: ${JSON.stringify(item.name)}`);
       }
-      group.push({ name: item.name, text: renderValue(item.value, indent, kind) });
+      group.push({
+        name: item.name,
+        text: renderValue(item.value, indent, kind, indent.length + item.name.length + 3),
+      });
       return;
     }
     flush();
@@ -150,14 +166,22 @@ function alignedLines(
   return lines;
 }
 
-function renderValue(value: HclWriterValue, indent: string, kind: HclStringKind): string {
+/** `column`: where the value starts on its line, for the layout of long expressions. */
+function renderValue(
+  value: HclWriterValue,
+  indent: string,
+  kind: HclStringKind,
+  column = indent.length,
+): string {
   if (value === null) return "null";
   if (value instanceof HclReference) return value.expression;
   if (value instanceof HclExpression) {
+    const laidOut = layoutExpression(value.expression, column, indent);
+    if (laidOut !== undefined) return laidOut;
     const lines = value.expression.split("\n");
     if (lines.length === 1) return value.expression;
-    // Continuation lines take the value's indentation: outside strings (and HCL strings
-    // cannot span lines), whitespace in an expression means nothing.
+    // What the scanner does not follow is kept as written, inside parentheses, where HCL
+    // allows line breaks; continuation lines take the value's indentation.
     return `(\n${lines.map((l) => `${indent}  ${l.trim()}`).join("\n")}\n${indent})`;
   }
   if (typeof value === "string") return hclQuoted(value, kind);
@@ -167,13 +191,21 @@ function renderValue(value: HclWriterValue, indent: string, kind: HclStringKind)
   }
   if (typeof value === "boolean") return value ? "true" : "false";
   if (isList(value)) {
-    return `[${value.map((v) => renderValue(v, indent, kind)).join(", ")}]`;
+    const one = `[${value.map((v) => renderValue(v, indent, kind)).join(", ")}]`;
+    if (value.length < 2 || (column + one.length <= LINE_LIMIT && !one.includes("\n"))) return one;
+    // Too long for one line: one element per line, as hcl-layout.ts breaks a tuple.
+    const inner = indent + "  ";
+    const items = value.map((v) => `${inner}${renderValue(v, inner, kind)},`);
+    return `[\n${items.join("\n")}\n${indent}]`;
   }
   const keys = Object.keys(value);
   if (keys.length === 0) return "{}";
   const inner = indent + "  ";
   const lines = alignedLines(
-    keys.map((k) => ({ name: hclQuoted(k, kind), text: renderValue(value[k], inner, kind) })),
+    keys.map((k) => {
+      const name = hclQuoted(k, kind);
+      return { name, text: renderValue(value[k], inner, kind, inner.length + name.length + 3) };
+    }),
     inner,
   );
   return `{\n${lines.join("\n")}\n${indent}}`;

@@ -40,8 +40,11 @@ export interface TemplateFrontMatter {
 }
 
 export interface TemplateStackProps {
-  /** The template's source folder, relative to the project root (e.g. `templates/kubernetes`). */
-  readonly sourceDir: string;
+  /**
+   * The template's source folder, relative to the project root.
+   * @default `templates/<id>`: the stack id is the template id and its folder's name
+   */
+  readonly sourceDir?: string;
   readonly frontMatter: TemplateFrontMatter;
   /**
    * Files and folders (relative to `sourceDir`) copied into the template's
@@ -73,7 +76,7 @@ export class TemplateStack extends TerraformStack {
 
   constructor(scope: Construct, id: string, props: TemplateStackProps) {
     super(scope, id);
-    this.sourceDir = props.sourceDir;
+    this.sourceDir = props.sourceDir ?? `templates/${id}`;
     this.frontMatter = props.frontMatter;
     this.extraFiles = props.extraFiles ?? [];
     applyTemplatePolicies(this);

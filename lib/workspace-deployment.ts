@@ -1,4 +1,4 @@
-import { Construct, type ITerraformDependable } from "./cdk";
+import { Construct, Token, type IResolvable, type ITerraformDependable } from "./cdk";
 import {
   DeploymentV1,
   type DeploymentV1SpecTemplateSpec,
@@ -30,6 +30,38 @@ export interface WorkspaceDeploymentProps {
   readonly pod: DeploymentV1SpecTemplateSpec;
   /** Created first, e.g. the data volume the pod mounts. @default [] */
   readonly dependsOn?: readonly ITerraformDependable[];
+
+  // ---- Scheduling and extended resources (typed props; see applyScheduling below) ----
+
+  /**
+   * Extended resources (GPUs, say) for the first container, added to its limits, which
+   * Kubernetes also takes as the requests: `{ "nvidia.com/gpu": gpus }`. Values may be tokens
+   * (a parameter); 0 requests none. @default none
+   */
+  readonly extendedResources?: Readonly<Record<string, string | number>>;
+  /** Node labels the pod must run on; a token (a map known at apply time) is accepted. @default none */
+  readonly nodeSelector?: Readonly<Record<string, string>> | IResolvable;
+  /**
+   * Taints the pod tolerates. A list is written as blocks; a token (a list of objects with
+   * `key`, `operator`, `value`, `effect`, `toleration_seconds`, any of them absent, known at
+   * apply time) becomes a dynamic block. @default none
+   */
+  readonly tolerations?: readonly WorkspaceToleration[] | IResolvable;
+  /** Node and pod (anti-)affinity. @default none */
+  readonly affinity?: DeploymentV1SpecTemplateSpecAffinity;
+}
+
+/** One toleration; any field may be a token. */
+export interface WorkspaceToleration {
+  /** @default any key (with operator Exists) */
+  readonly key?: string;
+  /** "Equal" or "Exists". @default "Equal" */
+  readonly operator?: string;
+  readonly value?: string;
+  /** "NoSchedule", "PreferNoSchedule" or "NoExecute". @default all effects */
+  readonly effect?: string;
+  /** For NoExecute: seconds the pod stays after the taint appears. @default forever */
+  readonly tolerationSeconds?: string;
 }
 
 /**
@@ -51,6 +83,7 @@ export class WorkspaceDeployment extends Construct {
       );
     }
     const stableLabels = claimStableLabels(props.meta);
+    const pod = applyScheduling(this.node.path, props);
     this.deployment = new DeploymentV1(this, props.resourceName ?? "main", {
       count: props.workspace.startCount,
       dependsOn: props.dependsOn ? [...props.dependsOn] : undefined,
@@ -67,11 +100,83 @@ export class WorkspaceDeployment extends Construct {
         strategy: { type: "Recreate" },
         template: {
           metadata: { labels: stableLabels },
-          spec: props.pod,
+          spec: pod,
         },
       },
     });
+    if (props.tolerations !== undefined && !Array.isArray(props.tolerations)) {
+      // cdktf has no dynamic blocks inside a block list, so this one is an override.
+      this.deployment.addOverride("spec.template.spec.dynamic.toleration", {
+        for_each: props.tolerations,
+        iterator: "toleration",
+        content: Object.fromEntries(
+          TOLERATION_FIELDS.map(([, key]) => [key, `\${lookup(toleration.value, "${key}", null)}`]),
+        ),
+      });
+    }
   }
+}
+
+/** Toleration fields: the prop's name and the provider's. */
+const TOLERATION_FIELDS = [
+  ["key", "key"],
+  ["operator", "operator"],
+  ["value", "value"],
+  ["effect", "effect"],
+  ["tolerationSeconds", "toleration_seconds"],
+] as const;
+
+/**
+ * The pod with the typed scheduling props merged in. A prop the pod already sets is refused
+ * rather than silently combined.
+ */
+function applyScheduling(
+  path: string,
+  props: WorkspaceDeploymentProps,
+): DeploymentV1SpecTemplateSpec {
+  const pod = props.pod;
+  const twice = (name: string, podField: keyof DeploymentV1SpecTemplateSpec) => {
+    if (pod[podField] !== undefined) {
+      throw new Error(`${path}: set ${name} either as a prop or in pod.${podField}, not both`);
+    }
+  };
+  let result: DeploymentV1SpecTemplateSpec = pod;
+  if (props.nodeSelector !== undefined) {
+    twice("nodeSelector", "nodeSelector");
+    const selector = Token.isUnresolved(props.nodeSelector)
+      ? Token.asStringMap(props.nodeSelector)
+      : { ...(props.nodeSelector as Record<string, string>) };
+    result = { ...result, nodeSelector: selector };
+  }
+  if (props.tolerations !== undefined) {
+    twice("tolerations", "toleration");
+    if (Array.isArray(props.tolerations)) {
+      result = { ...result, toleration: props.tolerations.map((t) => ({ ...t })) };
+    }
+  }
+  if (props.affinity !== undefined) {
+    twice("affinity", "affinity");
+    result = { ...result, affinity: props.affinity };
+  }
+  const extended = props.extendedResources;
+  if (extended !== undefined && Object.keys(extended).length > 0) {
+    const containers = Array.isArray(pod.container) ? pod.container : [];
+    if (containers.length === 0) throw new Error(`${path}: extendedResources need a container`);
+    const [first, ...rest] = containers as DeploymentV1SpecTemplateSpecContainer[];
+    const limits = { ...(first.resources?.limits ?? {}) } as Record<string, string>;
+    for (const [name, amount] of Object.entries(extended)) {
+      if (name in limits) throw new Error(`${path}: ${name} is already a limit of the container`);
+      limits[name] =
+        typeof amount === "number" && !Token.isUnresolved(amount)
+          ? String(amount)
+          : Token.asString(amount);
+    }
+    result = {
+      ...result,
+      container: [{ ...first, resources: { ...first.resources, limits } }, ...rest],
+    };
+  }
+  return result;
 }
 
 /**

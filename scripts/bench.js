@@ -10,7 +10,7 @@ const { execFileSync, spawnSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-require("./register-ts");
+require("./ts").register();
 
 const root = path.resolve(__dirname, "..");
 const args = process.argv.slice(2);

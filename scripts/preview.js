@@ -3,11 +3,12 @@
 // is bundled into build/preview.js (only when a source changed) and run with V8's code cache,
 // as `npm run synth` does (synth-bundle.js): loading cdktf and the constructs from source
 // was a third of a preview. The harness under test/, which the builds do not include, stays
-// a require at run time and is loaded from source with swc (register-ts.js).
+// a require at run time and is loaded from source (scripts/ts.js; it moves to its own package:
+// docs/architecture.md).
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const path = require("path");
-require("./register-ts");
+require("./ts").register();
 const { bundleEntry, run, INPUTS } = require("./synth-bundle");
 
 const BUNDLE = path.join(__dirname, "..", "build", "preview.js");

@@ -1,6 +1,6 @@
 // `npm run docs:provisioners [-- --check]`: writes docs/provisioners.md from the template
 // registry. With --check it only compares, and fails when the checked-in page is stale.
-// Run from the swc build: `node scripts/build.js && node build/scripts/provisioner-docs.js`.
+// Run from source: `node scripts/ts.js scripts/provisioner-docs.ts …` (scripts/ts.js).
 import * as fs from "fs";
 import * as path from "path";
 import { projectRoot } from "../lib/project-root";

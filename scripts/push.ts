@@ -4,9 +4,10 @@
 // Synthesizes one template, then publishes it with `coder templates push` (its static
 // provisioner tags included) and sets its display name, description and icon with
 // `coder templates edit`. --dry-run prints the commands instead of running them.
-// Run from the swc build: `node scripts/build.js && node build/scripts/push.js …`.
+// Run from source: `node scripts/ts.js scripts/push.ts …` (scripts/ts.js).
 import * as fs from "fs";
 import * as path from "path";
+import { parseCommandLine, UsageError } from "../lib/cli-args";
 import { findOnPath, runStreaming, shellQuote } from "../lib/coder-cli";
 import { projectRoot } from "../lib/project-root";
 import { planPush } from "../lib/template-push";
@@ -31,52 +32,37 @@ interface PushArgs {
   readonly outdir?: string;
 }
 
-class UsageError extends Error {}
-
-function parseArgs(argv: readonly string[]): PushArgs {
-  const positional: string[] = [];
-  const values: Record<string, string> = {};
-  let dryRun = false;
-  const valueFlags: Record<string, string> = {
-    "--variables-file": "variablesFile",
-    "--message": "message",
-    "-m": "message",
-    "--config": "config",
-    "--outdir": "outdir",
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--dry-run") {
-      dryRun = true;
-      continue;
-    }
-    if (arg === "--help" || arg === "-h") throw new UsageError(USAGE);
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? splitOnce(arg) : [arg];
-    const key = valueFlags[flag];
-    if (key !== undefined) {
-      const value = inline ?? argv[++i];
-      if (value === undefined) throw new UsageError(`${flag} needs a value\n${USAGE}`);
-      values[key] = value;
-      continue;
-    }
-    if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}\n${USAGE}`);
-    positional.push(arg);
-  }
-  if (positional.length !== 1) {
+function readArgs(argv: readonly string[]): PushArgs {
+  const { values, positionals } = parseCommandLine(
+    argv,
+    {
+      "dry-run": { type: "boolean", default: false },
+      "variables-file": { type: "string" },
+      message: { type: "string", short: "m" },
+      config: { type: "string" },
+      outdir: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    USAGE,
+  );
+  if (values.help) throw new UsageError(USAGE);
+  if (positionals.length !== 1) {
     throw new UsageError(
-      `${positional.length === 0 ? "name the template to push" : `one template at a time (got ${positional.join(", ")})`}\n${USAGE}`,
+      `${positionals.length === 0 ? "name the template to push" : `one template at a time (got ${positionals.join(", ")})`}\n${USAGE}`,
     );
   }
-  return { template: positional[0], dryRun, ...values };
-}
-
-function splitOnce(arg: string): [string, string] {
-  const at = arg.indexOf("=");
-  return [arg.slice(0, at), arg.slice(at + 1)];
+  return {
+    template: positionals[0],
+    dryRun: values["dry-run"] === true,
+    variablesFile: values["variables-file"],
+    message: values.message,
+    config: values.config,
+    outdir: values.outdir,
+  };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const args = readArgs(argv);
   // Check for the CLI first: no point synthesizing for a push that cannot run.
   const coder = args.dryRun ? "coder" : findOnPath("coder");
   if (coder === undefined) {

@@ -34,6 +34,7 @@ import {
   readWorkspaceReport,
   type PlanView,
 } from "../lib/preview/workspace-report";
+import { parseCommandLine, UsageError } from "../lib/cli-args";
 import { loadConfigFor } from "../templates/load-config";
 import { synthTemplates } from "../templates/synth";
 import { TerraformHarness } from "../test/harness";
@@ -70,73 +71,61 @@ export interface PreviewArgs {
   readonly service: MetadataAssumptions;
 }
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export function parseArgs(argv: readonly string[]): PreviewArgs {
-  const positional: string[] = [];
-  const variables: Record<string, string> = {};
-  const parameters: Record<string, string> = {};
-  let json = false;
-  let config: string | undefined;
-  const service: { remoteUser?: string; uid?: number; gid?: number } = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--help" || arg === "-h") throw new UsageError(USAGE);
-    if (arg === "--json") {
-      json = true;
-      continue;
-    }
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? splitOnce(arg) : [arg];
-    if (VALUE_FLAGS.includes(flag)) {
-      const value = inline ?? argv[++i];
-      if (value === undefined) throw new UsageError(`${flag} needs a value\n${USAGE}`);
-      if (flag === "--config") {
-        config = value;
-        continue;
-      }
-      if (flag === "--remote-user") {
-        if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value))
-          throw new UsageError(`--remote-user ${value}: expected a user name\n${USAGE}`);
-        service.remoteUser = value;
-        continue;
-      }
-      if (flag === "--uid" || flag === "--gid") {
-        if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1)
-          throw new UsageError(
-            `${flag} ${value}: expected a number from 0 to 2147483647\n${USAGE}`,
-          );
-        service[flag === "--uid" ? "uid" : "gid"] = Number(value);
-        continue;
-      }
+  const { values, positionals } = parseCommandLine(
+    argv,
+    {
+      var: { type: "string", multiple: true, default: [] },
+      param: { type: "string", multiple: true, default: [] },
+      json: { type: "boolean", default: false },
+      config: { type: "string" },
+      "remote-user": { type: "string" },
+      uid: { type: "string" },
+      gid: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    USAGE,
+  );
+  if (values.help) throw new UsageError(USAGE);
+  const pairs = (flag: string, given: readonly string[]) => {
+    const out: Record<string, string> = {};
+    for (const value of given) {
       const at = value.indexOf("=");
-      if (at <= 0) throw new UsageError(`${flag} ${value}: expected name=value\n${USAGE}`);
-      (flag === "--var" ? variables : parameters)[value.slice(0, at)] = value.slice(at + 1);
-      continue;
+      if (at <= 0) throw new UsageError(`--${flag} ${value}: expected name=value\n${USAGE}`);
+      out[value.slice(0, at)] = value.slice(at + 1);
     }
-    if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}\n${USAGE}`);
-    positional.push(arg);
-  }
-  if (positional.length !== 1) {
+    return out;
+  };
+  if (positionals.length !== 1) {
     throw new UsageError(
-      `${positional.length === 0 ? "name a devcontainer.json or a repository folder" : `one target at a time (got ${positional.join(", ")})`}\n${USAGE}`,
+      `${positionals.length === 0 ? "name a devcontainer.json or a repository folder" : `one target at a time (got ${positionals.join(", ")})`}\n${USAGE}`,
     );
   }
+  const config = values.config;
+  const service: { remoteUser?: string; uid?: number; gid?: number } = {};
+  const remoteUser = values["remote-user"];
+  if (remoteUser !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(remoteUser))
+      throw new UsageError(`--remote-user ${remoteUser}: expected a user name\n${USAGE}`);
+    service.remoteUser = remoteUser;
+  }
+  for (const flag of ["uid", "gid"] as const) {
+    const value = values[flag];
+    if (value === undefined) continue;
+    if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1)
+      throw new UsageError(`--${flag} ${value}: expected a number from 0 to 2147483647\n${USAGE}`);
+    service[flag] = Number(value);
+  }
   return {
-    target: positional[0],
-    variables,
-    parameters,
-    json,
+    target: positionals[0],
+    variables: pairs("var", values.var),
+    parameters: pairs("param", values.param),
+    json: values.json === true,
     ...(config ? { config } : {}),
     service,
   };
-}
-
-/** Options that take a value. */
-const VALUE_FLAGS = ["--var", "--param", "--config", "--remote-user", "--uid", "--gid"];
-
-function splitOnce(arg: string): [string, string] {
-  const at = arg.indexOf("=");
-  return [arg.slice(0, at), arg.slice(at + 1)];
 }
 
 /** Where output goes (tests pass buffers). */

@@ -37,6 +37,22 @@ export interface TemplateDefinition {
   readonly presetRules?: OperatorPresetRules;
 }
 
+/**
+ * A registry entry whose id is written once: the stack is `new Stack(scope, id, settings)`
+ * and, by TemplateStack's default, its source folder is `templates/<id>`.
+ */
+export function defineTemplate<Settings>(
+  id: string,
+  Stack: new (scope: Construct, id: string, settings?: Settings) => TemplateStack,
+  options: Omit<TemplateDefinition, "id" | "create"> = {},
+): TemplateDefinition {
+  return {
+    id,
+    create: (scope, settings) => new Stack(scope, id, settings as Settings),
+    ...options,
+  };
+}
+
 /** Every template, in the order they are synthesized. */
 export const TEMPLATES: readonly TemplateDefinition[] = [
   {

@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { loadOperatorConfig, resolveConfigPath, type OperatorConfig } from "../lib/operator-config";
 import { projectRoot } from "../lib/project-root";
 import { TEMPLATES } from "./index";
@@ -20,15 +21,17 @@ export function loadConfigFor(
       );
 }
 
-/** The value of `--config`, if given. */
+/** The value of `--config`, if given (other arguments are the command's own). */
 export function configFlag(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--config") {
-      const value = args[i + 1];
-      if (value === undefined || value.startsWith("--")) throw new Error("--config needs a file");
-      return value;
-    }
-    if (args[i].startsWith("--config=")) return args[i].slice("--config=".length);
+  const { values } = parseArgs({
+    args: [...args],
+    options: { config: { type: "string" } },
+    allowPositionals: true,
+    strict: false,
+  });
+  if (values.config === undefined) return undefined;
+  if (typeof values.config !== "string" || values.config.startsWith("--")) {
+    throw new Error("--config needs a file");
   }
-  return undefined;
+  return values.config;
 }

@@ -6,6 +6,7 @@ import { InvalidPropError } from "../lib/validate";
 import { projectRoot } from "../lib/project-root";
 import { validateProvisionerTags, type ProvisionerTags } from "../lib/provisioner-tags";
 import { writeHclFiles } from "../lib/hcl-files";
+import { localGroups } from "../lib/locals-file";
 import { shipTemplateFiles } from "../lib/template-files";
 import type { TemplateFrontMatter, TemplateStack } from "../lib/template-stack";
 import { applyVariableDefaults } from "../lib/variable-defaults";
@@ -98,7 +99,7 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
       rendered?.json ?? synthesized,
       stack.declaredVariableNames(),
     );
-    const model = writeHclFiles(dir, json);
+    const model = writeHclFiles(dir, json, undefined, localGroups(stack));
     shipTemplateFiles(stack, dir);
     const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
     const hasLockFile = fs.existsSync(lockSource);

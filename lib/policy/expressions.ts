@@ -4,9 +4,12 @@
  * A JSON string in a .tf.json file is a template: `${ … }` interpolates an expression,
  * `$${` and `%%{` are escaped literals. The checks here are deliberately small: they find
  * the interpolations of a string, the references in them, and whether an expression is
- * "gated" by a boolean variable (false whenever the variable is false).
+ * "gated" by a boolean variable (false whenever the variable is false). The scanning itself
+ * (strings, brackets, templates) is hcl-template.ts's, the writer's.
  */
-import { quotedStringEnd, templateParts } from "../hcl-template";
+import { closingBracket, quotedStringEnd, splitTopLevel, templateParts } from "../hcl-template";
+
+export { splitTopLevel };
 
 /** The bodies of the `${ … }` interpolations (and `%{ … }` directives) of a template string. */
 export function interpolations(template: string): string[] {
@@ -15,61 +18,20 @@ export function interpolations(template: string): string[] {
     .map((part) => part.text.slice(2, -1).trim());
 }
 
-/** Index of the bracket closing the one at `open` (the string's end when unbalanced). */
-function matchingClose(text: string, open: number): number {
-  const closers: string[] = [];
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      i = quotedStringEnd(text, i);
-      continue;
-    }
-    if (c === "{" || c === "(" || c === "[") closers.push(c === "{" ? "}" : c === "(" ? ")" : "]");
-    else if (c === "}" || c === ")" || c === "]") {
-      closers.pop();
-      if (closers.length === 0) return i;
-    }
-  }
-  return text.length;
-}
-
 /** The whole value is one interpolation (`"${expr}"`): its expression, else undefined. */
 export function soleExpression(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   const trimmed = value.trim();
   if (!trimmed.startsWith("${") || !trimmed.endsWith("}")) return undefined;
-  if (matchingClose(trimmed, 1) !== trimmed.length - 1) return undefined;
+  if (closingBracket(trimmed, 1) !== trimmed.length - 1) return undefined;
   return trimmed.slice(2, -1).trim();
 }
 
 /** Removes parentheses that wrap the whole expression: `((a && b))` → `a && b`. */
 export function stripOuterParens(expr: string): string {
   let e = expr.trim();
-  while (e.startsWith("(") && matchingClose(e, 0) === e.length - 1) e = e.slice(1, -1).trim();
+  while (e.startsWith("(") && closingBracket(e, 0) === e.length - 1) e = e.slice(1, -1).trim();
   return e;
-}
-
-/**
- * Splits an expression at top-level occurrences of `separator` (outside brackets and
- * strings). `splitTopLevel("a && (b || c) && d", "&&")` → `["a", "(b || c)", "d"]`.
- */
-export function splitTopLevel(expr: string, separator: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let last = 0;
-  for (let i = 0; i < expr.length; i++) {
-    const c = expr[i];
-    if (c === '"') i = quotedStringEnd(expr, i);
-    else if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (depth === 0 && expr.startsWith(separator, i)) {
-      parts.push(expr.slice(last, i).trim());
-      i += separator.length - 1;
-      last = i + 1;
-    }
-  }
-  parts.push(expr.slice(last).trim());
-  return parts;
 }
 
 /** `cond ? a : b` at the top level of the expression, else undefined. */

@@ -1,29 +1,36 @@
-import { Token, type Construct, type IResolvable } from "../../lib/cdk";
-import { TemplateStack } from "../../lib/template-stack";
-import { coderProvider, workspaceClusterProvider } from "../../lib/providers";
-import { WorkspaceData } from "../../lib/workspace-data";
-import { workspaceObjectMeta } from "../../lib/workspace-labels";
-import { DataVolume } from "../../lib/data-volume";
-import { sizePresets, STANDARD_SIZE_PRESETS } from "../../lib/size-presets";
-import { hcl } from "../../lib/hcl";
-import { DevcontainerTemplateVariables } from "../../lib/devcontainer/variables";
-import { DevcontainerParameters } from "../../lib/devcontainer/parameters";
-import { GitCredentials } from "../../lib/devcontainer/git-credentials";
-import { DevcontainerSource, devcontainerBuilderProvider } from "../../lib/devcontainer/source";
-import { WorkspaceUser } from "../../lib/devcontainer/workspace-user";
-import { KubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
-import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
-import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
-import { DevcontainerWarnings } from "../../lib/devcontainer/warnings";
-import { DevcontainerAgent } from "../../lib/devcontainer/agent";
-import { DevcontainerAgentEnv } from "../../lib/devcontainer/agent-env";
-import { WorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
-import { ContainerRuntime } from "../../lib/devcontainer/runtime";
-import { DevcontainerMounts } from "../../lib/devcontainer/mounts";
-import { DevcontainerScripts } from "../../lib/devcontainer/scripts";
-import { DevcontainerApps } from "../../lib/devcontainer/apps";
-import { DevcontainerPod } from "../../lib/devcontainer/workspace-pod";
-import { declareLimits } from "../../lib/policy/policy-rule";
+import {
+  coderProvider,
+  type Construct,
+  ContainerRuntime,
+  DataVolume,
+  declareLimits,
+  DevcontainerAgent,
+  DevcontainerAgentEnv,
+  DevcontainerApps,
+  devcontainerBuilderProvider,
+  DevcontainerMounts,
+  DevcontainerParameters,
+  DevcontainerPlacement,
+  DevcontainerPod,
+  DevcontainerScripts,
+  DevcontainerSizing,
+  DevcontainerSource,
+  DevcontainerTemplateVariables,
+  DevcontainerWarnings,
+  GitCredentials,
+  hcl,
+  type IResolvable,
+  KubernetesCustomizations,
+  sizePresets,
+  STANDARD_SIZE_PRESETS,
+  TemplateStack,
+  Token,
+  workspaceClusterProvider,
+  WorkspaceData,
+  WorkspaceFolder,
+  workspaceObjectMeta,
+  WorkspaceUser,
+} from "../../lib";
 
 /**
  * `devcontainer`: a workspace built from a repository's Dev Container configuration.

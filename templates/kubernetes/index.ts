@@ -1,24 +1,26 @@
-import type { Construct } from "../../lib/cdk";
-import { TemplateStack } from "../../lib/template-stack";
-import { TemplateVariable } from "../../lib/template-variable";
-import { checkProp, DNS_LABEL, IMAGE_REFERENCE } from "../../lib/validate";
 import {
-  coderProvider,
-  useKubeconfigVariable,
-  workspaceClusterProvider,
-} from "../../lib/providers";
-import { WorkspaceData } from "../../lib/workspace-data";
-import { WorkspaceAgent } from "../../lib/workspace-agent";
-import { standardMetadata } from "../../lib/agent-metadata";
-import { WorkspaceParameter } from "../../lib/workspace-parameter";
-import { workspaceObjectMeta } from "../../lib/workspace-labels";
-import { DataVolume } from "../../lib/data-volume";
-import { sizePresets, STANDARD_SIZE_PRESETS, WORKSPACE_SIZES } from "../../lib/size-presets";
-import {
-  WorkspaceDeployment,
-  WORKSPACE_POD_ANTI_AFFINITY,
   agentContainer,
-} from "../../lib/workspace-deployment";
+  checkProp,
+  coderProvider,
+  type Construct,
+  DataVolume,
+  DNS_LABEL,
+  IMAGE_REFERENCE,
+  sizePresets,
+  STANDARD_SIZE_PRESETS,
+  standardMetadata,
+  TemplateStack,
+  TemplateVariable,
+  useKubeconfigVariable,
+  WORKSPACE_POD_ANTI_AFFINITY,
+  WORKSPACE_SIZES,
+  WorkspaceAgent,
+  workspaceClusterProvider,
+  WorkspaceData,
+  WorkspaceDeployment,
+  workspaceObjectMeta,
+  WorkspaceParameter,
+} from "../../lib";
 
 /** Options a deployment may set for this template (operator configuration). */
 export interface KubernetesTemplateProps {

@@ -1,50 +1,55 @@
 import {
+  agentContainer,
+  checkProp,
+  coderProvider,
   Construct,
+  cpuUsage,
+  DataVolume,
+  diskUsage,
+  DNS_LABEL,
+  DNS_SUBDOMAIN,
+  embeddedScript,
+  emptyOr,
+  GIT_URL_WITHOUT_PASSWORD,
+  harvesterKubeconfigPathVariable,
+  harvesterProvider,
+  hcl,
+  HTTP_URL,
+  HTTPS_URL,
+  IMAGE_REFERENCE,
+  item,
+  KUBECONFIG_SECRET_KEY,
+  KubeconfigSecret,
+  NON_ROOT_ID,
+  nonEmptyListOf,
+  oneOf,
+  POSITIVE_NUMBER,
+  POSITIVE_WHOLE_NUMBER,
+  ramUsage,
+  RBAC_ROLE_NAME,
+  type RoleBindingTarget,
+  type Rule,
+  sanitizedLabelValue,
+  ScopedServiceAccount,
+  SHA256_HEX,
+  type SizePreset,
+  sizePresets,
+  TemplateStack,
+  TemplateVariable,
   TerraformIterator,
   TerraformLocal,
   TerraformVariable,
   Token,
-} from "../../lib/cdk";
-import { Script } from "../../.gen/providers/coder/script";
-import { TemplateStack } from "../../lib/template-stack";
-import {
-  coderProvider,
   useKubeconfigVariable,
+  WorkspaceAgent,
   workspaceClusterProvider,
-} from "../../lib/providers";
-import { harvesterKubeconfigPathVariable, harvesterProvider } from "../../lib/harvester-provider";
-import { WorkspaceData } from "../../lib/workspace-data";
-import { WorkspaceAgent } from "../../lib/workspace-agent";
-import { cpuUsage, diskUsage, item, ramUsage } from "../../lib/agent-metadata";
-import { WorkspaceParameter } from "../../lib/workspace-parameter";
-import { workspaceObjectMeta, type WorkspaceObjectMeta } from "../../lib/workspace-labels";
-import { sanitizedLabelValue } from "../../lib/label-value";
-import { DataVolume } from "../../lib/data-volume";
-import { sizePresets, type SizePreset } from "../../lib/size-presets";
-import { WorkspaceDeployment, agentContainer } from "../../lib/workspace-deployment";
-import { ScopedServiceAccount, type RoleBindingTarget } from "../../lib/scoped-service-account";
-import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/kubeconfig-secret";
-import { embeddedScript } from "../../lib/embedded-script";
-import { hcl } from "../../lib/hcl";
-import { TemplateVariable } from "../../lib/template-variable";
-import {
-  DNS_LABEL,
-  DNS_SUBDOMAIN,
-  GIT_URL_WITHOUT_PASSWORD,
-  HTTP_URL,
-  HTTPS_URL,
-  IMAGE_REFERENCE,
-  NON_ROOT_ID,
-  POSITIVE_NUMBER,
-  POSITIVE_WHOLE_NUMBER,
-  RBAC_ROLE_NAME,
-  SHA256_HEX,
-  checkProp,
-  emptyOr,
-  nonEmptyListOf,
-  oneOf,
-  type Rule,
-} from "../../lib/validate";
+  WorkspaceData,
+  WorkspaceDeployment,
+  workspaceObjectMeta,
+  type WorkspaceObjectMeta,
+  WorkspaceParameter,
+} from "../../lib";
+import { Script } from "../../.gen/providers/coder/script";
 
 /** Operator configuration, fixed when the template is generated. */
 export interface PackerBuilderTemplateProps {

@@ -46,26 +46,52 @@ export const IMAGE_TOOLS: readonly string[] = [
  */
 export type ImageToolset = "host" | "bash" | "busybox";
 
-/**
- * The toolsets to run image-level tests with: the host's (GNU coreutils, dash) always, and
- * BusyBox when it is installed (`apt-get install busybox`), since many images are BusyBox-based.
- */
-export function availableToolsets(): ImageToolset[] {
+/** Why the BusyBox variants cannot run here, or undefined when BusyBox is installed. */
+export function busyboxMissing(): string | undefined {
   try {
     hostTool("busybox");
-    return ["host", "busybox"];
+    return undefined;
   } catch {
-    return ["host"];
+    return "BusyBox is not installed (apt-get install busybox; .ci/run installs it)";
   }
 }
 
 /**
- * {@link availableToolsets} plus bash as the shell: for the tests of promises about data
+/** The toolsets of {@link describeEachToolset} by default: the host's and BusyBox. */
+export const HOST_AND_BUSYBOX: readonly ImageToolset[] = ["host", "busybox"];
+
+/**
+ * {@link HOST_AND_BUSYBOX} plus bash as the shell: for the tests of promises about data
  * (nothing a user had is lost), which hold under every shell an image may bring.
  */
-export function everyShell(): ImageToolset[] {
-  const [host, ...rest] = availableToolsets();
-  return [host, "bash", ...rest];
+export const EVERY_SHELL: readonly ImageToolset[] = ["host", "bash", "busybox"];
+
+/**
+ * Declares `body`'s tests once per toolset (the host's, GNU coreutils and dash, by default
+ * with BusyBox, since many images are BusyBox-based). Without BusyBox its variants are
+ * declared as skipped, with the reason in their name, so a run on a machine without it says
+ * what it left out instead of passing quietly with fewer tests. `title` holds `%s` for the
+ * toolset.
+ */
+export function describeEachToolset(
+  title: string,
+  body: (toolset: ImageToolset) => void,
+  toolsets: readonly ImageToolset[] = HOST_AND_BUSYBOX,
+): void {
+  const missing = busyboxMissing();
+  for (const toolset of toolsets) {
+    const name = title.replace("%s", toolset);
+    if (toolset === "busybox" && missing !== undefined) {
+      describe.skip(`${name} [skipped: ${missing}]`, () => body(toolset));
+    } else {
+      describe(name, () => body(toolset));
+    }
+  }
+}
+
+/** {@link describeEachToolset} over {@link EVERY_SHELL}. */
+export function describeEachShell(title: string, body: (toolset: ImageToolset) => void): void {
+  describeEachToolset(title, body, EVERY_SHELL);
 }
 
 /** Options for {@link createImageSandbox}. */

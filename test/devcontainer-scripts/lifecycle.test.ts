@@ -16,8 +16,8 @@ import {
 } from "../support/run-script";
 import {
   base64,
-  availableToolsets,
-  everyShell,
+  describeEachToolset,
+  describeEachShell,
   createImageSandbox,
   createOriginRepo,
   hostGit,
@@ -94,7 +94,7 @@ function statusOf(ws: Workspace): string | undefined {
   return existsSync(ws.statusFile) ? readFileSync(ws.statusFile, "utf8") : undefined;
 }
 
-describe.each(availableToolsets())("with %s tools", (toolset) => {
+describeEachToolset("with %s tools", (toolset) => {
   describe("lifecycle.sh: the clone", () => {
     test("initializes a repository in place, fetches only the branch and checks out the built commit", async () => {
       const ws = createWorkspace({ toolset });
@@ -484,7 +484,7 @@ describe("with host tools", () => {
 /** The marker this script's clone carries from before `git init` until it is finished. */
 const IN_PROGRESS = join(".git", "devcontainer-clone-in-progress");
 
-describe.each(everyShell())("with %s: nothing a working copy holds is lost", (toolset) => {
+describeEachShell("with %s: nothing a working copy holds is lost", (toolset) => {
   /** A postStartCommand that leaves a file behind: proves the script ran to its end. */
   function hookRan(ws: Workspace): { env: Record<string, string>; file: string } {
     const file = join(ws.sandbox.root, "hook-ran");
@@ -571,7 +571,7 @@ describe.each(everyShell())("with %s: nothing a working copy holds is lost", (to
 
 // What a stop leaves is git's state and the image's tools' (mkdir, rmdir, rm): the host's and
 // BusyBox's. bash runs the other paths above.
-describe.each(availableToolsets())("with %s tools: a stopped clone", (toolset) => {
+describeEachToolset("with %s tools: a stopped clone", (toolset) => {
   test("starts stopped before or after each git step of the clone in turn: the last one clones, nothing else is lost", async () => {
     // The script's own process: the topmost ancestor running lifecycle.sh (git may run in a
     // command substitution's subshell).

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runScript, ScriptRun, tempDirs } from "../support/run-script";
 import {
-  availableToolsets,
+  describeEachToolset,
   base64,
   createImageSandbox,
   ImageSandbox,
@@ -56,7 +56,7 @@ function createAttach(toolset: ImageToolset): Attach {
   };
 }
 
-describe.each(availableToolsets())("with %s tools", (toolset) => {
+describeEachToolset("with %s tools", (toolset) => {
   describe("post-attach.sh", () => {
     test("without a hook it exits 0 at once, without waiting", async () => {
       const attach = createAttach(toolset);

@@ -27,9 +27,9 @@ import {
   writeFakeExecutable,
 } from "../support/run-script";
 import {
-  availableToolsets,
   createImageSandbox,
-  everyShell,
+  describeEachToolset,
+  describeEachShell,
   ImageSandbox,
   ImageToolset,
   scriptPath,
@@ -88,7 +88,7 @@ function createSeedFixture(toolset: ImageToolset): SeedFixture {
   };
 }
 
-describe.each(availableToolsets())("seed-home.sh with %s tools", (toolset) => {
+describeEachToolset("seed-home.sh with %s tools", (toolset) => {
   test("first start: copies the image's home, skips an unreadable file with a warning, never fails", async () => {
     const seed = createSeedFixture(toolset);
     // Already on the volume before seeding (e.g. a leftover): never overwritten.
@@ -250,7 +250,7 @@ function expectSeededHome(seed: SeedFixture): void {
   expect(treeOf(home)).toEqual(expected);
 }
 
-describe.each(availableToolsets())("seed-home.sh with %s tools: a stopped copy", (toolset) => {
+describeEachToolset("seed-home.sh with %s tools: a stopped copy", (toolset) => {
   test("a start stopped during any copy leaves no half-written file: the next start completes the home", async () => {
     let kills = 0;
     for (let step = 1; step < 20; step++) {
@@ -275,7 +275,7 @@ describe.each(availableToolsets())("seed-home.sh with %s tools: a stopped copy",
   });
 });
 
-describe.each(everyShell())("seed-home.sh with %s: nothing is lost or half-written", (toolset) => {
+describeEachShell("seed-home.sh with %s: nothing is lost or half-written", (toolset) => {
   test("starts that are each stopped during their second copy still get there, one entry per start", async () => {
     const seed = createSeedFixture(toolset);
     writeAsUser(join(seed.data, "home", ".profile"), "mine\n");

@@ -27,7 +27,7 @@ import {
   writeRecordingExecutable,
 } from "../support/run-script";
 import {
-  availableToolsets,
+  describeEachToolset,
   base64,
   createImageSandbox,
   ImageSandbox,
@@ -106,7 +106,7 @@ function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, "utf8"));
 }
 
-describe.each(availableToolsets())("with %s tools", (toolset) => {
+describeEachToolset("with %s tools", (toolset) => {
   describe("vscode-extensions.sh: extensions", () => {
     test("does nothing at all when there are no extensions, no own extension and settings {}", async () => {
       const vscode = createVscodeFixture(toolset);
@@ -342,7 +342,7 @@ describe.each(availableToolsets())("with %s tools", (toolset) => {
 });
 
 // The merge is the server's node's work: the host's and BusyBox's tools around it are enough.
-describe.each(availableToolsets())(
+describeEachToolset(
   "with %s tools: a setting the user has is never lost",
   (toolset) => {
     test("a key the user set to the repository's value stays theirs when the repository changes it", async () => {

@@ -114,9 +114,28 @@ describe("synthesized templates", () => {
       );
     });
 
-    it("writes main.tf as terraform fmt writes it", () => {
-      const text = fs.readFileSync(path.join(dir(), RESOURCES_FILE), "utf8");
-      expect(terraformFmtCheck(text)).toEqual({ output: "", status: 0 });
+    it("writes every .tf file as terraform fmt writes it", () => {
+      const files = listFiles(dir()).filter((f) => f.endsWith(".tf"));
+      expect(files).toContain(RESOURCES_FILE);
+      for (const f of files) {
+        const text = fs.readFileSync(path.join(dir(), f), "utf8");
+        expect({ file: f, ...terraformFmtCheck(text) }).toEqual({ file: f, output: "", status: 0 });
+      }
+    });
+
+    it("groups locals.tf by the construct that declares each local, under a comment naming it", () => {
+      const file = path.join(dir(), LOCALS_FILE);
+      if (!fs.existsSync(file)) {
+        expect(models.get(id)!.locals ?? {}).toEqual({});
+        return;
+      }
+      const text = fs.readFileSync(file, "utf8");
+      // Every locals block has its owner's comment right above it.
+      const blocks = text
+        .split("\n")
+        .flatMap((line, i, lines) => (line === "locals {" ? [lines[i - 1]] : []));
+      expect(blocks.length).toBeGreaterThan(0);
+      for (const comment of blocks) expect(comment).toMatch(/^# \S+ \([A-Za-z]+\)$/);
     });
 
     it("is byte-identical when synthesized twice", () => {

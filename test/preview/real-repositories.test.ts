@@ -368,14 +368,15 @@ describe("worth saying", () => {
     );
     expect(given.report.assumptions.join("\n")).toMatch(/--remote-user[\s\S]*--uid and --gid/);
 
-    for (const bad of [
-      ["--uid", "-1"],
-      ["--gid", "x"],
-      ["--remote-user", "a b"],
-    ]) {
-      const run = await preview(dir, ...bad);
+    // A negative number goes after `=`: parseArgs reads a separate `-1` as a flag of its own.
+    for (const [args, message] of [
+      [["--uid=-1"], "--uid -1:"],
+      [["--gid", "x"], "--gid x:"],
+      [["--remote-user", "a b"], "--remote-user a b:"],
+    ] as const) {
+      const run = await preview(dir, ...args);
       expect(run.status).toBe(2);
-      expect(run.stderr).toContain(`${bad[0]} ${bad[1]}:`);
+      expect(run.stderr).toContain(message);
     }
   });
 

@@ -4,11 +4,11 @@ import * as os from "os";
 import * as path from "path";
 import { projectRoot } from "../../lib/project-root";
 
-// `npm run push` end to end, run the way npm runs it (the swc build of scripts/push.ts),
+// `npm run push` end to end, run the way npm runs it (scripts/push.ts through scripts/ts.js),
 // against a fake `coder` on PATH that records its argv and the folder it was given.
 
 const root = projectRoot();
-const pushScript = path.join(root, "build", "scripts", "push.js");
+const pushScript = [path.join(root, "scripts", "ts.js"), path.join(root, "scripts", "push.ts")];
 
 interface Call {
   readonly args: string[];
@@ -21,9 +21,6 @@ let bin: string;
 let emptyConfig: string;
 
 beforeAll(() => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { build } = require("../../scripts/build") as { build(): number };
-  build();
   work = fs.mkdtempSync(path.join(os.tmpdir(), "push-test-"));
   bin = path.join(work, "bin");
   fs.mkdirSync(bin);
@@ -42,17 +39,21 @@ function runPush(name: string, args: string[], env: Record<string, string> = {})
   const outdir = path.join(dir, "out");
   // An explicit empty config, so that a coder-cdktf.jsonc at the project root cannot change the results.
   const config = args.includes("--config") ? [] : ["--config", emptyConfig];
-  const result = spawnSync(process.execPath, [pushScript, ...args, ...config, "--outdir", outdir], {
-    cwd: dir,
-    encoding: "utf8",
-    env: {
-      PATH: `${bin}:/usr/bin:/bin`,
-      HOME: dir,
-      CHECKPOINT_DISABLE: "1",
-      FAKE_CODER_LOG: log,
-      ...env,
+  const result = spawnSync(
+    process.execPath,
+    [...pushScript, ...args, ...config, "--outdir", outdir],
+    {
+      cwd: dir,
+      encoding: "utf8",
+      env: {
+        PATH: `${bin}:/usr/bin:/bin`,
+        HOME: dir,
+        CHECKPOINT_DISABLE: "1",
+        FAKE_CODER_LOG: log,
+        ...env,
+      },
     },
-  });
+  );
   return { ...result, outdir, calls: () => readCalls(log), logExists: () => fs.existsSync(log) };
 }
 

@@ -4,7 +4,8 @@
  * constraints, the variables in form order, parameter orders, and which resources live only
  * while the workspace runs and which survive a stop.
  *
- * After an intended change: `npx jest test/snapshots --ci=false -u`, then review the diff.
+ * The promises live next to each template (templates/<id>/intent.json, templates/intent.ts).
+ * After an intended change: `npm run snapshots:update`, then review the diff.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import {
   REQUIRED_TERRAFORM_VERSION,
 } from "../../lib/template-stack";
 import { HCL_FILES } from "../../lib/hcl-files";
+import { templateIntent } from "../../templates/intent";
 import { synthTemplate } from "../support/synth-template";
 
 const START_COUNT = "${data.coder_workspace.me.start_count}";
@@ -22,116 +24,13 @@ const START_COUNT = "${data.coder_workspace.me.start_count}";
 const CLAIMED_START_COUNT =
   "${data.coder_workspace.me.is_prebuild ? 0 : data.coder_workspace.me.start_count}";
 
-/** What each template promises, independently of the snapshot. */
-interface TemplateIntent {
-  /** Provider local names in required_providers. */
-  readonly providers: readonly string[];
-  /** Provider configurations: local name → aliases (undefined for the default one). */
-  readonly providerAliases: Readonly<Record<string, readonly (string | undefined)[]>>;
-  /** Template variables in the order Coder lists them (file order). */
-  readonly variables: readonly string[];
-  /** Workspace parameters and their form order. */
-  readonly parameterOrders: Readonly<Record<string, number>>;
-  /** Resources that exist only while the workspace runs (count = start_count). */
-  readonly whileRunning: readonly string[];
-  /** Resources that survive a stop (no count): the agent, data, identities. */
-  readonly surviveStop: readonly string[];
-  /** Resources that run as the user: while running, and only once a prebuild is claimed. */
-  readonly whileRunningClaimed?: readonly string[];
-}
-
-const INTENTS: Readonly<Record<string, TemplateIntent>> = {
-  kubernetes: {
-    providers: ["coder", "kubernetes"],
-    providerAliases: { coder: [undefined], kubernetes: [undefined] },
-    variables: ["use_kubeconfig", "namespace"],
-    parameterOrders: { cpu: 1, memory: 2, home_disk_size: 3 },
-    whileRunning: ["kubernetes_deployment_v1.main"],
-    surviveStop: ["coder_agent.main", "kubernetes_persistent_volume_claim_v1.home"],
-  },
-  devcontainer: {
-    providers: ["coder", "devcontainerbuilder", "kubernetes"],
-    providerAliases: {
-      coder: [undefined],
-      devcontainerbuilder: [undefined],
-      kubernetes: [undefined],
-    },
-    variables: [
-      "use_kubeconfig",
-      "namespace",
-      "devcontainer_builder_endpoint",
-      "image_pull_secret_name",
-      "accept_vscode_license",
-      "allow_privileged",
-      "pod_security_level",
-      "subdomain_apps",
-      "max_forwarded_ports",
-      "vscode_extension",
-      "external_auth_id",
-      "max_cpu",
-      "max_memory",
-      "allow_node_placement",
-      "git_credentials_username",
-      "git_credentials_token",
-    ],
-    parameterOrders: {
-      repository: 1,
-      branch: 2,
-      cpu: 3,
-      memory: 4,
-      disk_size: 5,
-      devcontainer_variables: 6,
-      rebuild: 7,
-    },
-    whileRunning: ["kubernetes_deployment_v1.main"],
-    whileRunningClaimed: [
-      "coder_script.devcontainer_lifecycle",
-      "coder_script.devcontainer_post_attach",
-      "coder_script.devcontainer_vscode",
-    ],
-    surviveStop: [
-      "coder_agent.main",
-      "kubernetes_persistent_volume_claim_v1.data",
-      "devcontainerbuilder_build.workspace",
-      "terraform_data.rebuild",
-    ],
-  },
-  "packer-builder": {
-    providers: ["coder", "kubernetes"],
-    providerAliases: { coder: [undefined], kubernetes: [undefined, "harvester"] },
-    variables: [
-      "use_kubeconfig",
-      "harvester_kubeconfig_path",
-      "harvester_api_server",
-      "image",
-      "image_pull_secret_name",
-      "ca_url",
-      "ca_sha256",
-      "repository_url",
-      "packer_plugin_path",
-      "packer_plugin_source",
-      "max_cpu",
-      "max_memory",
-    ],
-    parameterOrders: { cpu: 1, memory: 2, disk_size: 3 },
-    whileRunning: ["kubernetes_deployment_v1.main"],
-    surviveStop: [
-      "coder_agent.main",
-      "kubernetes_persistent_volume_claim_v1.persistent",
-      "kubernetes_service_account_v1.harvester_identity",
-      "kubernetes_secret_v1.harvester_identity_token",
-      "kubernetes_secret_v1.packer_kubeconfig",
-      "kubernetes_service_account_v1.workspace_identity",
-    ],
-  },
-};
-
-it("has an intent for every template, and a template for every intent", () => {
-  expect(TEMPLATES.map((t) => t.id).sort()).toEqual(Object.keys(INTENTS).sort());
+it("has an intent next to every template (templates/<id>/intent.json)", () => {
+  for (const t of TEMPLATES) expect(() => templateIntent(t.id)).not.toThrow();
 });
 
 describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
-  const intent = INTENTS[id];
+  // templates/<id>/intent.json; a missing one fails here, naming the file.
+  const intent = templateIntent(id);
   /** The text of each configuration file, or a placeholder for one the template lacks. */
   const texts: Record<string, string> = {};
   let config: Record<string, any>;
@@ -177,7 +76,7 @@ describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
   it("configures each provider once per alias", () => {
     const aliases = Object.fromEntries(
       Object.entries(config.provider as Record<string, { alias?: string }[]>).map(
-        ([name, blocks]) => [name, blocks.map((b) => b.alias)],
+        ([name, blocks]) => [name, blocks.map((b) => b.alias ?? null)],
       ),
     );
     expect(aliases).toEqual(intent.providerAliases);
