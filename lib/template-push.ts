@@ -9,6 +9,13 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import {
+  ASSUMED_CODER_VERSION,
+  CLEAR_TAGS_SINCE,
+  clearsInheritedTags,
+  formatCoderVersion,
+  type CoderVersion,
+} from "./coder-version";
 import { provisionerTagArgs, type ProvisionerTags } from "./provisioner-tags";
 import type { TemplateFrontMatter } from "./template-stack";
 
@@ -30,6 +37,12 @@ export interface PushOptions {
   readonly variablesFile?: string;
   /** Version message (-m). @default none (Coder writes its own) */
   readonly message?: string;
+  /**
+   * The release of the `coder` CLI that runs the push; `null` when it has one that
+   * `coder version` could not tell (treated as older than v2.24, whose push always works).
+   * @default ASSUMED_CODER_VERSION (a dry run without a CLI)
+   */
+  readonly coderVersion?: CoderVersion | null;
 }
 
 /** The commands to run, in order, and what the user should know about them. */
@@ -44,6 +57,28 @@ export interface PushPlan {
 
 export function planPush(template: PushableTemplate, options: PushOptions = {}): PushPlan {
   const notes: string[] = [];
+  const version = options.coderVersion === undefined ? ASSUMED_CODER_VERSION : options.coderVersion;
+  const canClear = version !== null && clearsInheritedTags(version);
+  if (options.coderVersion === undefined) {
+    notes.push(
+      `no coder CLI found: these are the commands for Coder ${formatCoderVersion(ASSUMED_CODER_VERSION)} or later (assumed)`,
+    );
+  }
+  const untagged = Object.keys(template.provisionerTags).length === 0;
+  if (untagged && !canClear) {
+    const cli =
+      version === null
+        ? "this coder CLI (its version is unknown)"
+        : `coder ${formatCoderVersion(version)}`;
+    notes.push(
+      `${cli} does not understand --provisioner-tag=- (added in ${formatCoderVersion(CLEAR_TAGS_SINCE)}), ` +
+        `so ${template.name} is pushed without any tag flag and Coder keeps the provisioner tags of its ` +
+        `active version (none for a new template). If an earlier version was tagged, its jobs still ` +
+        `go to those provisioners; to clear the tags, push with a CLI of ${formatCoderVersion(CLEAR_TAGS_SINCE)} ` +
+        `or later, or once by hand with \`coder templates push ${template.name} -d ${template.dir} ` +
+        `--provisioner-tag scope=organization\` (only the tag every job has).`,
+    );
+  }
   const push = [
     "templates",
     "push",
@@ -51,7 +86,7 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
     "-d",
     template.dir,
     "--yes",
-    ...provisionerTagArgs(template.provisionerTags),
+    ...provisionerTagArgs(template.provisionerTags, canClear),
   ];
   if (options.variablesFile !== undefined) push.push("--variables-file", options.variablesFile);
   if (options.message !== undefined) push.push("-m", options.message);

@@ -3,11 +3,13 @@
 //
 // Synthesizes one template, then publishes it with `coder templates push` (its static
 // provisioner tags included) and sets its display name, description and icon with
-// `coder templates edit`. --dry-run prints the commands instead of running them.
+// `coder templates edit`. It asks `coder version` first: flags differ by release
+// (lib/coder-version.ts). --dry-run prints the commands instead of running them.
 // Run from the swc build: `node scripts/build.js && node build/scripts/push.js …`.
 import * as fs from "fs";
 import * as path from "path";
-import { findOnPath, runStreaming, shellQuote } from "../lib/coder-cli";
+import { coderVersionOf, findOnPath, runStreaming, shellQuote } from "../lib/coder-cli";
+import { formatCoderVersion, type CoderVersion } from "../lib/coder-version";
 import { projectRoot } from "../lib/project-root";
 import { planPush } from "../lib/template-push";
 import { TEMPLATES } from "../templates";
@@ -78,14 +80,22 @@ function splitOnce(arg: string): [string, string] {
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   // Check for the CLI first: no point synthesizing for a push that cannot run.
-  const coder = args.dryRun ? "coder" : findOnPath("coder");
-  if (coder === undefined) {
+  const coder = findOnPath("coder");
+  if (coder === undefined && !args.dryRun) {
     process.stderr.write(
       "push: the Coder CLI (`coder`) is not on PATH. Install it (your deployment serves it at " +
         "<CODER_URL>/bin/, or see https://coder.com/docs/install/cli), log in with " +
         "`coder login <CODER_URL>`, and run this again. `--dry-run` prints the commands without it.\n",
     );
     return EXIT_NO_CLI;
+  }
+  // The flags a push may use depend on the CLI's release (lib/coder-version.ts); a dry run
+  // without a CLI prints the commands for the release planPush assumes.
+  let coderVersion: CoderVersion | null | undefined;
+  if (coder !== undefined) {
+    coderVersion = coderVersionOf(coder) ?? null;
+    const shown = coderVersion === null ? "version unknown" : formatCoderVersion(coderVersion);
+    process.stderr.write(`coder CLI: ${coder} (${shown})\n`);
   }
   let variablesFile: string | undefined;
   if (args.variablesFile !== undefined) {
@@ -101,9 +111,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const [template] = synthTemplates({ outdir, only: [id], config });
   process.stderr.write(`synthesized ${template.dir}\n`);
 
-  const plan = planPush(template, { variablesFile, message: args.message });
+  const plan = planPush(template, { variablesFile, message: args.message, coderVersion });
   for (const note of plan.notes) process.stderr.write(`note: ${note}\n`);
-  if (args.dryRun) {
+  if (args.dryRun || coder === undefined) {
     process.stdout.write(`coder ${shellQuote(plan.push)}\ncoder ${shellQuote(plan.edit)}\n`);
     return 0;
   }
