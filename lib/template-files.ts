@@ -60,7 +60,11 @@ export function shipTemplateFiles(stack: TemplateStack, stackDir: string): strin
   return shipped.sort();
 }
 
-/** YAML front matter; values are JSON strings, which YAML reads as they are. */
+/**
+ * YAML front matter; values are JSON strings, which YAML reads as they are. Coder's UI
+ * hides it in the template's docs; no released CLI reads it, which is why push runs
+ * `coder templates edit` too.
+ */
 export function renderFrontMatter(fm: TemplateFrontMatter): string {
   return [
     "---",

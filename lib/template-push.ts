@@ -1,11 +1,14 @@
 /**
  * The `coder` commands that publish a synthesized template: `coder templates push`
- * with the template's name, folder, static provisioner tags and the operator's
- * variables file, then `coder templates edit` for its display name, description and
- * icon (older CLIs ignore README front matter, and none reads the description from it).
+ * with the template's name, folder, static provisioner tags, the configured variables
+ * and the operator's variables file, then `coder templates edit` for its display name,
+ * description and icon: no released CLI reads those from the README's front matter
+ * (the README is stored as the version's docs, front matter hidden by the UI), and
+ * `templates edit` keeps every field it is not given.
  *
- * Values that may be secret are never put in argv: template variables travel in a
- * YAML file (--variables-file), and the session token in the CLI's environment.
+ * Values that may be secret are never put in argv: they travel in the operator's YAML
+ * file (--variables-file), and the session token in the CLI's environment. Configured
+ * variables are never secret and are passed with --var (see configuredVariableArgs).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -30,11 +33,21 @@ export interface PushableTemplate {
   readonly dir: string;
   readonly provisionerTags: ProvisionerTags;
   readonly frontMatter: TemplateFrontMatter;
+  /**
+   * Template-variable values the operator configured (coder-cdktf.jsonc), never secret:
+   * the configuration refuses sensitive variables. @default none
+   */
+  readonly configuredVariables?: Readonly<Record<string, unknown>>;
 }
 
 export interface PushOptions {
   /** YAML map of template-variable values, passed as --variables-file. @default none */
   readonly variablesFile?: string;
+  /**
+   * The variable names `variablesFile` sets: those values win over configured ones, so no
+   * `--var` is passed for them. @default none
+   */
+  readonly variablesFileNames?: readonly string[];
   /** Version message (-m). @default none (Coder writes its own) */
   readonly message?: string;
   /**
@@ -88,6 +101,7 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
     "--yes",
     ...provisionerTagArgs(template.provisionerTags, canClear),
   ];
+  push.push(...configuredVariableArgs(template, options.variablesFileNames ?? []));
   if (options.variablesFile !== undefined) push.push("--variables-file", options.variablesFile);
   if (options.message !== undefined) push.push("-m", options.message);
   if (!fs.existsSync(path.join(template.dir, TERRAFORM_LOCK_FILE))) {
@@ -114,4 +128,25 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
     fm.icon,
   ];
   return { push, edit, notes };
+}
+
+/**
+ * `--var name=value` for every variable the operator configured, in name order. Once a
+ * template exists, Coder sends the active version's stored value for each variable a
+ * push does not name, and that value wins over the new default in cdk.tf.json; naming
+ * every configured variable makes a changed configuration take effect. The values are
+ * not secret (they are in cdk.tf.json already), so argv may show them. A name the
+ * operator's variables file sets is left to the file (file > configuration).
+ */
+function configuredVariableArgs(template: PushableTemplate, fromFile: readonly string[]): string[] {
+  const values = template.configuredVariables ?? {};
+  return Object.keys(values)
+    .filter((name) => !fromFile.includes(name))
+    .sort()
+    .flatMap((name) => ["--var", `${name}=${variableValueText(values[name])}`]);
+}
+
+/** A value as Coder takes it from `--var`: text, which Terraform converts to the variable's type. */
+function variableValueText(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
 }

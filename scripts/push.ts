@@ -8,6 +8,7 @@
 // Run from the swc build: `node scripts/build.js && node build/scripts/push.js …`.
 import * as fs from "fs";
 import * as path from "path";
+import { parse as parseYaml } from "yaml";
 import { coderVersionOf, findOnPath, runStreaming, shellQuote } from "../lib/coder-cli";
 import { formatCoderVersion, type CoderVersion } from "../lib/coder-version";
 import { projectRoot } from "../lib/project-root";
@@ -98,11 +99,13 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`coder CLI: ${coder} (${shown})\n`);
   }
   let variablesFile: string | undefined;
+  let variablesFileNames: string[] = [];
   if (args.variablesFile !== undefined) {
     variablesFile = path.resolve(args.variablesFile);
     if (!fs.existsSync(variablesFile)) {
       throw new UsageError(`--variables-file ${args.variablesFile}: file not found`);
     }
+    variablesFileNames = yamlMapKeys(args.variablesFile, fs.readFileSync(variablesFile, "utf8"));
   }
 
   const config = loadConfigFor(args.config === undefined ? [] : ["--config", args.config]);
@@ -111,7 +114,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const [template] = synthTemplates({ outdir, only: [id], config });
   process.stderr.write(`synthesized ${template.dir}\n`);
 
-  const plan = planPush(template, { variablesFile, message: args.message, coderVersion });
+  const plan = planPush(template, {
+    variablesFile,
+    variablesFileNames,
+    message: args.message,
+    coderVersion,
+  });
   for (const note of plan.notes) process.stderr.write(`note: ${note}\n`);
   if (args.dryRun || coder === undefined) {
     process.stdout.write(`coder ${shellQuote(plan.push)}\ncoder ${shellQuote(plan.edit)}\n`);
@@ -139,6 +147,28 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   process.stderr.write(`pushed ${template.name} from ${template.dir}\n`);
   return 0;
+}
+
+/**
+ * The names a --variables-file sets (a YAML map, as Coder reads it). Only the names are
+ * kept: the values may be secret and stay in the file.
+ */
+function yamlMapKeys(given: string, text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (e) {
+    throw new UsageError(
+      `--variables-file ${given}: not valid YAML (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
+    );
+  }
+  if (parsed === null || parsed === undefined) return [];
+  if (typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new UsageError(
+      `--variables-file ${given}: must be a YAML map of variable names to values`,
+    );
+  }
+  return Object.keys(parsed);
 }
 
 /** The template id for a name given on the command line: an id, or a Coder name from the config. */

@@ -70,6 +70,34 @@ describe("planPush", () => {
   });
 });
 
+describe("configured variables", () => {
+  it("are passed with --var in name order, as text, except those the variables file sets", () => {
+    const plan = planPush(
+      {
+        name: "k",
+        dir: os.tmpdir(),
+        provisionerTags: { a: "1" },
+        frontMatter,
+        configuredVariables: { namespace: "ns", max_cpu: 4, use_kubeconfig: true, image: "i:1" },
+      },
+      { coderVersion: V2_24, variablesFile: "/f.yaml", variablesFileNames: ["image"] },
+    );
+    expect(plan.push.slice(6)).toEqual([
+      "--provisioner-tag",
+      "a=1",
+      "--var",
+      "max_cpu=4",
+      "--var",
+      "namespace=ns",
+      "--var",
+      "use_kubeconfig=true",
+      "--variables-file",
+      "/f.yaml",
+      "--ignore-lockfile",
+    ]);
+  });
+});
+
 describe("the coder release", () => {
   const untagged = () => ({ name: "k", dir: os.tmpdir(), provisionerTags: {}, frontMatter });
 

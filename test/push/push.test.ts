@@ -161,6 +161,79 @@ describe("npm run push", () => {
     expect(edit.args.slice(0, 3)).toEqual(["templates", "edit", "k8s-dev"]);
   });
 
+  describe("configured variables (Coder keeps the last version's values for any it is not given)", () => {
+    const writeConfig = (file: string, namespace: string) => {
+      fs.writeFileSync(
+        path.join(work, file),
+        `{ "templates": { "kubernetes": { "variables": { "namespace": "${namespace}", "use_kubeconfig": false } } } }`,
+      );
+      return path.join(work, file);
+    };
+
+    it("a push after changing a configured variable passes its new value", () => {
+      const first = runPush("vars-first", [
+        "kubernetes",
+        "--config",
+        writeConfig("v1.jsonc", "team-a"),
+      ]);
+      expect(first.status).toBe(0);
+      const second = runPush("vars-second", [
+        "kubernetes",
+        "--config",
+        writeConfig("v2.jsonc", "team-b"),
+      ]);
+      expect(second.status).toBe(0);
+      const pushArgs = (run: typeof first) => run.calls()[1].args;
+      expect(pushArgs(first).slice(6, 11)).toEqual([
+        "--provisioner-tag=-",
+        "--var",
+        "namespace=team-a",
+        "--var",
+        "use_kubeconfig=false",
+      ]);
+      expect(pushArgs(second).slice(7, 9)).toEqual(["--var", "namespace=team-b"]);
+      // The new value is also the default in the uploaded files.
+      const json = JSON.parse(
+        fs.readFileSync(path.join(second.outdir, "stacks", "kubernetes", "cdk.tf.json"), "utf8"),
+      );
+      expect(json.variable.namespace.default).toBe("team-b");
+    });
+
+    it("leaves a variable the operator's --variables-file sets to that file", () => {
+      const varsFile = path.join(work, "ns.yaml");
+      fs.writeFileSync(varsFile, "# per push\nnamespace: from-file\n");
+      const run = runPush("vars-file-wins", [
+        "kubernetes",
+        "--config",
+        writeConfig("v3.jsonc", "team-c"),
+        "--variables-file",
+        varsFile,
+      ]);
+      expect(run.status).toBe(0);
+      expect(run.calls()[1].args.slice(6)).toEqual([
+        "--provisioner-tag=-",
+        "--var",
+        "use_kubeconfig=false",
+        "--variables-file",
+        varsFile,
+        "--ignore-lockfile",
+      ]);
+    });
+
+    it("passes no --var without configured variables", () => {
+      const run = runPush("vars-none", ["kubernetes", "--dry-run"]);
+      expect(run.stdout).not.toContain("--var");
+    });
+
+    it("refuses a variables file that is not a YAML map", () => {
+      const bad = path.join(work, "list.yaml");
+      fs.writeFileSync(bad, "- namespace\n");
+      const run = runPush("vars-bad-file", ["kubernetes", "--variables-file", bad]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain("must be a YAML map of variable names to values");
+    });
+  });
+
   it("fails with the CLI's message and exit status when the push fails, and skips the edit", () => {
     const run = runPush("fail", ["kubernetes"], { FAKE_CODER_FAIL: "push" });
     expect(run.status).toBe(1);
