@@ -104,7 +104,10 @@ export function renderProvisionerDocs(templates: readonly DocumentedTemplate[]):
     "Synth then writes `workspace_tags.tf` with the `coder_workspace_tags` block and the",
     "parameters it reads (the other data sources go to `main.tf`). It fails, naming the template and the tag,",
     "when a value is anything but a literal, a non-sensitive `var.*`, or the value of an",
-    "immutable parameter with a default.",
+    "immutable parameter with a default. A variable used in a tag must be of type `string`",
+    "(with dynamic parameters, the default for new templates since Coder v2.25, a number or",
+    "bool tag is rejected) and have a non-empty default (the import job's tags are computed",
+    "from defaults).",
     "",
   );
   for (const t of templates) {
