@@ -4,9 +4,9 @@ import { hcl } from "../hcl";
 import { RegistryModule } from "../registry-module";
 
 export const VSCODE_WEB_MODULE = "registry.coder.com/coder/vscode-web/coder";
-export const VSCODE_WEB_VERSION = "1.6.2";
+export const VSCODE_WEB_VERSION = "1.6.1";
 export const VSCODE_DESKTOP_MODULE = "registry.coder.com/coder/vscode-desktop/coder";
-export const VSCODE_DESKTOP_VERSION = "1.3.0";
+export const VSCODE_DESKTOP_VERSION = "1.2.1";
 
 export interface DevcontainerAppsProps {
   /** 1 while starting, 0 when stopping. */

@@ -121,12 +121,12 @@ it("pins the IDE modules and counts them by start_count (vscode-web also by the 
   const modules = template.config.module;
   expect(modules.vscode_web).toMatchObject({
     source: "registry.coder.com/coder/vscode-web/coder",
-    version: "1.6.2",
+    version: "1.6.1",
     count: "${var.accept_vscode_license ? data.coder_workspace.me.start_count : 0}",
   });
   expect(modules.vscode_desktop).toMatchObject({
     source: "registry.coder.com/coder/vscode-desktop/coder",
-    version: "1.3.0",
+    version: "1.2.1",
     count: "${data.coder_workspace.me.start_count}",
   });
 });
