@@ -1,4 +1,9 @@
-import type { Construct } from "../../lib/cdk";
+import { Token, type Construct } from "../../lib/cdk";
+import { hcl } from "../../lib/hcl";
+import { BrowserIdes } from "../../lib/ide-modules";
+import { resourceMetadata } from "../../lib/resource-metadata";
+import { ResourcesMonitoringVariables } from "../../lib/resources-monitoring";
+import { archNodeSelector, workspaceArchVariable } from "../../lib/workspace-arch";
 import { TemplateStack } from "../../lib/template-stack";
 import { TemplateVariable } from "../../lib/template-variable";
 import { checkProp, DNS_LABEL, IMAGE_REFERENCE } from "../../lib/validate";
@@ -31,6 +36,8 @@ export interface KubernetesTemplateProps {
 const SIZE_OPTIONS = ["2", "4", "6", "8"];
 /** The image's user; its home is the data volume. */
 const WORKSPACE_UID = 1000;
+/** The user's home, on the home volume: where the IDEs open and what the disk alert watches. */
+const HOME_DIR = "/home/coder";
 
 /**
  * `kubernetes`: Coder's classic Kubernetes workspace. One pod running the
@@ -54,6 +61,15 @@ export class KubernetesTemplate extends TemplateStack {
       rules: [DNS_LABEL],
       type: "string",
       description: "Existing Kubernetes namespace for the workspaces' pods and volumes.",
+    });
+    const arch = workspaceArchVariable(this);
+    const monitoring = new ResourcesMonitoringVariables(this);
+    const jetbrains = new TemplateVariable(this, "jetbrains", {
+      type: "bool",
+      default: false,
+      nullable: false,
+      description:
+        "Offer JetBrains IDEs (through the JetBrains Toolbox on the user's machine); users pick theirs in the workspace form. The image must run the IDE backend (glibc Linux, as the default image).",
     });
     coderProvider(this);
     workspaceClusterProvider(this, useKubeconfig);
@@ -91,7 +107,21 @@ export class KubernetesTemplate extends TemplateStack {
       validation: { min: 1, max: 99999 },
     });
 
-    const agent = new WorkspaceAgent(this, "agent", { metadata: standardMetadata("Home Disk") });
+    const agent = new WorkspaceAgent(this, "agent", {
+      arch: arch.stringValue,
+      metadata: standardMetadata("Home Disk"),
+      resourcesMonitoring: monitoring.monitoring(HOME_DIR),
+      // Kept at "all": users clone and push with Coder's external auth and git SSH key, which
+      // the agent fetches for them; "no_user_data" would block both.
+      apiKeyScope: "all",
+    });
+    new BrowserIdes(this, "ides", {
+      startCount: ws.startCount,
+      agentId: agent.id,
+      folder: HOME_DIR,
+      jetbrains: jetbrains.booleanValue,
+      jetbrainsParameterOrder: 4,
+    });
 
     const home = new DataVolume(this, "home", {
       name: `coder-${ws.id}-home`,
@@ -101,7 +131,8 @@ export class KubernetesTemplate extends TemplateStack {
     });
 
     const podMeta = workspaceObjectMeta(ws, "workspace");
-    new WorkspaceDeployment(this, "deployment", {
+    const image = props.image ?? "codercom/enterprise-base:ubuntu";
+    const deployment = new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: `coder-${ws.id}`,
       namespace: namespace.stringValue,
@@ -117,19 +148,41 @@ export class KubernetesTemplate extends TemplateStack {
         container: [
           agentContainer({
             name: "dev",
-            image: props.image ?? "codercom/enterprise-base:ubuntu",
+            image,
             agent,
             resources: {
               requests: { cpu: "250m", memory: "512Mi" },
               limits: { cpu: cpu.value, memory: `${memory.value}Gi` },
             },
-            volumeMounts: [{ name: "home", mountPath: "/home/coder", readOnly: false }],
+            volumeMounts: [{ name: "home", mountPath: HOME_DIR, readOnly: false }],
           }),
         ],
         volume: [
           { name: "home", persistentVolumeClaim: { claimName: home.claimName, readOnly: false } },
         ],
+        nodeSelector: archNodeSelector(arch.stringValue),
         affinity: WORKSPACE_POD_ANTI_AFFINITY,
+      },
+    });
+
+    resourceMetadata(this, "pod", {
+      count: ws.startCount,
+      resourceId: Token.asString(hcl`${deployment.deployment.fqn}[0].id`),
+      items: {
+        Image: image,
+        Namespace: namespace.stringValue,
+        "Node placement": Token.asString(hcl`format("kubernetes.io/arch=%s", ${arch.stringValue})`),
+        "CPU / memory limit": Token.asString(
+          hcl`format("%s cores / %s GB", ${cpu.value}, ${memory.value})`,
+        ),
+      },
+    });
+    resourceMetadata(this, "home_volume", {
+      resourceId: home.claim.id,
+      items: {
+        "Home disk": `${homeDiskSize.value}Gi`,
+        Namespace: namespace.stringValue,
+        "Mounted at": HOME_DIR,
       },
     });
   }
