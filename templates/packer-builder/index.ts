@@ -26,6 +26,9 @@ import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/kubeconfig-se
 import { embeddedScript } from "../../lib/embedded-script";
 import { hcl } from "../../lib/hcl";
 import { TemplateVariable } from "../../lib/template-variable";
+import { resourceMetadata } from "../../lib/resource-metadata";
+import { ResourcesMonitoringVariables } from "../../lib/resources-monitoring";
+import { archNodeSelector, workspaceArchVariable } from "../../lib/workspace-arch";
 import {
   DNS_LABEL,
   DNS_SUBDOMAIN,
@@ -114,6 +117,8 @@ export class PackerBuilderTemplate extends TemplateStack {
     workspaceClusterProvider(this, useKubeconfig);
     const harvester = harvesterProvider(this, harvesterKubeconfigPath);
     const vars = new PackerBuilderVariables(this, "variables");
+    const arch = workspaceArchVariable(this);
+    const monitoring = new ResourcesMonitoringVariables(this);
 
     // --- Workspace, names, labels ----------------------------------------------------------
     const ws = new WorkspaceData(this, "workspace");
@@ -231,6 +236,11 @@ export class PackerBuilderTemplate extends TemplateStack {
         ),
       ],
       env,
+      arch: arch.stringValue,
+      resourcesMonitoring: monitoring.monitoring(PERSISTENT_DIR),
+      // Kept at "all": the clone uses the agent's git setup (external auth over HTTPS,
+      // `coder gitssh` for SSH URLs), which no_user_data would block.
+      apiKeyScope: "all",
     });
     new Script(this, "clone_repository", {
       agentId: agent.id,
@@ -267,7 +277,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     const pullSecrets = TerraformIterator.fromList(
       hcl`compact([${vars.imagePullSecretName.stringValue}])`,
     );
-    new WorkspaceDeployment(this, "deployment", {
+    const deployment = new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: wsKey,
       namespace: workspaceNamespace,
@@ -348,6 +358,26 @@ export class PackerBuilderTemplate extends TemplateStack {
             secret: { secretName: kubeconfig.secretName, defaultMode: "0400" },
           },
         ],
+        nodeSelector: archNodeSelector(arch.stringValue),
+      },
+    });
+
+    resourceMetadata(this, "pod", {
+      count: ws.startCount,
+      resourceId: Token.asString(hcl`${deployment.deployment.fqn}[0].id`),
+      items: {
+        Image: vars.image.stringValue,
+        Namespace: workspaceNamespace,
+        "Node placement": Token.asString(hcl`format("kubernetes.io/arch=%s", ${arch.stringValue})`),
+        "Build namespace (Harvester)": identityNamespace,
+      },
+    });
+    resourceMetadata(this, "persistent_volume", {
+      resourceId: persistent.claim.id,
+      items: {
+        "Disk size": `${diskSize.value}Gi`,
+        Namespace: workspaceNamespace,
+        "Mounted at": PERSISTENT_DIR,
       },
     });
   }
