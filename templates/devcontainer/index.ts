@@ -5,6 +5,8 @@ import { WorkspaceData } from "../../lib/workspace-data";
 import { workspaceObjectMeta } from "../../lib/workspace-labels";
 import { DataVolume } from "../../lib/data-volume";
 import { hcl } from "../../lib/hcl";
+import { resourceMetadata } from "../../lib/resource-metadata";
+import { ResourcesMonitoringVariables } from "../../lib/resources-monitoring";
 import { DevcontainerTemplateVariables } from "../../lib/devcontainer/variables";
 import { DevcontainerParameters } from "../../lib/devcontainer/parameters";
 import { GitCredentials } from "../../lib/devcontainer/git-credentials";
@@ -41,6 +43,7 @@ export class DevcontainerTemplate extends TemplateStack {
     });
 
     const vars = new DevcontainerTemplateVariables(this, "variables");
+    const monitoring = new ResourcesMonitoringVariables(this);
     coderProvider(this);
     workspaceClusterProvider(this, vars.useKubeconfig);
     devcontainerBuilderProvider(this, vars.builderEndpoint);
@@ -119,6 +122,8 @@ export class DevcontainerTemplate extends TemplateStack {
       variablesMetadataScript: warnings.variablesMetadataScript,
       warningsMetadataScript: warnings.warningsMetadataScript,
       resourcesSummary: sizing.summary,
+      // The home is on the data volume.
+      resourcesMonitoring: monitoring.monitoring(user.homeDir),
     });
     new DevcontainerAgentEnv(this, "env", {
       workspace: ws,
@@ -157,7 +162,7 @@ export class DevcontainerTemplate extends TemplateStack {
       ports: source.ports.expression as IResolvable,
     });
 
-    new DevcontainerPod(this, "pod", {
+    const pod = new DevcontainerPod(this, "pod", {
       workspace: ws,
       agent: agent.agent,
       namespace: vars.namespace.stringValue,
@@ -178,6 +183,27 @@ export class DevcontainerTemplate extends TemplateStack {
       runtime,
       mounts,
       imagePullSecretName: vars.imagePullSecretName.stringValue,
+    });
+
+    resourceMetadata(this, "pod_info", {
+      count: ws.startCount,
+      resourceId: Token.asString(hcl`${pod.deployment.deployment.fqn}[0].id`),
+      items: {
+        Image: source.build.image,
+        "Image tag": source.imageTag.asString,
+        Commit: Token.asString(hcl`coalesce(${source.commit.asString}, "unknown")`),
+        Namespace: vars.namespace.stringValue,
+        "Node placement": Token.asString(
+          hcl`join(", ", [for k, v in ${placement.nodeSelector} : format("%s=%s", k, v)])`,
+        ),
+      },
+    });
+    resourceMetadata(this, "data_volume", {
+      resourceId: data.claim.id,
+      items: {
+        "Disk size": sizing.diskSize,
+        Namespace: vars.namespace.stringValue,
+      },
     });
   }
 }

@@ -36,6 +36,8 @@ it("writes the template variables in the spec's order, with types, defaults and 
     ["allow_node_placement", "bool", false, false],
     ["git_credentials_username", "string", "", false],
     ["git_credentials_token", "string", "", true],
+    ["memory_alert_threshold", "number", 80, false],
+    ["disk_alert_threshold", "number", 90, false],
   ]);
 });
 
