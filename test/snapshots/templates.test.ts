@@ -39,10 +39,21 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
   kubernetes: {
     providers: ["coder", "kubernetes"],
     providerAliases: { coder: [undefined], kubernetes: [undefined] },
-    variables: ["use_kubeconfig", "namespace"],
+    variables: [
+      "use_kubeconfig",
+      "namespace",
+      "arch",
+      "memory_alert_threshold",
+      "disk_alert_threshold",
+      "jetbrains",
+    ],
     parameterOrders: { cpu: 1, memory: 2, home_disk_size: 3 },
-    whileRunning: ["kubernetes_deployment_v1.main"],
-    surviveStop: ["coder_agent.main", "kubernetes_persistent_volume_claim_v1.home"],
+    whileRunning: ["kubernetes_deployment_v1.main", "coder_metadata.pod"],
+    surviveStop: [
+      "coder_agent.main",
+      "kubernetes_persistent_volume_claim_v1.home",
+      "coder_metadata.home_volume",
+    ],
   },
   devcontainer: {
     providers: ["coder", "devcontainerbuilder", "kubernetes"],
@@ -67,6 +78,8 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
       "allow_node_placement",
       "git_credentials_username",
       "git_credentials_token",
+      "memory_alert_threshold",
+      "disk_alert_threshold",
     ],
     parameterOrders: {
       repository: 1,
@@ -82,12 +95,14 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
       "coder_script.devcontainer_lifecycle",
       "coder_script.devcontainer_post_attach",
       "coder_script.devcontainer_vscode",
+      "coder_metadata.pod_info",
     ],
     surviveStop: [
       "coder_agent.main",
       "kubernetes_persistent_volume_claim_v1.data",
       "devcontainerbuilder_build.workspace",
       "terraform_data.rebuild",
+      "coder_metadata.data_volume",
     ],
   },
   "packer-builder": {
@@ -105,9 +120,12 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
       "packer_plugin_source",
       "max_cpu",
       "max_memory",
+      "arch",
+      "memory_alert_threshold",
+      "disk_alert_threshold",
     ],
     parameterOrders: { cpu: 1, memory: 2, disk_size: 3 },
-    whileRunning: ["kubernetes_deployment_v1.main"],
+    whileRunning: ["kubernetes_deployment_v1.main", "coder_metadata.pod"],
     surviveStop: [
       "coder_agent.main",
       "kubernetes_persistent_volume_claim_v1.persistent",
@@ -115,6 +133,7 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
       "kubernetes_secret_v1.harvester_identity_token",
       "kubernetes_secret_v1.packer_kubeconfig",
       "kubernetes_service_account_v1.workspace_identity",
+      "coder_metadata.persistent_volume",
     ],
   },
 };
