@@ -104,7 +104,12 @@ export class KubernetesTemplate extends TemplateStack {
       default: "10",
       icon: "/emojis/1f4be.png",
       mutable: false,
-      validation: { min: 1, max: 99999 },
+      validation: {
+        min: 1,
+        max: 99999,
+        error: "Enter a whole number of GB from {min} to {max}; the size cannot change later.",
+      },
+      styling: { placeholder: "GB, e.g. 10" },
     });
 
     const agent = new WorkspaceAgent(this, "agent", {

@@ -149,6 +149,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       default: "2",
       icon: "/icon/memory.svg",
       mutable: true,
+      formType: "radio",
       options: ["1", "2", "4"].map((n) => ({ name: `${n} Cores`, value: n })),
     });
     const memory = new WorkspaceParameter(this, "memory", {
@@ -158,6 +159,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       default: "4",
       icon: "/icon/memory.svg",
       mutable: true,
+      formType: "radio",
       options: ["2", "4", "8"].map((n) => ({ name: `${n} GiB`, value: n })),
     });
     const diskSize = new WorkspaceParameter(this, "disk_size", {
@@ -168,7 +170,13 @@ export class PackerBuilderTemplate extends TemplateStack {
       default: "10",
       icon: "/emojis/1f4be.png",
       mutable: false,
-      validation: { min: 1, max: 1000 },
+      // A slider in the dynamic-parameter form; the classic form shows a number input.
+      formType: "slider",
+      validation: {
+        min: 1,
+        max: 1000,
+        error: "Pick {min} to {max} GiB; the size cannot change after the workspace is created.",
+      },
     });
 
     // --- Harvester: the workspace identity in the build namespace --------------------------

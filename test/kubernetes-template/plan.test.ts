@@ -78,6 +78,26 @@ describe("a started workspace", () => {
     expect(inputs.input).toMatchObject({ folder: "/home/coder", order: 1, subdomain: false });
   });
 
+  it("asks for the home disk size with a placeholder and a message that says what to do", () => {
+    const [disk] = p
+      .dataSources("coder_parameter")
+      .filter((d) => d.values.name === "home_disk_size");
+    expect(disk.values).toMatchObject({
+      styling: '{"placeholder":"GB, e.g. 10"}',
+      validation: [
+        {
+          min: 1,
+          max: 99999,
+          error: "Enter a whole number of GB from {min} to {max}; the size cannot change later.",
+        },
+      ],
+    });
+    const forms = Object.fromEntries(
+      p.dataSources("coder_parameter").map((d) => [d.values.name, d.values.form_type]),
+    );
+    expect(forms).toMatchObject({ cpu: "radio", memory: "radio" });
+  });
+
   it("runs an amd64 agent on amd64 nodes by default", () => {
     expect((p.resource("coder_agent.main").after as any).arch).toBe("amd64");
     expect(podSpec(p).node_selector).toEqual({ "kubernetes.io/arch": "amd64" });

@@ -126,6 +126,25 @@ describe("packer-builder workspace resources", () => {
     expect(started.warnings).toEqual([]);
   });
 
+  it("offers radio buttons for CPU and memory and a slider for the disk, with a message that says what to do", () => {
+    const params = Object.fromEntries(
+      started.dataSources("coder_parameter").map((d) => [d.values.name, d.values]),
+    );
+    expect(params.cpu.form_type).toBe("radio");
+    expect(params.memory.form_type).toBe("radio");
+    expect(params.disk_size).toMatchObject({
+      type: "number",
+      form_type: "slider",
+      validation: [
+        {
+          min: 1,
+          max: 1000,
+          error: "Pick {min} to {max} GiB; the size cannot change after the workspace is created.",
+        },
+      ],
+    });
+  });
+
   it("describes the pod and the persistent volume on the workspace page", () => {
     const items = (address: string) =>
       (started.resource(address).after.item as { key: string; value: string }[]).map((i) => [
