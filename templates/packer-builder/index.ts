@@ -24,9 +24,10 @@ import { WorkspaceDeployment, agentContainer } from "../../lib/workspace-deploym
 import { ScopedServiceAccount, type RoleBindingTarget } from "../../lib/scoped-service-account";
 import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/kubeconfig-secret";
 import { embeddedScript } from "../../lib/embedded-script";
-import { hcl } from "../../lib/hcl";
+import { hcl, hclRaw } from "../../lib/hcl";
 import { TemplateVariable } from "../../lib/template-variable";
 import { resourceMetadata } from "../../lib/resource-metadata";
+import { WorkspaceAiTask } from "../../lib/ai-task";
 import { ResourcesMonitoringVariables } from "../../lib/resources-monitoring";
 import { archNodeSelector, workspaceArchVariable } from "../../lib/workspace-arch";
 import {
@@ -119,6 +120,20 @@ export class PackerBuilderTemplate extends TemplateStack {
     const vars = new PackerBuilderVariables(this, "variables");
     const arch = workspaceArchVariable(this);
     const monitoring = new ResourcesMonitoringVariables(this);
+    const aiTask = new TemplateVariable(this, "ai_task", {
+      type: "bool",
+      default: false,
+      nullable: false,
+      description:
+        "Offer Coder Tasks: Claude Code runs in the workspace with subagents/packer-builder.md as its instructions, under the workspace's own Harvester identity.",
+    });
+    const aiTaskApiKey = new TemplateVariable(this, "ai_task_anthropic_api_key", {
+      type: "string",
+      default: "",
+      sensitive: true,
+      description:
+        "Anthropic API key for the task agent (with ai_task); pass it in a --variables-file. Empty leaves sign-in to the agent.",
+    });
 
     // --- Workspace, names, labels ----------------------------------------------------------
     const ws = new WorkspaceData(this, "workspace");
@@ -264,6 +279,21 @@ export class PackerBuilderTemplate extends TemplateStack {
         { name: "CLONE_DIR", value: CLONE_DIR },
         { name: "CLONE_TIMEOUT", value: String(CLONE_TIMEOUT_SECONDS) },
       ]),
+    });
+    new WorkspaceAiTask(this, "ai", {
+      startCount: ws.startCount,
+      enabled: aiTask.booleanValue,
+      agentId: agent.id,
+      workdir: CLONE_DIR,
+      // The manual ships beside the template (extraFiles); the agent reads it as its brief.
+      systemPrompt: Token.asString(
+        hcl`${hclRaw(`file("\${path.module}/subagents/packer-builder.md")`)}`,
+      ),
+      promptSuffix:
+        `Pass the three Packer variables explicitly on every build: ` +
+        `-var kubeconfig=${PACKER_KUBECONFIG_PATH} -var namespace=${identityNamespace} ` +
+        `-var output_namespace=${identityNamespace}`,
+      apiKey: aiTaskApiKey.stringValue,
     });
     new Script(this, "sweep_build_vms", {
       agentId: agent.id,

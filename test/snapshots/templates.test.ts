@@ -123,6 +123,8 @@ const INTENTS: Readonly<Record<string, TemplateIntent>> = {
       "arch",
       "memory_alert_threshold",
       "disk_alert_threshold",
+      "ai_task",
+      "ai_task_anthropic_api_key",
     ],
     parameterOrders: { cpu: 1, memory: 2, disk_size: 3 },
     whileRunning: ["kubernetes_deployment_v1.main", "coder_metadata.pod"],
