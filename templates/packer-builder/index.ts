@@ -24,7 +24,8 @@ import { WorkspaceDeployment, agentContainer } from "../../lib/workspace-deploym
 import { ScopedServiceAccount, type RoleBindingTarget } from "../../lib/scoped-service-account";
 import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/kubeconfig-secret";
 import { embeddedScript } from "../../lib/embedded-script";
-import { hcl, hclRaw } from "../../lib/hcl";
+import { hcl } from "../../lib/hcl";
+import { ShippedFile } from "../../lib/shipped-file";
 import { TemplateVariable } from "../../lib/template-variable";
 import { resourceMetadata } from "../../lib/resource-metadata";
 import { WorkspaceAiTask } from "../../lib/ai-task";
@@ -287,7 +288,10 @@ export class PackerBuilderTemplate extends TemplateStack {
       workdir: CLONE_DIR,
       // The manual ships beside the template (extraFiles); the agent reads it as its brief.
       systemPrompt: Token.asString(
-        hcl`${hclRaw(`file("\${path.module}/subagents/packer-builder.md")`)}`,
+        ShippedFile.of(this, {
+          source: "templates/packer-builder/subagents/packer-builder.md",
+          path: "subagents/packer-builder.md",
+        }).fileExpression(),
       ),
       promptSuffix:
         `Pass the three Packer variables explicitly on every build: ` +
