@@ -14,7 +14,7 @@ export const LAYERS = [
   [
     "L2",
     (p) =>
-      /^lib\/(workspace-(?!tags)[^/]+|data-volume|agent-metadata|providers|ide-modules|size-presets|ai-task|resources-monitoring|resource-metadata)\.ts$/.test(
+      /^lib\/(workspace-(?!tags)[^/]+|data-volume|agent-metadata|providers|ide-modules|browser-ides|size-presets|ai-task|resources-monitoring|resource-metadata)\.ts$/.test(
         p,
       ),
   ],

@@ -4,9 +4,10 @@
  * can be reported with the CLI's own words. The environment is passed through as it
  * is (CODER_URL, CODER_SESSION_TOKEN, CODER_HEADER_COMMAND…) and never printed.
  */
-import { spawn } from "child_process";
+import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { parseCoderVersion, type CoderVersion } from "./coder-version";
 
 /** The full path of `command` on PATH, or undefined. */
 export function findOnPath(
@@ -26,6 +27,27 @@ export function findOnPath(
     }
   }
   return undefined;
+}
+
+/** Seconds `coder version` may take; it reads nothing from the network. */
+const VERSION_TIMEOUT_MS = 30_000;
+
+/**
+ * The release of the CLI at `executable` (from `coder version`), or undefined when it
+ * cannot be told: the command failed, or printed no release (a development build).
+ */
+export function coderVersionOf(
+  executable: string,
+  env: NodeJS.ProcessEnv = process.env,
+): CoderVersion | undefined {
+  const run = spawnSync(executable, ["version"], {
+    encoding: "utf8",
+    env,
+    timeout: VERSION_TIMEOUT_MS,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (run.error !== undefined || run.status !== 0) return undefined;
+  return parseCoderVersion(run.stdout);
 }
 
 /** How a streamed run ended. */

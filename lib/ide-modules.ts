@@ -14,8 +14,8 @@ import type { WorkspaceData } from "./workspace-data";
 /** The pinned modules: registry source and exact version. */
 export const IDE_MODULES = {
   codeServer: { source: "registry.coder.com/coder/code-server/coder", version: "1.5.2" },
-  vscodeWeb: { source: "registry.coder.com/coder/vscode-web/coder", version: "1.6.2" },
-  vscodeDesktop: { source: "registry.coder.com/coder/vscode-desktop/coder", version: "1.3.0" },
+  vscodeWeb: { source: "registry.coder.com/coder/vscode-web/coder", version: "1.6.1" },
+  vscodeDesktop: { source: "registry.coder.com/coder/vscode-desktop/coder", version: "1.2.1" },
   jetbrainsGateway: {
     source: "registry.coder.com/coder/jetbrains-gateway/coder",
     version: "1.0.27",

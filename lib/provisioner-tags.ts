@@ -81,11 +81,13 @@ export function validateProvisionerTags(owner: string, tags: ProvisionerTags): v
 /**
  * The `--provisioner-tag` arguments for a push, in key order so that the command is
  * the same on every run. An untagged template passes `--provisioner-tag=-`, which
- * clears tags a previous version had (without it Coder reuses the active version's tags).
+ * clears tags a previous version had (without it Coder reuses the active version's tags),
+ * when the CLI understands it (`canClear`: v2.24 and later); an older CLI fails the
+ * push on it, so then no tag argument is passed at all.
  */
-export function provisionerTagArgs(tags: ProvisionerTags): string[] {
+export function provisionerTagArgs(tags: ProvisionerTags, canClear = true): string[] {
   const keys = Object.keys(tags).sort();
-  if (keys.length === 0) return ["--provisioner-tag=-"];
+  if (keys.length === 0) return canClear ? ["--provisioner-tag=-"] : [];
   return keys.flatMap((key) => ["--provisioner-tag", `${key}=${tags[key]}`]);
 }
 

@@ -54,13 +54,19 @@ export function shipTemplateFiles(stack: TemplateStack, stackDir: string): strin
       fs.mkdirSync(path.dirname(dest), { recursive: true });
       fs.copyFileSync(file, dest);
       fs.chmodSync(dest, fs.statSync(file).mode & 0o777);
-      shipped.push(relFile.split(path.sep).join("/"));
+      // A file a construct ships (read with file()) may sit in an extra folder too.
+      const shippedPath = relFile.split(path.sep).join("/");
+      if (!shipped.includes(shippedPath)) shipped.push(shippedPath);
     }
   }
   return shipped.sort();
 }
 
-/** YAML front matter; values are JSON strings, which YAML reads as they are. */
+/**
+ * YAML front matter; values are JSON strings, which YAML reads as they are. Coder's UI
+ * hides it in the template's docs; no released CLI reads it, which is why push runs
+ * `coder templates edit` too.
+ */
 export function renderFrontMatter(fm: TemplateFrontMatter): string {
   return [
     "---",

@@ -29,7 +29,11 @@ export const PROVIDER_VERSION_CONSTRAINTS: Readonly<Record<string, string>> = {
 /** `terraform.required_version`: the templates use `check` blocks (1.5+). */
 export const REQUIRED_TERRAFORM_VERSION = ">= 1.5.0";
 
-/** What Coder shows for a template: README front matter read by `coder templates push`. */
+/**
+ * What Coder shows for a template. Written as README front matter (the convention of
+ * Coder's registry), but no released CLI reads it from there: `npm run push` sets all
+ * three with `coder templates edit` (lib/template-push.ts).
+ */
 export interface TemplateFrontMatter {
   /** Name shown in the Coder UI. */
   readonly displayName: string;

@@ -1,5 +1,10 @@
 import { Construct } from "./cdk";
-import { Agent, type AgentDisplayApps, type AgentMetadata } from "../.gen/providers/coder/agent";
+import {
+  Agent,
+  type AgentDisplayApps,
+  type AgentMetadata,
+  type AgentResourcesMonitoring,
+} from "../.gen/providers/coder/agent";
 
 export interface WorkspaceAgentProps {
   /** The agent's address: `coder_agent.<resourceName>`. A contract with existing workspaces. @default "main" */
@@ -14,6 +19,13 @@ export interface WorkspaceAgentProps {
   readonly env?: Record<string, string>;
   /** @default no startup script */
   readonly startupScript?: string;
+  /** Memory and volume alerts (lib/resources-monitoring.ts). @default none */
+  readonly resourcesMonitoring?: AgentResourcesMonitoring;
+  /**
+   * What the agent's token may reach: `no_user_data` keeps it from the owner's external
+   * auth tokens and git SSH key, for a workspace that needs neither. @default provider's ("all")
+   */
+  readonly apiKeyScope?: "all" | "no_user_data";
 }
 
 /**
@@ -32,6 +44,8 @@ export class WorkspaceAgent extends Construct {
       displayApps: props.displayApps,
       env: props.env,
       startupScript: props.startupScript,
+      resourcesMonitoring: props.resourcesMonitoring,
+      apiKeyScope: props.apiKeyScope,
     });
   }
 

@@ -25,13 +25,30 @@ export interface WorkspaceParameterProps {
   readonly options?: readonly DataCoderParameterOption[];
   /** @default none */
   readonly validation?: DataCoderParameterValidation;
-  /** Coder's form control (`dropdown`, `radio`, `slider`, `input`, …). @default provider's choice */
+  /**
+   * Coder's form control with dynamic parameters (`dropdown`, `radio`, `slider`, `input`,
+   * `textarea`, …); the classic form ignores it. `slider` needs a number with a min and max.
+   * @default provider's choice
+   */
   readonly formType?: string;
+  /**
+   * How dynamic parameters draw the control (`placeholder`, `disabled`, `label`,
+   * `mask_input`); the classic form ignores it. @default none
+   */
+  readonly styling?: ParameterStyling;
   /**
    * Parameter name as Coder stores it (a letter, then letters, digits, `_` or `-`).
    * @default the construct id
    */
   readonly name?: string;
+}
+
+/** The keys of `coder_parameter.styling` that Coder's dynamic-parameter form reads. */
+export interface ParameterStyling {
+  readonly placeholder?: string;
+  readonly disabled?: boolean;
+  readonly label?: string;
+  readonly mask_input?: boolean;
 }
 
 /**
@@ -64,6 +81,14 @@ export class WorkspaceParameter extends Construct {
         );
       }
     }
+    if (props.formType === "slider") {
+      const v = props.validation;
+      if ((props.type ?? "string") !== "number" || v?.min === undefined || v?.max === undefined) {
+        throw new Error(
+          `${this.node.path}: formType "slider" needs type "number" and a validation with min and max (the slider's ends)`,
+        );
+      }
+    }
     this.name = props.name ?? id;
     this.definition = {
       type: props.type ?? "string",
@@ -82,6 +107,7 @@ export class WorkspaceParameter extends Construct {
       option: props.options ? [...props.options] : undefined,
       validation: props.validation,
       formType: props.formType,
+      styling: props.styling === undefined ? undefined : JSON.stringify(props.styling),
     });
   }
 

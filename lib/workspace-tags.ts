@@ -10,8 +10,9 @@
  * a block may be declared only once).
  *
  * A tag value is one of: a literal string, `variable.stringValue` of a non-sensitive
- * template variable, or `parameter.value` of an immutable parameter with a non-empty
- * default. Coder evaluates tags with nothing else in scope, guesses the import job's
+ * template variable of type string with a non-empty default, or `parameter.value` of an
+ * immutable parameter with a non-empty default. Dynamic parameters (coder/preview) take
+ * only string tag values, and the import job's tags come from defaults. Coder evaluates tags with nothing else in scope, guesses the import job's
  * tags from defaults, and a mutable parameter would let a user move an existing
  * workspace to other provisioners.
  */
@@ -171,8 +172,22 @@ function classifyTagValue(
     if (spec.sensitive === true) {
       fail(`var.${name} is sensitive; tags are shown to anyone who can list provisioner jobs`);
     }
-    if (spec.type !== undefined && !["string", "number", "bool"].includes(String(spec.type))) {
-      fail(`var.${name} has type ${String(spec.type)}; a tag needs a string, number or bool`);
+    // coder/preview (dynamic parameters, the default for new templates since Coder v2.25)
+    // rejects a tag whose value is not a string, even where the classic flow converted it.
+    if (spec.type !== undefined && String(spec.type) !== "string") {
+      fail(
+        `var.${name} has type ${String(spec.type)}; with dynamic parameters Coder accepts only string tag values, so declare the variable with type = "string"`,
+      );
+    }
+    if (spec.default === undefined || spec.default === null) {
+      fail(
+        `var.${name} has no default; Coder computes the tags of the template's import job from variable defaults, so give it a default (or set one in coder-cdktf.jsonc)`,
+      );
+    }
+    if (typeof spec.default !== "string" || spec.default === "") {
+      fail(
+        `var.${name} has the default ${JSON.stringify(spec.default)}; a tag value is a non-empty string, so give it a non-empty string default`,
+      );
     }
     return { kind: "variable", name };
   }

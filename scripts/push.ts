@@ -3,12 +3,15 @@
 //
 // Synthesizes one template, then publishes it with `coder templates push` (its static
 // provisioner tags included) and sets its display name, description and icon with
-// `coder templates edit`. --dry-run prints the commands instead of running them.
+// `coder templates edit`. It asks `coder version` first: flags differ by release
+// (lib/coder-version.ts). --dry-run prints the commands instead of running them.
 // Run from source: `node scripts/ts.js scripts/push.ts …` (scripts/ts.js).
 import * as fs from "fs";
 import * as path from "path";
+import { parse as parseYaml } from "yaml";
 import { parseCommandLine, UsageError } from "../lib/cli-args";
-import { findOnPath, runStreaming, shellQuote } from "../lib/coder-cli";
+import { coderVersionOf, findOnPath, runStreaming, shellQuote } from "../lib/coder-cli";
+import { formatCoderVersion, type CoderVersion } from "../lib/coder-version";
 import { projectRoot } from "../lib/project-root";
 import { planPush } from "../lib/template-push";
 import { TEMPLATES } from "../templates";
@@ -64,8 +67,8 @@ function readArgs(argv: readonly string[]): PushArgs {
 async function main(argv: readonly string[]): Promise<number> {
   const args = readArgs(argv);
   // Check for the CLI first: no point synthesizing for a push that cannot run.
-  const coder = args.dryRun ? "coder" : findOnPath("coder");
-  if (coder === undefined) {
+  const coder = findOnPath("coder");
+  if (coder === undefined && !args.dryRun) {
     process.stderr.write(
       "push: the Coder CLI (`coder`) is not on PATH. Install it (your deployment serves it at " +
         "<CODER_URL>/bin/, or see https://coder.com/docs/install/cli), log in with " +
@@ -73,12 +76,22 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     return EXIT_NO_CLI;
   }
+  // The flags a push may use depend on the CLI's release (lib/coder-version.ts); a dry run
+  // without a CLI prints the commands for the release planPush assumes.
+  let coderVersion: CoderVersion | null | undefined;
+  if (coder !== undefined) {
+    coderVersion = coderVersionOf(coder) ?? null;
+    const shown = coderVersion === null ? "version unknown" : formatCoderVersion(coderVersion);
+    process.stderr.write(`coder CLI: ${coder} (${shown})\n`);
+  }
   let variablesFile: string | undefined;
+  let variablesFileNames: string[] = [];
   if (args.variablesFile !== undefined) {
     variablesFile = path.resolve(args.variablesFile);
     if (!fs.existsSync(variablesFile)) {
       throw new UsageError(`--variables-file ${args.variablesFile}: file not found`);
     }
+    variablesFileNames = yamlMapKeys(args.variablesFile, fs.readFileSync(variablesFile, "utf8"));
   }
 
   const config = loadConfigFor(args.config === undefined ? [] : ["--config", args.config]);
@@ -87,9 +100,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const [template] = synthTemplates({ outdir, only: [id], config });
   process.stderr.write(`synthesized ${template.dir}\n`);
 
-  const plan = planPush(template, { variablesFile, message: args.message });
+  const plan = planPush(template, {
+    variablesFile,
+    variablesFileNames,
+    message: args.message,
+    coderVersion,
+  });
   for (const note of plan.notes) process.stderr.write(`note: ${note}\n`);
-  if (args.dryRun) {
+  if (args.dryRun || coder === undefined) {
     process.stdout.write(`coder ${shellQuote(plan.push)}\ncoder ${shellQuote(plan.edit)}\n`);
     return 0;
   }
@@ -115,6 +133,28 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   process.stderr.write(`pushed ${template.name} from ${template.dir}\n`);
   return 0;
+}
+
+/**
+ * The names a --variables-file sets (a YAML map, as Coder reads it). Only the names are
+ * kept: the values may be secret and stay in the file.
+ */
+function yamlMapKeys(given: string, text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (e) {
+    throw new UsageError(
+      `--variables-file ${given}: not valid YAML (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
+    );
+  }
+  if (parsed === null || parsed === undefined) return [];
+  if (typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new UsageError(
+      `--variables-file ${given}: must be a YAML map of variable names to values`,
+    );
+  }
+  return Object.keys(parsed);
 }
 
 /** The template id for a name given on the command line: an id, or a Coder name from the config. */

@@ -34,6 +34,8 @@ export interface SynthesizedTemplate {
   /** Per-workspace tags written to workspace_tags.tf (empty when the template has none). */
   readonly workspaceTags: Readonly<Record<string, WorkspaceTagSource>>;
   readonly frontMatter: TemplateFrontMatter;
+  /** Variable values from the operator's configuration (never sensitive). */
+  readonly configuredVariables: Readonly<Record<string, unknown>>;
   /** Whether a .terraform.lock.hcl was shipped (from templates/<id>/). */
   readonly hasLockFile: boolean;
   /**
@@ -82,39 +84,48 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
     }
     const provisionerTags = settings?.provisionerTags ?? definition.provisioners?.tags ?? {};
     validateProvisionerTags(`template "${definition.id}"`, provisionerTags);
-    return { definition, stack, name: settings?.name ?? definition.id, provisionerTags };
+    return {
+      definition,
+      stack,
+      name: settings?.name ?? definition.id,
+      provisionerTags,
+      configuredVariables: settings?.variables ?? {},
+    };
   });
   app.synth();
 
-  const results = stacks.map(({ definition, stack, name, provisionerTags }) => {
-    const dir = path.join(outdir, "stacks", stack.node.id);
-    const jsonFile = path.join(dir, "cdk.tf.json");
-    if (!fs.existsSync(jsonFile)) throw new Error(`${dir}: cdk.tf.json was not written`);
-    const synthesized = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>;
-    const rendered = renderWorkspaceTags(definition.id, stack, synthesized);
-    if (rendered !== undefined) {
-      fs.writeFileSync(path.join(dir, WORKSPACE_TAGS_FILE), rendered.hcl);
-    }
-    const json = orderVariablesAsDeclared(
-      rendered?.json ?? synthesized,
-      stack.declaredVariableNames(),
-    );
-    const model = writeHclFiles(dir, json, undefined, localGroups(stack));
-    shipTemplateFiles(stack, dir);
-    const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
-    const hasLockFile = fs.existsSync(lockSource);
-    if (hasLockFile) fs.copyFileSync(lockSource, path.join(dir, LOCK_FILE));
-    return {
-      id: definition.id,
-      dir,
-      name,
-      provisionerTags,
-      workspaceTags: rendered?.tags ?? {},
-      frontMatter: stack.frontMatter,
-      hasLockFile,
-      model,
-    };
-  });
+  const results = stacks.map(
+    ({ definition, stack, name, provisionerTags, configuredVariables }) => {
+      const dir = path.join(outdir, "stacks", stack.node.id);
+      const jsonFile = path.join(dir, "cdk.tf.json");
+      if (!fs.existsSync(jsonFile)) throw new Error(`${dir}: cdk.tf.json was not written`);
+      const synthesized = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as Record<string, unknown>;
+      const rendered = renderWorkspaceTags(definition.id, stack, synthesized);
+      if (rendered !== undefined) {
+        fs.writeFileSync(path.join(dir, WORKSPACE_TAGS_FILE), rendered.hcl);
+      }
+      const json = orderVariablesAsDeclared(
+        rendered?.json ?? synthesized,
+        stack.declaredVariableNames(),
+      );
+      const model = writeHclFiles(dir, json, undefined, localGroups(stack));
+      shipTemplateFiles(stack, dir);
+      const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
+      const hasLockFile = fs.existsSync(lockSource);
+      if (hasLockFile) fs.copyFileSync(lockSource, path.join(dir, LOCK_FILE));
+      return {
+        id: definition.id,
+        dir,
+        name,
+        provisionerTags,
+        workspaceTags: rendered?.tags ?? {},
+        frontMatter: stack.frontMatter,
+        configuredVariables,
+        hasLockFile,
+        model,
+      };
+    },
+  );
   writeManifest(outdir, results);
   return results;
 }

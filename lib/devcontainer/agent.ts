@@ -1,7 +1,7 @@
 import { Construct, Token } from "../cdk";
 import { item, standardMetadata } from "../agent-metadata";
 import { hcl } from "../hcl";
-import { WorkspaceAgent } from "../workspace-agent";
+import { WorkspaceAgent, type WorkspaceAgentProps } from "../workspace-agent";
 
 export interface DevcontainerAgentProps {
   /** "Dev Container variables": prints `unset: …` or `all set` (DevcontainerWarnings). */
@@ -14,6 +14,8 @@ export interface DevcontainerAgentProps {
   readonly podSecurityLevel?: string;
   /** @default "amd64" */
   readonly arch?: string;
+  /** Memory and data-volume alerts. @default none */
+  readonly resourcesMonitoring?: WorkspaceAgentProps["resourcesMonitoring"];
 }
 
 /**
@@ -34,6 +36,10 @@ export class DevcontainerAgent extends Construct {
     this.agent = new WorkspaceAgent(this, "agent", {
       arch: props.arch,
       displayApps: { vscode: false },
+      resourcesMonitoring: props.resourcesMonitoring,
+      // Kept at "all": the repository is cloned and pushed with the owner's external auth
+      // token through the agent (GIT_ASKPASS), which no_user_data would block.
+      apiKeyScope: "all",
       metadata: [
         item(
           "Dev Container variables",

@@ -1,12 +1,14 @@
 import { Construct, Token, type IResolvable } from "../cdk";
 import { App } from "../../.gen/providers/coder/app";
 import { hcl } from "../hcl";
+import { IDE_MODULES } from "../ide-modules";
 import { RegistryModule } from "../registry-module";
 
-export const VSCODE_WEB_MODULE = "registry.coder.com/coder/vscode-web/coder";
-export const VSCODE_WEB_VERSION = "1.6.2";
-export const VSCODE_DESKTOP_MODULE = "registry.coder.com/coder/vscode-desktop/coder";
-export const VSCODE_DESKTOP_VERSION = "1.3.0";
+// The pins every template shares (lib/ide-modules.ts).
+export const VSCODE_WEB_MODULE = IDE_MODULES.vscodeWeb.source;
+export const VSCODE_WEB_VERSION = IDE_MODULES.vscodeWeb.version;
+export const VSCODE_DESKTOP_MODULE = IDE_MODULES.vscodeDesktop.source;
+export const VSCODE_DESKTOP_VERSION = IDE_MODULES.vscodeDesktop.version;
 
 export interface DevcontainerAppsProps {
   /** 1 while starting, 0 when stopping. */

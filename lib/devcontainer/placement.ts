@@ -16,9 +16,9 @@ import {
   LABEL_VALUE_PATTERN,
 } from "./kubernetes-quantities";
 import { NamedLocals } from "./named-locals";
+import { ARCH_NODE_LABEL } from "../workspace-arch";
 
-/** The node label the template always sets: the agent binary is built for one architecture. */
-export const ARCH_NODE_LABEL = "kubernetes.io/arch";
+export { ARCH_NODE_LABEL };
 
 /** Toleration effects Kubernetes accepts ("" means all effects). */
 export const TOLERATION_EFFECTS: readonly string[] = [

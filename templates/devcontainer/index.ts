@@ -21,6 +21,8 @@ import {
   hcl,
   type IResolvable,
   KubernetesCustomizations,
+  resourceMetadata,
+  ResourcesMonitoringVariables,
   sizePresets,
   STANDARD_SIZE_PRESETS,
   TemplateStack,
@@ -50,6 +52,7 @@ export class DevcontainerTemplate extends TemplateStack {
     });
 
     const vars = new DevcontainerTemplateVariables(this, "variables");
+    const monitoring = new ResourcesMonitoringVariables(this);
     coderProvider(this);
     workspaceClusterProvider(this, vars.useKubeconfig);
     devcontainerBuilderProvider(this, vars.builderEndpoint);
@@ -138,6 +141,8 @@ export class DevcontainerTemplate extends TemplateStack {
       warningsMetadataScript: warnings.warningsMetadataScript,
       resourcesSummary: sizing.summary,
       podSecurityLevel: runtime.levelMet,
+      // The home is on the data volume.
+      resourcesMonitoring: monitoring.monitoring(user.homeDir),
     });
     new DevcontainerAgentEnv(this, "env", {
       workspace: ws,
@@ -178,7 +183,7 @@ export class DevcontainerTemplate extends TemplateStack {
       ports: source.ports.expression as IResolvable,
     });
 
-    new DevcontainerPod(this, "pod", {
+    const pod = new DevcontainerPod(this, "pod", {
       workspace: ws,
       agent: agent.agent,
       namespace: vars.namespace.stringValue,
@@ -201,6 +206,27 @@ export class DevcontainerTemplate extends TemplateStack {
       runtime,
       mounts,
       imagePullSecretName: vars.imagePullSecretName.stringValue,
+    });
+
+    resourceMetadata(this, "pod_info", {
+      count: ws.startCount,
+      resourceId: Token.asString(hcl`${pod.deployment.deployment.fqn}[0].id`),
+      items: {
+        Image: source.build.image,
+        "Image tag": source.imageTag.asString,
+        Commit: Token.asString(hcl`coalesce(${source.commit.asString}, "unknown")`),
+        Namespace: vars.namespace.stringValue,
+        "Node placement": Token.asString(
+          hcl`join(", ", [for k, v in ${placement.nodeSelector} : format("%s=%s", k, v)])`,
+        ),
+      },
+    });
+    resourceMetadata(this, "data_volume", {
+      resourceId: data.claim.id,
+      items: {
+        "Disk size": sizing.diskSize,
+        Namespace: vars.namespace.stringValue,
+      },
     });
   }
 }

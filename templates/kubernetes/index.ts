@@ -1,20 +1,27 @@
 import {
   agentContainer,
+  archNodeSelector,
+  BrowserIdes,
   checkProp,
   coderProvider,
   type Construct,
   DataVolume,
   DNS_LABEL,
+  hcl,
   IMAGE_REFERENCE,
+  resourceMetadata,
+  ResourcesMonitoringVariables,
   sizePresets,
   STANDARD_SIZE_PRESETS,
   standardMetadata,
   TemplateStack,
   TemplateVariable,
+  Token,
   useKubeconfigVariable,
   WORKSPACE_POD_ANTI_AFFINITY,
   WORKSPACE_SIZES,
   WorkspaceAgent,
+  workspaceArchVariable,
   workspaceClusterProvider,
   WorkspaceData,
   WorkspaceDeployment,
@@ -33,6 +40,8 @@ export interface KubernetesTemplateProps {
 
 /** The image's user; its home is the data volume. */
 const WORKSPACE_UID = 1000;
+/** The user's home, on the home volume: where the IDEs open and what the disk alert watches. */
+const HOME_DIR = "/home/coder";
 
 /**
  * `kubernetes`: Coder's classic Kubernetes workspace. One pod running the
@@ -56,6 +65,15 @@ export class KubernetesTemplate extends TemplateStack {
       rules: [DNS_LABEL],
       type: "string",
       description: "Existing Kubernetes namespace for the workspaces' pods and volumes.",
+    });
+    const arch = workspaceArchVariable(this);
+    const monitoring = new ResourcesMonitoringVariables(this);
+    const jetbrains = new TemplateVariable(this, "jetbrains", {
+      type: "bool",
+      default: false,
+      nullable: false,
+      description:
+        "Offer JetBrains IDEs (through the JetBrains Toolbox on the user's machine); users pick theirs in the workspace form. The image must run the IDE backend (glibc Linux, as the default image).",
     });
     coderProvider(this);
     workspaceClusterProvider(this, useKubeconfig);
@@ -90,12 +108,31 @@ export class KubernetesTemplate extends TemplateStack {
       default: "10",
       icon: "/emojis/1f4be.png",
       mutable: false,
-      validation: { min: 1, max: 99999 },
+      validation: {
+        min: 1,
+        max: 99999,
+        error: "Enter a whole number of GB from {min} to {max}; the size cannot change later.",
+      },
+      styling: { placeholder: "GB, e.g. 10" },
     });
 
     sizePresets(this, { presets: STANDARD_SIZE_PRESETS, cpu, memory, memoryUnit: "GB" });
 
-    const agent = new WorkspaceAgent(this, "agent", { metadata: standardMetadata("Home Disk") });
+    const agent = new WorkspaceAgent(this, "agent", {
+      arch: arch.stringValue,
+      metadata: standardMetadata("Home Disk"),
+      resourcesMonitoring: monitoring.monitoring(HOME_DIR),
+      // Kept at "all": users clone and push with Coder's external auth and git SSH key, which
+      // the agent fetches for them; "no_user_data" would block both.
+      apiKeyScope: "all",
+    });
+    new BrowserIdes(this, "ides", {
+      startCount: ws.startCount,
+      agentId: agent.id,
+      folder: HOME_DIR,
+      jetbrains: jetbrains.booleanValue,
+      jetbrainsParameterOrder: 4,
+    });
 
     const home = new DataVolume(this, "home", {
       name: `coder-${ws.id}-home`,
@@ -105,7 +142,8 @@ export class KubernetesTemplate extends TemplateStack {
     });
 
     const podMeta = workspaceObjectMeta(ws, "workspace");
-    new WorkspaceDeployment(this, "deployment", {
+    const image = props.image ?? "codercom/enterprise-base:ubuntu";
+    const deployment = new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: `coder-${ws.id}`,
       namespace: namespace.stringValue,
@@ -121,19 +159,41 @@ export class KubernetesTemplate extends TemplateStack {
         container: [
           agentContainer({
             name: "dev",
-            image: props.image ?? "codercom/enterprise-base:ubuntu",
+            image,
             agent,
             resources: {
               requests: { cpu: "250m", memory: "512Mi" },
               limits: { cpu: cpu.value, memory: `${memory.value}Gi` },
             },
-            volumeMounts: [{ name: "home", mountPath: "/home/coder", readOnly: false }],
+            volumeMounts: [{ name: "home", mountPath: HOME_DIR, readOnly: false }],
           }),
         ],
         volume: [
           { name: "home", persistentVolumeClaim: { claimName: home.claimName, readOnly: false } },
         ],
+        nodeSelector: archNodeSelector(arch.stringValue),
         affinity: WORKSPACE_POD_ANTI_AFFINITY,
+      },
+    });
+
+    resourceMetadata(this, "pod", {
+      count: ws.startCount,
+      resourceId: Token.asString(hcl`${deployment.deployment.fqn}[0].id`),
+      items: {
+        Image: image,
+        Namespace: namespace.stringValue,
+        "Node placement": Token.asString(hcl`format("kubernetes.io/arch=%s", ${arch.stringValue})`),
+        "CPU / memory limit": Token.asString(
+          hcl`format("%s cores / %s GB", ${cpu.value}, ${memory.value})`,
+        ),
+      },
+    });
+    resourceMetadata(this, "home_volume", {
+      resourceId: home.claim.id,
+      items: {
+        "Home disk": `${homeDiskSize.value}Gi`,
+        Namespace: namespace.stringValue,
+        "Mounted at": HOME_DIR,
       },
     });
   }

@@ -1,5 +1,6 @@
 import {
   agentContainer,
+  archNodeSelector,
   checkProp,
   coderProvider,
   Construct,
@@ -27,11 +28,14 @@ import {
   POSITIVE_WHOLE_NUMBER,
   ramUsage,
   RBAC_ROLE_NAME,
+  resourceMetadata,
+  ResourcesMonitoringVariables,
   type RoleBindingTarget,
   type Rule,
   sanitizedLabelValue,
   ScopedServiceAccount,
   SHA256_HEX,
+  ShippedFile,
   type SizePreset,
   sizePresets,
   TemplateStack,
@@ -42,6 +46,8 @@ import {
   Token,
   useKubeconfigVariable,
   WorkspaceAgent,
+  WorkspaceAiTask,
+  workspaceArchVariable,
   workspaceClusterProvider,
   WorkspaceData,
   WorkspaceDeployment,
@@ -158,6 +164,22 @@ export class PackerBuilderTemplate extends TemplateStack {
     workspaceClusterProvider(this, useKubeconfig);
     const harvester = harvesterProvider(this, harvesterKubeconfigPath);
     const vars = new PackerBuilderVariables(this, "variables");
+    const arch = workspaceArchVariable(this);
+    const monitoring = new ResourcesMonitoringVariables(this);
+    const aiTask = new TemplateVariable(this, "ai_task", {
+      type: "bool",
+      default: false,
+      nullable: false,
+      description:
+        "Offer Coder Tasks: Claude Code runs in the workspace with subagents/packer-builder.md as its instructions, under the workspace's own Harvester identity.",
+    });
+    const aiTaskApiKey = new TemplateVariable(this, "ai_task_anthropic_api_key", {
+      type: "string",
+      default: "",
+      sensitive: true,
+      description:
+        "Anthropic API key for the task agent (with ai_task); pass it in a --variables-file. Empty leaves sign-in to the agent.",
+    });
 
     // --- Workspace, names, labels ----------------------------------------------------------
     const ws = new WorkspaceData(this, "workspace");
@@ -188,6 +210,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       default: PACKER_BUILDER_SIZES.find((s) => s.default)!.cpu,
       icon: "/icon/memory.svg",
       mutable: true,
+      formType: "radio",
       options: PACKER_BUILDER_CPUS.map((n) => ({ name: `${n} Cores`, value: n })),
     });
     const cpuLimit = hcl`min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue})`;
@@ -198,6 +221,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       default: PACKER_BUILDER_SIZES.find((s) => s.default)!.memory,
       icon: "/icon/memory.svg",
       mutable: true,
+      formType: "radio",
       options: PACKER_BUILDER_MEMORY.map((n) => ({ name: `${n} GiB`, value: n })),
     });
     sizePresets(this, { presets: PACKER_BUILDER_SIZES, cpu, memory, memoryUnit: "GiB" });
@@ -209,7 +233,13 @@ export class PackerBuilderTemplate extends TemplateStack {
       default: "10",
       icon: "/emojis/1f4be.png",
       mutable: false,
-      validation: { min: 1, max: 1000 },
+      // A slider in the dynamic-parameter form; the classic form shows a number input.
+      formType: "slider",
+      validation: {
+        min: 1,
+        max: 1000,
+        error: "Pick {min} to {max} GiB; the size cannot change after the workspace is created.",
+      },
     });
 
     // --- Harvester: the workspace identity in the build namespace --------------------------
@@ -287,6 +317,11 @@ export class PackerBuilderTemplate extends TemplateStack {
         ),
       ],
       env,
+      arch: arch.stringValue,
+      resourcesMonitoring: monitoring.monitoring(PERSISTENT_DIR),
+      // Kept at "all": the clone uses the agent's git setup (external auth over HTTPS,
+      // `coder gitssh` for SSH URLs), which no_user_data would block.
+      apiKeyScope: "all",
     });
     new Script(this, "clone_repository", {
       // It clones with the user's git credentials (external auth, Coder SSH key), which an
@@ -305,6 +340,24 @@ export class PackerBuilderTemplate extends TemplateStack {
         { name: "CLONE_DIR", value: CLONE_DIR },
         { name: "CLONE_TIMEOUT", value: String(CLONE_TIMEOUT_SECONDS) },
       ]),
+    });
+    new WorkspaceAiTask(this, "ai", {
+      startCount: ws.startCount,
+      enabled: aiTask.booleanValue,
+      agentId: agent.id,
+      workdir: CLONE_DIR,
+      // The manual ships beside the template (extraFiles); the agent reads it as its brief.
+      systemPrompt: Token.asString(
+        ShippedFile.of(this, {
+          source: "templates/packer-builder/subagents/packer-builder.md",
+          path: "subagents/packer-builder.md",
+        }).fileExpression(),
+      ),
+      promptSuffix:
+        `Pass the three Packer variables explicitly on every build: ` +
+        `-var kubeconfig=${PACKER_KUBECONFIG_PATH} -var namespace=${identityNamespace} ` +
+        `-var output_namespace=${identityNamespace}`,
+      apiKey: aiTaskApiKey.stringValue,
     });
     new Script(this, "sweep_build_vms", {
       agentId: agent.id,
@@ -326,7 +379,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     const pullSecrets = TerraformIterator.fromList(
       hcl`compact([${vars.imagePullSecretName.stringValue}])`,
     );
-    const pod = new WorkspaceDeployment(this, "deployment", {
+    const deployment = new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: wsKey,
       namespace: workspaceNamespace,
@@ -411,12 +464,32 @@ export class PackerBuilderTemplate extends TemplateStack {
             secret: { secretName: kubeconfig.secretName, defaultMode: "0400" },
           },
         ],
+        nodeSelector: archNodeSelector(arch.stringValue),
+      },
+    });
+
+    resourceMetadata(this, "pod", {
+      count: ws.startCount,
+      resourceId: Token.asString(hcl`${deployment.deployment.fqn}[0].id`),
+      items: {
+        Image: vars.image.stringValue,
+        Namespace: workspaceNamespace,
+        "Node placement": Token.asString(hcl`format("kubernetes.io/arch=%s", ${arch.stringValue})`),
+        "Build namespace (Harvester)": identityNamespace,
+      },
+    });
+    resourceMetadata(this, "persistent_volume", {
+      resourceId: persistent.claim.id,
+      items: {
+        "Disk size": `${diskSize.value}Gi`,
+        Namespace: workspaceNamespace,
+        "Mounted at": PERSISTENT_DIR,
       },
     });
     // The pod would trust whatever CA a plain-http answer carried: refuse the plan (at push
     // too) unless the CA is pinned. Not a variable validation: those may refer to other
     // variables only from Terraform 1.9. The bootstrap refuses it again at start.
-    pod.deployment.addOverride("lifecycle.precondition", [
+    deployment.deployment.addOverride("lifecycle.precondition", [
       {
         condition: hcl`${vars.caUrl.stringValue} == "" || startswith(${vars.caUrl.stringValue}, "https://") || ${vars.caSha256.stringValue} != ""`,
         error_message: CA_PIN_REQUIREMENT,

@@ -92,3 +92,34 @@ it("refuses a default that is not one of its options, listing them", () => {
     }),
   ).toThrow('default "mars" is not one of the options (eu, us)');
 });
+
+it("writes styling as the JSON Coder's dynamic form reads, and a slider with its range", () => {
+  const tf = synthConstruct((stack) => {
+    coderProvider(stack);
+    new WorkspaceParameter(stack, "disk", {
+      ...BASE,
+      type: "number",
+      default: "10",
+      formType: "slider",
+      validation: { min: 1, max: 100, error: "Pick {min} to {max} GiB." },
+      styling: { placeholder: "GiB" },
+    });
+  });
+  expect(tf.data.coder_parameter.disk).toMatchObject({
+    form_type: "slider",
+    styling: '{"placeholder":"GiB"}',
+    validation: { min: 1, max: 100, error: "Pick {min} to {max} GiB." },
+  });
+});
+
+it.each([
+  ["a string", { formType: "slider", validation: { min: 1, max: 2 } }],
+  ["a number without max", { formType: "slider", type: "number", validation: { min: 1 } }],
+])("refuses a slider on %s: it needs a number range", (_, props) => {
+  expect(() =>
+    synthConstruct((stack) => {
+      coderProvider(stack);
+      new WorkspaceParameter(stack, "bad", { ...BASE, ...(props as object) });
+    }),
+  ).toThrow(/formType "slider" needs type "number" and a validation with min and max/);
+});

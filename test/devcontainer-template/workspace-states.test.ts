@@ -2,7 +2,7 @@
  * The devcontainer template through Terraform (mock providers): which objects exist while a
  * workspace is stopped and while it runs, the build's tag and credentials.
  */
-import { TerraformHarness, type PlanOptions } from "../harness";
+import { DEFAULT_WORKSPACE, TerraformHarness, type PlanOptions } from "../harness";
 import {
   devcontainerFixtures,
   metadata,
@@ -27,6 +27,7 @@ const ALWAYS = [
   "coder_env.git_author_name[0]",
   "coder_env.git_committer_email[0]",
   "coder_env.git_committer_name[0]",
+  "coder_metadata.data_volume",
   "devcontainerbuilder_build.workspace",
   "kubernetes_persistent_volume_claim_v1.data",
   "terraform_data.rebuild",
@@ -34,6 +35,7 @@ const ALWAYS = [
 
 const WHILE_STARTED = [
   ...Array.from({ length: 10 }, (_, i) => `coder_app.forwarded_port[${i}]`),
+  "coder_metadata.pod_info[0]",
   "coder_script.devcontainer_lifecycle[0]",
   "coder_script.devcontainer_post_attach[0]",
   "coder_script.devcontainer_vscode[0]",
@@ -73,6 +75,44 @@ describe("devcontainer template: workspace states", () => {
   it("adds the metadata read, pod, scripts, IDE modules and port slots while started", async () => {
     const plan = await tf.plan(template.dir, base);
     expect(plan.addresses()).toEqual([...ALWAYS, ...WHILE_STARTED].sort());
+  });
+
+  it("describes the pod (image, tag, commit, placement) and the data volume; alerts on memory and the home", async () => {
+    const plan = await tf.plan(template.dir, base);
+    const items = (address: string) =>
+      Object.fromEntries(
+        (plan.resource(address).after.item as { key: string; value: unknown }[]).map((i) => [
+          i.key,
+          i.value,
+        ]),
+      );
+    const pod = items("coder_metadata.pod_info[0]");
+    expect(Object.keys(pod)).toEqual([
+      "Image",
+      "Image tag",
+      "Commit",
+      "Namespace",
+      "Node placement",
+    ]);
+    expect(pod["Image tag"]).toBe(`ws-${String(DEFAULT_WORKSPACE.id).toLowerCase()}-0`);
+    // The selector depends on the built image's metadata: known at apply, from local.node_selector.
+    const configured = (template.config as any).resource.coder_metadata.pod_info.item;
+    expect(configured[4].value).toBe(
+      '${join(", ", [for k, v in local.node_selector : format("%s=%s", k, v)])}',
+    );
+    expect(pod.Namespace).toBe(REQUIRED_VARIABLES.namespace);
+    // The disk size may come from the repository's hostRequirements: known at apply.
+    expect(Object.keys(items("coder_metadata.data_volume"))).toEqual(["Disk size", "Namespace"]);
+    expect(items("coder_metadata.data_volume").Namespace).toBe(REQUIRED_VARIABLES.namespace);
+    expect((template.config as any).resource.coder_metadata.data_volume.item[0].value).toBe(
+      "${local.disk_size}",
+    );
+    const agent = plan.resource("coder_agent.main").after as Record<string, any>;
+    expect(agent.api_key_scope).toBe("all");
+    expect(agent.resources_monitoring[0].memory).toEqual([{ enabled: true, threshold: 80 }]);
+    expect(agent.resources_monitoring[0].volume).toEqual([
+      expect.objectContaining({ enabled: true, threshold: 90 }),
+    ]);
   });
 
   it("drops vscode-web without the license, and sizes the port slots by max_forwarded_ports", async () => {

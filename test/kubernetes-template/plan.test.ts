@@ -21,9 +21,13 @@ afterAll(async () => {
   template?.cleanup();
 });
 
-function plan(startCount: 0 | 1, parameters: Record<string, string> = {}): Promise<PlanResult> {
+function plan(
+  startCount: 0 | 1,
+  parameters: Record<string, string> = {},
+  variables: Record<string, unknown> = {},
+): Promise<PlanResult> {
   return harness.plan(template.dir, {
-    variables: { namespace: NAMESPACE },
+    variables: { namespace: NAMESPACE, ...variables },
     workspace: { startCount },
     parameters,
   });
@@ -55,11 +59,74 @@ describe("a started workspace", () => {
     }
   });
 
-  it("plans the agent, the home volume and one Deployment", () => {
+  it("plans the agent, the home volume, one Deployment, their metadata and code-server", () => {
     expect(p.addresses().sort()).toEqual([
       "coder_agent.main",
+      "coder_metadata.home_volume",
+      "coder_metadata.pod[0]",
       "kubernetes_deployment_v1.main[0]",
       "kubernetes_persistent_volume_claim_v1.home",
+      "module.code_server[0].terraform_data.inputs",
+    ]);
+  });
+
+  it("opens code-server, pinned, in the home", () => {
+    expect(template.config.module).toMatchObject({
+      code_server: { source: "registry.coder.com/coder/code-server/coder", version: "1.5.2" },
+    });
+    const inputs = p.resource("module.code_server[0].terraform_data.inputs").after as any;
+    expect(inputs.input).toMatchObject({ folder: "/home/coder", order: 1, subdomain: false });
+  });
+
+  it("asks for the home disk size with a placeholder and a message that says what to do", () => {
+    const [disk] = p
+      .dataSources("coder_parameter")
+      .filter((d) => d.values.name === "home_disk_size");
+    expect(disk.values).toMatchObject({
+      styling: '{"placeholder":"GB, e.g. 10"}',
+      validation: [
+        {
+          min: 1,
+          max: 99999,
+          error: "Enter a whole number of GB from {min} to {max}; the size cannot change later.",
+        },
+      ],
+    });
+    const forms = Object.fromEntries(
+      p.dataSources("coder_parameter").map((d) => [d.values.name, d.values.form_type]),
+    );
+    expect(forms).toMatchObject({ cpu: "radio", memory: "radio" });
+  });
+
+  it("runs an amd64 agent on amd64 nodes by default", () => {
+    expect((p.resource("coder_agent.main").after as any).arch).toBe("amd64");
+    expect(podSpec(p).node_selector).toEqual({ "kubernetes.io/arch": "amd64" });
+  });
+
+  it("alerts at 80% memory and 90% of the home volume, and keeps the agent's full API scope", () => {
+    const agent = p.resource("coder_agent.main").after as any;
+    expect(agent.resources_monitoring).toEqual([
+      {
+        memory: [{ enabled: true, threshold: 80 }],
+        volume: [{ enabled: true, path: "/home/coder", threshold: 90 }],
+      },
+    ]);
+    expect(agent.api_key_scope).toBe("all");
+  });
+
+  it("describes the pod and the home volume on the workspace page", () => {
+    const items = (address: string) =>
+      (p.resource(address).after as any).item.map((i: any) => [i.key, i.value]);
+    expect(items("coder_metadata.pod[0]")).toEqual([
+      ["Image", "codercom/enterprise-base:ubuntu"],
+      ["Namespace", NAMESPACE],
+      ["Node placement", "kubernetes.io/arch=amd64"],
+      ["CPU / memory limit", "4 cores / 6 GB"],
+    ]);
+    expect(items("coder_metadata.home_volume")).toEqual([
+      ["Home disk", "20Gi"],
+      ["Namespace", NAMESPACE],
+      ["Mounted at", "/home/coder"],
     ]);
   });
 
@@ -144,11 +211,51 @@ describe("a started workspace", () => {
   });
 });
 
+describe("template variables", () => {
+  it("arch=arm64 sets the agent's arch and the pod's node selector together", async () => {
+    const p = await plan(1, {}, { arch: "arm64" });
+    expect((p.resource("coder_agent.main").after as any).arch).toBe("arm64");
+    expect(podSpec(p).node_selector).toEqual({ "kubernetes.io/arch": "arm64" });
+  });
+
+  it("refuses an arch Coder has no agent for", async () => {
+    await expect(plan(1, {}, { arch: "386" })).rejects.toThrow(
+      /arch must be one of "amd64", "arm64"/,
+    );
+  });
+
+  it("sets the alert thresholds", async () => {
+    const p = await plan(1, {}, { memory_alert_threshold: 70, disk_alert_threshold: 95 });
+    const monitoring = (p.resource("coder_agent.main").after as any).resources_monitoring[0];
+    expect(monitoring.memory[0].threshold).toBe(70);
+    expect(monitoring.volume[0].threshold).toBe(95);
+  });
+
+  it("jetbrains=true adds the JetBrains module and its IDE picker; off by default", async () => {
+    const off = await plan(1);
+    expect(off.addresses().filter((a) => a.includes("jetbrains"))).toEqual([]);
+    const on = await plan(1, { jetbrains_ides: '["IU","PY"]' }, { jetbrains: true });
+    const inputs = on.resource("module.jetbrains[0].terraform_data.inputs").after as any;
+    expect(inputs.input).toMatchObject({
+      folder: "/home/coder",
+      coder_parameter_order: 4,
+      coder_app_order: 2,
+    });
+    const [picker] = on
+      .dataSources("coder_parameter")
+      .filter((d) => d.address.includes("jetbrains"));
+    expect(picker.values).toMatchObject({ name: "jetbrains_ides", form_type: "multi-select" });
+    const stopped = await plan(0, {}, { jetbrains: true });
+    expect(stopped.addresses().filter((a) => a.startsWith("module."))).toEqual([]);
+  });
+});
+
 describe("a stopped workspace", () => {
-  it("keeps the agent and the home volume, and has no pod", async () => {
+  it("keeps the agent, the home volume and its metadata, and has no pod or IDE", async () => {
     const p = await plan(0);
     expect(p.addresses().sort()).toEqual([
       "coder_agent.main",
+      "coder_metadata.home_volume",
       "kubernetes_persistent_volume_claim_v1.home",
     ]);
     const pvc = p.resource("kubernetes_persistent_volume_claim_v1.home").after as any;

@@ -118,12 +118,13 @@ describe("packer-builder kubeconfig Secret", () => {
 
   it("never reads the Harvester kubeconfig file into Terraform values", () => {
     const text = JSON.stringify(template.config);
-    // The only files read are the template's own shipped scripts.
+    // The only files read are the template's own shipped scripts and the agents' manual.
     const reads = [...text.matchAll(/\b(file|yamldecode|filebase64|templatefile)\([^)]*\)/g)];
     expect(reads.map((m) => m[0]).sort()).toEqual(
-      ["bootstrap", "clone-repository", "sweep-build-vms"].map(
-        (name) => `file(\\"\${path.module}/scripts/${name}.sh\\")`,
-      ),
+      [
+        ...["bootstrap", "clone-repository", "sweep-build-vms"].map((name) => `scripts/${name}.sh`),
+        "subagents/packer-builder.md",
+      ].map((file) => `file(\\"\${path.module}/${file}\\")`),
     );
     expect(template.config.provider.kubernetes).toContainEqual({
       alias: "harvester",

@@ -60,6 +60,7 @@ const IDENTITY_RESOURCES: Record<string, { name: string; namespace: string; prov
 };
 const CODER_RESOURCES = [
   "coder_agent.main",
+  "coder_metadata.persistent_volume",
   "coder_script.clone_repository[0]",
   "coder_script.sweep_build_vms",
 ];
@@ -119,9 +120,71 @@ describe("packer-builder workspace resources", () => {
         ...Object.keys(IDENTITY_RESOURCES),
         ...CODER_RESOURCES,
         "kubernetes_deployment_v1.main[0]",
+        "coder_metadata.pod[0]",
       ].sort(),
     );
     expect(started.warnings).toEqual([]);
+  });
+
+  it("offers radio buttons for CPU and memory and a slider for the disk, with a message that says what to do", () => {
+    const params = Object.fromEntries(
+      started.dataSources("coder_parameter").map((d) => [d.values.name, d.values]),
+    );
+    expect(params.cpu.form_type).toBe("radio");
+    expect(params.memory.form_type).toBe("radio");
+    expect(params.disk_size).toMatchObject({
+      type: "number",
+      form_type: "slider",
+      validation: [
+        {
+          min: 1,
+          max: 1000,
+          error: "Pick {min} to {max} GiB; the size cannot change after the workspace is created.",
+        },
+      ],
+    });
+  });
+
+  it("describes the pod and the persistent volume on the workspace page", () => {
+    const items = (address: string) =>
+      (started.resource(address).after.item as { key: string; value: string }[]).map((i) => [
+        i.key,
+        i.value,
+      ]);
+    expect(items("coder_metadata.pod[0]")).toEqual([
+      ["Image", REQUIRED_VARIABLES.image],
+      ["Namespace", "packer-builder"],
+      ["Node placement", "kubernetes.io/arch=amd64"],
+      ["Build namespace (Harvester)", "packer-dev"],
+    ]);
+    expect(items("coder_metadata.persistent_volume")).toEqual([
+      ["Disk size", "10Gi"],
+      ["Namespace", "packer-builder"],
+      ["Mounted at", "/persistent"],
+    ]);
+  });
+
+  it("runs the agent for var.arch on nodes of that arch, alerts on memory and /persistent", async () => {
+    const agent = started.resource("coder_agent.main").after as Record<string, any>;
+    expect(agent.arch).toBe("amd64");
+    expect(agent.api_key_scope).toBe("all");
+    expect(agent.resources_monitoring).toEqual([
+      {
+        memory: [{ enabled: true, threshold: 80 }],
+        volume: [{ enabled: true, path: "/persistent", threshold: 90 }],
+      },
+    ]);
+    const podSpec = (plan: PlanResult) =>
+      (plan.resource("kubernetes_deployment_v1.main[0]").after as any).spec[0].template[0].spec[0];
+    expect(podSpec(started).node_selector).toEqual({ "kubernetes.io/arch": "amd64" });
+    const arm = await tf.plan(template.dir, {
+      variables: { ...REQUIRED_VARIABLES, arch: "arm64", disk_alert_threshold: 75 },
+    });
+    expect((arm.resource("coder_agent.main").after as any).arch).toBe("arm64");
+    expect(podSpec(arm).node_selector).toEqual({ "kubernetes.io/arch": "arm64" });
+    expect(
+      (arm.resource("coder_agent.main").after as any).resources_monitoring[0].volume[0].threshold,
+    ).toBe(75);
   });
 
   it("keeps everything but the pod when stopped", () => {

@@ -189,9 +189,14 @@ const SECRET_FIXTURES: Fixtures = {
  * secret (and the matching `*_username` a user, so the credential is actually used);
  * `*external_auth_id` names a provider so the external auth token is read.
  */
+/** Opt-in features that consume a credential, switched on so that credential is in play. */
+const CREDENTIAL_FEATURES: Readonly<Record<string, unknown>> = { ai_task: true };
+
 function planVariables(config: Record<string, unknown>): Record<string, unknown> {
   const variables = (config.variable ?? {}) as Record<string, Record<string, unknown>>;
   const values: Record<string, unknown> = {};
+  for (const [name, on] of Object.entries(CREDENTIAL_FEATURES))
+    if (name in variables) values[name] = on;
   for (const [name, v] of Object.entries(variables)) {
     if (v.sensitive === true) values[name] = SECRETS.variable(name);
     else if (name.endsWith("external_auth_id")) values[name] = "github";

@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { DataCoderWorkspaceTags } from "../../.gen/providers/coder/data-coder-workspace-tags";
-import { Fn } from "../../lib/cdk";
+import { Fn, TerraformVariable } from "../../lib/cdk";
 import { RESOURCES_FILE } from "../../lib/resources-file";
 import { WorkspaceParameter } from "../../lib/workspace-parameter";
 import { WorkspaceTags, WORKSPACE_TAGS_FILE } from "../../lib/workspace-tags";
@@ -113,6 +113,40 @@ describe("synth refuses tags Coder cannot evaluate", () => {
     fails(
       { extraTags: (stack) => ({ token: stack.secret.stringValue }) },
       'workspace tag "token": var.api_token is sensitive',
+    ));
+
+  it.each([
+    ["number", 3],
+    ["bool", true],
+  ])("a variable of type %s: dynamic parameters take only string tag values", (type, value) =>
+    fails(
+      {
+        extraTags: (stack) => ({
+          typed: new TerraformVariable(stack, "typed", { type, default: value }).stringValue,
+        }),
+      },
+      `workspace tag "typed": var.typed has type ${type}; with dynamic parameters Coder accepts only string tag values, so declare the variable with type = "string"`,
+    ),
+  );
+
+  it("a variable without a default: the import job's tags come from defaults", () =>
+    fails(
+      {
+        extraTags: (stack) => ({
+          nodefault: new TerraformVariable(stack, "nodefault", { type: "string" }).stringValue,
+        }),
+      },
+      'workspace tag "nodefault": var.nodefault has no default; Coder computes the tags of the template\'s import job from variable defaults',
+    ));
+
+  it("a variable with an empty default", () =>
+    fails(
+      {
+        extraTags: (stack) => ({
+          blank: new TerraformVariable(stack, "blank", { type: "string", default: "" }).stringValue,
+        }),
+      },
+      'workspace tag "blank": var.blank has the default ""; a tag value is a non-empty string',
     ));
 
   it("an expression other than a plain reference", () =>

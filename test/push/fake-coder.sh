@@ -3,7 +3,12 @@
 # $FAKE_CODER_LOG: its argv, one argument per line, and, for `templates push`,
 # the files of the folder given with -d (what the real CLI would upload).
 # FAKE_CODER_FAIL=push|edit makes that subcommand fail like the real CLI does.
+# FAKE_CODER_VERSION (x.y.z, default 2.24.1) is the release `coder version` prints; below
+# 2.24 `templates push` refuses `--provisioner-tag=-` as those releases do.
+# FAKE_CODER_VERSION=devel prints a development build's version.
 set -euo pipefail
+
+version="${FAKE_CODER_VERSION:-2.24.1}"
 
 log="${FAKE_CODER_LOG:?FAKE_CODER_LOG must name the record file}"
 {
@@ -15,7 +20,30 @@ log="${FAKE_CODER_LOG:?FAKE_CODER_LOG must name the record file}"
 } >>"$log"
 
 subcommand="${1:-} ${2:-}"
+if [[ "${1:-}" == "version" ]]; then
+  if [[ "$version" == "devel" ]]; then
+    echo "Coder v0.0.0-devel+0123abc Tue Dec  1 09:00:00 UTC 2026"
+  else
+    echo "Coder v${version}+0123abc Tue Dec  1 09:00:00 UTC 2026"
+  fi
+  echo "https://github.com/coder/coder/commit/0123abc"
+  echo
+  echo "Full build of Coder, supports the server subcommand."
+  exit 0
+fi
 if [[ "$subcommand" == "templates push" ]]; then
+  major="${version%%.*}"
+  rest="${version#*.}"
+  minor="${rest%%.*}"
+  if [[ "$version" != "devel" ]] && ((major < 2 || (major == 2 && minor < 24))); then
+    for arg in "$@"; do
+      if [[ "$arg" == "--provisioner-tag=-" ]]; then
+        echo "Encountered an error running \"coder templates push\", see \"coder templates push --help\" for more information" >&2
+        echo "error: invalid tag format for \"-\". must be key=value" >&2
+        exit 1
+      fi
+    done
+  fi
   dir=""
   previous=""
   for arg in "$@"; do

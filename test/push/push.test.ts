@@ -87,8 +87,12 @@ describe("npm run push", () => {
     expect(run.stderr).not.toContain("push failed");
     expect(run.status).toBe(0);
     const stack = path.join(run.outdir, "stacks", "kubernetes");
-    const [push, edit, ...rest] = run.calls();
+    const [version, push, edit, ...rest] = run.calls();
     expect(rest).toEqual([]);
+    // The CLI's release decides the flags; the fake says v2.24.1 by default.
+    expect(version.args).toEqual(["version"]);
+    expect(run.stderr).toContain("coder CLI: ");
+    expect(run.stderr).toContain("(v2.24.1)");
     expect(push.args).toEqual([
       "templates",
       "push",
@@ -124,10 +128,10 @@ describe("npm run push", () => {
     expect(run.stderr).toMatch(/no \.terraform\.lock\.hcl .*--ignore-lockfile is passed/);
   });
 
-  it("--dry-run prints the exact commands and runs nothing", () => {
+  it("--dry-run prints the exact commands and runs nothing but `coder version`", () => {
     const run = runPush("dry", ["kubernetes", "--dry-run", "--message", "it's new"]);
     expect(run.status).toBe(0);
-    expect(run.logExists()).toBe(false);
+    expect(run.calls().map((c) => c.args)).toEqual([["version"]]);
     const stack = path.join(run.outdir, "stacks", "kubernetes");
     expect(run.stdout.split("\n")).toEqual([
       `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- -m 'it'\\''s new' --ignore-lockfile`,
@@ -146,7 +150,7 @@ describe("npm run push", () => {
     );
     const run = runPush("config", ["kubernetes", "--config", config]);
     expect(run.status).toBe(0);
-    const [push, edit] = run.calls();
+    const [, push, edit] = run.calls();
     expect(push.args.slice(0, 3)).toEqual(["templates", "push", "k8s-dev"]);
     expect(push.args.slice(5, 10)).toEqual([
       "--yes",
@@ -158,6 +162,79 @@ describe("npm run push", () => {
     expect(edit.args.slice(0, 3)).toEqual(["templates", "edit", "k8s-dev"]);
   });
 
+  describe("configured variables (Coder keeps the last version's values for any it is not given)", () => {
+    const writeConfig = (file: string, namespace: string) => {
+      fs.writeFileSync(
+        path.join(work, file),
+        `{ "templates": { "kubernetes": { "variables": { "namespace": "${namespace}", "use_kubeconfig": false } } } }`,
+      );
+      return path.join(work, file);
+    };
+
+    it("a push after changing a configured variable passes its new value", () => {
+      const first = runPush("vars-first", [
+        "kubernetes",
+        "--config",
+        writeConfig("v1.jsonc", "team-a"),
+      ]);
+      expect(first.status).toBe(0);
+      const second = runPush("vars-second", [
+        "kubernetes",
+        "--config",
+        writeConfig("v2.jsonc", "team-b"),
+      ]);
+      expect(second.status).toBe(0);
+      const pushArgs = (run: typeof first) => run.calls()[1].args;
+      expect(pushArgs(first).slice(6, 11)).toEqual([
+        "--provisioner-tag=-",
+        "--var",
+        "namespace=team-a",
+        "--var",
+        "use_kubeconfig=false",
+      ]);
+      expect(pushArgs(second).slice(7, 9)).toEqual(["--var", "namespace=team-b"]);
+      // The new value is also the default in the uploaded files.
+      const json = JSON.parse(
+        fs.readFileSync(path.join(second.outdir, "stacks", "kubernetes", "cdk.tf.json"), "utf8"),
+      );
+      expect(json.variable.namespace.default).toBe("team-b");
+    });
+
+    it("leaves a variable the operator's --variables-file sets to that file", () => {
+      const varsFile = path.join(work, "ns.yaml");
+      fs.writeFileSync(varsFile, "# per push\nnamespace: from-file\n");
+      const run = runPush("vars-file-wins", [
+        "kubernetes",
+        "--config",
+        writeConfig("v3.jsonc", "team-c"),
+        "--variables-file",
+        varsFile,
+      ]);
+      expect(run.status).toBe(0);
+      expect(run.calls()[1].args.slice(6)).toEqual([
+        "--provisioner-tag=-",
+        "--var",
+        "use_kubeconfig=false",
+        "--variables-file",
+        varsFile,
+        "--ignore-lockfile",
+      ]);
+    });
+
+    it("passes no --var without configured variables", () => {
+      const run = runPush("vars-none", ["kubernetes", "--dry-run"]);
+      expect(run.stdout).not.toContain("--var");
+    });
+
+    it("refuses a variables file that is not a YAML map", () => {
+      const bad = path.join(work, "list.yaml");
+      fs.writeFileSync(bad, "- namespace\n");
+      const run = runPush("vars-bad-file", ["kubernetes", "--variables-file", bad]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain("must be a YAML map of variable names to values");
+    });
+  });
+
   it("fails with the CLI's message and exit status when the push fails, and skips the edit", () => {
     const run = runPush("fail", ["kubernetes"], { FAKE_CODER_FAIL: "push" });
     expect(run.status).toBe(1);
@@ -165,7 +242,10 @@ describe("npm run push", () => {
     expect(run.stderr).toContain(
       "error: template import provisioning failed: terraform plan: exit status 1",
     );
-    expect(run.calls().map((c) => c.args[1])).toEqual(["push"]);
+    expect(run.calls().map((c) => c.args.slice(0, 2))).toEqual([
+      ["version"],
+      ["templates", "push"],
+    ]);
   });
 
   it("reports a failed metadata edit after a successful push", () => {
@@ -173,6 +253,95 @@ describe("npm run push", () => {
     expect(run.status).toBe(3);
     expect(run.stderr).toContain("pushed kubernetes, but setting its display name");
     expect(run.stderr).toContain("error: update template metadata: forbidden");
+  });
+
+  describe("with a CLI older than v2.24 (no --provisioner-tag=-)", () => {
+    it("pushes an untagged template without any tag flag and says the old tags are inherited", () => {
+      const run = runPush("old-cli", ["kubernetes"], { FAKE_CODER_VERSION: "2.23.4" });
+      expect(run.stderr).not.toContain("push failed");
+      expect(run.status).toBe(0);
+      const stack = path.join(run.outdir, "stacks", "kubernetes");
+      const [version, push, edit, ...rest] = run.calls();
+      expect(rest).toEqual([]);
+      expect(version.args).toEqual(["version"]);
+      expect(push.args).toEqual([
+        "templates",
+        "push",
+        "kubernetes",
+        "-d",
+        stack,
+        "--yes",
+        "--ignore-lockfile",
+      ]);
+      expect(edit.args.slice(0, 3)).toEqual(["templates", "edit", "kubernetes"]);
+      expect(run.stderr).toContain("(v2.23.4)");
+      expect(run.stderr).toContain(
+        "note: coder v2.23.4 does not understand --provisioner-tag=- (added in v2.24.0), so kubernetes " +
+          "is pushed without any tag flag and Coder keeps the provisioner tags of its active version",
+      );
+      expect(run.stderr).toContain(`--provisioner-tag scope=organization`);
+    });
+
+    it("still passes a tagged template's tags", () => {
+      const run = runPush("old-cli-tagged", ["packer-builder"], { FAKE_CODER_VERSION: "2.20.0" });
+      expect(run.status).toBe(0);
+      const [, push] = run.calls();
+      expect(push.args.slice(5)).toEqual([
+        "--yes",
+        "--provisioner-tag",
+        "cluster=harvester",
+        "--ignore-lockfile",
+      ]);
+      expect(run.stderr).not.toContain("does not understand");
+    });
+
+    it("is what the fake refuses, as the old CLI does: --provisioner-tag=- fails the push", () => {
+      const log = path.join(work, "direct.log");
+      const direct = spawnSync(
+        path.join(bin, "coder"),
+        ["templates", "push", "k", "-d", work, "--provisioner-tag=-"],
+        {
+          encoding: "utf8",
+          env: { PATH: "/usr/bin:/bin", FAKE_CODER_LOG: log, FAKE_CODER_VERSION: "2.23.4" },
+        },
+      );
+      expect(direct.status).toBe(1);
+      expect(direct.stderr).toContain(`invalid tag format for "-". must be key=value`);
+    });
+
+    it("treats a CLI whose release cannot be told (a development build) like an old one", () => {
+      const run = runPush("devel-cli", ["kubernetes", "--dry-run"], {
+        FAKE_CODER_VERSION: "devel",
+      });
+      expect(run.status).toBe(0);
+      expect(run.stdout).not.toContain("--provisioner-tag");
+      expect(run.stderr).toContain("(version unknown)");
+      expect(run.stderr).toContain("this coder CLI (its version is unknown) does not understand");
+    });
+
+    it("--dry-run prints the commands for the CLI found", () => {
+      const run = runPush("old-dry", ["kubernetes", "--dry-run"], { FAKE_CODER_VERSION: "2.23.4" });
+      expect(run.status).toBe(0);
+      const stack = path.join(run.outdir, "stacks", "kubernetes");
+      expect(run.stdout.split("\n")[0]).toBe(
+        `coder templates push kubernetes -d ${stack} --yes --ignore-lockfile`,
+      );
+    });
+  });
+
+  it("--dry-run without a CLI prints the commands for the version it assumes, and says so", () => {
+    const empty = path.join(work, "no-cli-bin");
+    fs.mkdirSync(empty);
+    const run = runPush("dry-no-cli", ["kubernetes", "--dry-run"], { PATH: empty });
+    expect(run.status).toBe(0);
+    expect(run.logExists()).toBe(false);
+    expect(run.stderr).toContain(
+      "note: no coder CLI found: these are the commands for Coder v2.24.0 or later (assumed)",
+    );
+    const stack = path.join(run.outdir, "stacks", "kubernetes");
+    expect(run.stdout.split("\n")[0]).toBe(
+      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- --ignore-lockfile`,
+    );
   });
 
   it("says plainly when coder is not on PATH, before synthesizing anything", () => {

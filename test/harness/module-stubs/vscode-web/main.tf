@@ -85,23 +85,76 @@ variable "platform" {
   default = ""
 }
 
+variable "display_name" {
+  type    = string
+  default = "VS Code Web"
+}
+
+variable "slug" {
+  type    = string
+  default = "vscode-web"
+}
+
+variable "log_path" {
+  type    = string
+  default = "/tmp/vscode-web.log"
+}
+
+variable "commit_id" {
+  type    = string
+  default = ""
+}
+
+variable "telemetry_level" {
+  type    = string
+  default = "error"
+  validation {
+    condition     = contains(["off", "crash", "error", "all"], var.telemetry_level)
+    error_message = "telemetry_level must be off, crash, error or all."
+  }
+}
+
+variable "disable_trust" {
+  type    = bool
+  default = false
+}
+
+variable "extensions_dir" {
+  type    = string
+  default = ""
+}
+
+variable "auto_install_extensions" {
+  type    = bool
+  default = false
+}
+
+
 resource "terraform_data" "inputs" {
   input = {
-    agent_id       = var.agent_id
-    accept_license = var.accept_license
-    folder         = var.folder
-    workspace      = var.workspace
-    port           = var.port
-    subdomain      = var.subdomain
-    extensions     = var.extensions
-    settings       = jsonencode(var.settings)
-    install_prefix = var.install_prefix
-    offline        = var.offline
-    use_cached     = var.use_cached
-    share          = var.share
-    order          = var.order
-    group          = var.group
-    open_in        = var.open_in
-    platform       = var.platform
+    agent_id                = var.agent_id
+    accept_license          = var.accept_license
+    folder                  = var.folder
+    workspace               = var.workspace
+    port                    = var.port
+    subdomain               = var.subdomain
+    extensions              = var.extensions
+    settings                = jsonencode(var.settings)
+    install_prefix          = var.install_prefix
+    offline                 = var.offline
+    use_cached              = var.use_cached
+    share                   = var.share
+    order                   = var.order
+    group                   = var.group
+    open_in                 = var.open_in
+    platform                = var.platform
+    display_name            = var.display_name
+    slug                    = var.slug
+    log_path                = var.log_path
+    commit_id               = var.commit_id
+    telemetry_level         = var.telemetry_level
+    disable_trust           = var.disable_trust
+    extensions_dir          = var.extensions_dir
+    auto_install_extensions = var.auto_install_extensions
   }
 }
