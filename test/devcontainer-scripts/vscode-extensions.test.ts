@@ -342,62 +342,59 @@ describeEachToolset("with %s tools", (toolset) => {
 });
 
 // The merge is the server's node's work: the host's and BusyBox's tools around it are enough.
-describeEachToolset(
-  "with %s tools: a setting the user has is never lost",
-  (toolset) => {
-    test("a key the user set to the repository's value stays theirs when the repository changes it", async () => {
-      const vscode = createVscodeFixture(toolset);
-      vscode.addDesktopServer("Stable-a", 1_700_000_000);
-      mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
-      writeFileSync(vscode.machineSettings, JSON.stringify({ "editor.tabSize": 4, mine: true }));
+describeEachToolset("with %s tools: a setting the user has is never lost", (toolset) => {
+  test("a key the user set to the repository's value stays theirs when the repository changes it", async () => {
+    const vscode = createVscodeFixture(toolset);
+    vscode.addDesktopServer("Stable-a", 1_700_000_000);
+    mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+    writeFileSync(vscode.machineSettings, JSON.stringify({ "editor.tabSize": 4, mine: true }));
 
-      const first = await vscode.run(settingsEnv({ "editor.tabSize": 4, "editor.rulers": [80] }));
-      expect(first.exitCode).toBe(0);
-      expect(readJson(vscode.appliedFile)).toEqual({ "editor.rulers": [80] });
+    const first = await vscode.run(settingsEnv({ "editor.tabSize": 4, "editor.rulers": [80] }));
+    expect(first.exitCode).toBe(0);
+    expect(readJson(vscode.appliedFile)).toEqual({ "editor.rulers": [80] });
 
-      const second = await vscode.run(settingsEnv({ "editor.tabSize": 2, "editor.rulers": [100] }));
+    const second = await vscode.run(settingsEnv({ "editor.tabSize": 2, "editor.rulers": [100] }));
 
-      expect(second.exitCode).toBe(0);
-      expect(readJson(vscode.machineSettings)).toEqual({
-        "editor.tabSize": 4,
-        mine: true,
-        "editor.rulers": [100],
-      });
-      expect(second.output).toMatch(/settings set: editor\.rulers$/m);
+    expect(second.exitCode).toBe(0);
+    expect(readJson(vscode.machineSettings)).toEqual({
+      "editor.tabSize": 4,
+      mine: true,
+      "editor.rulers": [100],
     });
+    expect(second.output).toMatch(/settings set: editor\.rulers$/m);
+  });
 
-    test("a symlinked settings.json stays a symlink; the file it points at gets the settings", async () => {
-      const vscode = createVscodeFixture(toolset);
-      vscode.addDesktopServer("Stable-a", 1_700_000_000);
-      const dotfile = join(vscode.sandbox.home, "dotfiles", "vscode.json");
-      mkdirSync(join(dotfile, ".."), { recursive: true });
-      writeFileSync(dotfile, JSON.stringify({ mine: 1 }));
-      mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
-      symlinkSync("../../../dotfiles/vscode.json", vscode.machineSettings);
+  test("a symlinked settings.json stays a symlink; the file it points at gets the settings", async () => {
+    const vscode = createVscodeFixture(toolset);
+    vscode.addDesktopServer("Stable-a", 1_700_000_000);
+    const dotfile = join(vscode.sandbox.home, "dotfiles", "vscode.json");
+    mkdirSync(join(dotfile, ".."), { recursive: true });
+    writeFileSync(dotfile, JSON.stringify({ mine: 1 }));
+    mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+    symlinkSync("../../../dotfiles/vscode.json", vscode.machineSettings);
 
-      const run = await vscode.run(settingsEnv({ "editor.tabSize": 2 }));
+    const run = await vscode.run(settingsEnv({ "editor.tabSize": 2 }));
 
-      expect(run.exitCode).toBe(0);
-      expect(lstatSync(vscode.machineSettings).isSymbolicLink()).toBe(true);
-      expect(readlinkSync(vscode.machineSettings)).toBe("../../../dotfiles/vscode.json");
-      expect(readJson(dotfile)).toEqual({ mine: 1, "editor.tabSize": 2 });
-      expect(existsSync(`${dotfile}.tmp`)).toBe(false);
-    });
+    expect(run.exitCode).toBe(0);
+    expect(lstatSync(vscode.machineSettings).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(vscode.machineSettings)).toBe("../../../dotfiles/vscode.json");
+    expect(readJson(dotfile)).toEqual({ mine: 1, "editor.tabSize": 2 });
+    expect(existsSync(`${dotfile}.tmp`)).toBe(false);
+  });
 
-    test("a settings.json linked to nothing is left alone", async () => {
-      const vscode = createVscodeFixture(toolset);
-      vscode.addDesktopServer("Stable-a", 1_700_000_000);
-      mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
-      symlinkSync("/nonexistent/settings.json", vscode.machineSettings);
+  test("a settings.json linked to nothing is left alone", async () => {
+    const vscode = createVscodeFixture(toolset);
+    vscode.addDesktopServer("Stable-a", 1_700_000_000);
+    mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+    symlinkSync("/nonexistent/settings.json", vscode.machineSettings);
 
-      const run = await vscode.run(settingsEnv({ "editor.tabSize": 2 }));
+    const run = await vscode.run(settingsEnv({ "editor.tabSize": 2 }));
 
-      expect(run.exitCode).toBe(0);
-      expect(run.output).toMatch(/is a symbolic link to nothing; leaving it untouched/);
-      expect(readlinkSync(vscode.machineSettings)).toBe("/nonexistent/settings.json");
-    });
-  },
-);
+    expect(run.exitCode).toBe(0);
+    expect(run.output).toMatch(/is a symbolic link to nothing; leaving it untouched/);
+    expect(readlinkSync(vscode.machineSettings)).toBe("/nonexistent/settings.json");
+  });
+});
 
 // The merge is node's work, the same under every shell: one shell is enough to stop it.
 describe("with host tools: a stopped settings merge", () => {
