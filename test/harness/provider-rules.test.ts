@@ -295,6 +295,15 @@ describe("coder_parameter rules (checked when the data source is read)", () => {
       { default: "x", ephemeral: true, mutable: false },
       "parameter can't be immutable and ephemeral",
     ],
+    [
+      {
+        type: "list(string)",
+        form_type: "multi-select",
+        option: [{ name: "A", value: "a" }],
+        default: '["b"]',
+      },
+      'value "b" of the default must be defined as one of options',
+    ],
   ])("rejects %j", (fields, message) => {
     expect(errors(fields).join("\n")).toContain(message);
   });
@@ -305,6 +314,16 @@ describe("coder_parameter rules (checked when the data source is read)", () => {
     { type: "bool", default: "false", form_type: "checkbox" },
     { default: "x", ephemeral: true, mutable: true },
     { type: "list(string)", default: '["a"]' },
+    // A multi-select offers the list's elements as its options.
+    {
+      type: "list(string)",
+      form_type: "multi-select",
+      option: [
+        { name: "A", value: "a" },
+        { name: "B", value: "b" },
+      ],
+      default: '["b"]',
+    },
   ])("accepts %j", (fields) => {
     expect(errors(fields)).toEqual([]);
   });

@@ -98,8 +98,16 @@ describe.each(TEMPLATE_INPUTS.map((t) => ({ ...t, kept: KEPT[t.id] })))(
         "com.coder.workspace.id",
       ]);
       expect(labels).not.toEqual((deployment.before!.spec as any[])[0].selector[0].match_labels);
-      // The mock answers the ForceNew selector as the real provider does.
-      expect(destructiveChanges(plan)).toEqual([
+      // The mock answers the ForceNew selector as the real provider does. The pod's
+      // coder_metadata follows the new Deployment's id (its resource_id), and nothing else.
+      const changes = destructiveChanges(plan);
+      for (const c of changes.filter((c) => c.address.startsWith("coder_metadata.")))
+        expect(c).toEqual({
+          address: c.address,
+          actions: ["delete", "create"],
+          replacePaths: ["resource_id"],
+        });
+      expect(changes.filter((c) => !c.address.startsWith("coder_metadata."))).toEqual([
         {
           address: "kubernetes_deployment_v1.main[0]",
           actions: ["delete", "create"],
@@ -118,6 +126,7 @@ describe.each(TEMPLATE_INPUTS.map((t) => ({ ...t, kept: KEPT[t.id] })))(
           (r) =>
             r.mode === "managed" &&
             r.address !== "kubernetes_deployment_v1.main[0]" &&
+            !/^coder_metadata\.pod(_info)?\[0\]$/.test(r.address) &&
             (r.actions.includes("delete") || r.actions.includes("create")),
         ),
       ).toEqual([]);

@@ -251,6 +251,11 @@ function validateParameter(config, value) {
     if (problem) errors.push(problem);
   }
   const options = Array.isArray(config.option) ? config.option.filter(isKnown) : [];
+  // A multi-select list(string) offers its elements as options: each option is one string,
+  // and each element of the default must be an option (provider/parameter.go,
+  // ValidateFormType's option type and the multi-select default check).
+  const multiSelect = type === "list(string)" && config.form_type === "multi-select";
+  const isOptionType = multiSelect ? () => null : isType;
   if (options.length > 0) {
     const names = new Set();
     const values = new Set();
@@ -259,12 +264,25 @@ function validateParameter(config, value) {
         errors.push(`multiple options cannot have the same name ${q(option.name)}`);
       if (values.has(option.value))
         errors.push(`multiple options cannot have the same value ${q(option.value)}`);
-      const problem = isKnown(option.value) ? isType(option.value) : null;
+      const problem = isKnown(option.value) ? isOptionType(option.value) : null;
       if (problem) errors.push(problem);
       names.add(option.name);
       values.add(option.value);
     }
-    if (isKnown(config.default) && config.default !== "" && !values.has(config.default)) {
+    if (multiSelect && isKnown(config.default) && config.default !== "") {
+      // A default that is no JSON list of strings was reported above.
+      let chosen = [];
+      try {
+        chosen = JSON.parse(config.default);
+      } catch {
+        // reported above
+      }
+      for (const element of Array.isArray(chosen) ? chosen : []) {
+        if (!values.has(element)) {
+          errors.push(`value ${q(element)} of the default must be defined as one of options`);
+        }
+      }
+    } else if (isKnown(config.default) && config.default !== "" && !values.has(config.default)) {
       errors.push(`default value ${q(config.default)} must be defined as one of options`);
     }
   }
