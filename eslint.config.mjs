@@ -30,13 +30,13 @@ export default tseslint.config(
   },
   {
     // Tests read Terraform's JSON (plans, state), whose shape is the schema's, not ours.
-    files: ["test/**/*.ts"],
+    files: ["test/**/*.ts", "packages/*/test/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
     // The layer table of docs/architecture.md (eslint/layers.mjs); test/ may import anything.
     files: ["**/*.ts", "scripts/**/*.js"],
-    ignores: ["test/**"],
+    ignores: ["test/**", "packages/*/test/**", "packages/*/jest.config.js"],
     plugins: { layers },
     rules: { "layers/layering": "error" },
   },

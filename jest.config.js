@@ -1,7 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: "node",
-  roots: ["<rootDir>/test"],
+  roots: ["<rootDir>/test", "<rootDir>/packages/terraform-harness/test"],
   testMatch: ["**/*.test.ts"],
   // The project's one way to run TypeScript (esbuild, tsconfig.json's options): scripts/ts.js.
   transform: { "^.+\\.ts$": "<rootDir>/scripts/ts.js" },
@@ -13,5 +13,7 @@ module.exports = {
   // Every template is synthesized once per run; test files read it (test/support/synth-template.ts).
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
+  // The plan harness is told what synth writes beside cdk.tf.json (test/support/harness-setup.ts).
+  setupFiles: ["<rootDir>/test/support/harness-setup.ts"],
   modulePathIgnorePatterns: ["<rootDir>/build/", "<rootDir>/cdktf.out/"],
 };

@@ -4,8 +4,8 @@
 // The operator configuration (docs/configuration.md) comes from `--config <file>`,
 // $CODER_CDKTF_CONFIG, or coder-cdktf.jsonc at the project root; without one the
 // templates' built-in defaults apply.
-import { loadConfigFor } from "./templates/load-config";
-import { synthTemplates } from "./templates/synth";
+import { loadConfigFor } from "./app/load-config";
+import { synthTemplates } from "./app/synth";
 
 try {
   const config = loadConfigFor(process.argv.slice(2));

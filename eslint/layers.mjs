@@ -1,87 +1,105 @@
-// The layer table of docs/architecture.md as a lint rule: an import may only point down the
-// table (or within its own layer). The violations that existed when the rule was introduced
-// are listed in layers-baseline.json and allowed until the files move (issue 16, item 2);
-// any other is an error naming both layers. Product code never imports test/.
+// The layers of docs/architecture.md as a lint rule (`npm run lint`). An import may point
+// only down the table, or within its own layer; product code never imports test/; the plan
+// harness (packages/terraform-harness) is a package of its own: it imports nothing of the
+// project, and the project uses it by its package name, from app/ and cli/ only.
+// Every error names both files and both layers. test/ may import anything.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const HARNESS_DIR = "packages/terraform-harness/";
+const HARNESS_NAME = "@coder-cdktf/terraform-harness";
 
-/** Layers, lowest first: [name, test of a path relative to the root]. */
+/** Layers, lowest first: [name, test of a path relative to the project root]. */
 export const LAYERS = [
-  ["bindings", (p) => p.startsWith(".gen/") || p.startsWith("node_modules/@cdktf/provider-")],
-  [
-    "L2",
-    (p) =>
-      /^lib\/(workspace-(?!tags)[^/]+|data-volume|agent-metadata|providers|ide-modules|browser-ides|size-presets|ai-task|resources-monitoring|resource-metadata)\.ts$/.test(
-        p,
-      ),
-  ],
-  ["mapping", (p) => p.startsWith("lib/devcontainer/")],
-  ["policy", (p) => p.startsWith("lib/policy/")],
-  ["public API", (p) => p === "lib/index.ts"],
+  ["core", (p) => p.startsWith("src/core/")],
+  ["private", (p) => p.startsWith("src/private/")],
+  ["policy", (p) => p.startsWith("src/policy/")],
+  ["constructs", (p) => p.startsWith("src/constructs/")],
+  ["devcontainer", (p) => p.startsWith("src/devcontainer/")],
+  ["public API", (p) => p === "src/index.ts"],
   ["templates", (p) => p.startsWith("templates/")],
-  [
-    "deployment",
-    (p) =>
-      /^lib\/(operator-config|operator-presets|variable-defaults|provisioner-tags|workspace-tags|template-push|coder-cli|coder-version)\.ts$/.test(
-        p,
-      ),
-  ],
-  ["tools", (p) => p.startsWith("lib/preview/") || p.startsWith("scripts/") || p === "main.ts"],
-  ["test", (p) => p.startsWith("test/")],
+  ["app", (p) => p.startsWith("app/")],
+  ["cli", (p) => p.startsWith("cli/") || p.startsWith("scripts/") || p === "main.ts"],
 ];
+const ORDER = LAYERS.map(([name]) => name);
+/** Layers that may use the plan harness (by its package name): the tools, not the library. */
+const HARNESS_USERS = new Set(["app", "cli"]);
 
-/** The layer of a project path; other lib/ modules are the base (cdktf, stack, helpers). */
+/** The layer of a project path: a name of LAYERS, "harness", "test", or undefined. */
 export function layerOf(rel) {
+  if (rel.startsWith(HARNESS_DIR)) return "harness";
+  if (rel.startsWith("test/")) return "test";
   const found = LAYERS.find(([, test]) => test(rel));
-  if (found) return found[0];
-  return rel.startsWith("lib/") ? "base" : undefined;
+  return found ? found[0] : undefined;
 }
 
-const ORDER = ["bindings", "base", ...LAYERS.slice(1).map(([name]) => name)];
+function toRel(abs) {
+  return path.relative(ROOT, abs).split(path.sep).join("/");
+}
 
-function resolveImport(fromAbs, specifier) {
-  if (!specifier.startsWith(".")) {
-    return specifier.startsWith("@cdktf/provider-") ? `node_modules/${specifier}` : undefined;
-  }
+/** The project file a relative specifier names (as TypeScript and Node resolve it). */
+function resolveRelative(fromAbs, specifier) {
   const target = path.resolve(path.dirname(fromAbs), specifier);
-  for (const candidate of [`${target}.ts`, path.join(target, "index.ts"), `${target}.js`, target]) {
-    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) {
-      return path.relative(ROOT, candidate).split(path.sep).join("/");
-    }
+  for (const candidate of [
+    `${target}.ts`,
+    `${target}.d.ts`,
+    `${target}.js`,
+    target,
+    path.join(target, "index.ts"),
+    path.join(target, "index.js"),
+  ]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return toRel(candidate);
   }
-  return path.relative(ROOT, target).split(path.sep).join("/");
+  return toRel(target);
 }
 
-const baseline = new Set(
-  JSON.parse(fs.readFileSync(path.join(ROOT, "eslint", "layers-baseline.json"), "utf8")).allowed,
-);
+/** Why `from` may not import `specifier`, or undefined when it may. */
+export function violation(from, fromAbs, specifier) {
+  const fromLayer = layerOf(from);
+  if (fromLayer === undefined || fromLayer === "test") return undefined;
+  if (specifier === HARNESS_NAME || specifier.startsWith(`${HARNESS_NAME}/`)) {
+    if (fromLayer === "harness" || HARNESS_USERS.has(fromLayer)) return undefined;
+    return `${from} (${fromLayer}) imports ${specifier} (harness): only app/ and cli/ may use the plan harness`;
+  }
+  if (!specifier.startsWith(".")) return undefined;
+  const to = resolveRelative(fromAbs, specifier);
+  const toLayer = layerOf(to);
+  if (fromLayer === "harness") {
+    if (toLayer === "harness") return undefined;
+    return `${from} (harness) imports ${to}: the plan harness is a package of its own and imports nothing of the project`;
+  }
+  if (toLayer === "harness") {
+    return `${from} (${fromLayer}) imports ${to} (harness): import the package ${HARNESS_NAME}, not its files`;
+  }
+  if (toLayer === "test") {
+    return `${from} (${fromLayer}) imports ${to} (test): product code never imports test/`;
+  }
+  if (toLayer === undefined || toLayer === fromLayer) return undefined;
+  if (fromLayer === "templates" && toLayer === "private") {
+    return `${from} (templates) imports ${to} (private): src/private/ is internal to the library`;
+  }
+  if (ORDER.indexOf(toLayer) > ORDER.indexOf(fromLayer)) {
+    return `${from} (${fromLayer}) imports ${to} (${toLayer}): imports only point down the layer table of docs/architecture.md`;
+  }
+  return undefined;
+}
 
 const rule = {
   meta: {
     type: "problem",
     docs: { description: "imports point down the layer table of docs/architecture.md" },
     schema: [],
-    messages: {
-      up: "{{from}} ({{fromLayer}}) imports {{to}} ({{toLayer}}): imports only point down the layer table of docs/architecture.md",
-    },
+    messages: { layer: "{{why}}" },
   },
   create(context) {
     const fromAbs = context.filename;
-    const from = path.relative(ROOT, fromAbs).split(path.sep).join("/");
-    const fromLayer = layerOf(from);
-    if (fromLayer === undefined || fromLayer === "test") return {};
+    const from = toRel(fromAbs);
     const check = (node, specifier) => {
       if (typeof specifier !== "string") return;
-      const to = resolveImport(fromAbs, specifier);
-      if (to === undefined) return;
-      const toLayer = layerOf(to);
-      if (toLayer === undefined || toLayer === fromLayer) return;
-      if (ORDER.indexOf(toLayer) <= ORDER.indexOf(fromLayer)) return;
-      if (baseline.has(`${from} -> ${to}`)) return;
-      context.report({ node, messageId: "up", data: { from, fromLayer, to, toLayer } });
+      const why = violation(from, fromAbs, specifier);
+      if (why !== undefined) context.report({ node, messageId: "layer", data: { why } });
     };
     return {
       ImportDeclaration: (node) => check(node, node.source.value),
@@ -89,9 +107,15 @@ const rule = {
       ExportAllDeclaration: (node) => check(node, node.source.value),
       ImportExpression: (node) => check(node, node.source.value),
       CallExpression: (node) => {
-        if (node.callee.type === "Identifier" && node.callee.name === "require") {
-          check(node, node.arguments[0]?.value);
-        }
+        const callee = node.callee;
+        const isRequire = callee.type === "Identifier" && callee.name === "require";
+        const isResolve =
+          callee.type === "MemberExpression" &&
+          callee.object.type === "Identifier" &&
+          callee.object.name === "require" &&
+          callee.property.type === "Identifier" &&
+          callee.property.name === "resolve";
+        if (isRequire || isResolve) check(node, node.arguments[0]?.value);
       },
     };
   },

@@ -53,6 +53,13 @@ function allTestFiles() {
       else if (f.endsWith(".test.ts")) found.push(path.relative(root, f));
     }
   })(path.join(root, "test"));
+  (function walkPackage(dir) {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name);
+      if (e.isDirectory()) walkPackage(f);
+      else if (f.endsWith(".test.ts")) found.push(path.relative(root, f));
+    }
+  })(path.join(root, "packages/terraform-harness", "test"));
   return found.sort();
 }
 
@@ -60,8 +67,14 @@ function allTestFiles() {
 function relativeImports(file) {
   const text = fs.readFileSync(file, "utf8");
   const found = [];
-  for (const m of text.matchAll(/(?:from|require\()\s*"(\.{1,2}\/[^"]*|\.)"/g)) {
-    const base = path.resolve(path.dirname(file), m[1]);
+  const harness = "@coder-cdktf/terraform-harness";
+  for (const m of text.matchAll(
+    /(?:from|require\()\s*"(\.{1,2}\/[^"]*|\.|@coder-cdktf\/terraform-harness[^"]*)"/g,
+  )) {
+    // The plan harness by its package name: its folder, packages/terraform-harness.
+    const base = m[1].startsWith(harness)
+      ? path.join(root, "packages", "terraform-harness", m[1].slice(harness.length) || "src")
+      : path.resolve(path.dirname(file), m[1]);
     for (const candidate of [`${base}.ts`, `${base}.js`, path.join(base, "index.ts")]) {
       if (fs.existsSync(candidate)) {
         found.push(candidate);
@@ -74,11 +87,11 @@ function relativeImports(file) {
 
 /**
  * Test files that run Terraform through the plan harness: those that import (directly or
- * through helpers such as the bad-input planner or scripts/run-preview.ts) a module of
- * test/harness that spawns Terraform.
+ * through helpers such as the bad-input planner or cli/run-preview.ts) a module of
+ * packages/terraform-harness that spawns Terraform.
  */
 function harnessTestFiles() {
-  const harness = path.join(root, "test", "harness");
+  const harness = path.join(root, "packages", "terraform-harness", "src");
   const runsTerraform = new Set(
     ["terraform-harness.ts", "plan-expressions.ts", "terraform-cli.ts"].map((f) =>
       path.join(harness, f),
@@ -180,15 +193,18 @@ async function synthAndPlanRows(rows) {
 
   // Preview is one synth and one apply in a cold process (docs/performance.md: <= 1.5 s).
   // The first run (not timed) builds its bundle and code cache, as a developer's first does.
-  const previewArgs = ["scripts/preview.js", path.join("test", "preview", "fixtures", "over-caps")];
+  const previewArgs = [
+    "scripts/preview.js",
+    path.join("test", "app", "preview", "fixtures", "over-caps"),
+  ];
   timeCommand("node", previewArgs, undefined, 1);
   rows.push([
     "`npm run preview` of a repository (synth + apply)",
     timeCommand("node", previewArgs),
   ]);
 
-  const { synthTemplates } = require("../templates/synth");
-  const { TerraformHarness } = require("../test/harness");
+  const { synthTemplates } = require("../app/synth");
+  const { TerraformHarness } = require("@coder-cdktf/terraform-harness");
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
   const templates = synthTemplates({ outdir });
   rows.push([

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run lint` (after eslint): ShellCheck, all severities, over every shell script the
-// project ships or runs: *.sh under templates/, lib/ and test/, and .ci/run. Without
+// project ships or runs: *.sh under templates/, src/, app/, test/
+// and packages/, and .ci/run. Without
 // shellcheck it fails and says how to install it (.ci/run does).
 "use strict";
 const { spawnSync } = require("child_process");
@@ -9,7 +10,7 @@ const path = require("path");
 
 const ROOT = path.resolve(__dirname, "..");
 /** Folders whose *.sh files are embedded into templates, run by them, or run by tests. */
-const SCRIPT_ROOTS = ["templates", "lib", "test"];
+const SCRIPT_ROOTS = ["templates", "src", "app", "test", "packages"];
 /** Shell scripts without the .sh suffix. */
 const OTHER_SCRIPTS = [".ci/run"];
 const INSTALL_HINT =

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm run preview`: runs scripts/run-preview.ts. Everything it imports but the plan harness
+// `npm run preview`: runs cli/run-preview.ts. Everything it imports but the plan harness
 // is bundled into build/preview.js (only when a source changed) and run with V8's code cache,
 // as `npm run synth` does (synth-bundle.js): loading cdktf and the constructs from source
-// was a third of a preview. The harness under test/, which the builds do not include, stays
-// a require at run time and is loaded from source (scripts/ts.js; it moves to its own package:
-// docs/architecture.md).
+// was a third of a preview. The plan harness (the package
+// @coder-cdktf/terraform-harness, packages/terraform-harness/) stays a require at run time and is loaded
+// from source (scripts/ts.js).
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const path = require("path");
@@ -16,10 +16,10 @@ const BUNDLE = path.join(__dirname, "..", "build", "preview.js");
 let runPreview;
 try {
   bundleEntry({
-    entry: "scripts/run-preview.ts",
+    entry: "cli/run-preview.ts",
     outfile: BUNDLE,
-    inputs: [...INPUTS, "scripts/run-preview.ts"],
-    external: ["test/harness"],
+    inputs: [...INPUTS, "cli/run-preview.ts"],
+    external: ["@coder-cdktf/terraform-harness"],
   });
   ({ runPreview } = run(BUNDLE));
 } catch (error) {

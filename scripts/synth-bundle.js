@@ -14,7 +14,7 @@ const Module = require("module");
 const root = path.resolve(__dirname, "..");
 const BUNDLE = path.join(root, "build", "synth.js");
 /** What the bundle is made of: rebuilt when any of these is newer than it. */
-const INPUTS = ["main.ts", "lib", "templates", ".gen", "package-lock.json"];
+const INPUTS = ["main.ts", "src", "app", "templates", ".gen", "package-lock.json"];
 
 function newestMtime(rel) {
   const abs = path.join(root, rel);
@@ -33,7 +33,7 @@ function bundle() {
 
 /**
  * Bundles `entry` (relative to the root) into `outfile` unless it is newer than every one of
- * `inputs`. `external`: folders (relative to the root) left to a require at run time, with
+ * `inputs`. `external`: packages by name, or folders (relative to the root), left to a require at run time, with
  * the path as the source wrote it (an outfile in build/ resolves `../x` as the source in a
  * top-level folder does). Written through a temp file, so a concurrent run never loads half.
  */
@@ -51,7 +51,7 @@ function bundleEntry({ entry, outfile, inputs, external = [] }) {
     // jsonc-parser's UMD build requires its parts dynamically; its ESM build bundles.
     mainFields: ["module", "main"],
     outfile,
-    external: external.map((e) => path.join(root, e)),
+    external: external.map((e) => (e.startsWith("@") ? e : path.join(root, e))),
     write: false,
     logLevel: "error",
   });

@@ -32,7 +32,7 @@ import {
   WorkspaceFolder,
   workspaceObjectMeta,
   WorkspaceUser,
-} from "../../lib";
+} from "../../src";
 
 /**
  * `devcontainer`: a workspace built from a repository's Dev Container configuration.

@@ -54,7 +54,7 @@ import {
   workspaceObjectMeta,
   type WorkspaceObjectMeta,
   WorkspaceParameter,
-} from "../../lib";
+} from "../../src";
 import { Script } from "../../.gen/providers/coder/script";
 
 /** Operator configuration, fixed when the template is generated. */

@@ -3,7 +3,7 @@
  * UI, and shell expansions in the scripts must reach the agent unevaluated by Terraform.
  */
 import { execFileSync } from "node:child_process";
-import { TerraformOutput } from "../../lib/cdk";
+import { TerraformOutput } from "../../src/core/cdk";
 import {
   cpuUsage,
   diskUsage,
@@ -11,8 +11,8 @@ import {
   item,
   ramUsage,
   standardMetadata,
-} from "../../lib/agent-metadata";
-import { planExpressions } from "../harness";
+} from "../../src/constructs/agent-metadata";
+import { planExpressions } from "@coder-cdktf/terraform-harness";
 import { synthConstruct } from "./construct-stack";
 
 it("standardMetadata lists six items whose keys sort in the order they are listed", () => {

@@ -1,5 +1,5 @@
 /**
- * The general building blocks (lib/workspace-app.ts, workspace-script.ts, ide-modules.ts and
+ * The general building blocks (src/constructs/workspace-app.ts, workspace-script.ts, ide-modules.ts and
  * WorkspaceDeployment's scheduling props): a template written from them plans with real
  * Terraform, ids are unique per type, and tokens reach the dynamic blocks they need.
  */
@@ -22,8 +22,8 @@ import {
   coderProvider,
   type TemplateStack,
   type WorkspaceDeploymentProps,
-} from "../../lib";
-import { TerraformHarness } from "../harness";
+} from "../../src";
+import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir } from "./construct-stack";
 
 /** The node labels of GPU nodes, as an operator sets them. */

@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, Testing } from "../../lib/cdk";
-import { writeHclFiles } from "../../lib/hcl-files";
-import { writeShippedFiles } from "../../lib/shipped-file";
-import { TemplateStack } from "../../lib/template-stack";
+import { App, Testing } from "../../src/core/cdk";
+import { writeHclFiles } from "../../src/private/hcl-files";
+import { writeShippedFiles } from "../../src/core/shipped-file";
+import { TemplateStack } from "../../src/constructs/template-stack";
 
 /** The stack id; synthesized folders are `<outdir>/stacks/<STACK_ID>`. */
 export const STACK_ID = "construct";
@@ -52,7 +52,7 @@ export function synthConstructToDir(build: (stack: TemplateStack) => void): Synt
     const { app, stack } = newStack(outdir);
     build(stack);
     app.synth();
-    // As templates/synth.ts does: what is planned is what a template ships.
+    // As app/synth.ts does: what is planned is what a template ships.
     writeShippedFiles(stack, join(outdir, "stacks", STACK_ID));
     writeHclFiles(join(outdir, "stacks", STACK_ID));
   } catch (error) {

@@ -1,12 +1,12 @@
 /**
  * embeddedScript(), synth-level: the file ships beside cdk.tf.json, where the assignments go
- * and how each value is written. (test/devcontainer-template/embedded-script.test.ts plans a
+ * and how each value is written. (test/templates/devcontainer/embedded-script.test.ts plans a
  * script and runs it with sh.)
  */
-import { TerraformOutput, TerraformVariable } from "../../lib/cdk";
-import { assignmentLine, embeddedScript, shellQuote } from "../../lib/embedded-script";
-import { readProjectFile } from "../../lib/project-root";
-import { type ShippedFile, shippedFiles } from "../../lib/shipped-file";
+import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
+import { assignmentLine, embeddedScript, shellQuote } from "../../src/core/embedded-script";
+import { readProjectFile } from "../../src/core/project-root";
+import { type ShippedFile, shippedFiles } from "../../src/core/shipped-file";
 import { synthConstruct } from "./construct-stack";
 
 const WITHOUT_SHEBANG = "test/constructs/fixtures/script-without-shebang.txt";

@@ -6,7 +6,7 @@ import {
   DEFAULT_PARENT_KUBECONFIG_PATH,
   harvesterKubeconfigPathVariable,
   harvesterProvider,
-} from "../../lib/harvester-provider";
+} from "../../src/constructs/harvester-provider";
 import { synthConstruct, type TerraformJson } from "./construct-stack";
 
 let tf: TerraformJson;

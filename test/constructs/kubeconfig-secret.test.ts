@@ -3,11 +3,11 @@
  * yamlencode at apply time, so the token only ever lives in sensitive Secret data.
  */
 import { parse } from "yaml";
-import { TerraformOutput, TerraformVariable } from "../../lib/cdk";
+import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/kubeconfig-secret";
-import type { TemplateStack } from "../../lib/template-stack";
-import { TerraformHarness } from "../harness";
+import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../src/constructs/kubeconfig-secret";
+import type { TemplateStack } from "../../src/constructs/template-stack";
+import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir } from "./construct-stack";
 
 const META = { labels: { "app.kubernetes.io/name": "coder-kubeconfig" }, annotations: {} };

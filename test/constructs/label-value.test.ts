@@ -2,9 +2,9 @@
  * sanitizedLabelValue: a human-readable name made into a valid Kubernetes label value, the same
  * way for literal text (at synth) and for an apply-time value (as a Terraform expression).
  */
-import { TerraformOutput, TerraformVariable } from "../../lib/cdk";
-import { MAX_LABEL_VALUE_LENGTH, sanitizedLabelValue } from "../../lib/label-value";
-import { planExpressions } from "../harness";
+import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
+import { MAX_LABEL_VALUE_LENGTH, sanitizedLabelValue } from "../../src/constructs/label-value";
+import { planExpressions } from "@coder-cdktf/terraform-harness";
 
 /** Kubernetes' rule for label values: alphanumeric at both ends, `-_.` and alphanumerics inside. */
 const LABEL_VALUE = /^(([a-z0-9][-a-z0-9_.]*)?[a-z0-9])?$/;

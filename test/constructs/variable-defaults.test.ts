@@ -2,10 +2,10 @@
  * applyVariableDefaults: an operator's template-variable defaults replace the declared ones at
  * synth; unknown names, wrong types and sensitive variables fail with the config's position.
  */
-import { TerraformVariable } from "../../lib/cdk";
-import { ConfigError } from "../../lib/operator-config";
-import type { TemplateStack } from "../../lib/template-stack";
-import { applyVariableDefaults, type PositionOf } from "../../lib/variable-defaults";
+import { TerraformVariable } from "../../src/core/cdk";
+import { ConfigError } from "../../app/operator-config";
+import type { TemplateStack } from "../../src/constructs/template-stack";
+import { applyVariableDefaults, type PositionOf } from "../../app/variable-defaults";
 import { synthConstruct } from "./construct-stack";
 
 const POSITION: PositionOf = (name, part) => `config.jsonc:${name}:${part}`;

@@ -4,20 +4,20 @@
  * in an env var.
  */
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { coderProvider } from "../../lib/providers";
-import type { TemplateStack } from "../../lib/template-stack";
-import { WorkspaceAgent } from "../../lib/workspace-agent";
-import { WorkspaceData } from "../../lib/workspace-data";
-import { workspaceObjectMeta } from "../../lib/workspace-labels";
-import { DataVolume } from "../../lib/data-volume";
+import { coderProvider } from "../../src/constructs/providers";
+import type { TemplateStack } from "../../src/constructs/template-stack";
+import { WorkspaceAgent } from "../../src/constructs/workspace-agent";
+import { WorkspaceData } from "../../src/constructs/workspace-data";
+import { workspaceObjectMeta } from "../../src/constructs/workspace-labels";
+import { DataVolume } from "../../src/constructs/data-volume";
 import {
   agentContainer,
   RESTRICTED_CONTAINER_SECURITY,
   WORKSPACE_POD_ANTI_AFFINITY,
   WorkspaceDeployment,
   type WorkspaceDeploymentProps,
-} from "../../lib/workspace-deployment";
-import { DEFAULT_WORKSPACE, TerraformHarness } from "../harness";
+} from "../../src/constructs/workspace-deployment";
+import { DEFAULT_WORKSPACE, TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir, type TerraformJson } from "./construct-stack";
 
 const LIMITS = { limits: { cpu: "1", memory: "1Gi" } };

@@ -4,11 +4,11 @@
  */
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { ConfigMapV1 } from "@cdktf/provider-kubernetes/lib/config-map-v1";
-import { coderProvider } from "../../lib/providers";
-import type { TemplateStack } from "../../lib/template-stack";
-import { WorkspaceData } from "../../lib/workspace-data";
-import { workspaceObjectMeta } from "../../lib/workspace-labels";
-import { DEFAULT_OWNER, DEFAULT_WORKSPACE, TerraformHarness } from "../harness";
+import { coderProvider } from "../../src/constructs/providers";
+import type { TemplateStack } from "../../src/constructs/template-stack";
+import { WorkspaceData } from "../../src/constructs/workspace-data";
+import { workspaceObjectMeta } from "../../src/constructs/workspace-labels";
+import { DEFAULT_OWNER, DEFAULT_WORKSPACE, TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir } from "./construct-stack";
 
 /** Kubernetes' rule for label values: at most 63 characters, alphanumeric at both ends. */

@@ -2,7 +2,10 @@
  * The rules Coder's provider applies to a preset's prebuild schedules, checked at synth:
  * the cron form it accepts and when two schedules overlap (it refuses overlapping ones).
  */
-import { prebuildCronProblem, prebuildSchedulesOverlap } from "../../lib/workspace-preset";
+import {
+  prebuildCronProblem,
+  prebuildSchedulesOverlap,
+} from "../../src/constructs/workspace-preset";
 
 it.each([["* 8-18 * * 1-5"], ["* * * * *"], ["* 0,12 1-15 1-6 *"], ["  * 9 * * 0  "]])(
   "accepts %j",

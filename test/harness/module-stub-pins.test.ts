@@ -1,8 +1,8 @@
 import * as fs from "fs";
 import * as path from "path";
-import { TEMPLATES } from "../../templates";
+import { TEMPLATES } from "../../app/registry";
 import { synthTemplate } from "../support/synth-template";
-import { MODULE_STUBS_DIR, stubNameFor } from "./template-workdir";
+import { MODULE_STUBS_DIR, stubNameFor } from "@coder-cdktf/terraform-harness/src/template-workdir";
 
 // Every registry module a template calls is pinned, and the plan harness replaces it with
 // the stub in module-stubs/<name>. A stub stands for one release: its first line names the

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, Fn, TerraformOutput, TerraformStack, TerraformVariable } from "../../lib/cdk";
-import { planExpressions } from "./plan-expressions";
-import { TerraformError } from "./terraform-cli";
+import { App, Fn, TerraformOutput, TerraformStack, TerraformVariable } from "../../src/core/cdk";
+import { planExpressions } from "@coder-cdktf/terraform-harness/src/plan-expressions";
+import { TerraformError } from "@coder-cdktf/terraform-harness/src/terraform-cli";
 
 describe("planExpressions", () => {
   const dirs: string[] = [];

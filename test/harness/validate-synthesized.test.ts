@@ -1,11 +1,11 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { App } from "../../lib/cdk";
-import { TemplateStack } from "../../lib/template-stack";
-import { coderProvider } from "../../lib/providers";
-import { WorkspaceAgent } from "../../lib/workspace-agent";
-import { TerraformHarness } from ".";
+import { App } from "../../src/core/cdk";
+import { TemplateStack } from "../../src/constructs/template-stack";
+import { coderProvider } from "../../src/constructs/providers";
+import { WorkspaceAgent } from "../../src/constructs/workspace-agent";
+import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 
 // Terraform, not the harness, judges a synthesized config: a misspelled attribute and a
 // value of the wrong type in cdk.tf.json fail `terraform validate` with Terraform's words.

@@ -17,8 +17,12 @@ import {
   references,
   soleExpression,
   stripOuterParens,
-} from "../../lib/policy/expressions";
-import { type BlockSchema, type BlockSchemas, vendoredBlockSchemas } from "../../lib/block-schemas";
+} from "../../src/policy/expressions";
+import {
+  type BlockSchema,
+  type BlockSchemas,
+  vendoredBlockSchemas,
+} from "../../src/private/block-schemas";
 
 type Json = Record<string, unknown>;
 

@@ -5,10 +5,15 @@
  * 2. a plan with the real Terraform CLI and the mock providers, where every credential has a
  *    known value: no planned value outside Terraform's sensitive paths contains one.
  */
-import { TEMPLATES } from "../../templates";
+import { TEMPLATES } from "../../app/registry";
 import { type SynthesizedTemplate, synthTemplate } from "../support/synth-template";
 import { findSecretLeaks, sinks } from "./secret-flow";
-import { collectResources, TerraformHarness, type Fixtures, type PlanResult } from "../harness";
+import {
+  collectResources,
+  TerraformHarness,
+  type Fixtures,
+  type PlanResult,
+} from "@coder-cdktf/terraform-harness";
 
 jest.setTimeout(180_000);
 

@@ -15,9 +15,9 @@ import {
   type ApplyResult,
   type PlanOptions,
   type PlanResult,
-} from "../harness";
+} from "@coder-cdktf/terraform-harness";
 import { synthTemplate, type SynthesizedTemplate } from "../support/synth-template";
-import { REPOSITORY } from "../devcontainer-template/synthesized";
+import { REPOSITORY } from "../templates/devcontainer/synthesized";
 import { TEMPLATE_INPUTS as CASES } from "./template-inputs";
 
 jest.setTimeout(180_000);

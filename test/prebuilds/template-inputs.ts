@@ -2,17 +2,17 @@
  * What a workspace of each template needs to plan and apply (variables, parameters a preset
  * would set, fixtures), shared by the prebuild claim and upgrade tests.
  */
-import type { PlanOptions } from "../harness";
+import type { PlanOptions } from "@coder-cdktf/terraform-harness";
 import {
   devcontainerFixtures,
   metadata,
   REPOSITORY,
   REQUIRED_VARIABLES as DEVCONTAINER_VARIABLES,
-} from "../devcontainer-template/synthesized";
+} from "../templates/devcontainer/synthesized";
 import {
   REQUIRED_VARIABLES as PACKER_BUILDER_VARIABLES,
   TOKEN_SECRET_FIXTURES,
-} from "../packer-builder-template/synthesized-template";
+} from "../templates/packer-builder/synthesized-template";
 
 export interface TemplateCase {
   readonly id: string;

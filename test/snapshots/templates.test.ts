@@ -4,19 +4,19 @@
  * constraints, the variables in form order, parameter orders, and which resources live only
  * while the workspace runs and which survive a stop.
  *
- * The promises live next to each template (templates/<id>/intent.json, templates/intent.ts).
+ * The promises live next to each template (templates/<id>/intent.json, app/intent.ts).
  * After an intended change: `npm run snapshots:update`, then review the diff.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TEMPLATES } from "../../templates";
+import { TEMPLATES } from "../../app/registry";
 import {
   PROVIDER_SOURCES,
   PROVIDER_VERSION_CONSTRAINTS,
   REQUIRED_TERRAFORM_VERSION,
-} from "../../lib/template-stack";
-import { HCL_FILES } from "../../lib/hcl-files";
-import { templateIntent } from "../../templates/intent";
+} from "../../src/constructs/template-stack";
+import { HCL_FILES } from "../../src/private/hcl-files";
+import { templateIntent } from "../../app/intent";
 import { synthTemplate } from "../support/synth-template";
 
 const START_COUNT = "${data.coder_workspace.me.start_count}";

@@ -1,14 +1,17 @@
 /**
  * jest globalSetup: synthesizes every template once for the whole run (see synth-template.ts),
- * checks Terraform once and names the run's cache of harness results (test/harness/run-cache.ts),
+ * checks Terraform once and names the run's cache of harness results (packages/terraform-harness/src/run-cache.ts),
  * kept inside the same temp dir. Workers start after this and inherit the environment variables.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { synthTemplates } from "../../templates/synth";
-import { RUN_CACHE_ENV } from "../harness/run-cache";
-import { CHECKED_TERRAFORM_ENV, requireTerraform } from "../harness/terraform-cli";
+import { synthTemplates } from "../../app/synth";
+import { RUN_CACHE_ENV } from "@coder-cdktf/terraform-harness/src/run-cache";
+import {
+  CHECKED_TERRAFORM_ENV,
+  requireTerraform,
+} from "@coder-cdktf/terraform-harness/src/terraform-cli";
 import { MODELS_DIR, SYNTHESIZED_DIR_ENV } from "./synth-template";
 
 export default async function globalSetup(): Promise<void> {

@@ -22,7 +22,7 @@ export interface SynthesizedTemplate<Config = Record<string, unknown>> {
   readonly dir: string;
   /**
    * The configuration as one Terraform JSON document: cdk.tf.json with what synth writes
-   * to locals.tf and main.tf (templates/synth.ts `model`).
+   * to locals.tf and main.tf (app/synth.ts `model`).
    */
   readonly config: Config;
   /** Removes what this call created (nothing when the run's shared output was used). */
@@ -47,7 +47,7 @@ export function synthTemplate<Config = Record<string, unknown>>(
   // Loaded only here: importing the templates costs what the shared output saves.
   const { synthTemplates } =
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require("../../templates/synth") as typeof import("../../templates/synth");
+    require("../../app/synth") as typeof import("../../app/synth");
   const [t] = synthTemplates({ outdir, only: [id] });
   return {
     dir: t.dir,

@@ -6,8 +6,8 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { synthTemplates } from "../../templates/synth";
-import { TEMPLATES } from "../../templates";
+import { synthTemplates } from "../../app/synth";
+import { TEMPLATES } from "../../app/registry";
 import {
   addressFile,
   compareAddresses,
@@ -15,12 +15,12 @@ import {
   movedAddresses,
   readRecordedAddresses,
   templateAddresses,
-} from "../../lib/template-addresses";
+} from "../../app/template-addresses";
 
 const HOW_TO =
   "How to fix:\n" +
   "  - a rename or refactor: keep the old address working with a moved block, e.g.\n" +
-  '      movedFrom(volume.claim, "kubernetes_persistent_volume_claim_v1.home")  (lib/moved.ts),\n' +
+  '      movedFrom(volume.claim, "kubernetes_persistent_volume_claim_v1.home")  (src/core/moved.ts),\n' +
   "    then run `npm run addresses:update`;\n" +
   "  - a resource you really mean to drop from existing workspaces: `npm run addresses:update -- --allow-removal`\n" +
   "    and say so in the release notes.\n" +

@@ -4,18 +4,23 @@
  * the real providers' ForceNew attributes (metadata name/namespace, PVC access modes,
  * storage class, selectors, Secret type, role_ref), so these plans act as real ones would.
  */
-import { type ApplyResult, expectNoReplace, type PlanOptions, TerraformHarness } from "../harness";
+import {
+  type ApplyResult,
+  expectNoReplace,
+  type PlanOptions,
+  TerraformHarness,
+} from "@coder-cdktf/terraform-harness";
 import { synthTemplate } from "../support/synth-template";
 import {
   devcontainerFixtures,
   metadata,
   REPOSITORY,
   REQUIRED_VARIABLES as DEVCONTAINER_VARIABLES,
-} from "../devcontainer-template/synthesized";
+} from "../templates/devcontainer/synthesized";
 import {
   REQUIRED_VARIABLES as PACKER_VARIABLES,
   TOKEN_SECRET_FIXTURES,
-} from "../packer-builder-template/synthesized-template";
+} from "../templates/packer-builder/synthesized-template";
 
 jest.setTimeout(120_000);
 

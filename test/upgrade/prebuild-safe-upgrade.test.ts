@@ -14,7 +14,7 @@ import {
   expectNoReplace,
   TerraformHarness,
   type ApplyResult,
-} from "../harness";
+} from "@coder-cdktf/terraform-harness";
 import { synthTemplate, type SynthesizedTemplate } from "../support/synth-template";
 import { TEMPLATE_INPUTS } from "../prebuilds/template-inputs";
 

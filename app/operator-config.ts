@@ -1,0 +1,356 @@
+/**
+ * The operator configuration: an optional JSONC file in which a deployment lists the
+ * templates it synthesizes, their Coder names, provisioner tags and template-variable
+ * defaults. Comments and trailing commas are allowed. Every error names the file, the
+ * line and column, the field, the bad value and what is allowed, because the person
+ * reading it is editing that file, not our code.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import {
+  findNodeAtLocation,
+  getNodePath,
+  parseTree,
+  printParseErrorCode,
+  type Node as JsonNode,
+  type ParseError,
+} from "jsonc-parser";
+import { provisionerTagProblem, type ProvisionerTags } from "./provisioner-tags";
+import { CODER_TEMPLATE_NAME, MAX_CODER_TEMPLATE_NAME } from "../src/core/validate";
+
+/** File looked for at the project root when no path is given. */
+export const DEFAULT_CONFIG_FILE = "coder-cdktf.jsonc";
+/** Environment variable naming the config file. */
+export const CONFIG_ENV_VAR = "CODER_CDKTF_CONFIG";
+
+/** What the operator set for one template; unset fields keep the template's defaults. */
+export interface TemplateConfig {
+  /** Coder template name. @default the template id */
+  readonly name?: string;
+  /** Replaces the template's own static provisioner tags ({} = untagged). @default the template's */
+  readonly provisionerTags?: ProvisionerTags;
+  /** Template-variable defaults, applied to the TerraformVariables at synth. @default {} */
+  readonly variables: Readonly<Record<string, unknown>>;
+  /**
+   * Synth-time settings of the template (its props, e.g. packer-builder's role bindings),
+   * checked by the template against its own rules. @default {}: the template's defaults
+   */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * The operator's workspace presets, as written (a list); checked against the template's
+   * parameters at synth by applyOperatorPresets (app/operator-presets.ts). @default []
+   */
+  readonly presets: readonly unknown[];
+}
+
+/** A loaded, shape-checked configuration. */
+export interface OperatorConfig {
+  /** The file it came from, as given (for messages). */
+  readonly file: string;
+  /** Template id → settings; undefined when the file does not list templates (all are built). */
+  readonly templates?: ReadonlyMap<string, TemplateConfig>;
+  /**
+   * `file:line:column` of a field's value, or of its name with `part: "key"`, for errors
+   * found later (an unknown variable points at its name, a wrong value at the value). A
+   * field the file does not hold points at the nearest enclosing value it does.
+   */
+  position(jsonPath: readonly (string | number)[], part?: "key" | "value"): string;
+}
+
+/** A configuration error; the message starts with `file:line:column:`. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+const TOP_LEVEL_FIELDS = ["$schema", "templates"];
+const TEMPLATE_FIELDS = ["name", "provisionerTags", "variables", "settings", "presets"];
+
+/**
+ * Which config file to use: an explicit path (flag), else $CODER_CDKTF_CONFIG, else
+ * coder-cdktf.jsonc at the project root when it exists, else none (built-in defaults).
+ * An explicit path that does not exist is an error, not a silent fallback.
+ */
+export function resolveConfigPath(
+  root: string,
+  explicit?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const given = explicit ?? (env[CONFIG_ENV_VAR] || undefined);
+  if (given !== undefined) {
+    const file = path.resolve(given);
+    if (!fs.existsSync(file)) {
+      const from = explicit !== undefined ? "--config" : `$${CONFIG_ENV_VAR}`;
+      throw new ConfigError(`${given}: configuration file not found (named by ${from})`);
+    }
+    return file;
+  }
+  const fallback = path.join(root, DEFAULT_CONFIG_FILE);
+  return fs.existsSync(fallback) ? fallback : undefined;
+}
+
+/** Reads and checks a config file. */
+export function loadOperatorConfig(
+  file: string,
+  knownTemplates: readonly string[],
+  displayName: string = shortPath(file),
+): OperatorConfig {
+  return parseOperatorConfig(fs.readFileSync(file, "utf8"), displayName, knownTemplates);
+}
+
+/** Checks config text; `file` is only used in messages. */
+export function parseOperatorConfig(
+  text: string,
+  file: string,
+  knownTemplates: readonly string[],
+): OperatorConfig {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === "\n") lineStarts.push(i + 1);
+  const at = (offset: number): string => {
+    let line = 0;
+    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= offset) line++;
+    return `${file}:${line + 1}:${offset - lineStarts[line] + 1}`;
+  };
+
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const e = errors[0];
+    throw new ConfigError(`${at(e.offset)}: not valid JSONC (${describeParseError(e)})`);
+  }
+  if (root === undefined) throw new ConfigError(`${at(0)}: the file is empty; expected an object`);
+
+  const fail = (node: JsonNode, field: string, problem: string): never => {
+    throw new ConfigError(`${at(node.offset)}: ${field}: ${problem}`);
+  };
+  const expectObject = (node: JsonNode, field: string, allowed?: readonly string[]) => {
+    if (node.type !== "object") {
+      fail(node, field, `${describeValue(node)} is not allowed; expected an object`);
+    }
+    const seen = new Set<string>();
+    for (const property of node.children ?? []) {
+      const [keyNode] = property.children ?? [];
+      const key = String(keyNode.value);
+      if (seen.has(key)) fail(keyNode, joinField(field, key), "is set twice");
+      seen.add(key);
+      if (allowed !== undefined && !allowed.includes(key)) {
+        fail(
+          keyNode,
+          joinField(field, key),
+          `unknown field; allowed: ${allowed.filter((a) => a !== "$schema").join(", ")}`,
+        );
+      }
+    }
+    return properties(node);
+  };
+
+  refuseUrlCredentials(root, at);
+  expectObject(root, "(top level)", TOP_LEVEL_FIELDS);
+  const templatesNode = findNodeAtLocation(root, ["templates"]);
+  let templates: Map<string, TemplateConfig> | undefined;
+  if (templatesNode !== undefined) {
+    templates = new Map();
+    const names = new Map<string, string>();
+    for (const [id, node, keyNode] of expectObject(templatesNode, "templates")) {
+      const field = `templates.${id}`;
+      if (!knownTemplates.includes(id)) {
+        fail(keyNode, field, `unknown template "${id}"; known: ${knownTemplates.join(", ")}`);
+      }
+      const fields = new Map(
+        expectObject(node, field, TEMPLATE_FIELDS).map(([k, v]) => [k, v] as const),
+      );
+      let name: string | undefined;
+      const nameNode = fields.get("name");
+      if (nameNode !== undefined) {
+        if (!CODER_TEMPLATE_NAME.test(nameNode.value)) {
+          fail(
+            nameNode,
+            `${field}.name`,
+            `${describeValue(nameNode)} is not allowed; a Coder template name is letters and digits with single hyphens between, at most ${MAX_CODER_TEMPLATE_NAME} characters`,
+          );
+        }
+        name = String(nameNode.value);
+      }
+      const coderName = name ?? id;
+      const other = names.get(coderName);
+      if (other !== undefined) {
+        fail(
+          nameNode ?? keyNode,
+          `${field}.name`,
+          `"${coderName}" is already the name of ${other}`,
+        );
+      }
+      names.set(coderName, field);
+
+      let provisionerTags: ProvisionerTags | undefined;
+      const tagsNode = fields.get("provisionerTags");
+      if (tagsNode !== undefined) {
+        const tags: Record<string, string> = {};
+        for (const [key, valueNode, tagKeyNode] of expectObject(
+          tagsNode,
+          `${field}.provisionerTags`,
+        )) {
+          const tagField = `${field}.provisionerTags.${key}`;
+          const problem = provisionerTagProblem(key, valueNode.value);
+          if (problem !== undefined) {
+            const blamed =
+              problem.startsWith(`tag name`) || key === "owner" ? tagKeyNode : valueNode;
+            fail(blamed, tagField, `${describeValue(valueNode)} is not allowed: ${problem}`);
+          }
+          tags[key] = String(valueNode.value);
+        }
+        provisionerTags = tags;
+      }
+
+      const variables: Record<string, unknown> = {};
+      const variablesNode = fields.get("variables");
+      if (variablesNode !== undefined) {
+        for (const [key, valueNode] of expectObject(variablesNode, `${field}.variables`)) {
+          variables[key] = nodeValue(valueNode);
+        }
+      }
+      const settings: Record<string, unknown> = {};
+      const settingsNode = fields.get("settings");
+      if (settingsNode !== undefined) {
+        for (const [key, valueNode] of expectObject(settingsNode, `${field}.settings`)) {
+          settings[key] = nodeValue(valueNode);
+        }
+      }
+      const presets = presetList(fields.get("presets"), `${field}.presets`, fail);
+      templates.set(id, { name, provisionerTags, variables, settings, presets });
+    }
+  }
+
+  return {
+    file,
+    templates,
+    position: (jsonPath, part = "value") => {
+      // A path the file does not hold (a field left to its default) points at the nearest
+      // enclosing value that it does hold.
+      let depth = jsonPath.length;
+      let node = findNodeAtLocation(root, [...jsonPath]);
+      while (node === undefined && depth > 0) {
+        node = findNodeAtLocation(root, jsonPath.slice(0, --depth));
+      }
+      const key = node?.parent?.type === "property" ? node.parent.children?.[0] : undefined;
+      return at((part === "key" ? key?.offset : undefined) ?? node?.offset ?? 0);
+    },
+  };
+}
+
+/**
+ * An http(s) URL with userinfo (`https://user@`, `https://user:password@`): the user part
+ * of an http(s) URL is as often a token (`https://ghp_…@github.com/…`) as a name.
+ */
+const HTTP_URL_WITH_USERINFO = /\bhttps?:\/\/[^\s/?#@]*@/i;
+
+/**
+ * Refuses any string value of the file that holds an http(s) URL with userinfo, wherever it
+ * is: a default would land in cdk.tf.json and in every workspace's scripts. The message
+ * names the position and the field, never the value (it may be a secret).
+ */
+function refuseUrlCredentials(root: JsonNode, at: (offset: number) => string): void {
+  const visit = (node: JsonNode): void => {
+    if (node.type === "string" && HTTP_URL_WITH_USERINFO.test(String(node.value))) {
+      const isKey = node.parent?.type === "property" && node.parent.children?.[0] === node;
+      const field = fieldName(getNodePath(node)) + (isKey ? " (a field name)" : "");
+      throw new ConfigError(
+        `${at(node.offset)}: ${field}: an http(s) URL with a user name or password in it is not allowed ` +
+          `(the value is not shown: it may be a token). Credentials in this file would ship in the ` +
+          `template and in every workspace's scripts; give the URL without them and let Coder ` +
+          `provide credentials (external auth, push-time variables).`,
+      );
+    }
+    (node.children ?? []).forEach(visit);
+  };
+  visit(root);
+}
+
+/** `["templates", "x", "settings", "list", 0, "url"]` → `templates.x.settings.list[0].url`. */
+function fieldName(jsonPath: readonly (string | number)[]): string {
+  return (
+    jsonPath.reduce<string>(
+      (field, part) =>
+        typeof part === "number" ? `${field}[${part}]` : field === "" ? part : `${field}.${part}`,
+      "",
+    ) || "(top level)"
+  );
+}
+
+// --- Presets ---------------------------------------------------------------------------------
+
+/**
+ * `templates.<id>.presets` as plain values: a list, else an error. Their fields are checked
+ * against the template (its parameters) by applyOperatorPresets, with positions from
+ * OperatorConfig.position.
+ */
+function presetList(
+  node: JsonNode | undefined,
+  field: string,
+  fail: (node: JsonNode, field: string, problem: string) => never,
+): unknown[] {
+  if (node === undefined) return [];
+  if (node.type !== "array") {
+    fail(node, field, `${describeValue(node)} is not allowed; expected a list of presets`);
+  }
+  return (node.children ?? []).map(nodeValue);
+}
+
+/** The path relative to the current directory when it is below it, else absolute. */
+function shortPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative)
+    ? path.resolve(file)
+    : relative;
+}
+
+/** Describes a bad value for messages: the JSON text, or its kind for objects and lists. */
+export function describeValue(node: JsonNode): string {
+  if (node.type === "object") return "an object";
+  if (node.type === "array") return "a list";
+  return JSON.stringify(node.value);
+}
+
+function properties(node: JsonNode): [string, JsonNode, JsonNode][] {
+  return (node.children ?? []).map((property) => {
+    const [keyNode, valueNode] = property.children ?? [];
+    return [String(keyNode.value), valueNode, keyNode];
+  });
+}
+
+function nodeValue(node: JsonNode): unknown {
+  if (node.type === "object") {
+    return Object.fromEntries(properties(node).map(([k, v]) => [k, nodeValue(v)]));
+  }
+  if (node.type === "array") return (node.children ?? []).map(nodeValue);
+  return node.value;
+}
+
+function joinField(parent: string, key: string): string {
+  return parent === "(top level)" ? key : `${parent}.${key}`;
+}
+
+function describeParseError(error: ParseError): string {
+  const readable: Record<string, string> = {
+    InvalidSymbol: "unexpected character",
+    InvalidNumberFormat: "malformed number",
+    PropertyNameExpected: "expected a quoted field name",
+    ValueExpected: "expected a value",
+    ColonExpected: "expected ':'",
+    CommaExpected: "expected ','",
+    CloseBraceExpected: "expected '}'",
+    CloseBracketExpected: "expected ']'",
+    EndOfFileExpected: "unexpected text after the end",
+    InvalidCommentToken: "malformed comment",
+    UnexpectedEndOfComment: "unterminated comment",
+    UnexpectedEndOfString: "unterminated string",
+    UnexpectedEndOfNumber: "malformed number",
+    InvalidUnicode: "invalid \\u escape",
+    InvalidEscapeCharacter: "invalid escape",
+    InvalidCharacter: "invalid character in a string",
+  };
+  const code = printParseErrorCode(error.error);
+  return readable[code] ?? code;
+}

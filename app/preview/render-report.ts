@@ -1,0 +1,226 @@
+/**
+ * `npm run preview` output: the planned workspace as readable tables, or as JSON.
+ */
+import type { WorkspaceReport } from "./workspace-report";
+
+/** Everything preview prints. */
+export interface PreviewReport {
+  /** The devcontainer.json read, or null when the repository has none. */
+  readonly devcontainerFile: string | null;
+  /** The file devcontainer-builder reads in the repository; null: its fallback image. */
+  readonly serviceReads: string | null;
+  /** Template variables and workspace parameters the plan used (preview's and the user's). */
+  readonly variables: Readonly<Record<string, string>>;
+  readonly parameters: Readonly<Record<string, string>>;
+  /** What to know about this workspace beyond warnings (app/preview/workspace-notes.ts). */
+  readonly notes: readonly string[];
+  /** Lifecycle hooks that have a command, in the order they run. */
+  readonly lifecycleHooks: readonly string[];
+  /** VS Code extensions the repository asks for. */
+  readonly extensions: readonly string[];
+  /**
+   * Names of `workspace.missingVariables` that most machines leave empty (WSLENV, DISPLAY…):
+   * empty in the workspace unless set in Dev Container variables, rather than missing.
+   */
+  readonly emptyUnlessSet: readonly string[];
+  /** What only the service can know, and what preview assumed instead. */
+  readonly unknowns: readonly string[];
+  readonly assumptions: readonly string[];
+  /** What the template planned. */
+  readonly workspace: WorkspaceReport;
+}
+
+/** The report as JSON (stable key order, two-space indent). */
+export function renderJson(report: PreviewReport): string {
+  return JSON.stringify(report, null, 2) + "\n";
+}
+
+/** The report as text tables. */
+export function renderText(report: PreviewReport): string {
+  const w = report.workspace;
+  const out: string[] = [];
+  out.push(
+    `Dev Container preview of ${report.devcontainerFile ?? "a repository without devcontainer.json"}`,
+    "Computed by the devcontainer template's own Terraform (a first start applied against mock " +
+      "providers), with the service's answers derived from the file (see the end for what only " +
+      "the service knows).",
+  );
+  const inputs = Object.entries({ ...report.variables, ...report.parameters });
+  out.push(`Inputs: ${inputs.map(([k, v]) => `${k}=${v}`).join(", ")}`);
+  out.push(
+    `devcontainer-builder reads: ${report.serviceReads ?? "no devcontainer.json (its fallback image)"}`,
+  );
+  if (report.notes.length > 0) {
+    section(out, "Notes");
+    out.push(...bullets(report.notes, "none"));
+  }
+
+  section(out, "Resources");
+  const names = [
+    ...new Set([...Object.keys(w.resources.requests), ...Object.keys(w.resources.limits)]),
+  ];
+  const order = (n: string) => (n === "cpu" ? 0 : n === "memory" ? 1 : 2);
+  names.sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  out.push(
+    ...table(
+      ["resource", "request", "limit"],
+      [
+        ...names.map((n) => [
+          n,
+          quantity(w.resources.requests[n]),
+          quantity(w.resources.limits[n]),
+        ]),
+        [
+          "disk (PVC)",
+          quantity(w.resources.disk ?? undefined),
+          "fixed when the workspace is created",
+        ],
+      ],
+    ),
+  );
+  if (w.resources.summary) out.push(`  workspace page: ${w.resources.summary}`);
+
+  section(out, "Node placement");
+  const selector = Object.entries(w.placement.nodeSelector).map(([k, v]) => `${k}=${v}`);
+  out.push(
+    ...pairs([
+      ["node selector", selector.join(", ") || "none"],
+      ["tolerations", w.placement.tolerations.map((t) => JSON.stringify(t)).join("; ") || "none"],
+      ["spreading", w.placement.antiAffinity ? "prefers a node without another workspace" : "none"],
+    ]),
+  );
+
+  section(out, "User");
+  const u = w.user;
+  out.push(
+    ...pairs([
+      [
+        "user",
+        `${u.name ?? "?"} (uid ${u.uid ?? "?"}, gid ${u.gid ?? "?"}, fsGroup ${u.fsGroup ?? "?"})`,
+      ],
+      ["home", u.home ?? "?"],
+      ["workspace folder", u.workspaceFolder ?? "?"],
+    ]),
+  );
+
+  section(out, "Mounts (container dev)");
+  out.push(
+    ...table(
+      ["path", "from", "mode"],
+      w.mounts.map((m) => [m.path, m.source, m.readOnly ? "read-only" : "read-write"]),
+    ),
+  );
+
+  section(out, "Runtime");
+  const r = w.runtime;
+  out.push(
+    ...pairs([
+      ["capabilities added", r.capabilities.join(", ") || "none"],
+      ["privileged", r.privileged ? "yes" : "no"],
+      ["seccomp", r.seccompUnconfined ? "unconfined" : "runtime default"],
+      ["init (shared PID namespace)", r.shareProcessNamespace ? "yes" : "no"],
+      ["hostname", r.hostname ?? "default"],
+      ["host aliases", r.hostAliases.join("; ") || "none"],
+    ]),
+  );
+
+  section(out, "Apps");
+  out.push(
+    ...(w.apps.length
+      ? table(
+          ["app", "what"],
+          w.apps.map((a) => [a.name, a.detail]),
+        )
+      : ["  none"]),
+  );
+
+  section(out, "At start");
+  out.push(
+    ...pairs([
+      ["scripts", w.scripts.join(", ") || "none"],
+      ["lifecycle commands", report.lifecycleHooks.join(", ") || "none"],
+      ["VS Code extensions", report.extensions.join(", ") || "none"],
+    ]),
+  );
+
+  section(out, "Environment (terminals, IDEs and hooks; later entries win)");
+  out.push(
+    ...table(
+      ["name", "value", "from"],
+      w.environment.map((e) => [
+        e.name,
+        e.value === null ? "(value hidden)" : e.value,
+        e.overridden ? `${e.from} (overridden below)` : e.from,
+      ]),
+    ),
+  );
+
+  section(out, "Lifecycle commands as they run");
+  if (w.lifecycle.length === 0) out.push("  none");
+  for (const c of w.lifecycle) {
+    out.push(
+      `  ${c.hook}: ${c.when}`,
+      ...c.script
+        .trimEnd()
+        .split("\n")
+        .map((l) => `    | ${l}`),
+    );
+  }
+
+  section(out, `Warnings in the build log (${w.warnings.length})`);
+  out.push(...bullets(w.warnings, "none"));
+  const lacking = w.missingVariables.filter((n) => !report.emptyUnlessSet.includes(n));
+  if (lacking.length > 0) {
+    section(out, "Dev Container variables the workspace lacks");
+    out.push(
+      ...bullets(lacking, "none"),
+      "  (only names are checked: --param devcontainer_variables='NAME=x' previews one as set)",
+    );
+  }
+  if (report.emptyUnlessSet.length > 0) {
+    section(out, "Empty unless set in Dev Container variables");
+    out.push(
+      ...bullets(report.emptyUnlessSet, "none"),
+      "  (left empty on most machines; the build log lists them with the missing ones)",
+    );
+  }
+  if (w.otherDiagnostics.length > 0) {
+    section(out, "Other Terraform warnings");
+    out.push(...bullets(w.otherDiagnostics, "none"));
+  }
+
+  section(out, "Only the service knows");
+  out.push(...bullets(report.unknowns, "nothing beyond the assumptions below"));
+  section(out, "Assumed instead");
+  out.push(...bullets(report.assumptions, "nothing"));
+  return out.join("\n") + "\n";
+}
+
+/** A quantity as planned; a plain byte count also in GiB, for reading. */
+function quantity(value: string | undefined): string {
+  if (value === undefined) return "-";
+  return /^\d{7,}$/.test(value) ? `${value} (${(Number(value) / 2 ** 30).toFixed(1)} GiB)` : value;
+}
+
+function section(out: string[], title: string): void {
+  out.push("", title);
+}
+
+function bullets(lines: readonly string[], empty: string): string[] {
+  return lines.length === 0 ? [`  ${empty}`] : lines.map((l) => `  - ${l}`);
+}
+
+function pairs(rows: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
+}
+
+/** A table with a header row; columns padded to their widest cell. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  if (rows.length === 0) return ["  none"];
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
+  const line = (r: readonly string[]) =>
+    "  " + r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
+  return [line(header), line(widths.map((n) => "-".repeat(n))), ...rows.map(line)];
+}

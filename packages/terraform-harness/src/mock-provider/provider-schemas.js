@@ -1,0 +1,174 @@
+"use strict";
+/**
+ * Provider schemas, read from `terraform providers schema -json` documents (the vendored
+ * schemas/*.schema.json), with the two views the mock needs: the protobuf Schema message
+ * Terraform asks for, and the cty type of each resource's object value.
+ */
+const fs = require("node:fs");
+const path = require("node:path");
+
+/** Default schema directory: the repository's schemas/. */
+const DEFAULT_SCHEMA_DIR = path.resolve(__dirname, "../../../../schemas");
+
+/**
+ * Loads every provider from *.schema.json files in `dir`.
+ * @returns {Map<string, ProviderSchema>} keyed by full address, e.g. registry.terraform.io/coder/coder
+ */
+function loadProviderSchemas(dir = DEFAULT_SCHEMA_DIR) {
+  const providers = new Map();
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".schema.json"))
+    .sort()) {
+    const document = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+    for (const [address, schema] of Object.entries(document.provider_schemas || {})) {
+      providers.set(address, new ProviderSchema(address, schema));
+    }
+  }
+  return providers;
+}
+
+/**
+ * Finds a provider by a short name: the address's type ("devcontainer-builder"), or the
+ * prefix of its resource types ("devcontainerbuilder").
+ */
+function findProvider(providers, name) {
+  for (const provider of providers.values()) {
+    if (provider.address.split("/").pop() === name || provider.typePrefixes().includes(name)) {
+      return provider;
+    }
+  }
+  throw new Error(`no provider schema named ${name} (have ${[...providers.keys()].join(", ")})`);
+}
+
+class ProviderSchema {
+  constructor(address, schema) {
+    this.address = address;
+    this.provider = schema.provider || { version: 0, block: {} };
+    this.resources = schema.resource_schemas || {};
+    this.dataSources = schema.data_source_schemas || {};
+  }
+
+  typePrefixes() {
+    const names = [...Object.keys(this.resources), ...Object.keys(this.dataSources)];
+    return [...new Set(names.map((n) => n.split("_")[0]))];
+  }
+
+  /** The schema of a managed resource ("resource") or data source ("data") type. */
+  schemaOf(kind, typeName) {
+    const schema = (kind === "data" ? this.dataSources : this.resources)[typeName];
+    if (!schema) throw new Error(`${this.address} has no ${kind} type ${typeName}`);
+    return schema;
+  }
+
+  /** The GetProviderSchema.Response message (provider-service.js serializes it once). */
+  toProto() {
+    const convert = (entries) =>
+      Object.fromEntries(Object.entries(entries).map(([name, s]) => [name, schemaToProto(s)]));
+    return {
+      provider: schemaToProto(this.provider),
+      resource_schemas: convert(this.resources),
+      data_source_schemas: convert(this.dataSources),
+      diagnostics: [],
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
+      functions: {},
+    };
+  }
+}
+
+function schemaToProto(schema) {
+  return { version: schema.version || 0, block: blockToProto(schema.block || {}) };
+}
+
+function blockToProto(block) {
+  return {
+    version: 0,
+    attributes: sortedEntries(block.attributes).map(([name, a]) => attributeToProto(name, a)),
+    block_types: sortedEntries(block.block_types).map(([name, nested]) => ({
+      type_name: name,
+      block: blockToProto(nested.block || {}),
+      nesting: nested.nesting_mode.toUpperCase(),
+      min_items: nested.min_items || 0,
+      max_items: nested.max_items || 0,
+    })),
+    description: block.description || "",
+    description_kind: kindOf(block.description_kind),
+    deprecated: Boolean(block.deprecated),
+  };
+}
+
+function attributeToProto(name, attribute) {
+  const proto = {
+    name,
+    description: attribute.description || "",
+    required: Boolean(attribute.required),
+    optional: Boolean(attribute.optional),
+    computed: Boolean(attribute.computed),
+    sensitive: Boolean(attribute.sensitive),
+    description_kind: kindOf(attribute.description_kind),
+    deprecated: Boolean(attribute.deprecated),
+    write_only: Boolean(attribute.write_only),
+  };
+  if (attribute.nested_type) {
+    proto.nested_type = {
+      attributes: sortedEntries(attribute.nested_type.attributes).map(([n, a]) =>
+        attributeToProto(n, a),
+      ),
+      nesting: attribute.nested_type.nesting_mode.toUpperCase(),
+    };
+  } else {
+    proto.type = Buffer.from(JSON.stringify(attribute.type));
+  }
+  return proto;
+}
+
+function kindOf(descriptionKind) {
+  return descriptionKind === "markdown" ? "MARKDOWN" : "PLAIN";
+}
+
+function sortedEntries(object) {
+  return Object.entries(object || {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The cty type of a block's object value. */
+function blockType(block) {
+  const attributes = {};
+  for (const [name, attribute] of Object.entries(block.attributes || {})) {
+    attributes[name] = attributeType(attribute);
+  }
+  for (const [name, nested] of Object.entries(block.block_types || {})) {
+    attributes[name] = wrapNesting(nested.nesting_mode, blockType(nested.block || {}));
+  }
+  return ["object", attributes];
+}
+
+/** The cty type of an attribute (plain `type`, or a `nested_type` object). */
+function attributeType(attribute) {
+  if (!attribute.nested_type) return attribute.type;
+  const object = blockType({ attributes: attribute.nested_type.attributes });
+  return wrapNesting(attribute.nested_type.nesting_mode, object);
+}
+
+function wrapNesting(mode, objectType) {
+  switch (mode) {
+    case "single":
+    case "group":
+      return objectType;
+    case "list":
+      return ["list", objectType];
+    case "set":
+      return ["set", objectType];
+    case "map":
+      return ["map", objectType];
+    default:
+      throw new Error(`unsupported nesting mode ${mode}`);
+  }
+}
+
+module.exports = {
+  loadProviderSchemas,
+  findProvider,
+  blockType,
+  attributeType,
+  DEFAULT_SCHEMA_DIR,
+};

@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  mergeStates,
+  nestState,
+  prepareModuleBatch,
+  type PlanOptions,
+  TerraformHarness,
+} from "../src/index";
+
+const MOCK_TEMPLATE = join(__dirname, "testdata", "mock-template");
+
+const OPTIONS: PlanOptions = {
+  fixtures: {
+    data_sources: {
+      devcontainerbuilder_devcontainer: { host_requirements: { cpus: 6 }, remote_user: "vscode" },
+    },
+  },
+};
+
+const CPU_CHECK = "cpu parameter exceeds max_cpu; the pod is capped";
+
+/** The hand-written template plus a provider block that reads a variable, as cdktf writes. */
+function templateWithProviderBlock(): string {
+  const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
+  const config = JSON.parse(readFileSync(join(MOCK_TEMPLATE, "main.tf.json"), "utf8")) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  config.variable.use_kubeconfig = { type: "bool", default: false };
+  config.provider = {
+    coder: [{}],
+    kubernetes: [{ config_path: '${var.use_kubeconfig ? "~/.kube/config" : null}' }],
+  };
+  writeFileSync(join(dir, "main.tf.json"), JSON.stringify(config));
+  return dir;
+}
+
+/** spec[0].template[0].spec[0].container[0].resources[0].limits of a planned deployment. */
+function limits(after: Record<string, unknown>): Record<string, unknown> {
+  const spec = after.spec as {
+    template: { spec: { container: { resources: { limits: Record<string, unknown> }[] }[] }[] }[];
+  }[];
+  return spec[0].template[0].spec[0].container[0].resources[0].limits;
+}
+
+describe("module batches", () => {
+  let tf: TerraformHarness;
+  let template: string;
+  beforeAll(async () => {
+    tf = await TerraformHarness.start();
+    template = templateWithProviderBlock();
+  });
+  afterAll(async () => {
+    await tf.stop();
+    rmSync(template, { recursive: true, force: true });
+  });
+
+  it("plans each instance with its own variables, read back as the template alone plans", async () => {
+    const batch = prepareModuleBatch(template, { capped: { max_cpu: 1 }, shared: {} });
+    try {
+      // The template may not configure providers inside a for_each module: they moved.
+      const root = JSON.parse(readFileSync(join(batch.dir, "main.tf.json"), "utf8")) as {
+        provider: Record<string, unknown>;
+      };
+      expect(Object.keys(root.provider).sort()).toEqual(["coder", "kubernetes"]);
+
+      const [plan, alone] = await Promise.all([
+        tf.plan(batch.dir, { ...OPTIONS, variables: { namespace: "team" } }),
+        tf.plan(template, { ...OPTIONS, variables: { namespace: "team" } }),
+      ]);
+      const capped = plan.instance(batch.instanceAddress("capped"));
+      const shared = plan.instance(batch.instanceAddress("shared"));
+
+      expect(capped.addresses()).toEqual(alone.addresses());
+      expect(shared.addresses()).toEqual(alone.addresses());
+      const deployment = "kubernetes_deployment_v1.main[0]";
+      // min(cpu parameter 2, the image's 6 cpus, max_cpu): the instance's own max_cpu wins.
+      expect(limits(capped.resource(deployment).after).cpu).toBe("1");
+      expect(limits(shared.resource(deployment).after).cpu).toBe("2");
+      // The shared root variable reaches every instance.
+      for (const instance of [capped, shared]) {
+        expect(instance.resource(deployment).after.metadata).toMatchObject([{ namespace: "team" }]);
+      }
+      // A failed check belongs to the instance it failed in.
+      expect(capped.checkFailures()).toEqual([CPU_CHECK]);
+      expect(shared.checkFailures()).toEqual([]);
+      expect(alone.checkFailures()).toEqual([]);
+      // Data sources read in an instance, by their address in the template.
+      expect(capped.dataSources("coder_parameter").map((d) => d.address)).toEqual(
+        alone.dataSources("coder_parameter").map((d) => d.address),
+      );
+    } finally {
+      batch.cleanup();
+    }
+  });
+
+  it("gives every instance a copy of a state applied to the template alone", async () => {
+    const applied = await tf.apply(template, { ...OPTIONS, workspace: { startCount: 0 } });
+    const batch = prepareModuleBatch(template, { a: {}, b: {} });
+    try {
+      const state = mergeStates(
+        batch.keys.map((k) => nestState(applied.state, batch.instanceAddress(k))),
+      );
+      const plan = await tf.plan(batch.dir, {
+        ...OPTIONS,
+        state,
+        refresh: false,
+        workspace: { startCount: 0 },
+      });
+      for (const key of batch.keys) {
+        const instance = plan.instance(batch.instanceAddress(key));
+        // Already applied in the copied state: nothing to create, the agent keeps its id.
+        expect(instance.resource("coder_agent.main").actions).toEqual(["no-op"]);
+        expect(instance.resource("coder_agent.main").after.id).toBe(
+          applied.resources.find((r) => r.address === "coder_agent.main")?.values.id,
+        );
+      }
+    } finally {
+      batch.cleanup();
+    }
+  });
+
+  it("rejects an instance variable the template does not declare, naming it", () => {
+    expect(() => prepareModuleBatch(template, { a: { max_cpus: 2 } })).toThrow(
+      /instance "a" sets max_cpus, which the template .* does not declare/,
+    );
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * A template variable that carries the rules its value must follow. Each rule becomes a
+ * Terraform `validation` block, so `coder templates push --var` with a bad value fails at
+ * push time with the rule in the message, and the same rules check an operator's default
+ * from coder-cdktf.jsonc at synth (app/variable-defaults.ts), at the file's position.
+ */
+import { Construct, TerraformStack, TerraformVariable, type TerraformVariableConfig } from "./cdk";
+import { invalidPropMessage, InvalidPropError, type Rule } from "./validate";
+
+export interface TemplateVariableConfig extends TerraformVariableConfig {
+  /**
+   * Rules every value must follow. Rules with a Terraform form become `validation` blocks;
+   * all of them check defaults at synth. @default []
+   */
+  readonly rules?: readonly Rule[];
+  /**
+   * Rules on this variable's value together with other variables' defaults, for an
+   * operator's defaults at synth. Terraform before 1.9 cannot refer to another variable in
+   * a `validation` block, so the template must hold the same rule at plan time itself
+   * (e.g. a precondition). @default []
+   */
+  readonly crossRules?: readonly CrossVariableRule[];
+}
+
+/** A rule over a variable's value and the defaults of the other variables of its stack. */
+export interface CrossVariableRule {
+  /** What a valid value is, given the others: "an https:// URL unless ca_sha256 is set". */
+  readonly requirement: string;
+  /** Whether `value` follows the rule; `defaultOf(name)` is another variable's default. */
+  test(value: unknown, defaultOf: (name: string) => unknown): boolean;
+}
+
+/** A TerraformVariable with {@link TemplateVariableConfig.rules}. */
+export class TemplateVariable extends TerraformVariable {
+  public readonly rules: readonly Rule[];
+  public readonly crossRules: readonly CrossVariableRule[];
+
+  constructor(scope: Construct, id: string, config: TemplateVariableConfig) {
+    const { rules = [], crossRules = [], ...variableConfig } = config;
+    super(scope, id, variableConfig);
+    this.rules = rules;
+    this.crossRules = crossRules;
+    for (const rule of rules) {
+      if (variableConfig.default !== undefined && !rule.test(variableConfig.default)) {
+        throw new InvalidPropError(
+          invalidPropMessage(
+            this.templateId(),
+            `variable ${id} default`,
+            variableConfig.default,
+            rule,
+          ),
+        );
+      }
+      if (rule.condition !== undefined) {
+        this.addValidation({
+          condition: rule.condition(this.value),
+          errorMessage: `${id} must be ${rule.requirement}.`,
+        });
+      }
+    }
+  }
+
+  /** The first rule `value` breaks, or undefined when it follows them all. */
+  public brokenRule(value: unknown): Rule | undefined {
+    return this.rules.find((rule) => !rule.test(value));
+  }
+
+  private templateId(): string {
+    return TerraformStack.of(this).node.id;
+  }
+}

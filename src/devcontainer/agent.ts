@@ -1,0 +1,76 @@
+import { Construct, Token } from "../core/cdk";
+import { item, standardMetadata } from "../constructs/agent-metadata";
+import { hcl } from "../core/hcl";
+import { WorkspaceAgent, type WorkspaceAgentProps } from "../constructs/workspace-agent";
+
+export interface DevcontainerAgentProps {
+  /** "Dev Container variables": prints `unset: …` or `all set` (DevcontainerWarnings). */
+  readonly variablesMetadataScript: string;
+  /** "Dev Container warnings": prints `none` or `<n> - see the build log` (DevcontainerWarnings). */
+  readonly warningsMetadataScript: string;
+  /** The "Resources (reserved / limit)" text (DevcontainerSizing.summary). */
+  readonly resourcesSummary: string;
+  /** The Pod Security level the pod meets (ContainerRuntime.levelMet). @default none shown */
+  readonly podSecurityLevel?: string;
+  /** @default "amd64" */
+  readonly arch?: string;
+  /** Memory and data-volume alerts. @default none */
+  readonly resourcesMonitoring?: WorkspaceAgentProps["resourcesMonitoring"];
+}
+
+/**
+ * `coder_agent.main` of the devcontainer template (no count, so its token survives stops).
+ * No `dir` (deprecated): terminals and SSH start in $HOME, while the IDEs open the
+ * workspace folder. The built-in VS Code button is off, as the vscode-desktop module
+ * replaces it. The metadata shows the Dev Container's state first, then the usual stats.
+ */
+export class DevcontainerAgent extends Construct {
+  public readonly agent: WorkspaceAgent;
+
+  constructor(scope: Construct, id: string, props: DevcontainerAgentProps) {
+    super(scope, id);
+    // The summary is echoed as one single-quoted word.
+    const resourcesScript = Token.asString(
+      hcl`format("echo '%s'", replace(${props.resourcesSummary}, "'", "'\\''"))`,
+    );
+    this.agent = new WorkspaceAgent(this, "agent", {
+      arch: props.arch,
+      displayApps: { vscode: false },
+      resourcesMonitoring: props.resourcesMonitoring,
+      // Kept at "all": the repository is cloned and pushed with the owner's external auth
+      // token through the agent (GIT_ASKPASS), which no_user_data would block.
+      apiKeyScope: "all",
+      metadata: [
+        item(
+          "Dev Container variables",
+          "7_devcontainer_variables",
+          props.variablesMetadataScript,
+          60,
+        ),
+        item("Resources (reserved / limit)", "9_resources", resourcesScript, 3600),
+        item(
+          "Dev Container warnings",
+          "8_devcontainer_warnings",
+          props.warningsMetadataScript,
+          3600,
+        ),
+        ...(props.podSecurityLevel === undefined
+          ? []
+          : [
+              item(
+                "Pod Security",
+                "9_pod_security",
+                // One of three fixed words, safe to echo.
+                Token.asString(hcl`format("echo %s", ${props.podSecurityLevel})`),
+                3600,
+              ),
+            ]),
+        ...standardMetadata("Data Disk"),
+      ],
+    });
+  }
+
+  get id(): string {
+    return this.agent.id;
+  }
+}

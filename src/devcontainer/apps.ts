@@ -1,0 +1,85 @@
+import { Construct, Token, type IResolvable } from "../core/cdk";
+import { App } from "../../.gen/providers/coder/app";
+import { hcl } from "../core/hcl";
+import { IDE_MODULES } from "../constructs/ide-modules";
+import { RegistryModule } from "../constructs/registry-module";
+
+// The pins every template shares (src/constructs/ide-modules.ts).
+export const VSCODE_WEB_MODULE = IDE_MODULES.vscodeWeb.source;
+export const VSCODE_WEB_VERSION = IDE_MODULES.vscodeWeb.version;
+export const VSCODE_DESKTOP_MODULE = IDE_MODULES.vscodeDesktop.source;
+export const VSCODE_DESKTOP_VERSION = IDE_MODULES.vscodeDesktop.version;
+
+export interface DevcontainerAppsProps {
+  /** 1 while starting, 0 when stopping. */
+  readonly startCount: number;
+  readonly agentId: string;
+  /** The folder both IDEs open. */
+  readonly workspaceFolder: string;
+  /** `var.accept_vscode_license`: vscode-web is Microsoft's server, under its license. */
+  readonly acceptVscodeLicense: IResolvable;
+  /** `var.subdomain_apps`. */
+  readonly subdomainApps: IResolvable;
+  /** `var.max_forwarded_ports`: number of port app slots. */
+  readonly maxForwardedPorts: number;
+  /** The forwardPorts with a port number: `{ port, label, protocol, on_auto_forward }`. */
+  readonly ports: IResolvable;
+}
+
+/**
+ * What the workspace page offers:
+ *
+ * - `module.vscode_web`: VS Code in the browser (Microsoft's VS Code Server, extensions from
+ *   the Microsoft Marketplace), only when the operator accepted its license;
+ * - `module.vscode_desktop`: the "VS Code Desktop" button (through the Coder extension);
+ * - `coder_app.forwarded_port`: one app per devcontainer.json forwardPorts entry. Coder
+ *   needs a fixed number of apps per template version, so there are `max_forwarded_ports`
+ *   slots and the unused ones are hidden.
+ */
+export class DevcontainerApps extends Construct {
+  public readonly vscodeWeb: RegistryModule;
+  public readonly vscodeDesktop: RegistryModule;
+  public readonly forwardedPorts: App;
+
+  constructor(scope: Construct, id: string, props: DevcontainerAppsProps) {
+    super(scope, id);
+    this.vscodeWeb = new RegistryModule(this, "vscode_web", {
+      source: VSCODE_WEB_MODULE,
+      version: VSCODE_WEB_VERSION,
+      count: Token.asNumber(hcl`${props.acceptVscodeLicense} ? ${props.startCount} : 0`),
+      inputs: {
+        agent_id: props.agentId,
+        folder: props.workspaceFolder,
+        accept_license: true,
+        // Inside the persisted home, so a restart does not download the server again.
+        install_prefix: "$HOME/.cache/vscode-web",
+        subdomain: props.subdomainApps,
+      },
+    });
+    this.vscodeDesktop = new RegistryModule(this, "vscode_desktop", {
+      source: VSCODE_DESKTOP_MODULE,
+      version: VSCODE_DESKTOP_VERSION,
+      count: props.startCount,
+      inputs: { agent_id: props.agentId, folder: props.workspaceFolder },
+    });
+
+    const ports = props.ports;
+    const used = hcl`count.index < length(${ports})`;
+    const port = hcl`${ports}[count.index]`;
+    this.forwardedPorts = new App(this, "forwarded_port", {
+      count: Token.asNumber(hcl`${props.startCount} * ${props.maxForwardedPorts}`),
+      agentId: props.agentId,
+      slug: Token.asString(hcl`format("port-%d", count.index)`),
+      displayName: Token.asString(
+        hcl`${used} ? try(coalesce(trimspace(${port}.label)), format("Port %d", ${port}.port)) : null`,
+      ),
+      icon: Token.asString(hcl`${used} ? "/icon/widgets.svg" : null`),
+      url: Token.asString(
+        hcl`${used} ? format("%s://localhost:%s", try(${port}.protocol, null) == "https" ? "https" : "http", tostring(${port}.port)) : "http://localhost:0"`,
+      ),
+      hidden: hcl`!(${used})`,
+      subdomain: props.subdomainApps,
+      share: "owner",
+    });
+  }
+}

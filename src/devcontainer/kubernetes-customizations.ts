@@ -1,0 +1,125 @@
+/**
+ * Apply time: reads `customizations.kubernetes` from a Dev Container's merged
+ * configuration (ADR-0015) into plain maps and lists that the sizing and placement
+ * constructs decide on.
+ *
+ * The merged configuration lists one `customizations.kubernetes` entry per
+ * contributor (base image, Features, devcontainer.json). Entries that are not
+ * objects are skipped; maps merge per key with later entries winning; tolerations
+ * concatenate. Nothing here can fail a plan: a configuration that is null, not an
+ * object, or has the wrong types anywhere yields empty results, and the values that
+ * were given but cannot be used are kept (as their JSON text) so that the deciding
+ * constructs can name them in warnings.
+ */
+import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
+import { hcl, hclRaw, HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
+
+export interface KubernetesCustomizationsProps {
+  /**
+   * The decoded merged configuration (`jsondecode(configuration_json)`, or `{}`/null
+   * while the workspace is stopped), any type.
+   */
+  readonly configuration: HclValue;
+  /** Prefix of every local's name (tests plan many instances at once). @default "" */
+  readonly localPrefix?: string;
+}
+
+/**
+ * `local.k8s_*`: customizations.kubernetes, merged across contributors.
+ *
+ * Outputs (all tokens):
+ * - `requests`, `limits`: map of resource name → `{ value, json }`; `value` is the
+ *   string the repository gave (a number becomes its string, any other type `""`),
+ *   `json` the value as JSON, for warnings.
+ * - `nodeSelector`: map of label → string (same conversion).
+ * - `storage`: `{ value, json }` of the last entry whose storage is a non-empty
+ *   string or number, else null.
+ * - `rejectedStorage`: JSON texts of storage values that are neither (e.g. `true`); `""`
+ *   counts as unset.
+ * - `tolerations`: de-duplicated list of `{ key, operator, value, effect,
+ *   toleration_seconds }`, every field a string or null.
+ */
+export class KubernetesCustomizations extends Construct {
+  public readonly entries: TerraformLocal;
+  public readonly requests: IResolvable;
+  public readonly limits: IResolvable;
+  public readonly nodeSelector: IResolvable;
+  public readonly storage: IResolvable;
+  public readonly rejectedStorage: IResolvable;
+  public readonly tolerations: IResolvable;
+
+  constructor(scope: Construct, id: string, props: KubernetesCustomizationsProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+
+    // concat() accepts only lists, so a customizations.kubernetes that is an object or a
+    // string is treated as absent rather than iterated.
+    this.entries = locals.add(
+      "k8s_customizations",
+      hcl`try([for entry in concat(${props.configuration}.customizations.kubernetes, []) : entry if can(keys(entry))], [])`,
+    );
+    const entries = this.entries.asList;
+
+    const mergedMap = (path: string) =>
+      hcl`try({
+        for name, value in merge([for entry in ${entries} : entry.${hclRaw(path)} if can(keys(entry.${hclRaw(path)}))]...) :
+        name => { value = ${scalarString("value", '""')}, json = jsonencode(value) }
+      }, {})`;
+    this.requests = locals.add("k8s_requests_given", mergedMap("resources.requests")).expression;
+    this.limits = locals.add("k8s_limits_given", mergedMap("resources.limits")).expression;
+    this.nodeSelector = locals.add(
+      "k8s_node_selector_given",
+      hcl`try({
+        for name, value in merge([for entry in ${entries} : entry.nodeSelector if can(keys(entry.nodeSelector))]...) :
+        name => ${scalarString("value", '""')}
+      }, {})`,
+    ).expression;
+
+    // An empty string means unset, as null does (no warning).
+    const storageValues = locals.add(
+      "k8s_storage_values",
+      hcl`[for entry in ${entries} : {
+        value = ${scalarString("entry.storage", '""')}, json = jsonencode(entry.storage)
+      } if try(entry.storage, null) != null && try(entry.storage, null) != ""]`,
+    );
+    this.storage = locals.add(
+      "k8s_storage_given",
+      hcl`try(reverse([for storage in ${storageValues.asList} : storage if storage.value != ""])[0], null)`,
+    ).expression;
+    this.rejectedStorage = locals.add(
+      "k8s_storage_rejected",
+      hcl`[for storage in ${storageValues.asList} : storage.json if storage.value == ""]`,
+    ).expression;
+
+    // The JSON field names of a toleration, by the names the kubernetes provider uses.
+    const fields = {
+      key: "key",
+      operator: "operator",
+      value: "value",
+      effect: "effect",
+      toleration_seconds: "tolerationSeconds",
+    };
+    this.tolerations = locals.add(
+      "k8s_tolerations_given",
+      hcl`distinct(flatten([
+        for entry in ${entries} : [
+          for toleration in entry.tolerations : {
+            for field, source in ${fields} : field => ${scalarString("try(toleration[source], null)", "null")}
+          }
+        ] if can(concat(entry.tolerations, []))
+      ]))`,
+    ).expression;
+  }
+}
+
+/**
+ * HCL for "a string or number as its string, anything else `fallback`". The JSON text
+ * tells the type apart: only strings start with `"`, only numbers with a digit or `-`.
+ * Errors in the branch not taken are not reported, so tostring() of an object is safe.
+ */
+export function scalarString(expression: string, fallback: string): IResolvable {
+  return hclRaw(
+    `(can(regex("^[\\"0-9-]", jsonencode(${expression}))) ? tostring(${expression}) : ${fallback})`,
+  );
+}

@@ -1,0 +1,313 @@
+/**
+ * Storage of a devcontainer workspace pod (spec §9): the PVC's subPaths, devcontainer.json
+ * volume and tmpfs mounts, /dev/shm, the collision rules, and the directories the seed-home
+ * init container creates as the remote user.
+ *
+ * Clock: apply time (the image's mounts, home and workspace folder). Inputs may be null or
+ * malformed; the plan never fails on them. A mount the pod cannot have is dropped with one
+ * warning: an unsupported kind, a target that is not an absolute path, a source that is not a
+ * volume name, or a target that is already a mount point (the home, /workspaces, the
+ * workspace folder, /dev/shm, or an earlier requested mount, dropped or not).
+ *
+ * The lists are meant for dynamic blocks; {@link DevcontainerMounts.applyTo} writes them into a
+ * kubernetes_deployment_v1 (cdktf's typed dynamic blocks cannot sit inside the list of
+ * containers, nor nest, so these are raw overrides).
+ */
+import { Construct, Fn, type IResolvable, Token } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
+import type {
+  DeploymentV1,
+  DeploymentV1SpecTemplateSpecInitContainer,
+} from "@cdktf/provider-kubernetes/lib/deployment-v1";
+import { POD_PATH_PATTERN, quotedForWarning } from "./repository-values";
+import { UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
+
+/** Name of the pod volume backed by the workspace's PVC. */
+export const DATA_VOLUME = "data";
+/** Name of the memory-backed emptyDir at /dev/shm. */
+export const SHM_VOLUME = "dshm";
+/** Where seed-home mounts the whole PVC. */
+export const SEED_HOME_DATA_MOUNT = "/mnt/data";
+
+/** Placeholders a mount target or source may contain, besides `${devcontainerId}`. */
+const FOLDER_PLACEHOLDERS = ["${containerWorkspaceFolder}", "${localWorkspaceFolder}"];
+const BASENAME_PLACEHOLDERS = [
+  "${containerWorkspaceFolderBasename}",
+  "${localWorkspaceFolderBasename}",
+];
+
+export interface DevcontainerMountsProps {
+  /**
+   * The metadata's `mounts`: list of `{ kind, source, target, read_only }` (kind `volume` or
+   * `tmpfs`; bind mounts never get here). Null while stopped or before 0.3.0.
+   */
+  readonly mounts: HclValue;
+  /** The workspace folder ({@link WorkspaceFolder.path}). */
+  readonly workspaceFolder: HclValue;
+  /** Whether it gets the PVC's `workspace-folder/` ({@link WorkspaceFolder.mounted}). */
+  readonly workspaceFolderMounted: HclValue;
+  /** The remote user's home ({@link WorkspaceUser.homeDir}). */
+  readonly homeDir: HclValue;
+  /** The Coder workspace id, for `${devcontainerId}`. */
+  readonly workspaceId: HclValue;
+  /** size_limit of /dev/shm ({@link ContainerRuntime.shmSizeLimit}). */
+  readonly shmSizeLimit: HclValue;
+  /**
+   * Name of the workspace's PersistentVolumeClaim: a literal, a token, or a string mixing
+   * both (e.g. `coder-${workspace.id}-data`).
+   */
+  readonly claimName: string;
+  /** Prefix of the local names, for several instances in one module. @default "" */
+  readonly localPrefix?: string;
+}
+
+/**
+ * Locals (with `localPrefix`): `mount_requests`, `mount_decisions`, `kept_mounts`,
+ * `volume_mounts`, `pod_volumes`, `seed_volume_dirs`, `seed_mount_point_dirs`,
+ * `mount_warnings`.
+ */
+export class DevcontainerMounts extends Construct {
+  /**
+   * Local `volume_mounts`: the `dev` container's mounts, list of
+   * `{ name, mount_path, sub_path (string or null), read_only }`: home, /workspaces, the
+   * workspace folder, each kept volume and tmpfs mount in order, /dev/shm.
+   */
+  public readonly volumeMounts: IResolvable;
+  /**
+   * Local `pod_volumes`: list of `{ name, persistent_volume_claim, empty_dir }`, where the
+   * last two are lists of zero or one `{ claim_name, read_only }` / `{ medium, size_limit }`:
+   * `data` (the PVC), `dshm`, then `tmpfs-<index>` per kept tmpfs mount.
+   */
+  public readonly podVolumes: IResolvable;
+  /** Local `seed_volume_dirs`: list(string) of `volumes/<source>` / `volumes/anonymous-<i>`. */
+  public readonly seedVolumeDirs: string[];
+  /** Local `seed_mount_point_dirs`: list(string) of PVC-relative mount-point directories. */
+  public readonly seedMountPointDirs: string[];
+  /** Local `mount_warnings`: list(string), one per dropped mount. */
+  public readonly warnings: string[];
+
+  constructor(scope: Construct, id: string, props: DevcontainerMountsProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const folder = props.workspaceFolder;
+    // hcl takes single tokens only; a string template mixing text and tokens goes through format().
+    const claimName = Token.isUnresolved(props.claimName)
+      ? Fn.format("%s", [props.claimName])
+      : props.claimName;
+    const mounted = hcl`${props.workspaceFolderMounted} == true`;
+    const folderMountPath = hcl`${mounted} ? ${folder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
+    const substitute = (text: HclValue) =>
+      hcl`replace(replace(replace(replace(replace(${text},
+        ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${folder})),
+        ${FOLDER_PLACEHOLDERS[0]}, ${folder}), ${FOLDER_PLACEHOLDERS[1]}, ${folder}),
+        ${"${devcontainerId}"}, ${props.workspaceId})`;
+
+    // Each requested mount, normalized: placeholders substituted, surrounding spaces and
+    // trailing slashes removed, an empty source meaning an anonymous volume.
+    const requests = local(
+      "mount_requests",
+      hcl`try([
+        for i, m in ${props.mounts} : {
+          index = i,
+          kind = try(tostring(m.kind), null),
+          source = try(coalesce(${substitute(hcl`trimspace(m.source)`)}), null),
+          target = try(replace(${substitute(hcl`trimspace(m.target)`)}, "/(.)[/]+$/", "$1"), null),
+          requested_target = try(m.target, null),
+          read_only = try(m.read_only == true, false),
+        }
+      ], [])`,
+    );
+
+    // Paths the pod mounts anyway, with what the warning calls them.
+    const reserved = hcl`[
+      { path = "/workspaces", what = "/workspaces" },
+      { path = ${props.homeDir}, what = "the home directory" },
+      { path = ${folderMountPath}, what = ${mounted} ? "the workspace folder" : "the unused workspace-folder mount" },
+      { path = "/dev/shm", what = "/dev/shm" },
+    ]`;
+    // A target usable as a mount path and in seed-home's space-separated lists (POD_PATH_PATTERN).
+    const targetValid = (t: IResolvable) =>
+      hcl`try(can(regex(${POD_PATH_PATTERN}, ${t})) && !can(regex("(^|/)[.][.]?(/|$)", ${t})), false)`;
+    const decisions = local(
+      "mount_decisions",
+      hcl`[
+        for r in ${requests.expression} : merge(r, {
+          volume_dir = r.kind == "volume" ? format("volumes/%s", coalesce(r.source, format("anonymous-%d", r.index))) : null,
+          problem = (
+            !try(contains(["volume", "tmpfs"], r.kind), false) ? "kind" :
+            !${targetValid(hcl`r.target`)} ? "target" :
+            r.kind == "volume" && !try(r.source == null || can(regex("^[A-Za-z0-9][A-Za-z0-9_.-]*$", r.source)), false) ? "source" :
+            try(contains(${reserved}[*].path, r.target), false) ? "reserved" :
+            try(contains(slice(${requests.expression}[*].target, 0, r.index), r.target), false) ? "earlier" : null
+          ),
+          collides_with = try(one([for p in ${reserved} : p.what if p.path == r.target]), null),
+        })
+      ]`,
+    );
+    const kept = local(
+      "kept_mounts",
+      hcl`[for d in ${decisions.expression} : d if d.problem == null]`,
+    );
+
+    const volumeMounts = local(
+      "volume_mounts",
+      hcl`concat(
+        [
+          { name = ${DATA_VOLUME}, mount_path = ${props.homeDir}, sub_path = "home", read_only = false },
+          { name = ${DATA_VOLUME}, mount_path = "/workspaces", sub_path = "workspaces", read_only = false },
+          { name = ${DATA_VOLUME}, mount_path = ${folderMountPath}, sub_path = "workspace-folder", read_only = false },
+        ],
+        [for m in ${kept.expression} : {
+          name = m.kind == "volume" ? ${DATA_VOLUME} : format("tmpfs-%d", m.index),
+          mount_path = m.target,
+          sub_path = m.volume_dir,
+          read_only = m.read_only,
+        }],
+        [{ name = ${SHM_VOLUME}, mount_path = "/dev/shm", sub_path = null, read_only = false }]
+      )`,
+    );
+    const podVolumes = local(
+      "pod_volumes",
+      hcl`concat(
+        [
+          { name = ${DATA_VOLUME}, persistent_volume_claim = [{ claim_name = ${claimName}, read_only = false }], empty_dir = [] },
+          { name = ${SHM_VOLUME}, persistent_volume_claim = [], empty_dir = [{ medium = "Memory", size_limit = ${props.shmSizeLimit} }] },
+        ],
+        [for m in ${kept.expression} : {
+          name = format("tmpfs-%d", m.index),
+          persistent_volume_claim = [],
+          empty_dir = [{ medium = "Memory", size_limit = null }],
+        } if m.kind == "tmpfs"]
+      )`,
+    );
+
+    const seedVolumeDirs = local(
+      "seed_volume_dirs",
+      hcl`distinct([for m in ${kept.expression} : m.volume_dir if m.kind == "volume"])`,
+    );
+    // A mount point lives in the mount that contains it; the longest matching prefix wins
+    // (a mounted workspace folder inside the home, a home inside /workspaces).
+    const parents = hcl`concat(
+      [{ prefix = "/workspaces/", dir = "workspaces/" }, { prefix = format("%s/", ${props.homeDir}), dir = "home/" }],
+      ${mounted} ? [{ prefix = format("%s/", ${folder}), dir = "workspace-folder/" }] : []
+    )`;
+    const seedMountPointDirs = local(
+      "seed_mount_point_dirs",
+      hcl`distinct(compact([
+        for path in concat([${folder}], [for m in ${kept.expression} : m.target]) : try(one([
+          for p in ${parents} : format("%s%s", p.dir, substr(path, length(p.prefix), -1))
+          if startswith(path, p.prefix) && length(p.prefix) == max([for q in ${parents} : length(q.prefix) if startswith(path, q.prefix)]...)
+        ]), null)
+      ]))`,
+    );
+
+    const warnings = local(
+      "mount_warnings",
+      hcl`[
+        for d in ${decisions.expression} : (
+          d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
+          d.problem == "target" ? format("mounts[%d].target %s is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments); the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
+          d.problem == "source" ? format("mounts[%d].source %s is not a volume name (letters, digits, _ . -); the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
+          d.problem == "reserved" ? format("The %s mount at %s is not mounted: that path is already a mount point (%s).", d.kind, d.target, d.collides_with) :
+          format("The %s mount at %s is not mounted: that path is already a mount point (an earlier mount in mounts).", d.kind, d.target)
+        ) if d.problem != null
+      ]`,
+    );
+
+    this.volumeMounts = volumeMounts.expression as IResolvable;
+    this.podVolumes = podVolumes.expression as IResolvable;
+    this.seedVolumeDirs = seedVolumeDirs.asList;
+    this.seedMountPointDirs = seedMountPointDirs.asList;
+    this.warnings = warnings.asList;
+  }
+
+  /**
+   * Writes the mounts into a Deployment as dynamic blocks: `volume_mount` of container
+   * `containerIndex` (the `dev` container) and the pod's `volume`s. Set neither in the typed
+   * props: these replace them.
+   */
+  applyTo(deployment: DeploymentV1, containerIndex: number): void {
+    const pod = "spec.template.spec";
+    deployment.addOverride(`${pod}.container.${containerIndex}.dynamic.volume_mount`, {
+      for_each: this.volumeMounts,
+      iterator: "mount",
+      content: {
+        name: "${mount.value.name}",
+        mount_path: "${mount.value.mount_path}",
+        sub_path: "${mount.value.sub_path}",
+        read_only: "${mount.value.read_only}",
+      },
+    });
+    deployment.addOverride(`${pod}.dynamic.volume`, {
+      for_each: this.podVolumes,
+      iterator: "volume",
+      content: {
+        name: "${volume.value.name}",
+        dynamic: {
+          persistent_volume_claim: {
+            for_each: "${volume.value.persistent_volume_claim}",
+            iterator: "claim",
+            content: {
+              claim_name: "${claim.value.claim_name}",
+              read_only: "${claim.value.read_only}",
+            },
+          },
+          empty_dir: {
+            for_each: "${volume.value.empty_dir}",
+            iterator: "empty_dir",
+            content: {
+              medium: "${empty_dir.value.medium}",
+              size_limit: "${empty_dir.value.size_limit}",
+            },
+          },
+        },
+      },
+    });
+  }
+}
+
+export interface SeedHomeInitContainerProps {
+  /** The build's image (the same as the `dev` container's). */
+  readonly image: string;
+  /** The seed-home shell script, run with `sh -c` (it must `set -eu`). */
+  readonly script: string;
+  /** The remote user's home ({@link WorkspaceUser.homeDir}). */
+  readonly homeDir: string;
+  /** The workspace's mounts, for the directories to create. */
+  readonly mounts: DevcontainerMounts;
+}
+
+/**
+ * The `seed-home` init container (spec §9): runs the image as the remote user (the pod's
+ * security context) with the whole PVC at /mnt/data, creates the subPath and mount-point
+ * directories, and copies the image's home on the first start. Its script reads HOME_DIR,
+ * VOLUME_DIRS and MOUNT_POINT_DIRS (space-separated, PVC-relative).
+ */
+export function seedHomeInitContainer(
+  props: SeedHomeInitContainerProps,
+): DeploymentV1SpecTemplateSpecInitContainer {
+  return {
+    name: "seed-home",
+    image: props.image,
+    imagePullPolicy: "IfNotPresent",
+    command: ["sh", "-c", props.script],
+    env: [
+      { name: "HOME_DIR", value: props.homeDir },
+      {
+        name: "VOLUME_DIRS",
+        value: Token.asString(hcl`join(" ", ${props.mounts.seedVolumeDirs})`),
+      },
+      {
+        name: "MOUNT_POINT_DIRS",
+        value: Token.asString(hcl`join(" ", ${props.mounts.seedMountPointDirs})`),
+      },
+    ],
+    resources: {
+      requests: { cpu: "50m", memory: "64Mi" },
+      limits: { cpu: "500m", memory: "256Mi" },
+    },
+    volumeMount: [{ name: DATA_VOLUME, mountPath: SEED_HOME_DATA_MOUNT }],
+  };
+}

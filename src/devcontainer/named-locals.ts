@@ -1,0 +1,48 @@
+import { Construct, TerraformLocal, TerraformStack } from "../core/cdk";
+
+/** Local names taken per stack: two constructs must never silently share a local. */
+const TAKEN = new WeakMap<TerraformStack, Map<string, string>>();
+
+/**
+ * Creates the named locals of an apply-time mapping construct.
+ *
+ * Each decision is its own `local.<name>` so that operators can follow the logic
+ * in Coder's template editor (`local.cpu_request`, `local.disk_size`). The name is
+ * the construct id plus an optional prefix: a template uses no prefix, while a test
+ * that plans many cases in one configuration gives each case its own prefix.
+ */
+export class NamedLocals {
+  constructor(
+    private readonly scope: Construct,
+    /** Prepended to every local name; letters, digits and `_`. */
+    public readonly prefix: string,
+  ) {
+    if (!/^([A-Za-z_][A-Za-z0-9_]*)?$/.test(prefix)) {
+      throw new Error(`${scope.node.path}: local name prefix "${prefix}" is not a Terraform name`);
+    }
+  }
+
+  /** `local.<prefix><name> = expression`. */
+  public add(name: string, expression: unknown): TerraformLocal {
+    const fullName = this.nameOf(name);
+    const stack = TerraformStack.of(this.scope);
+    const taken = TAKEN.get(stack) ?? new Map<string, string>();
+    TAKEN.set(stack, taken);
+    const owner = taken.get(fullName);
+    if (owner !== undefined) {
+      throw new Error(
+        `${this.scope.node.path}: local.${fullName} is already defined by ${owner}; ` +
+          `give one of the constructs a localPrefix`,
+      );
+    }
+    const local = new TerraformLocal(this.scope, name, expression);
+    local.overrideLogicalId(fullName);
+    taken.set(fullName, local.node.path);
+    return local;
+  }
+
+  /** The full name a local gets, e.g. for check block names. */
+  public nameOf(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+}

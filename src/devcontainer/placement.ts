@@ -1,0 +1,148 @@
+/**
+ * Apply time: where the workspace pod may run. The node selector always pins the
+ * agent's architecture; a repository's `customizations.kubernetes` nodeSelector and
+ * tolerations count only when the operator allows node placement, and tolerations
+ * only when Kubernetes would accept them (an invalid one would fail the Deployment).
+ * Everything ignored becomes a warning.
+ */
+import type { DeploymentV1SpecTemplateSpecAffinity } from "@cdktf/provider-kubernetes/lib/deployment-v1";
+import { WORKSPACE_POD_ANTI_AFFINITY } from "../constructs/workspace-deployment";
+import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
+import { hcl, hclRaw, HclValue } from "../core/hcl";
+import type { KubernetesCustomizations } from "./kubernetes-customizations";
+import {
+  LABEL_KEY_LONG_PREFIX_PATTERN,
+  LABEL_KEY_PATTERN,
+  LABEL_VALUE_PATTERN,
+} from "./kubernetes-quantities";
+import { NamedLocals } from "./named-locals";
+import { ARCH_NODE_LABEL } from "../constructs/workspace-arch";
+
+export { ARCH_NODE_LABEL };
+
+/** Toleration effects Kubernetes accepts ("" means all effects). */
+export const TOLERATION_EFFECTS: readonly string[] = [
+  "",
+  "NoSchedule",
+  "PreferNoSchedule",
+  "NoExecute",
+];
+
+/** Toleration operators Kubernetes accepts (null means Equal). */
+export const TOLERATION_OPERATORS: readonly string[] = ["Equal", "Exists"];
+
+export interface DevcontainerPlacementProps {
+  /** customizations.kubernetes, parsed. */
+  readonly customizations: KubernetesCustomizations;
+  /** var.allow_node_placement (bool). */
+  readonly allowNodePlacement: HclValue;
+  /**
+   * The architecture the agent runs on, the value of the kubernetes.io/arch selector.
+   * @default "amd64"
+   */
+  readonly arch?: HclValue;
+  /** Prefix of every local's name (tests plan many instances at once). @default "" */
+  readonly localPrefix?: string;
+}
+
+/** Node selector, tolerations and their warnings, as named locals. */
+export class DevcontainerPlacement extends Construct {
+  /** `local.node_selector`: map of label → value, always with kubernetes.io/arch. */
+  public readonly nodeSelector: IResolvable;
+  /**
+   * `local.tolerations`: list of `{ key, operator, value, effect, toleration_seconds }`
+   * (strings or null), for a dynamic `toleration` block; empty unless placement is allowed.
+   */
+  public readonly tolerations: IResolvable;
+  /** `local.placement_warnings`: list of warning lines. */
+  public readonly warnings: IResolvable;
+  /** The pod's affinity (static): {@link WORKSPACE_POD_ANTI_AFFINITY}. */
+  public readonly affinity: DeploymentV1SpecTemplateSpecAffinity = WORKSPACE_POD_ANTI_AFFINITY;
+
+  constructor(scope: Construct, id: string, props: DevcontainerPlacementProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const k8s = props.customizations;
+    const allow = props.allowNodePlacement;
+    const arch = props.arch ?? "amd64";
+    const any = (l: TerraformLocal) => l.expression;
+
+    const keyPattern = locals.add("label_key_pattern", LABEL_KEY_PATTERN).asString;
+    const valuePattern = locals.add("label_value_pattern", LABEL_VALUE_PATTERN).asString;
+    const isKey = (key: string) =>
+      hcl`(can(regex(${keyPattern}, ${hclRaw(key)})) && !can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(key)})))`;
+    const isValue = (value: string) => hcl`can(regex(${valuePattern}, ${hclRaw(value)}))`;
+
+    // A selector label the API server would refuse (a key that is not a qualified name, a
+    // value that is not a label value, e.g. a number printed with 100 digits) is dropped.
+    const selectorChecks = locals.add(
+      "node_selector_checks",
+      hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey("label")} && ${isValue("value")} }`,
+    );
+    // The template's own key is merged last, so it overwrites a repository's value.
+    const nodeSelector = locals.add(
+      "node_selector",
+      hcl`merge(
+        { for label, value in ${k8s.nodeSelector} : label => value if ${allow} && ${any(selectorChecks)}[label] },
+        { ${ARCH_NODE_LABEL} = ${arch} }
+      )`,
+    );
+
+    // Kubernetes' own rules; a toleration it would reject fails the whole Deployment.
+    // tolerationSeconds is an int64: at most 18 digits keeps it in range.
+    const checked = locals.add(
+      "toleration_checks",
+      hcl`[for toleration in ${k8s.tolerations} : {
+        toleration = toleration,
+        valid = try(
+          contains(${TOLERATION_OPERATORS}, toleration.operator == null ? "Equal" : toleration.operator)
+          && contains(${TOLERATION_EFFECTS}, toleration.effect == null ? "" : toleration.effect)
+          && (toleration.operator == "Exists" || (toleration.key != null && toleration.key != ""))
+          && !(toleration.operator == "Exists" && toleration.value != null && toleration.value != "")
+          && (toleration.key == null || toleration.key == "" || ${isKey("toleration.key")})
+          && (toleration.operator == "Exists" || ${isValue('toleration.value == null ? "" : toleration.value')})
+          && (toleration.toleration_seconds == null
+            || (toleration.effect == "NoExecute" && can(regex("^-?[0-9]{1,18}$", toleration.toleration_seconds)))),
+          false)
+      }]`,
+    );
+    // effect "" means all effects; the kubernetes provider refuses "", null says the same.
+    const tolerations = locals.add(
+      "tolerations",
+      hcl`[for check in ${any(checked)} : merge(check.toleration, {
+        effect = check.toleration.effect == "" ? null : check.toleration.effect
+      }) if ${allow} && check.valid]`,
+    );
+
+    // The toleration as the repository wrote it (JSON names), without the fields it left out.
+    const asWritten = hcl`jsonencode({ for field, value in {
+      key = check.toleration.key, operator = check.toleration.operator, value = check.toleration.value,
+      effect = check.toleration.effect, tolerationSeconds = check.toleration.toleration_seconds
+    } : field => value if value != null })`;
+    const warnings = locals.add(
+      "placement_warnings",
+      hcl`concat(
+        [for check in ${any(checked)} : format(
+          "customizations.kubernetes tolerations: %s is not a valid toleration, ignored", ${asWritten})
+          if ${allow} && !check.valid],
+        [for label, value in ${k8s.nodeSelector} : format(
+          "customizations.kubernetes nodeSelector[%s] = %s is not a valid node label, ignored",
+          jsonencode(label), jsonencode(value))
+          if ${allow} && !${any(selectorChecks)}[label] && label != ${ARCH_NODE_LABEL}],
+        try(${allow} && ${k8s.nodeSelector}[${ARCH_NODE_LABEL}] != ${arch}, false) ? [format(
+          "customizations.kubernetes nodeSelector[%s] = %s ignored: the template sets %s",
+          jsonencode(${ARCH_NODE_LABEL}), jsonencode(${k8s.nodeSelector}[${ARCH_NODE_LABEL}]), jsonencode(${arch}))] : [],
+        !${allow} && length(${k8s.nodeSelector}) + length(${k8s.tolerations}) > 0 ? [format(
+          "customizations.kubernetes %s ignored: the template variable allow_node_placement is off",
+          join(" and ", compact([
+            length(${k8s.nodeSelector}) > 0 ? "nodeSelector" : "",
+            length(${k8s.tolerations}) > 0 ? "tolerations" : ""
+          ])))] : []
+      )`,
+    );
+
+    this.nodeSelector = any(nodeSelector);
+    this.tolerations = any(tolerations);
+    this.warnings = any(warnings);
+  }
+}

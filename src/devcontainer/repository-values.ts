@@ -1,0 +1,79 @@
+/**
+ * The rules for values that come from a repository (its devcontainer.json, as the Dev Container
+ * metadata data source returns it) before they reach a URL, a module input, a shell word, a
+ * display name or a file path (docs/security.md, "Values from the repository").
+ *
+ * Every value is hostile: a rule is a conservative character set (or a size), checked at apply
+ * time in HCL, and a value that breaks it is replaced by a fallback with a build-log warning
+ * naming the field and the value, never a failed plan. The patterns are RE2 and JavaScript
+ * (with the `u` flag) alike, so tests check planned values with the same text.
+ */
+import type { IResolvable } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+
+/**
+ * The workspace folder. It reaches the vscode-desktop module's `vscode://…?folder=<folder>&url=…`
+ * link unencoded and the vscode-web module's shell script, so it may hold only characters
+ * without a meaning in a URL query or a shell word: no `& ? # = : ; $ ( ) " ' \` or spaces, and
+ * no `+` (a URL query decodes it as a space). ASCII only.
+ */
+export const WORKSPACE_FOLDER_PATTERN = "^/[A-Za-z0-9._@,~/-]+$";
+
+/**
+ * A repository name (`repo_name`, the last segment of the repository URL): it becomes a segment
+ * of the default workspace folder, so it has the folder's characters without `/`.
+ */
+export const REPO_NAME_PATTERN = "^[A-Za-z0-9._@,~-]+$";
+
+/**
+ * A path that only the pod sees (the home, a mount target): letters and digits of any script,
+ * and `. _ @ + , ~ - /`. No whitespace (seed-home's lists are space-separated), no control
+ * characters, quotes, `$`, backquotes, globs or `:`.
+ */
+export const POD_PATH_PATTERN = "^/[\\p{L}\\p{N}._@+,~/-]+$";
+
+/**
+ * The remote user's name: `USER`/`LOGNAME`, and the home `/home/<name>` when the image records
+ * none, so it is a segment of {@link POD_PATH_PATTERN} that cannot start with `.` or `-`.
+ */
+export const USER_NAME_PATTERN = "^[\\p{L}\\p{N}_][\\p{L}\\p{N}._-]*$";
+
+/**
+ * A VS Code extension ID, `publisher.name` with an optional `@version`: it becomes an argument
+ * of `code-server --install-extension`, so it can never start with `-` (an option).
+ */
+export const EXTENSION_ID_PATTERN =
+  "^[A-Za-z0-9][A-Za-z0-9_-]*[.][A-Za-z0-9][A-Za-z0-9_-]*(@[0-9][0-9A-Za-z.+-]*)?$";
+
+/**
+ * Control characters (C0, DEL, C1), as a Terraform replace() pattern: a build-log line may quote
+ * the repository, and the `coder` CLI prints the build log to the user's terminal, where an
+ * escape sequence would act.
+ */
+export const CONTROL_CHARACTERS = "/\\p{Cc}+/";
+
+/** Most bytes (UTF-8, Go's len) the coder provider accepts in a coder_app display_name. */
+export const DISPLAY_NAME_MAX_BYTES = 64;
+
+/**
+ * A value as a warning shows it: JSON-quoted, with the `&`, `<` and `>` that Terraform's
+ * jsonencode writes as `\u0026`, `\u003c`, `\u003e` shown as themselves.
+ */
+export function quotedForWarning(value: HclValue): IResolvable {
+  return hcl`replace(replace(replace(jsonencode(${value}), "\\u0026", "&"), "\\u003c", "<"), "\\u003e", ">")`;
+}
+
+/** The number of bytes of a string in UTF-8 (Terraform's length() counts characters). */
+export function utf8Bytes(value: HclValue): IResolvable {
+  return hcl`(length(base64encode(${value})) / 4 * 3 - (length(base64encode(${value})) - length(trimsuffix(trimsuffix(base64encode(${value}), "="), "="))))`;
+}
+
+/**
+ * The longest prefix of `value` of at most `maxBytes` UTF-8 bytes that ends on a character
+ * boundary (Terraform's substr() counts grapheme clusters, so none is split); null when even
+ * the first character is longer.
+ */
+export function capUtf8Bytes(value: HclValue, maxBytes: number): IResolvable {
+  const prefix = hcl`substr(${value}, 0, n)`;
+  return hcl`try([for n in range(min(${maxBytes}, length(${value})), 0, -1) : ${prefix} if ${utf8Bytes(prefix)} <= ${maxBytes}][0], null)`;
+}

@@ -1,0 +1,287 @@
+/**
+ * The container runtime settings of devcontainer.json mapped onto the workspace pod (spec §12):
+ * capabilities, privileged, seccomp, init, /dev/shm size, hostname and extra hosts.
+ *
+ * Clock: apply time (the image's Dev Container metadata). Inputs may be null or malformed;
+ * the plan never fails on them. Whatever the pod does not get is reported: capabilities
+ * outside the Pod Security baseline, `privileged` and seccomp `unconfined` are dropped unless
+ * the `allow_privileged` template variable is on, each with a warning naming the variable
+ * (the upstream template warned only about capabilities); values Kubernetes would reject
+ * (a hostname that is not a DNS label, a host alias whose IP is not an IP, …) are dropped
+ * with a warning naming field and value, so they cannot fail the apply.
+ */
+import { Construct, type IResolvable, Token } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
+import type {
+  DeploymentV1,
+  DeploymentV1SpecTemplateSpecContainerSecurityContext,
+} from "@cdktf/provider-kubernetes/lib/deployment-v1";
+
+/** Capabilities the Pod Security "baseline" level allows to add (Kubernetes docs). */
+export const BASELINE_CAPABILITIES = [
+  "AUDIT_WRITE",
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "FOWNER",
+  "FSETID",
+  "KILL",
+  "MKNOD",
+  "NET_BIND_SERVICE",
+  "SETFCAP",
+  "SETGID",
+  "SETPCAP",
+  "SETUID",
+  "SYS_CHROOT",
+] as const;
+
+/** Size of /dev/shm without `--shm-size` (Docker's default). */
+export const DEFAULT_SHM_SIZE = "64Mi";
+
+export interface ContainerRuntimeProps {
+  /**
+   * The metadata's `runtime` object: `cap_add`, `privileged`, `seccomp_unconfined`, `init`,
+   * `shm_size_bytes`, `hostname`, `host_aliases`. Null while stopped or before 0.3.0.
+   */
+  readonly runtime: HclValue;
+  /**
+   * The `allow_privileged` template variable (bool), passed as the bare variable reference so
+   * that the privilege policy sees the gate. Declare it non-nullable: null fails the plan.
+   */
+  readonly allowPrivileged: HclValue;
+  /**
+   * The Pod Security level the pod must meet, `"baseline"` or `"restricted"` (the
+   * `pod_security_level` template variable). @default "baseline"
+   */
+  readonly podSecurityLevel?: HclValue;
+  /** The uid the pod runs as (WorkspaceUser.uid): root cannot meet restricted. @default 1000 */
+  readonly uid?: HclValue;
+  /** Prefix of the local names, for several instances in one module. @default "" */
+  readonly localPrefix?: string;
+}
+
+/**
+ * Locals (with `localPrefix`): `capabilities_requested`, `capabilities_add`,
+ * `capabilities_dropped`, `privileged`, `seccomp_profiles`, `share_process_namespace`,
+ * `shm_size_limit`, `hostname`, `host_aliases`, `runtime_warnings`, and the intermediate
+ * `runtime_requested` and `host_alias_checks`.
+ */
+export class ContainerRuntime extends Construct {
+  /** Local `capabilities_add`: list(string) for the `dev` container's `capabilities.add`. */
+  public readonly capabilitiesAdd: string[];
+  /** Local `privileged`: bool for the `dev` container's `security_context.privileged`. */
+  public readonly privileged: IResolvable;
+  /**
+   * Local `seccomp_profiles`: `[{ type = "Unconfined" }]` or `[]`, the `for_each` of a dynamic
+   * `seccomp_profile` block in the `dev` container's security context.
+   */
+  public readonly seccompProfiles: IResolvable;
+  /** Local `share_process_namespace`: bool for the pod (devcontainer.json `init`). */
+  public readonly shareProcessNamespace: IResolvable;
+  /** Local `shm_size_limit`: the `dshm` emptyDir's size_limit, e.g. `"64Mi"` or `"268435456"`. */
+  public readonly shmSizeLimit: string;
+  /** Local `hostname`: the pod hostname, or null. */
+  public readonly hostname: string;
+  /** Local `host_aliases`: list of `{ ip, hostnames }`, the `for_each` of dynamic `host_aliases`. */
+  public readonly hostAliases: IResolvable;
+  /** Local `runtime_warnings`: list(string), dropped settings and bad values. */
+  public readonly warnings: string[];
+  /** Local `pod_security_restricted`: bool, the operator asked for restricted. */
+  public readonly restricted: IResolvable;
+  /** Local `pod_security_level_met`: the Pod Security level the pod meets. */
+  public readonly levelMet: string;
+
+  constructor(scope: Construct, id: string, props: ContainerRuntimeProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const runtime = props.runtime;
+    // Written bare, not `== true`: the template policy (src/policy/privileged-containers.ts)
+    // recognizes the gate only as `var.allow_privileged && …`.
+    const allowed = props.allowPrivileged;
+    const level = props.podSecurityLevel ?? "baseline";
+    const restricted = local("pod_security_restricted", hcl`${level} == "restricted"`);
+    const isRestricted = restricted.asBoolean;
+
+    // Everything read from the metadata, normalized: capability names upper case without
+    // `CAP_` (Docker accepts both; Kubernetes wants the bare name), hostnames lower case
+    // (DNS names are case-insensitive; Kubernetes accepts only lower case).
+    const requested = local(
+      "runtime_requested",
+      hcl`{
+        capabilities = distinct(try([
+          for c in ${runtime}.cap_add : upper(trimprefix(upper(trimspace(c)), "CAP_"))
+          if try(trimspace(c) != "", false)
+        ], [])),
+        privileged = try(${runtime}.privileged == true, false),
+        seccomp_unconfined = try(${runtime}.seccomp_unconfined == true, false),
+        init = try(${runtime}.init == true, false),
+        shm_size_bytes = try(${runtime}.shm_size_bytes, null),
+        hostname = try(lower(trimspace(${runtime}.hostname)), ""),
+        host_aliases = try([
+          for a in ${runtime}.host_aliases : {
+            ip = try(trimspace(a.ip), null),
+            hostnames = try([for h in a.hostnames : lower(trimspace(h)) if try(trimspace(h) != "", false)], []),
+          }
+        ], []),
+      }`,
+    );
+    const r = requested.asAnyMap;
+
+    const capabilitiesRequested = local(
+      "capabilities_requested",
+      hcl`[for c in ${r}.capabilities : c if can(regex("^[A-Z0-9_]+$", c))]`,
+    );
+    // restricted lets a container add NET_BIND_SERVICE only, whatever allow_privileged says.
+    const capabilitiesAdd = local(
+      "capabilities_add",
+      hcl`[for c in ${capabilitiesRequested.asList} : c if ${isRestricted}
+        ? c == "NET_BIND_SERVICE"
+        : (${allowed} || contains(${BASELINE_CAPABILITIES}, c))]`,
+    );
+    const capabilitiesDropped = local(
+      "capabilities_dropped",
+      hcl`[for c in ${capabilitiesRequested.asList} : c if !contains(${capabilitiesAdd.asList}, c)]`,
+    );
+    const privileged = local("privileged", hcl`${allowed} && ${r}.privileged && !${isRestricted}`);
+    const seccompProfiles = local(
+      "seccomp_profiles",
+      hcl`${allowed} && ${r}.seccomp_unconfined && !${isRestricted} ? [{ type = "Unconfined" }] : []`,
+    );
+    const uid = props.uid ?? 1000;
+    // The level the pod meets (shown on the workspace page): restricted needs a non-root user.
+    const levelMet = local(
+      "pod_security_level_met",
+      hcl`${isRestricted} && ${uid} != 0 ? "restricted"
+        : ${privileged.asBoolean} || length(${seccompProfiles.expression}) > 0
+          || length([for c in ${capabilitiesAdd.asList} : c if !contains(${BASELINE_CAPABILITIES}, c)]) > 0
+        ? "privileged" : "baseline"`,
+    );
+    const shareProcessNamespace = local("share_process_namespace", hcl`${r}.init`);
+
+    const shmValid = hcl`try(floor(${r}.shm_size_bytes) == ${r}.shm_size_bytes && ${r}.shm_size_bytes > 0, false)`;
+    const shmSizeLimit = local(
+      "shm_size_limit",
+      hcl`${shmValid} ? format("%d", ${r}.shm_size_bytes) : ${DEFAULT_SHM_SIZE}`,
+    );
+
+    // A pod hostname must be a DNS label (RFC 1123).
+    const hostnameValid = hcl`can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ${r}.hostname))`;
+    const hostname = local("hostname", hcl`${hostnameValid} ? ${r}.hostname : null`);
+
+    // Kubernetes rejects a host alias whose IP is not an IP address (Docker's `host-gateway`
+    // has no pod equivalent) and hostnames that are not DNS subdomains. The pattern admits
+    // only IP characters; an IPv6 address (any ":") must also parse, which cidrhost() does.
+    const ipPattern =
+      "^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$|^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*$";
+    const hostnamePattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+    const aliasChecks = hcl`[
+      for a in ${r}.host_aliases : {
+        ip = a.ip,
+        ip_valid = try(can(regex(${ipPattern}, a.ip)) && (!strcontains(a.ip, ":") || can(cidrhost(format("%s/128", a.ip), 0))), false),
+        hostnames = [for h in a.hostnames : h if can(regex(${hostnamePattern}, h)) && length(h) <= 253],
+        bad_hostnames = [for h in a.hostnames : h if !(can(regex(${hostnamePattern}, h)) && length(h) <= 253)],
+      }
+    ]`;
+    const hostAliasChecks = local("host_alias_checks", aliasChecks);
+    const hostAliases = local(
+      "host_aliases",
+      hcl`[
+        for a in ${hostAliasChecks.asList} : { ip = a.ip, hostnames = a.hostnames }
+        if a.ip_valid && length(a.hostnames) > 0
+      ]`,
+    );
+
+    const warnings = local(
+      "runtime_warnings",
+      hcl`concat(
+        length(${capabilitiesDropped.asList}) > 0 ? [format(${isRestricted}
+          ? "capAdd: %s not added; the template's Pod Security level restricted allows only NET_BIND_SERVICE."
+          : "capAdd: %s not added; only the Pod Security baseline capabilities are allowed while the template variable allow_privileged is off.",
+          join(", ", ${capabilitiesDropped.asList}))] : [],
+        ${r}.privileged && !(${allowed}) && !${isRestricted} ? [
+          "privileged: the container does not run privileged because the template variable allow_privileged is off."] : [],
+        ${r}.seccomp_unconfined && !(${allowed}) && !${isRestricted} ? [
+          "securityOpt seccomp=unconfined: the container keeps its seccomp profile because the template variable allow_privileged is off."] : [],
+        ${isRestricted} && ${r}.privileged ? [
+          "privileged: the container does not run privileged: the template's Pod Security level is restricted."] : [],
+        ${isRestricted} && ${r}.seccomp_unconfined ? [
+          "securityOpt seccomp=unconfined: the container keeps the RuntimeDefault seccomp profile: the template's Pod Security level is restricted."] : [],
+        ${isRestricted} ? [
+          "Pod Security level restricted: no privilege escalation, so sudo and other setuid programs do not work in this workspace."] : [],
+        ${isRestricted} && ${uid} == 0 ? [
+          "remoteUser is root: the template's Pod Security level restricted forbids root; the pod meets baseline only (a cluster that enforces restricted refuses it)."] : [],
+        [for c in ${r}.capabilities : format("capAdd %s is not a capability name; it is not added.", jsonencode(c))
+          if !contains(${capabilitiesRequested.asList}, c)],
+        ${r}.shm_size_bytes != null && !${shmValid} ? [format(
+          "runtime.shm_size_bytes %s is not a positive whole number of bytes; /dev/shm gets %s.",
+          jsonencode(${r}.shm_size_bytes), ${DEFAULT_SHM_SIZE})] : [],
+        ${r}.hostname != "" && !${hostnameValid} ? [format(
+          "runtime.hostname %s is not a valid pod hostname (a DNS label of at most 63 characters); the pod keeps its default hostname.",
+          jsonencode(${r}.hostname))] : [],
+        flatten([for i, a in ${hostAliasChecks.asList} : concat(
+          a.ip_valid ? [] : [format(
+            "runtime.host_aliases[%d].ip %s is not an IP address; the host alias for %s is not added.",
+            i, jsonencode(a.ip), jsonencode(concat(a.hostnames, a.bad_hostnames)))],
+          a.ip_valid && length(a.bad_hostnames) > 0 ? [format(
+            "runtime.host_aliases[%d].hostnames: %s are not valid host names; they are not added.",
+            i, jsonencode(a.bad_hostnames))] : [],
+          a.ip_valid && length(a.hostnames) == 0 && length(a.bad_hostnames) == 0 ? [format(
+            "runtime.host_aliases[%d] for %s has no host names; it is not added.", i, jsonencode(a.ip))] : []
+        )])
+      )`,
+    );
+
+    this.capabilitiesAdd = capabilitiesAdd.asList;
+    this.restricted = restricted.expression as IResolvable;
+    this.levelMet = levelMet.asString;
+    this.privileged = privileged.asBoolean;
+    this.seccompProfiles = seccompProfiles.expression as IResolvable;
+    this.shareProcessNamespace = shareProcessNamespace.asBoolean;
+    this.shmSizeLimit = shmSizeLimit.asString;
+    this.hostname = hostname.asString;
+    this.hostAliases = hostAliases.expression as IResolvable;
+    this.warnings = warnings.asList;
+  }
+
+  /**
+   * The `dev` container's security context: capabilities and privileged. Spread it into the
+   * container's `securityContext`; the seccomp profile is a dynamic block ({@link applyTo}).
+   */
+  get containerSecurityContext(): DeploymentV1SpecTemplateSpecContainerSecurityContext {
+    // Pod Security baseline lets a container escalate (sudo in a Dev Container image needs
+    // it), restricted does not; explicit because the provider's default, true, is invisible.
+    return {
+      privileged: this.privileged,
+      allowPrivilegeEscalation: Token.asAny(hcl`!${this.restricted}`) as IResolvable,
+      capabilities: { add: this.capabilitiesAdd, drop: this.dropUnderRestricted },
+    };
+  }
+
+  /** `capabilities.drop` of every container: ALL under restricted, else none. */
+  get dropUnderRestricted(): string[] {
+    return Token.asList(hcl`${this.restricted} ? ["ALL"] : []`);
+  }
+
+  /**
+   * Adds the dynamic blocks to a Deployment: pod `host_aliases` and the `seccomp_profile` of
+   * container `containerIndex` (its `security_context` must be set). cdktf cannot put dynamic
+   * blocks inside a list of blocks (the containers), so both are raw overrides.
+   */
+  applyTo(deployment: DeploymentV1, containerIndex: number): void {
+    const pod = "spec.template.spec";
+    deployment.addOverride(`${pod}.dynamic.host_aliases`, {
+      for_each: this.hostAliases,
+      iterator: "host_alias",
+      content: { ip: "${host_alias.value.ip}", hostnames: "${host_alias.value.hostnames}" },
+    });
+    deployment.addOverride(
+      `${pod}.container.${containerIndex}.security_context.dynamic.seccomp_profile`,
+      {
+        for_each: this.seccompProfiles,
+        iterator: "profile",
+        content: { type: "${profile.value.type}" },
+      },
+    );
+  }
+}

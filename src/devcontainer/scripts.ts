@@ -1,0 +1,111 @@
+import { Construct, Token, type IResolvable } from "../core/cdk";
+import { Script } from "../../.gen/providers/coder/script";
+import { embeddedScript } from "../core/embedded-script";
+import { hcl } from "../core/hcl";
+
+/** The lifecycle hooks the login-blocking script runs, in order, with their input names. */
+export const LIFECYCLE_HOOKS: readonly (readonly [hook: string, variable: string])[] = [
+  ["initializeCommand", "DC_HOOK_INITIALIZE_COMMAND"],
+  ["onCreateCommand", "DC_HOOK_ON_CREATE_COMMAND"],
+  ["updateContentCommand", "DC_HOOK_UPDATE_CONTENT_COMMAND"],
+  ["postCreateCommand", "DC_HOOK_POST_CREATE_COMMAND"],
+  ["postStartCommand", "DC_HOOK_POST_START_COMMAND"],
+];
+
+/** Where the scripts live, from the project root. */
+export const SCRIPTS_DIR = "templates/devcontainer/scripts";
+
+export interface DevcontainerScriptsProps {
+  /**
+   * 1 while starting, 0 when stopping (the scripts exist only with the pod), and 0 while the
+   * workspace is an unclaimed prebuild (WorkspaceData.claimedStartCount).
+   */
+  readonly startCount: number;
+  readonly agentId: string;
+  /** The workspace folder (clone target, hooks' working directory). */
+  readonly workspaceFolder: string;
+  /** The `repository` and `branch` parameters. */
+  readonly repository: string;
+  readonly branch: string;
+  /** The commit the image was built from, or "". */
+  readonly commit: string;
+  /** Map of hook name → rendered sh script (hooks absent when unset). */
+  readonly lifecycleScripts: IResolvable;
+  /** The repository's VS Code extension IDs. */
+  readonly vscodeExtensions: string[];
+  /** The repository's merged VS Code settings as JSON text. */
+  readonly vscodeSettings: string;
+  /** `var.vscode_extension`: the project's own extension (ID or VSIX URL), or "". */
+  readonly ownExtension: string;
+}
+
+/**
+ * The three `coder_script`s that run on every start (count = start_count):
+ *
+ * - `devcontainer_lifecycle` (blocks login): clones the branch on the first start, then
+ *   runs the Dev Container hooks up to postStartCommand;
+ * - `devcontainer_post_attach`: waits for it and runs postAttachCommand when it succeeded;
+ * - `devcontainer_vscode`: installs the extensions and merges the settings for both
+ *   VS Code Desktop and vscode-web.
+ *
+ * Each embeds its .sh file with the inputs prepended: text as single-quoted words, hook
+ * scripts and settings as base64, so repository content never meets a shell parser.
+ */
+export class DevcontainerScripts extends Construct {
+  public readonly lifecycle: Script;
+  public readonly postAttach: Script;
+  public readonly vscode: Script;
+
+  constructor(scope: Construct, id: string, props: DevcontainerScriptsProps) {
+    super(scope, id);
+    const hook = (name: string) =>
+      Token.asString(hcl`lookup(${props.lifecycleScripts}, ${name}, "")`);
+    const common = { agentId: props.agentId, count: props.startCount, runOnStart: true };
+
+    this.lifecycle = new Script(this, "devcontainer_lifecycle", {
+      ...common,
+      displayName: "Dev Container lifecycle",
+      icon: "/icon/docker.svg",
+      startBlocksLogin: true,
+      script: embeddedScript(this, `${SCRIPTS_DIR}/lifecycle.sh`, [
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_REPOSITORY", value: props.repository },
+        { name: "DC_BRANCH", value: props.branch },
+        { name: "DC_COMMIT", value: props.commit },
+        ...LIFECYCLE_HOOKS.map(([name, variable]) => ({
+          name: variable,
+          value: hook(name),
+          encoding: "base64" as const,
+        })),
+      ]),
+    });
+    this.postAttach = new Script(this, "devcontainer_post_attach", {
+      ...common,
+      displayName: "Dev Container postAttachCommand",
+      icon: "/icon/docker.svg",
+      startBlocksLogin: false,
+      script: embeddedScript(this, `${SCRIPTS_DIR}/post-attach.sh`, [
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        {
+          name: "DC_HOOK_POST_ATTACH_COMMAND",
+          value: hook("postAttachCommand"),
+          encoding: "base64",
+        },
+      ]),
+    });
+    this.vscode = new Script(this, "devcontainer_vscode", {
+      ...common,
+      displayName: "Dev Container VS Code extensions",
+      icon: "/icon/code.svg",
+      startBlocksLogin: false,
+      script: embeddedScript(this, `${SCRIPTS_DIR}/vscode-extensions.sh`, [
+        {
+          name: "DC_VSCODE_EXTENSIONS",
+          value: Token.asString(hcl`join("\n", ${props.vscodeExtensions})`),
+        },
+        { name: "DC_VSCODE_SETTINGS_B64", value: props.vscodeSettings, encoding: "base64" },
+        { name: "DC_VSCODE_OWN_EXTENSION", value: props.ownExtension },
+      ]),
+    });
+  }
+}

@@ -1,0 +1,441 @@
+/**
+ * Apply time: the workspace container's requests and limits, the data volume's size
+ * and the "Resources (reserved / limit)" summary, from the Dev Container's
+ * `hostRequirements` and `customizations.kubernetes` and the workspace parameters.
+ *
+ * The rules, in short (docs/devcontainer-sizing.md has the long form):
+ * - Requests are what a repository *reserves*: `customizations.kubernetes` requests
+ *   when any valid request or limit is given, else `hostRequirements.cpus`/`memory`,
+ *   else 250m / 512Mi. CPU and memory reservations are capped by max_cpu/max_memory.
+ * - Limits are the larger of the reservation and the parameter, unless the
+ *   repository gives a limit (which is then only raised to the request).
+ * - The disk is the parameter, or the repository's storage when that is larger.
+ * - Extended resources (GPUs, hugepages, …) pass through as limits.
+ * Every value a repository gives that cannot be used becomes a warning naming the
+ * field and the value; none of them can fail the plan.
+ */
+import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
+import { hcl, hclRaw, HclValue } from "../core/hcl";
+import {
+  DEFAULT_CPU_REQUEST,
+  DEFAULT_CPU_REQUEST_CORES,
+  DEFAULT_MEMORY_REQUEST,
+  DEFAULT_MEMORY_REQUEST_BYTES,
+  GIB,
+  HOST_REQUIREMENTS_GPU_RESOURCE,
+  QUANTITY_PATTERN,
+  QUANTITY_SUFFIX_FACTORS,
+  RESOURCE_NAME_PATTERN,
+  STANDARD_RESOURCE_NAMES,
+} from "./kubernetes-quantities";
+import type { KubernetesCustomizations } from "./kubernetes-customizations";
+import { NamedLocals } from "./named-locals";
+
+export interface DevcontainerSizingProps {
+  /** customizations.kubernetes, parsed. */
+  readonly customizations: KubernetesCustomizations;
+  /**
+   * The data source's `host_requirements` object (`cpus`, `memory_bytes`,
+   * `storage_bytes`, `gpu_json`), or null (stopped workspace, old service).
+   */
+  readonly hostRequirements: HclValue;
+  /** The CPU parameter, in cores (string or number). */
+  readonly cpu: HclValue;
+  /** The Memory parameter, in GiB (string or number). */
+  readonly memory: HclValue;
+  /** The Disk size parameter, in GiB (string or number). */
+  readonly diskSize: HclValue;
+  /** var.max_cpu: the most cores a repository may reserve. */
+  readonly maxCpu: HclValue;
+  /** var.max_memory: the most GiB a repository may reserve. */
+  readonly maxMemory: HclValue;
+  /** Prefix of every local's name (tests plan many instances at once). @default "" */
+  readonly localPrefix?: string;
+}
+
+/** The container resources and disk size, as named locals. */
+export class DevcontainerSizing extends Construct {
+  /** `local.cpu_request`, e.g. "250m", "2", "8". */
+  public readonly cpuRequest: string;
+  /** `local.cpu_limit`. */
+  public readonly cpuLimit: string;
+  /** `local.memory_request`, e.g. "512Mi", "4Gi", "4294967296". */
+  public readonly memoryRequest: string;
+  /** `local.memory_limit`, e.g. "2Gi". */
+  public readonly memoryLimit: string;
+  /** `local.ephemeral_storage_request`: the repository's, or null. */
+  public readonly ephemeralStorageRequest: string;
+  /** `local.ephemeral_storage_limit`: the repository's (raised to the request), or null. */
+  public readonly ephemeralStorageLimit: string;
+  /** `local.extended_resource_limits`: map of GPU/hugepages/other resources → limit. */
+  public readonly extendedResourceLimits: IResolvable;
+  /** `local.gpu_limits`: `{"nvidia.com/gpu" = "1"}` when hostRequirements asks for a GPU, else `{}`. */
+  public readonly gpuLimits: IResolvable;
+  /** `local.resource_requests`: the container's `resources.requests` map (no nulls). */
+  public readonly requests: IResolvable;
+  /** `local.resource_limits`: the container's `resources.limits` map (no nulls). */
+  public readonly limits: IResolvable;
+  /** `local.disk_size`: the data volume's `requests.storage`, e.g. "10Gi". */
+  public readonly diskSize: string;
+  /** `local.resources_source`: "customizations.kubernetes", "hostRequirements", both joined by " and ", or "the parameters". */
+  public readonly source: string;
+  /** `local.resources_summary`: the "Resources (reserved / limit)" text. */
+  public readonly summary: string;
+  /** `local.resource_warnings`: list of warning lines. */
+  public readonly warnings: IResolvable;
+
+  constructor(scope: Construct, id: string, props: DevcontainerSizingProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const k8s = props.customizations;
+    const str = (l: TerraformLocal) => l.asString;
+    const num = (l: TerraformLocal) => l.asNumber;
+    const any = (l: TerraformLocal) => l.expression;
+
+    // --- customizations.kubernetes: keep the valid entries, warn about the rest -----------
+    const pattern = locals.add("quantity_pattern", QUANTITY_PATTERN).asString;
+    const namePattern = locals.add("resource_name_pattern", RESOURCE_NAME_PATTERN).asString;
+    const factors = locals.add(
+      "quantity_factors",
+      hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, hclRaw(factor)]))}`,
+    );
+    // Why the API server would refuse a resource, or "" (pkg/apis/core/validation): a name
+    // that is not qualified or holds "..", a kubernetes.io name that is not standard, a
+    // quantity that does not parse, an extended resource that is not a whole number, or
+    // hugepages that are not a positive multiple of their page size.
+    const amount = (value: string) =>
+      hcl`tonumber(regex(${pattern}, ${hclRaw(value)})[0]) * ${any(factors)}[regex(${pattern}, ${hclRaw(value)})[1]]`;
+    const problem = (name: string, value: string) =>
+      hcl`(!can(regex(${namePattern}, ${hclRaw(name)})) || strcontains(${hclRaw(name)}, "..")
+        ? "invalid resource name"
+        : can(regex("^([^/]*[.])?kubernetes[.]io/", ${hclRaw(name)}))
+        ? "invalid resource name (kubernetes.io names are reserved for standard resources)"
+        : !can(regex(${pattern}, ${hclRaw(value)})) ? "invalid quantity"
+        : startswith(${hclRaw(name)}, "hugepages-")
+        ? (try(${amount(value)} > 0 && ${amount(value)} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
+          ? "" : "invalid quantity (hugepages must be a positive multiple of the page size)")
+        : strcontains(${hclRaw(name)}, "/")
+        ? (try(${amount(value)} == floor(${amount(value)}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
+        : "")`;
+    const problems = (given: IResolvable) =>
+      hcl`{ for name, given in ${given} : name => ${problem("name", "given.value")} }`;
+    const requestProblems = locals.add("k8s_request_problems", problems(k8s.requests));
+    const limitProblems = locals.add("k8s_limit_problems", problems(k8s.limits));
+    const valid = (given: IResolvable, found: TerraformLocal) =>
+      hcl`{ for name, given in ${given} : name => given.value if ${any(found)}[name] == "" }`;
+    const requests = locals.add("k8s_requests", valid(k8s.requests, requestProblems));
+    const limits = locals.add("k8s_limits", valid(k8s.limits, limitProblems));
+    const amounts = (map: TerraformLocal) =>
+      hcl`{ for name, quantity in ${any(map)} :
+        name => tonumber(regex(${pattern}, quantity)[0]) * ${any(factors)}[regex(${pattern}, quantity)[1]] }`;
+    const requestAmounts = locals.add("k8s_request_amounts", amounts(requests));
+    const limitAmounts = locals.add("k8s_limit_amounts", amounts(limits));
+    const storage = locals.add(
+      "k8s_storage",
+      hcl`can(regex(${pattern}, ${k8s.storage}.value)) ? ${k8s.storage}.value : null`,
+    );
+    const storageAmount = locals.add(
+      "k8s_storage_bytes",
+      hcl`try(tonumber(regex(${pattern}, ${str(storage)})[0]) * ${any(factors)}[regex(${pattern}, ${str(storage)})[1]], null)`,
+    );
+    const invalidEntries = (section: string, given: IResolvable, found: TerraformLocal) =>
+      hcl`[for name, given in ${given} :
+        format("customizations.kubernetes resources.%s[%s] = %s: %s, ignored",
+          ${section}, jsonencode(name), given.json, ${any(found)}[name])
+        if ${any(found)}[name] != ""]`;
+    const invalidWarnings = locals.add(
+      "k8s_invalid_resource_warnings",
+      hcl`concat(
+        ${invalidEntries("requests", k8s.requests, requestProblems)},
+        ${invalidEntries("limits", k8s.limits, limitProblems)},
+        [for json in ${k8s.rejectedStorage} : format("customizations.kubernetes storage = %s: invalid quantity, ignored", json)],
+        try(${k8s.storage}.value, null) != null && ${str(storage)} == null
+          ? [format("customizations.kubernetes storage = %s: invalid quantity, ignored", ${k8s.storage}.json)]
+          : []
+      )`,
+    );
+    const k8sSet = locals.add(
+      "k8s_resources_set",
+      hcl`length(${any(requests)}) + length(${any(limits)}) > 0`,
+    );
+
+    // --- hostRequirements: numbers or null, whatever the data source holds ---------------
+    const hr = props.hostRequirements;
+    // A requirement must be positive (bytes: at least one); zero or a negative number would
+    // become a request Kubernetes rejects, so it is ignored with a warning instead.
+    const hrGiven = locals.add(
+      "hr_given",
+      hcl`{
+        cpus = try(tonumber(${hr}.cpus), null),
+        memory_bytes = try(tonumber(${hr}.memory_bytes), null),
+        storage_bytes = try(tonumber(${hr}.storage_bytes), null),
+      }`,
+    ).expression;
+    const positive = (field: string, minimum: number) =>
+      hcl`try(${hrGiven}[${field}] >= ${minimum}, false) ? ${hrGiven}[${field}] : null`;
+    const hrCpus = locals.add(
+      "hr_cpus",
+      hcl`try(${hrGiven}.cpus > 0, false) ? ${hrGiven}.cpus : null`,
+    );
+    const hrMemory = locals.add("hr_memory_bytes", positive("memory_bytes", 1));
+    const hrStorage = locals.add("hr_storage_bytes", positive("storage_bytes", 1));
+    const hrGpu = locals.add("hr_gpu_json", hcl`try(tostring(${hr}.gpu_json), null)`);
+    // hostRequirements.gpu is true, false, "optional" or an object ({cores, memory}); true and
+    // an object ask for a GPU. Anything else (not JSON, a number, a list) asks for none.
+    const hrGpuRequested = locals.add(
+      "hr_gpu_requested",
+      hcl`try(jsondecode(${str(hrGpu)}) == true || can(keys(jsondecode(${str(hrGpu)}))), false)`,
+    );
+    const hrInvalid = locals.add(
+      "hr_invalid_warnings",
+      hcl`concat(
+        ${hrGiven}.cpus != null && ${num(hrCpus)} == null ? [format(
+          "hostRequirements.cpus %s is not a positive number; it is ignored", tostring(${hrGiven}.cpus))] : [],
+        [for field, name in { memory_bytes = "memory", storage_bytes = "storage" } : format(
+          "hostRequirements.%s %s bytes is not a positive size; it is ignored", name, tostring(${hrGiven}[field]))
+          if try(!(${hrGiven}[field] >= 1), false)],
+        try(${str(hrGpu)} != "" && !${any(hrGpuRequested)} && !(jsondecode(${str(hrGpu)}) == false
+          || jsondecode(${str(hrGpu)}) == "optional" || jsondecode(${str(hrGpu)}) == null),
+          ${str(hrGpu)} != null && ${str(hrGpu)} != "")
+          ? [format("hostRequirements.gpu %s is not true, false, \"optional\" or an object; no GPU is requested",
+            can(jsondecode(${str(hrGpu)})) ? ${str(hrGpu)} : jsonencode(${str(hrGpu)}))] : []
+      )`,
+    );
+    const gib = (bytes: HclValue) => hcl`format("%.1f GiB", ${bytes} / ${GIB})`;
+    const hrIgnored = locals.add(
+      "hr_ignored_warnings",
+      hcl`${any(k8sSet)} && (${num(hrCpus)} != null || ${num(hrMemory)} != null) ? [format(
+        "hostRequirements %s ignored: customizations.kubernetes resources are set",
+        join(", ", compact([
+          ${num(hrCpus)} != null ? format("cpus %s", tostring(${num(hrCpus)})) : "",
+          ${num(hrMemory)} != null ? format("memory %s", ${gib(num(hrMemory))}) : ""
+        ]))
+      )] : []`,
+    );
+
+    // --- CPU ------------------------------------------------------------------------------
+    const lookupAmount = (map: TerraformLocal, name: string) =>
+      hcl`lookup(${any(map)}, ${name}, null)`;
+    const requiredCpu = locals.add(
+      "required_cpu",
+      hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "cpu")} : ${num(hrCpus)}`,
+    );
+    const cpuCapped = locals.add(
+      "cpu_capped",
+      hcl`try(${num(requiredCpu)} > ${props.maxCpu}, false)`,
+    );
+    const cpuRequest = locals.add(
+      "cpu_request",
+      hcl`${num(requiredCpu)} == null
+        ? (try(${any(limitAmounts)}["cpu"] < ${DEFAULT_CPU_REQUEST_CORES}, false) ? ${any(limits)}["cpu"] : ${DEFAULT_CPU_REQUEST})
+        : ${any(cpuCapped)} ? tostring(${props.maxCpu})
+        : ${any(k8sSet)} ? ${any(requests)}["cpu"]
+        : tostring(${num(requiredCpu)})`,
+    );
+    const cpuRequestAmount = locals.add(
+      "cpu_request_amount",
+      hcl`${num(requiredCpu)} == null
+        ? min(${DEFAULT_CPU_REQUEST_CORES}, try(${any(limitAmounts)}["cpu"], ${DEFAULT_CPU_REQUEST_CORES}))
+        : min(${num(requiredCpu)}, ${props.maxCpu})`,
+    );
+    const cpuLimitRaised = locals.add(
+      "cpu_limit_raised",
+      hcl`try(${any(limitAmounts)}["cpu"] < ${num(cpuRequestAmount)}, false)`,
+    );
+    const cpuLimit = locals.add(
+      "cpu_limit",
+      hcl`contains(keys(${any(limits)}), "cpu")
+        ? (${any(cpuLimitRaised)} ? ${str(cpuRequest)} : ${any(limits)}["cpu"])
+        : try(${num(requiredCpu)} != null && ${num(cpuRequestAmount)} > tonumber(${props.cpu}), false) ? ${str(cpuRequest)}
+        : tostring(${props.cpu})`,
+    );
+
+    // --- Memory ---------------------------------------------------------------------------
+    const requiredMemory = locals.add(
+      "required_memory",
+      hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "memory")} : ${num(hrMemory)}`,
+    );
+    const memoryCapped = locals.add(
+      "memory_capped",
+      hcl`try(${num(requiredMemory)} > ${props.maxMemory} * ${GIB}, false)`,
+    );
+    const memoryRequest = locals.add(
+      "memory_request",
+      hcl`${num(requiredMemory)} == null
+        ? (try(${any(limitAmounts)}["memory"] < ${DEFAULT_MEMORY_REQUEST_BYTES}, false) ? ${any(limits)}["memory"] : ${DEFAULT_MEMORY_REQUEST})
+        : ${any(memoryCapped)} ? (${any(k8sSet)} ? format("%sGi", tostring(${props.maxMemory})) : tostring(floor(${props.maxMemory} * ${GIB})))
+        : ${any(k8sSet)} ? ${any(requests)}["memory"]
+        : tostring(floor(${num(requiredMemory)}))`,
+    );
+    const memoryRequestAmount = locals.add(
+      "memory_request_amount",
+      hcl`${num(requiredMemory)} == null
+        ? min(${DEFAULT_MEMORY_REQUEST_BYTES}, try(${any(limitAmounts)}["memory"], ${DEFAULT_MEMORY_REQUEST_BYTES}))
+        : ${any(memoryCapped)} ? floor(${props.maxMemory} * ${GIB}) : ${num(requiredMemory)}`,
+    );
+    const memoryLimitRaised = locals.add(
+      "memory_limit_raised",
+      hcl`try(${any(limitAmounts)}["memory"] < ${num(memoryRequestAmount)}, false)`,
+    );
+    const memoryLimit = locals.add(
+      "memory_limit",
+      hcl`contains(keys(${any(limits)}), "memory")
+        ? (${any(memoryLimitRaised)} ? ${str(memoryRequest)} : ${any(limits)}["memory"])
+        : try(${num(requiredMemory)} != null && ${num(memoryRequestAmount)} > tonumber(${props.memory}) * ${GIB}, false) ? ${str(memoryRequest)}
+        : format("%sGi", tostring(${props.memory}))`,
+    );
+
+    const capWarnings = locals.add(
+      "resource_cap_warnings",
+      hcl`concat(
+        ${any(cpuCapped)} ? [${any(k8sSet)}
+          ? format("customizations.kubernetes resources.requests[\"cpu\"] = %s exceeds max_cpu %s: reserving %s", jsonencode(${any(requests)}["cpu"]), tostring(${props.maxCpu}), ${str(cpuRequest)})
+          : format("hostRequirements.cpus %s exceeds max_cpu %s: reserving %s", tostring(${num(hrCpus)}), tostring(${props.maxCpu}), ${str(cpuRequest)})
+        ] : [],
+        ${any(memoryCapped)} ? [${any(k8sSet)}
+          ? format("customizations.kubernetes resources.requests[\"memory\"] = %s exceeds max_memory %s GiB: reserving %s", jsonencode(${any(requests)}["memory"]), tostring(${props.maxMemory}), ${str(memoryRequest)})
+          : format("hostRequirements.memory %s exceeds max_memory %s GiB: reserving %s GiB", ${gib(num(hrMemory))}, tostring(${props.maxMemory}), tostring(${props.maxMemory}))
+        ] : []
+      )`,
+    );
+
+    // --- Disk -------------------------------------------------------------------------------
+    const requiredDisk = locals.add(
+      "required_disk",
+      hcl`${num(storageAmount)} != null ? ${num(storageAmount)} : ${num(hrStorage)}`,
+    );
+    const diskSize = locals.add(
+      "disk_size",
+      hcl`try(${num(requiredDisk)} > tonumber(${props.diskSize}) * ${GIB}, false)
+        ? (${str(storage)} != null ? ${str(storage)} : tostring(floor(${num(hrStorage)})))
+        : format("%sGi", tostring(${props.diskSize}))`,
+    );
+    const storageWarnings = locals.add(
+      "storage_warnings",
+      hcl`${str(storage)} != null && ${num(hrStorage)} != null ? [format(
+        "hostRequirements.storage %s ignored: customizations.kubernetes storage %s is used instead",
+        ${gib(num(hrStorage))}, jsonencode(${str(storage)}))] : []`,
+    );
+
+    // --- Ephemeral storage: passed through, limit raised to the request --------------------
+    const ephemeralRequest = locals.add(
+      "ephemeral_storage_request",
+      hcl`lookup(${any(requests)}, "ephemeral-storage", null)`,
+    );
+    const ephemeralRaised = locals.add(
+      "ephemeral_storage_limit_raised",
+      hcl`try(${any(limitAmounts)}["ephemeral-storage"] < ${any(requestAmounts)}["ephemeral-storage"], false)`,
+    );
+    const ephemeralLimit = locals.add(
+      "ephemeral_storage_limit",
+      hcl`${any(ephemeralRaised)} ? ${str(ephemeralRequest)} : lookup(${any(limits)}, "ephemeral-storage", null)`,
+    );
+    const limitRaisedWarning = (name: string, raised: TerraformLocal, request: TerraformLocal) =>
+      hcl`${any(raised)} ? [format(
+        "customizations.kubernetes resources.limits[\"%s\"] = %s is below the request %s: the limit is raised to it",
+        ${name}, jsonencode(${any(limits)}[${name}]), ${str(request)})] : []`;
+    const raisedWarnings = locals.add(
+      "limit_raised_warnings",
+      hcl`concat(
+        ${limitRaisedWarning("cpu", cpuLimitRaised, cpuRequest)},
+        ${limitRaisedWarning("memory", memoryLimitRaised, memoryRequest)},
+        ${limitRaisedWarning("ephemeral-storage", ephemeralRaised, ephemeralRequest)}
+      )`,
+    );
+
+    // --- Extended resources and hugepages: limits only (request == limit in Kubernetes) -----
+    const extendedNames = locals.add(
+      "extended_resource_names",
+      hcl`sort(setsubtract(setunion(keys(${any(requests)}), keys(${any(limits)})), ${STANDARD_RESOURCE_NAMES}))`,
+    );
+    const extendedLimits = locals.add(
+      "extended_resource_limits",
+      hcl`{ for name in ${extendedNames.asList} :
+        name => lookup(${any(limits)}, name, lookup(${any(requests)}, name, null)) }`,
+    );
+    const extendedWarnings = locals.add(
+      "extended_resource_warnings",
+      hcl`[for name in ${extendedNames.asList} : format(
+        "customizations.kubernetes resources[%s]: the request %s and the limit %s differ; Kubernetes needs them equal, so the limit is used",
+        jsonencode(name), jsonencode(${any(requests)}[name]), jsonencode(${any(limits)}[name]))
+        if try(${any(requestAmounts)}[name] != ${any(limitAmounts)}[name], false)]`,
+    );
+    const gpuLimits = locals.add(
+      "gpu_limits",
+      hcl`{ for name, value in { ${HOST_REQUIREMENTS_GPU_RESOURCE} = "1" } : name => value
+        if ${any(hrGpuRequested)} }`,
+    );
+
+    // --- What goes on the container -----------------------------------------------------------
+    const standard = (cpu: TerraformLocal, memory: TerraformLocal, ephemeral: TerraformLocal) =>
+      hcl`{ cpu = ${str(cpu)}, memory = ${str(memory)}, "ephemeral-storage" = ${str(ephemeral)} }`;
+    const resourceRequests = locals.add(
+      "resource_requests",
+      hcl`{ for name, value in ${standard(cpuRequest, memoryRequest, ephemeralRequest)} : name => value if value != null }`,
+    );
+    const resourceLimits = locals.add(
+      "resource_limits",
+      hcl`{ for name, value in merge(
+          ${standard(cpuLimit, memoryLimit, ephemeralLimit)},
+          ${any(gpuLimits)},
+          ${any(extendedLimits)}
+        ) : name => value if value != null }`,
+    );
+
+    // --- Summary --------------------------------------------------------------------------------
+    const source = locals.add(
+      "resources_source",
+      hcl`coalesce(join(" and ", compact([
+        ${any(k8sSet)} || ${str(storage)} != null ? "customizations.kubernetes" : "",
+        (!${any(k8sSet)} && (${num(hrCpus)} != null || ${num(hrMemory)} != null))
+          || (${str(storage)} == null && ${num(hrStorage)} != null)
+          || (length(${any(gpuLimits)}) > 0 && !contains(${extendedNames.asList}, ${HOST_REQUIREMENTS_GPU_RESOURCE}))
+          ? "hostRequirements" : ""
+      ])), "the parameters")`,
+    );
+    // Shown on the dashboard: not secret, even when derived from the (sensitive-marked)
+    // data source.
+    const summaryText = locals.add(
+      "resources_summary_text",
+      hcl`join(" · ", concat(
+        [
+          format("CPU %s / %s", ${str(cpuRequest)}, ${str(cpuLimit)}),
+          format("memory %s / %s", ${str(memoryRequest)}, ${str(memoryLimit)}),
+          format("disk %s", ${str(diskSize)})
+        ],
+        [for name in sort(setsubtract(setunion(keys(${any(resourceRequests)}), keys(${any(resourceLimits)})), ["cpu", "memory"])) :
+          format("%s %s / %s", name,
+            lookup(${any(resourceRequests)}, name, lookup(${any(resourceLimits)}, name, "")),
+            lookup(${any(resourceLimits)}, name, "none"))],
+        [format("from %s", ${str(source)})]
+      ))`,
+    );
+    const summary = locals.add(
+      "resources_summary",
+      hcl`try(nonsensitive(${str(summaryText)}), ${str(summaryText)})`,
+    );
+
+    const warnings = locals.add(
+      "resource_warnings",
+      hcl`concat(
+        ${any(invalidWarnings)}, ${any(hrInvalid)}, ${any(hrIgnored)}, ${any(capWarnings)}, ${any(raisedWarnings)},
+        ${any(extendedWarnings)}, ${any(storageWarnings)}
+      )`,
+    );
+
+    this.cpuRequest = str(cpuRequest);
+    this.cpuLimit = str(cpuLimit);
+    this.memoryRequest = str(memoryRequest);
+    this.memoryLimit = str(memoryLimit);
+    this.ephemeralStorageRequest = str(ephemeralRequest);
+    this.ephemeralStorageLimit = str(ephemeralLimit);
+    this.extendedResourceLimits = any(extendedLimits);
+    this.gpuLimits = any(gpuLimits);
+    this.requests = any(resourceRequests);
+    this.limits = any(resourceLimits);
+    this.diskSize = str(diskSize);
+    this.source = str(source);
+    this.summary = str(summary);
+    this.warnings = any(warnings);
+  }
+}

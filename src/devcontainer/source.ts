@@ -1,0 +1,233 @@
+import {
+  Construct,
+  TerraformLocal,
+  Token,
+  type IResolvable,
+  type TerraformVariable,
+} from "../core/cdk";
+import { DevcontainerBuilderProvider } from "../../.gen/providers/devcontainerbuilder/provider";
+import {
+  DevcontainerbuilderBuild,
+  type DevcontainerbuilderBuildGitCredentials,
+} from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
+import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
+import { hcl } from "../core/hcl";
+import { TerraformData } from "../core/terraform-data";
+import type { WorkspaceData } from "../constructs/workspace-data";
+import {
+  capUtf8Bytes,
+  DISPLAY_NAME_MAX_BYTES,
+  EXTENSION_ID_PATTERN,
+  quotedForWarning,
+  utf8Bytes,
+} from "./repository-values";
+
+/**
+ * `provider "devcontainerbuilder"`: the already running devcontainer-builder service.
+ * `request_timeout` stays unset, so the provider's default (30m) applies to builds.
+ */
+export function devcontainerBuilderProvider(
+  scope: Construct,
+  endpoint: TerraformVariable,
+): DevcontainerBuilderProvider {
+  return new DevcontainerBuilderProvider(scope, "devcontainerbuilder", {
+    endpoint: endpoint.stringValue,
+  });
+}
+
+export interface DevcontainerSourceProps {
+  readonly workspace: WorkspaceData;
+  /** The `repository` parameter's value. */
+  readonly repository: string;
+  /** The `branch` parameter's value. */
+  readonly branch: string;
+  /** The `rebuild` parameter's value (a counter, as a string). */
+  readonly rebuild: string;
+  /** `{ username, token }` or null (see GitCredentials). */
+  readonly gitCredentials: IResolvable;
+  /** CPU architecture of the nodes and the agent. @default "amd64" */
+  readonly arch?: string;
+}
+
+/**
+ * Where a workspace's container comes from, and what its Dev Container configuration
+ * says (apply time):
+ *
+ * - `devcontainerbuilder_build.workspace` builds the repository's branch into an image
+ *   tagged for this workspace alone (`local.image_tag`). It has no count: a stop never
+ *   rebuilds. A new `rebuild` value changes the tag and, through the
+ *   `terraform_data.rebuild` tracker, replaces the build (the old tag is deleted
+ *   first). A refreshed git token is ignored until then.
+ * - `data.devcontainerbuilder_devcontainer.workspace` reads the image's merged
+ *   configuration, only while the workspace starts (count = start_count).
+ * - Every value the rest of the template uses is a named local with a fallback, because
+ *   the data source is absent while stopped, sparse on older services, and may return
+ *   null for any collection: a repository's odd configuration never fails a build.
+ *
+ * The user, uid/gid and home are decided from `dc` by WorkspaceUser (with its own checks).
+ * Values derived from `local.dc` are sensitive (the data source has a sensitive input),
+ * so messages shown to users are unwrapped with nonsensitive() where they are built.
+ */
+export class DevcontainerSource extends Construct {
+  public readonly build: DevcontainerbuilderBuild;
+  public readonly rebuildTracker: TerraformData;
+  public readonly devcontainer: DataDevcontainerbuilderDevcontainer;
+
+  /** `local.image_tag`: `ws-<workspace id>-<rebuild>`, sanitized, at most 128 characters. */
+  public readonly imageTag: TerraformLocal;
+  /** `local.arch`: the architecture of nodes, image platform and agent. */
+  public readonly arch: TerraformLocal;
+  /** `local.dc`: the data source's single instance, or null while not started. */
+  public readonly dc: TerraformLocal;
+  /** `local.commit`: the commit the image was built from, or "" (service < 0.3.0). */
+  public readonly commit: TerraformLocal;
+  /**
+   * `local.runtime`: the runtime object (user ids and home, caps, init, shm, hostname, host
+   * aliases) or null. The user and home are decided by WorkspaceUser.
+   */
+  public readonly runtime: TerraformLocal;
+  /** `local.lifecycle_scripts`: hook name → rendered sh script, non-null ones only. */
+  public readonly lifecycleScripts: TerraformLocal;
+  /** `local.env_scripts`: `containerEnv` / `remoteEnv` → `export K="…"` lines. */
+  public readonly envScripts: TerraformLocal;
+  /** `local.vscode_extensions`: extension IDs in order. */
+  public readonly vscodeExtensions: TerraformLocal;
+  /** `local.vscode_settings`: merged settings as a JSON text, "{}" for none. */
+  public readonly vscodeSettings: TerraformLocal;
+  /** `local.host_requirements`: `{cpus, memory_bytes, storage_bytes, gpu_json}` or null. */
+  public readonly hostRequirements: TerraformLocal;
+  /** `local.dc_warnings`: what the service could not map, as text lines. */
+  public readonly warnings: TerraformLocal;
+  /** `local.variables`: `{kind, name, default, used_in}` of each referenced variable. */
+  public readonly variables: TerraformLocal;
+  /**
+   * `local.ports`: forwardPorts that have a port number: `{port, label, protocol, on_auto_forward}`,
+   * the label trimmed and cut to DISPLAY_NAME_MAX_BYTES bytes.
+   */
+  public readonly ports: TerraformLocal;
+  /** `local.port_warnings`: one line per forwardPorts entry that is not a usable port or whose label is cut. */
+  public readonly portWarnings: TerraformLocal;
+  /** `local.extension_warnings`: one line per extension ID that is not one (not installed). */
+  public readonly extensionWarnings: TerraformLocal;
+  /** `local.dc_mounts`: `{kind, source, target, read_only}` in the service's order (indexes count). */
+  public readonly mounts: TerraformLocal;
+  /** `local.dc_configuration`: the merged configuration object, `{}` when absent or not JSON. */
+  public readonly configuration: TerraformLocal;
+  /** `local.configuration_warnings`: one line when configuration_json is not a JSON object. */
+  public readonly configurationWarnings: TerraformLocal;
+
+  constructor(scope: Construct, id: string, props: DevcontainerSourceProps) {
+    super(scope, id);
+    const ws = props.workspace;
+
+    this.arch = new TerraformLocal(this, "arch", props.arch ?? "amd64");
+    this.imageTag = new TerraformLocal(
+      this,
+      "image_tag",
+      hcl`substr(replace(lower(format("ws-%s-%s", ${ws.id}, ${props.rebuild})), "/[^a-z0-9_.-]/", "-"), 0, 128)`,
+    );
+
+    this.rebuildTracker = new TerraformData(this, "rebuild", { input: props.rebuild });
+
+    this.build = new DevcontainerbuilderBuild(this, "workspace", {
+      repository: props.repository,
+      branch: props.branch,
+      imageSpec: { tag: this.imageTag.asString },
+      // An expression (object or null); the binding passes tokens through as they are.
+      gitCredentials: props.gitCredentials as unknown as DevcontainerbuilderBuildGitCredentials,
+      lifecycle: { ignoreChanges: ["git_credentials"] },
+    });
+    // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
+    this.build.addOverride("lifecycle.replace_triggered_by", [
+      `${this.rebuildTracker.terraformResourceType}.${this.rebuildTracker.friendlyUniqueId}`,
+    ]);
+
+    // Addressed data.devcontainerbuilder_devcontainer.workspace, like the build: a scope of its own.
+    const metadata = new Construct(this, "metadata");
+    this.devcontainer = new DataDevcontainerbuilderDevcontainer(metadata, "workspace", {
+      count: ws.startCount,
+      registry: this.build.resolvedRegistry,
+      name: this.build.resolvedName,
+      tag: this.build.resolvedTag,
+      platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
+    });
+
+    const local = (name: string, expression: IResolvable): TerraformLocal =>
+      new TerraformLocal(this, name, expression);
+
+    // Every attribute but registry_credentials, rebuilt per instance. The data source marks
+    // registry_credentials sensitive, and Terraform carries that mark onto anything computed
+    // from an object holding it (one(), comparisons, conditionals): user ids, resources and
+    // app URLs would all plan as "(sensitive value)", and each marked path costs plan time.
+    const dc = (this.dc = local(
+      "dc",
+      hcl`one([for metadata in ${this.devcontainer.fqn} : { for attribute, value in metadata : attribute => value if attribute != "registry_credentials" }])`,
+    )).asString;
+    this.commit = local("commit", hcl`${this.build.commit} == null ? "" : ${this.build.commit}`);
+    this.runtime = local("runtime", hcl`try(${dc}.runtime, null)`);
+    // A for expression fails on null, so try() turns a null collection into its fallback.
+    this.lifecycleScripts = local(
+      "lifecycle_scripts",
+      hcl`try({ for hook, script in ${dc}.lifecycle_scripts : hook => script if script != null && script != "" }, {})`,
+    );
+    this.envScripts = local(
+      "env_scripts",
+      hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" }, {})`,
+    );
+    // An ID becomes an argument of `code-server --install-extension`: EXTENSION_ID_PATTERN only.
+    const extensionValid = hcl`can(regex(${EXTENSION_ID_PATTERN}, extension))`;
+    this.vscodeExtensions = local(
+      "vscode_extensions",
+      hcl`try([for extension in ${dc}.extensions : extension if extension != null && extension != "" && ${extensionValid}], [])`,
+    );
+    this.extensionWarnings = local(
+      "extension_warnings",
+      hcl`try([for extension in ${dc}.extensions : format(
+        "customizations.vscode.extensions %s is not an extension ID (publisher.name, optionally @version); it is not installed.",
+        ${quotedForWarning(hcl`extension`)}) if extension != null && extension != "" && !${extensionValid}], [])`,
+    );
+    this.vscodeSettings = local("vscode_settings", hcl`try(coalesce(${dc}.settings_json), "{}")`);
+    this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
+    this.warnings = local(
+      "dc_warnings",
+      hcl`try([for warning in ${dc}.warnings : warning if warning != null && warning != ""], [])`,
+    );
+    this.variables = local(
+      "variables",
+      hcl`try([for variable in ${dc}.variables : variable if variable != null], [])`,
+    );
+    // Only real TCP port numbers become apps; the rest is reported in portWarnings.
+    // (try() around the test: && does not short-circuit on a null or a string.)
+    const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
+    // A label becomes a coder_app display_name, which the coder provider limits to
+    // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
+    // app is named after its port, when not even one character fits).
+    const label = hcl`trimspace(port.label)`;
+    const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
+    const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
+    this.ports = local(
+      "ports",
+      hcl`try([for port in ${dc}.forward_ports : merge(port, { label = ${cappedLabel} }) if ${portValid}], [])`,
+    );
+    this.portWarnings = local(
+      "port_warnings",
+      hcl`try(concat(
+        try([for index, port in ${dc}.forward_ports : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
+        try([for index, port in ${dc}.forward_ports : format(
+          "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
+          ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], [])
+      ), [])`,
+    );
+    // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
+    this.mounts = local("dc_mounts", hcl`try([for mount in ${dc}.mounts : mount], [])`);
+    // merge() rejects anything but an object, so a JSON list or string also becomes {}.
+    this.configuration = local(
+      "dc_configuration",
+      hcl`try(merge({}, jsondecode(${dc}.configuration_json)), {})`,
+    );
+    this.configurationWarnings = local(
+      "configuration_warnings",
+      hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, jsondecode(${dc}.configuration_json))) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,
+    );
+  }
+}

@@ -1,0 +1,174 @@
+import { Construct, TerraformVariable } from "../core/cdk";
+import { useKubeconfigVariable } from "../constructs/providers";
+import { TemplateVariable } from "../core/template-variable";
+import {
+  DNS_LABEL,
+  DNS_SUBDOMAIN,
+  HTTP_URL,
+  POSITIVE_NUMBER,
+  emptyOr,
+  oneOf,
+  wholeNumberBetween,
+} from "../core/validate";
+
+/** The Pod Security levels a devcontainer workspace can be asked to meet. */
+export const POD_SECURITY_LEVELS: readonly string[] = ["baseline", "restricted"];
+
+/** Most forwarded-port app slots: each is a coder_app in every running workspace. */
+export const MAX_FORWARDED_PORT_SLOTS = 100;
+
+/**
+ * The devcontainer template's variables (set once per template version with
+ * `coder templates push --var name=value`), declared in this order. Their names,
+ * types and defaults are part of the template's stable surface: operators' push
+ * scripts set them. Values with a known shape carry rules (src/core/template-variable.ts):
+ * `validation` blocks at push time, and the same checks on coder-cdktf.jsonc defaults.
+ */
+export class DevcontainerTemplateVariables extends Construct {
+  /** `use_kubeconfig` (bool, false): use ~/.kube/config instead of the in-cluster account. */
+  public readonly useKubeconfig: TerraformVariable;
+  /** `namespace` (string, required): where the workspaces' Deployments and PVCs go. */
+  public readonly namespace: TerraformVariable;
+  /** `devcontainer_builder_endpoint` (string, required): base URL of the running service. */
+  public readonly builderEndpoint: TerraformVariable;
+  /** `image_pull_secret_name` (string, ""): a dockerconfigjson Secret in the namespace. */
+  public readonly imagePullSecretName: TerraformVariable;
+  /** `accept_vscode_license` (bool, true): gates the vscode-web module. */
+  public readonly acceptVscodeLicense: TerraformVariable;
+  /** `allow_privileged` (bool, false): honor privileged, seccomp unconfined, extra capabilities. */
+  public readonly allowPrivileged: TerraformVariable;
+  /** `pod_security_level` ("baseline"): the Pod Security level workspace pods meet. */
+  public readonly podSecurityLevel: TerraformVariable;
+  /** `subdomain_apps` (bool, true): serve web apps on subdomains (wildcard access URL). */
+  public readonly subdomainApps: TerraformVariable;
+  /** `max_forwarded_ports` (number, 10): coder_app slots for forwardPorts. */
+  public readonly maxForwardedPorts: TerraformVariable;
+  /** `vscode_extension` (string): the project's own VS Code extension, ID or VSIX URL; "" for none. */
+  public readonly vscodeExtension: TerraformVariable;
+  /** `external_auth_id` (string, ""): Coder external auth provider for builds and clones. */
+  public readonly externalAuthId: TerraformVariable;
+  /** `max_cpu` (number, 8): most cores a repository may reserve. */
+  public readonly maxCpu: TerraformVariable;
+  /** `max_memory` (number, 32): most GiB a repository may reserve. */
+  public readonly maxMemory: TerraformVariable;
+  /** `allow_node_placement` (bool, false): honor a repository's nodeSelector and tolerations. */
+  public readonly allowNodePlacement: TerraformVariable;
+  /** `git_credentials_username` (string, ""): template-wide git username for image builds. */
+  public readonly gitCredentialsUsername: TerraformVariable;
+  /** `git_credentials_token` (string, "", sensitive): the password or token for that username. */
+  public readonly gitCredentialsToken: TerraformVariable;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.useKubeconfig = useKubeconfigVariable(this);
+    this.namespace = new TemplateVariable(this, "namespace", {
+      rules: [DNS_LABEL],
+      type: "string",
+      description: "Existing Kubernetes namespace for the workspaces' Deployments and PVCs.",
+    });
+    this.builderEndpoint = new TemplateVariable(this, "devcontainer_builder_endpoint", {
+      rules: [HTTP_URL],
+      type: "string",
+      description:
+        "Base URL of the running devcontainer-builder service, e.g. " +
+        "http://devcontainer-builder.devcontainer-builder.svc.cluster.local:8080. " +
+        "The template does not deploy the service or BuildKit.",
+    });
+    this.imagePullSecretName = new TemplateVariable(this, "image_pull_secret_name", {
+      rules: [emptyOr(DNS_SUBDOMAIN)],
+      type: "string",
+      default: "",
+      description:
+        "Name of an existing kubernetes.io/dockerconfigjson Secret in the namespace that nodes " +
+        "use to pull workspace images. Empty: anonymous pulls.",
+    });
+    this.acceptVscodeLicense = new TerraformVariable(this, "accept_vscode_license", {
+      type: "bool",
+      default: true,
+      description:
+        "Accept Microsoft's VS Code Server license (https://aka.ms/vscode-server-license) on " +
+        "behalf of the users; it enables VS Code in the browser. Set false when workspaces are " +
+        "offered outside your organization. VS Code Desktop is not affected.",
+    });
+    this.allowPrivileged = new TerraformVariable(this, "allow_privileged", {
+      type: "bool",
+      default: false,
+      description:
+        "Honor a repository's privileged: true, seccomp=unconfined and capabilities outside the " +
+        "Pod Security baseline list.",
+    });
+    this.podSecurityLevel = new TemplateVariable(this, "pod_security_level", {
+      rules: [oneOf(POD_SECURITY_LEVELS)],
+      type: "string",
+      default: "baseline",
+      nullable: false,
+      description:
+        "The Pod Security level workspace pods meet: baseline, or restricted (no privilege " +
+        "escalation, so no sudo; capabilities dropped; RuntimeDefault seccomp; non-root). What a " +
+        "repository asks for that the level forbids is dropped with a warning.",
+    });
+    this.subdomainApps = new TerraformVariable(this, "subdomain_apps", {
+      type: "bool",
+      default: true,
+      description:
+        "Serve VS Code in the browser and forwarded ports on subdomains (needs Coder's wildcard " +
+        "access URL); false serves them on paths.",
+    });
+    this.maxForwardedPorts = new TemplateVariable(this, "max_forwarded_ports", {
+      rules: [wholeNumberBetween(0, MAX_FORWARDED_PORT_SLOTS)],
+      type: "number",
+      default: 10,
+      description:
+        "How many forwardPorts of a repository get an app on the workspace page; unused slots are hidden.",
+    });
+    this.vscodeExtension = new TerraformVariable(this, "vscode_extension", {
+      type: "string",
+      default: "deepspacecartel.devcontainer-builder",
+      description:
+        'The "Dev Containers for Coder in K8S" VS Code extension to keep installed: a Marketplace ' +
+        'ID or an http(s):// URL of a VSIX. "" installs nothing.',
+    });
+    this.externalAuthId = new TerraformVariable(this, "external_auth_id", {
+      type: "string",
+      default: "",
+      description:
+        "ID of a Coder external auth provider (e.g. github). When set, users must link that " +
+        "account, and both the image build and the workspace's clone use their token.",
+    });
+    this.maxCpu = new TemplateVariable(this, "max_cpu", {
+      rules: [POSITIVE_NUMBER],
+      type: "number",
+      default: 8,
+      description:
+        "Most CPU cores a repository may reserve (hostRequirements.cpus or " +
+        "customizations.kubernetes.resources.requests.cpu).",
+    });
+    this.maxMemory = new TemplateVariable(this, "max_memory", {
+      rules: [POSITIVE_NUMBER],
+      type: "number",
+      default: 32,
+      description:
+        "Most memory in GiB a repository may reserve (hostRequirements.memory or " +
+        "customizations.kubernetes.resources.requests.memory).",
+    });
+    this.allowNodePlacement = new TerraformVariable(this, "allow_node_placement", {
+      type: "bool",
+      default: false,
+      description:
+        "Honor customizations.kubernetes.nodeSelector and tolerations. The template's " +
+        "kubernetes.io/arch selector always wins.",
+    });
+    this.gitCredentialsUsername = new TerraformVariable(this, "git_credentials_username", {
+      type: "string",
+      default: "",
+      description:
+        "Template-wide HTTPS git username for image builds; it takes precedence over external_auth_id.",
+    });
+    this.gitCredentialsToken = new TerraformVariable(this, "git_credentials_token", {
+      type: "string",
+      default: "",
+      sensitive: true,
+      description: "Token or password for git_credentials_username.",
+    });
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Where the repository is cloned and opened in a devcontainer workspace (spec §8).
+ *
+ * Clock: apply time (repository parameter, the image's workspaceFolder, the workspace id).
+ * Inputs may be null or malformed; the plan never fails on them: a folder that cannot be a
+ * mount path, or holds a character outside WORKSPACE_FOLDER_PATTERN (it reaches the IDE links and
+ * scripts), becomes the default `/workspaces/<repo_name>`, with a warning naming the value.
+ */
+import { Construct, type IResolvable } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
+import { quotedForWarning, REPO_NAME_PATTERN, WORKSPACE_FOLDER_PATTERN } from "./repository-values";
+
+/** The workspace folder when devcontainer.json sets none (placeholder included). */
+export const DEFAULT_WORKSPACE_FOLDER = "/workspaces/${localWorkspaceFolderBasename}";
+
+/** repo_name when the repository URL yields none (not specified upstream; see the docs). */
+export const FALLBACK_REPO_NAME = "workspace";
+
+/**
+ * Where the PVC's `workspace-folder/` is mounted when the folder needs no mount of its own:
+ * the mount exists either way, so the pod's shape does not depend on the repository.
+ */
+export const UNUSED_WORKSPACE_FOLDER_MOUNT = "/mnt/.devcontainer-unused-workspace-folder";
+
+export interface WorkspaceFolderProps {
+  /** The `repository` parameter (https, ssh or scp-style URL). */
+  readonly repository: HclValue;
+  /** The metadata's `workspace_folder`; null or empty means the default. */
+  readonly workspaceFolder: HclValue;
+  /** The Coder workspace id, for `${devcontainerId}`. */
+  readonly workspaceId: HclValue;
+  /** The remote user's home ({@link WorkspaceUser.homeDir}): a folder equal to it is not mounted. */
+  readonly homeDir: HclValue;
+  /** Prefix of the local names, for several instances in one module. @default "" */
+  readonly localPrefix?: string;
+}
+
+/**
+ * Locals (with `localPrefix`): `repo_name`, `workspace_folder`, `workspace_folder_basename`,
+ * `workspace_folder_mounted`, `workspace_folder_mount_path`, `workspace_folder_warnings`, and
+ * the intermediate `repo_name_requested` and `workspace_folder_requested`.
+ */
+export class WorkspaceFolder extends Construct {
+  /** Local `repo_name`: the repository's last path segment without `.git`. */
+  public readonly repoName: string;
+  /** Local `workspace_folder`: absolute, placeholders substituted, no trailing `/`. */
+  public readonly path: string;
+  /** Local `workspace_folder_basename`: its last segment. */
+  public readonly basename: string;
+  /**
+   * Local `workspace_folder_mounted`: true when the folder gets the PVC's `workspace-folder/`
+   * (it is neither `/workspaces`, under `/workspaces/`, nor the home).
+   */
+  public readonly mounted: IResolvable;
+  /** Local `workspace_folder_mount_path`: the folder when mounted, else the unused path. */
+  public readonly mountPath: string;
+  /** Local `workspace_folder_warnings`: list(string), one per bad value. */
+  public readonly warnings: string[];
+
+  constructor(scope: Construct, id: string, props: WorkspaceFolderProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const local = (name: string, expression: unknown) => locals.add(name, expression);
+
+    // The last segment after a "/" or ":" (so scp-style `git@host:repo.git` gives `repo`),
+    // trailing slashes and `.git` removed.
+    const repoNameRequested = local(
+      "repo_name_requested",
+      hcl`try(trimsuffix(regex("[^/:]*$", replace(trimspace(${props.repository}), "/[/]+$/", "")), ".git"), null)`,
+    );
+    // A segment of the default folder, so it has the folder's characters (WORKSPACE_FOLDER_PATTERN).
+    const repoName = local(
+      "repo_name",
+      hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested.asString})) &&
+        !contains([".", ".."], ${repoNameRequested.asString}), false) ? ${repoNameRequested.asString} : ${FALLBACK_REPO_NAME}`,
+    );
+
+    const requested = local(
+      "workspace_folder_requested",
+      hcl`replace(replace(replace(replace(
+        try(coalesce(trimspace(${props.workspaceFolder})), ${DEFAULT_WORKSPACE_FOLDER}),
+        ${"${localWorkspaceFolderBasename}"}, ${repoName.asString}),
+        ${"${containerWorkspaceFolderBasename}"}, ${repoName.asString}),
+        ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
+        "/(.)[/]+$/", "$1")`,
+    );
+
+    // The folder reaches the vscode-desktop link unencoded, the IDE modules' scripts, our
+    // scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's characters (so no
+    // unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
+    const valid = hcl`try(
+      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${requested.asString})) &&
+      !can(regex("(^|/)[.][.]?(/|$)", ${requested.asString})) &&
+      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${requested.asString}), false)`;
+
+    const folder = local(
+      "workspace_folder",
+      hcl`${valid} ? ${requested.asString} : format("/workspaces/%s", ${repoName.asString})`,
+    );
+    const basename = local("workspace_folder_basename", hcl`basename(${folder.asString})`);
+    const mounted = local(
+      "workspace_folder_mounted",
+      hcl`!(${folder.asString} == "/workspaces" || startswith(${folder.asString}, "/workspaces/") ||
+        ${folder.asString} == try(tostring(${props.homeDir}), null))`,
+    );
+    const mountPath = local(
+      "workspace_folder_mount_path",
+      hcl`${mounted.asBoolean} ? ${folder.asString} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`,
+    );
+    const warnings = local(
+      "workspace_folder_warnings",
+      hcl`concat(
+        try(length(${repoNameRequested.asString}) > 0 && ${repoName.asString} != ${repoNameRequested.asString}, false) ? [format(
+          "The repository's name %s cannot be a folder name (letters, digits and . _ @ , ~ -); the folder name placeholders and the default folder use %s.",
+          ${quotedForWarning(repoNameRequested.asString)}, ${repoName.asString})] : [],
+        ${valid} ? [] : [format(
+          "workspaceFolder %s cannot be used as the workspace folder (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, without . or .. segments or unknown variables); the workspace uses %s.",
+          ${quotedForWarning(requested.asString)}, ${folder.asString})]
+      )`,
+    );
+
+    this.repoName = repoName.asString;
+    this.path = folder.asString;
+    this.basename = basename.asString;
+    this.mounted = mounted.asBoolean;
+    this.mountPath = mountPath.asString;
+    this.warnings = warnings.asList;
+  }
+}

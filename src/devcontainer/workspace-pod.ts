@@ -1,0 +1,163 @@
+import { Construct, Token, type IResolvable, type ITerraformDependable } from "../core/cdk";
+import type {
+  DeploymentV1SpecTemplateSpecAffinity,
+  DeploymentV1SpecTemplateSpecContainerResources,
+} from "@cdktf/provider-kubernetes/lib/deployment-v1";
+import { embeddedScript } from "../core/embedded-script";
+import { hcl } from "../core/hcl";
+import { agentContainer, WorkspaceDeployment } from "../constructs/workspace-deployment";
+import type { WorkspaceAgent } from "../constructs/workspace-agent";
+import type { WorkspaceData } from "../constructs/workspace-data";
+import type { WorkspaceObjectMeta } from "../constructs/workspace-labels";
+import { type DevcontainerMounts, seedHomeInitContainer } from "./mounts";
+import type { ContainerRuntime } from "./runtime";
+import { SCRIPTS_DIR } from "./scripts";
+
+export interface DevcontainerPodProps {
+  readonly workspace: WorkspaceData;
+  readonly agent: WorkspaceAgent;
+  readonly namespace: string;
+  /** Labels and annotations (workspaceObjectMeta(ws, "workspace")). */
+  readonly meta: WorkspaceObjectMeta;
+  /** The built image (`devcontainerbuilder_build.workspace.image`). */
+  readonly image: string;
+  /** Created before the pod: the data volume's claim. */
+  readonly dependsOn: readonly ITerraformDependable[];
+  /** The remote user: name, ids and home. */
+  readonly user: {
+    readonly remoteUser: string;
+    readonly uid: number;
+    readonly gid: number;
+    readonly homeDir: string;
+  };
+  /** The workspace folder and where the PVC's `workspace-folder/` is mounted. */
+  readonly workspaceFolder: { readonly path: string; readonly mountPath: string };
+  /** The "Dev Container variables" text, raw. */
+  readonly variablesText: string;
+  /** Map with `containerEnv` / `remoteEnv` rendered scripts (absent when empty). */
+  readonly envScripts: IResolvable;
+  readonly resources: DeploymentV1SpecTemplateSpecContainerResources;
+  /** Node selector map; always pins the architecture. */
+  readonly nodeSelector: IResolvable;
+  /** Tolerations: a list of `{ key, operator, value, effect, toleration_seconds }`. */
+  readonly tolerations: IResolvable;
+  readonly affinity: DeploymentV1SpecTemplateSpecAffinity;
+  readonly runtime: ContainerRuntime;
+  /** Every volume and mount of the pod, and the folders seed-home creates. */
+  readonly mounts: DevcontainerMounts;
+  /** `var.image_pull_secret_name`: "" for none. */
+  readonly imagePullSecretName: string;
+}
+
+/**
+ * The workspace pod (`kubernetes_deployment_v1.main`, count = start_count) of the
+ * devcontainer template:
+ *
+ * - everything runs as the image's remote user from the start (uid/gid recorded at build
+ *   time), with fsGroup keeping the PVC writable; nothing starts as root;
+ * - init container `seed-home` creates the PVC's folders and, on the first start only,
+ *   copies the image's home into the persisted one;
+ * - container `dev` runs the image with dev-entrypoint.sh, which sets up the Dev
+ *   Container environment and execs the agent; the image's ENTRYPOINT and CMD never run;
+ * - the PVC provides the home, /workspaces, the workspace folder (when outside
+ *   /workspaces) and the repository's volumes; /dev/shm and tmpfs mounts are in memory
+ *   (all of them decided by DevcontainerMounts).
+ */
+export class DevcontainerPod extends Construct {
+  public readonly deployment: WorkspaceDeployment;
+
+  constructor(scope: Construct, id: string, props: DevcontainerPodProps) {
+    super(scope, id);
+    const user = props.user;
+    // Both explicit: the kubernetes provider sends an unset runAsNonRoot as false and an unset
+    // allowPrivilegeEscalation as true. Root only when the image's remote user is root.
+    const nonRoot = Token.asAny(hcl`${user.uid} != 0`) as IResolvable;
+    const runtime = props.runtime;
+    const seedHome = embeddedScript(this, `${SCRIPTS_DIR}/seed-home.sh`);
+    const entrypoint = embeddedScript(this, `${SCRIPTS_DIR}/dev-entrypoint.sh`);
+    const envScript = (kind: string) =>
+      Token.asString(hcl`base64encode(lookup(${props.envScripts}, ${kind}, ""))`);
+
+    this.deployment = new WorkspaceDeployment(this, "deployment", {
+      workspace: props.workspace,
+      name: `coder-${props.workspace.id}`,
+      namespace: props.namespace,
+      meta: props.meta,
+      dependsOn: props.dependsOn,
+      pod: {
+        securityContext: {
+          runAsUser: Token.asString(user.uid),
+          runAsGroup: Token.asString(user.gid),
+          fsGroup: Token.asString(user.gid),
+          fsGroupChangePolicy: "OnRootMismatch",
+          // Docker's default profile, as `devcontainer up` would run the container; the dev
+          // container's Unconfined (behind allow_privileged) overrides it.
+          seccompProfile: { type: "RuntimeDefault" },
+        },
+        shareProcessNamespace: runtime.shareProcessNamespace,
+        hostname: runtime.hostname,
+        nodeSelector: props.nodeSelector as unknown as Record<string, string>,
+        initContainer: [
+          {
+            ...seedHomeInitContainer({
+              image: props.image,
+              script: seedHome,
+              homeDir: user.homeDir,
+              mounts: props.mounts,
+            }),
+            // It only creates folders and copies files as the remote user.
+            securityContext: {
+              allowPrivilegeEscalation: false,
+              runAsNonRoot: nonRoot,
+              capabilities: { drop: runtime.dropUnderRestricted },
+            },
+          },
+        ],
+        container: [
+          agentContainer({
+            name: "dev",
+            image: props.image,
+            agent: props.agent,
+            command: ["sh", "-c", entrypoint],
+            securityContext: { ...runtime.containerSecurityContext, runAsNonRoot: nonRoot },
+            env: [
+              { name: "DC_INIT_SCRIPT", value: props.agent.initScript },
+              { name: "DC_REMOTE_USER", value: user.remoteUser },
+              { name: "DC_HOME", value: user.homeDir },
+              { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.path },
+              { name: "DC_ID", value: props.workspace.id },
+              { name: "DC_VARIABLES", value: props.variablesText },
+              { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
+              { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
+            ],
+            resources: props.resources,
+          }),
+        ],
+        affinity: props.affinity,
+      },
+    });
+
+    // Blocks whose number depends on the repository: dynamic blocks, written as overrides
+    // because cdktf has no dynamic blocks inside lists of blocks (containers).
+    const deployment = this.deployment.deployment;
+    const pod = "spec.template.spec";
+    deployment.addOverride(`${pod}.dynamic.toleration`, {
+      for_each: props.tolerations,
+      iterator: "toleration",
+      content: {
+        key: "${toleration.value.key}",
+        operator: "${toleration.value.operator}",
+        value: "${toleration.value.value}",
+        effect: "${toleration.value.effect}",
+        toleration_seconds: "${toleration.value.toleration_seconds}",
+      },
+    });
+    deployment.addOverride(`${pod}.dynamic.image_pull_secrets`, {
+      for_each: hcl`${props.imagePullSecretName} != "" ? [${props.imagePullSecretName}] : []`,
+      iterator: "secret",
+      content: { name: "${secret.value}" },
+    });
+    props.mounts.applyTo(deployment, 0);
+    runtime.applyTo(deployment, 0);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The user a devcontainer workspace runs as: name, uid, gid and home directory (spec §6, §7).
+ *
+ * Clock: apply time. Every value comes from the repository's image (the Dev Container
+ * metadata data source), so each decision is a Terraform local that can be planned alone:
+ * variables in, outputs out. Inputs may be null (workspace stopped, pre-0.3.0 service or
+ * image) or malformed; the plan never fails on them: a missing uid/gid becomes 1000 with a
+ * warning to rebuild, a bad value becomes its fallback with a warning naming field and value.
+ */
+import { Construct } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
+import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
+import { UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
+
+/** uid/gid the pod runs as when the image has none recorded (deprecated, removed in 2.0). */
+export const FALLBACK_UID = 1000;
+
+/**
+ * Paths that cannot be the home: the pod mounts something else there (two volumes cannot share
+ * a mount path), or the container runtime owns them.
+ */
+const PATHS_NOT_A_HOME = [
+  "/workspaces",
+  "/dev",
+  "/dev/shm",
+  "/proc",
+  "/sys",
+  UNUSED_WORKSPACE_FOLDER_MOUNT,
+];
+
+/** Highest uid/gid Kubernetes accepts in runAsUser/runAsGroup/fsGroup. */
+const MAX_ID = 2147483647;
+
+export interface WorkspaceUserProps {
+  /**
+   * The metadata's `remote_user` (devcontainer.json remoteUser, resolved by the service).
+   * Null or empty falls back to `containerUser`, then to `"root"`.
+   */
+  readonly remoteUser: HclValue;
+  /** The metadata's `container_user`. @default null */
+  readonly containerUser?: HclValue;
+  /**
+   * The metadata's `runtime` object; its `remote_user_uid`, `remote_user_gid` and
+   * `remote_user_home` are read. Null while stopped or for images built before 0.3.0.
+   */
+  readonly runtime: HclValue;
+  /**
+   * True when the metadata was read (the data source exists, i.e. the workspace starts).
+   * Only then is a missing uid/gid a finding worth a warning.
+   */
+  readonly metadataRead: HclValue;
+  /** Prefix of the local names, for several instances in one module. @default "" */
+  readonly localPrefix?: string;
+}
+
+/**
+ * Locals (with `localPrefix`): `remote_user`, `uid`, `gid`, `home_dir`, `user_warnings`,
+ * plus the intermediate `remote_user_requested`, `recorded_uid`, `recorded_gid`,
+ * `recorded_home` and `user_checks`.
+ */
+export class WorkspaceUser extends Construct {
+  /** Local `remote_user`: the user name (`USER`, `LOGNAME`, the home fallback). */
+  public readonly remoteUser: string;
+  /** Local `uid`: pod `run_as_user`. */
+  public readonly uid: number;
+  /** Local `gid`: pod `run_as_group` and `fs_group`. */
+  public readonly gid: number;
+  /** Local `home_dir`: absolute, no trailing `/`; where the PVC's `home/` is mounted. */
+  public readonly homeDir: string;
+  /** Local `user_warnings`: list(string), the uid-fallback warning and bad-data warnings. */
+  public readonly warnings: string[];
+
+  constructor(scope: Construct, id: string, props: WorkspaceUserProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const local = (name: string, expression: unknown) => locals.add(name, expression);
+
+    // coalesce skips nulls and empty strings; it fails when nothing is left, hence try().
+    const requested = local(
+      "remote_user_requested",
+      hcl`try(trimspace(coalesce(${props.remoteUser}, ${props.containerUser ?? null})), null)`,
+    );
+    const recordedUid = local("recorded_uid", hcl`try(${props.runtime}.remote_user_uid, null)`);
+    const recordedGid = local("recorded_gid", hcl`try(${props.runtime}.remote_user_gid, null)`);
+    const recordedHome = local(
+      "recorded_home",
+      hcl`try(replace(trimspace(${props.runtime}.remote_user_home), "/[/]+$/", ""), null)`,
+    );
+
+    // One object of validity flags keeps the decisions below short and readable.
+    const checks = local(
+      "user_checks",
+      hcl`{
+        remote_user_valid = try(can(regex(${USER_NAME_PATTERN}, ${requested.asString})), false),
+        uid_valid = try(floor(${recordedUid.asNumber}) == ${recordedUid.asNumber} && ${recordedUid.asNumber} >= 0 && ${recordedUid.asNumber} <= ${MAX_ID}, false),
+        gid_valid = try(floor(${recordedGid.asNumber}) == ${recordedGid.asNumber} && ${recordedGid.asNumber} >= 0 && ${recordedGid.asNumber} <= ${MAX_ID}, false),
+        home_valid = try(can(regex(${POD_PATH_PATTERN}, ${recordedHome.asString})) && !can(regex("(^|/)[.][.]?(/|$)", ${recordedHome.asString}))
+          && !contains(${PATHS_NOT_A_HOME}, ${recordedHome.asString}) && !can(regex("^/(proc|sys)(/|$)", ${recordedHome.asString})), false)
+      }`,
+    );
+    const check = checks.asAnyMap;
+
+    const remoteUser = local(
+      "remote_user",
+      hcl`${check}.remote_user_valid ? ${requested.asString} : "root"`,
+    );
+    const uid = local(
+      "uid",
+      hcl`${check}.uid_valid ? floor(${recordedUid.asNumber}) : ${FALLBACK_UID}`,
+    );
+    const gid = local(
+      "gid",
+      hcl`${check}.gid_valid ? floor(${recordedGid.asNumber}) : ${FALLBACK_UID}`,
+    );
+    const homeDir = local(
+      "home_dir",
+      hcl`${check}.home_valid ? ${recordedHome.asString} : (
+        ${remoteUser.asString} == "root" ? "/root" : format("/home/%s", ${remoteUser.asString}))`,
+    );
+
+    const warnings = local(
+      "user_warnings",
+      hcl`concat(
+        ${props.metadataRead} == true && (${recordedUid.asNumber} == null || ${recordedGid.asNumber} == null) ? [format(
+          "The image records no uid/gid for the remote user %q (it was built by a devcontainer-builder older than 0.3.0), so the workspace runs as uid/gid ${FALLBACK_UID}. Increase the Rebuild parameter to rebuild the image.",
+          ${remoteUser.asString})] : [],
+        ${requested.asString} != null && !${check}.remote_user_valid ? [format(
+          "remote_user %s is not a usable user name (letters, digits and . _ -, not starting with . or -); the workspace uses \"root\" for USER and the home fallback.",
+          ${quotedForWarning(requested.asString)})] : [],
+        ${recordedUid.asNumber} != null && !${check}.uid_valid ? [format(
+          "runtime.remote_user_uid %s is not a valid uid; the workspace runs as uid ${FALLBACK_UID}.",
+          jsonencode(${recordedUid.asNumber}))] : [],
+        ${recordedGid.asNumber} != null && !${check}.gid_valid ? [format(
+          "runtime.remote_user_gid %s is not a valid gid; the workspace runs as gid ${FALLBACK_UID}.",
+          jsonencode(${recordedGid.asNumber}))] : [],
+        try(length(${recordedHome.asString}) > 0, false) && !${check}.home_valid ? [format(
+          "runtime.remote_user_home %s is not usable as the home directory (an absolute path of letters, digits and . _ @ + , ~ - /, without . and .. segments, not /proc, /sys or a path the pod mounts itself); the home is %s.",
+          ${quotedForWarning(recordedHome.asString)}, ${homeDir.asString})] : []
+      )`,
+    );
+
+    this.remoteUser = remoteUser.asString;
+    this.uid = uid.asNumber;
+    this.gid = gid.asNumber;
+    this.homeDir = homeDir.asString;
+    this.warnings = warnings.asList;
+  }
+}

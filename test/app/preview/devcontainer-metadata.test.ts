@@ -1,0 +1,238 @@
+/**
+ * The devcontainer.json → data source mapping preview feeds the template (no Terraform).
+ */
+import { parseDevcontainerJson } from "../../../app/preview/devcontainer-file";
+import { deriveMetadata, imageSource } from "../../../app/preview/devcontainer-metadata";
+import { renderLifecycleScripts } from "../../../app/preview/lifecycle-scripts";
+import { mapMounts } from "../../../app/preview/mounts";
+import { dockerSizeBytes, parseRunArgs } from "../../../app/preview/run-args";
+import { findVariableReferences } from "../../../app/preview/variable-references";
+
+describe("parseDevcontainerJson", () => {
+  it("accepts comments and trailing commas", () => {
+    const read = parseDevcontainerJson('// c\n{ "image": "x", /* y */ "init": true, }\n', "f.json");
+    expect(read).toEqual({ kind: "config", file: "f.json", config: { image: "x", init: true } });
+  });
+
+  it("reports each syntax error at its line and column", () => {
+    const read = parseDevcontainerJson('{\n  "a": 1\n  "b": 2\n}', "f.json");
+    expect(read.kind).toBe("invalid");
+    expect(read.kind === "invalid" && read.errors).toEqual([
+      { line: 3, column: 3, code: "CommaExpected" },
+    ]);
+  });
+
+  it("rejects a top level that is not an object", () => {
+    const read = parseDevcontainerJson("[1]", "f.json");
+    expect(read.kind === "invalid" && read.message).toMatch(/not a JSON object/);
+  });
+});
+
+describe("parseRunArgs", () => {
+  it("maps the supported flags in both spellings", () => {
+    const run = parseRunArgs([
+      "--cap-add=SYS_PTRACE",
+      "--cap-add",
+      "NET_ADMIN",
+      "--privileged",
+      "--init",
+      "--security-opt",
+      "seccomp=unconfined",
+      "--shm-size=1g",
+      "--hostname",
+      "box",
+      "--add-host=db:10.0.0.5",
+      "--add-host",
+      "cache:10.0.0.5",
+      "-e",
+      "A=1",
+      "--cpus=2.5",
+      "-m",
+      "512m",
+    ]);
+    expect(run).toEqual({
+      capAdd: ["SYS_PTRACE", "NET_ADMIN"],
+      privileged: true,
+      init: true,
+      seccompUnconfined: true,
+      shmSizeBytes: 2 ** 30,
+      hostname: "box",
+      hostAliases: [{ ip: "10.0.0.5", hostnames: ["db", "cache"] }],
+      hostAliasSources: [["--add-host=db:10.0.0.5", "--add-host cache:10.0.0.5"]],
+      env: [["A", "1"]],
+      cpus: 2.5,
+      memoryBytes: 512 * 2 ** 20,
+      ignored: [],
+      warnings: [],
+    });
+  });
+
+  it("warns about flags a pod cannot honor", () => {
+    const run = parseRunArgs([
+      "--network=host",
+      "--device",
+      "/dev/fuse",
+      "--gpus",
+      "all",
+      "--rm",
+      "-h",
+      "${localEnv:H}",
+    ]);
+    expect(run.warnings).toHaveLength(5);
+    expect(run.warnings.join("\n")).toMatch(
+      /--network=host[\s\S]*--device \/dev\/fuse[\s\S]*--gpus all[\s\S]*--rm[\s\S]*variable/,
+    );
+    expect(run.hostname).toBeUndefined();
+  });
+
+  it("reads Docker sizes", () => {
+    expect([
+      dockerSizeBytes("64m"),
+      dockerSizeBytes("2g"),
+      dockerSizeBytes("100"),
+      dockerSizeBytes("lots"),
+    ]).toEqual([64 * 2 ** 20, 2 * 2 ** 30, 100, undefined]);
+  });
+});
+
+describe("mapMounts", () => {
+  it("keeps volume and tmpfs mounts in order and drops bind mounts with a warning", () => {
+    const mapped = mapMounts([
+      "source=cache,target=/cache,type=volume,readonly",
+      { type: "tmpfs", target: "/tmp/x" },
+      "type=bind,source=/var/run/docker.sock,target=/var/run/docker.sock",
+      "type=volume,target=/anon",
+    ]);
+    expect(mapped.mounts).toEqual([
+      { kind: "volume", source: "cache", target: "/cache", read_only: true },
+      { kind: "tmpfs", source: null, target: "/tmp/x", read_only: false },
+      { kind: "volume", source: null, target: "/anon", read_only: false },
+    ]);
+    expect(mapped.warnings).toEqual([expect.stringMatching(/bind mount .*docker\.sock/)]);
+  });
+});
+
+describe("findVariableReferences", () => {
+  it("lists each variable once with every property that uses it", () => {
+    const refs = findVariableReferences({
+      containerEnv: { TOKEN: "${localEnv:TOKEN}", P: "${containerEnv:PATH}:/x" },
+      mounts: ["source=${localEnv:VOL:data},target=/d,type=volume"],
+      postCreateCommand: "echo ${env:TOKEN} in ${containerWorkspaceFolder}",
+    });
+    expect(refs).toEqual([
+      {
+        kind: "localEnv",
+        name: "TOKEN",
+        default: null,
+        used_in: ["containerEnv.TOKEN", "postCreateCommand"],
+      },
+      { kind: "containerEnv", name: "PATH", default: null, used_in: ["containerEnv.P"] },
+      { kind: "localEnv", name: "VOL", default: "data", used_in: ["mounts[0]"] },
+      {
+        kind: "context",
+        name: "containerWorkspaceFolder",
+        default: null,
+        used_in: ["postCreateCommand"],
+      },
+    ]);
+  });
+});
+
+describe("renderLifecycleScripts", () => {
+  it("renders strings through sh -c, lists as argv and objects in parallel", () => {
+    const { scripts, warnings } = renderLifecycleScripts({
+      onCreateCommand: "echo '${localEnv:A}'",
+      postCreateCommand: ["npm", "install", "${containerWorkspaceFolder}"],
+      postStartCommand: { a: "x", b: ["y", "z"] },
+      postAttachCommand: 42,
+    });
+    expect(scripts.onCreateCommand).toBe(
+      "#!/bin/sh\n/bin/sh -c 'echo '\\''${DEVCONTAINER_LOCALENV_A}'\\''' || exit $?\n",
+    );
+    expect(scripts.postCreateCommand).toBe(
+      `#!/bin/sh\n'npm' 'install' "\${DEVCONTAINER_WORKSPACE_FOLDER}" || exit $?\n`,
+    );
+    expect(scripts.postStartCommand).toMatch(
+      /\( \/bin\/sh -c 'x' \) & pid_0=\$!\n# b\n\( 'y' 'z' \) & pid_1=\$!/,
+    );
+    expect(scripts.postAttachCommand).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^postAttachCommand /)]);
+  });
+});
+
+describe("deriveMetadata", () => {
+  it("maps a devcontainer.json to the data source's attributes", () => {
+    const { values, unknowns, assumptions } = deriveMetadata({
+      image: "debian",
+      containerUser: "app",
+      workspaceFolder: "/src",
+      hostRequirements: { cpus: 4, memory: "8gb", gpu: "optional" },
+      runArgs: ["--memory=4g", "-e", "FROM_RUN=1"],
+      capAdd: ["SYS_PTRACE"],
+      securityOpt: ["apparmor=unconfined"],
+      containerEnv: { A: 'say "$HOME" ${containerEnv:PATH}' },
+      remoteEnv: { B: "2" },
+      forwardPorts: [3000, "8080", "db:5432"],
+      portsAttributes: { "3000": { label: "Web", protocol: "https", onAutoForward: "silent" } },
+      customizations: {
+        vscode: { extensions: ["A.b", "c.d", "a.B", "-c.d"], settings: { "editor.tabSize": 2 } },
+        kubernetes: { storage: "20Gi" },
+      },
+      postCreateCommand: "make",
+    });
+    expect(values).toMatchObject({
+      remote_user: null,
+      container_user: "app",
+      workspace_folder: "/src",
+      // runArgs --memory wins over hostRequirements.memory
+      host_requirements: {
+        cpus: 4,
+        memory_bytes: 4 * 2 ** 30,
+        storage_bytes: null,
+        gpu_json: '"optional"',
+      },
+      runtime: { remote_user_uid: 1000, remote_user_home: "/home/app", cap_add: ["SYS_PTRACE"] },
+      env_scripts: {
+        containerEnv: 'export FROM_RUN="1"\nexport A="say \\"\\$HOME\\" ${PATH}"',
+        remoteEnv: 'export B="2"',
+      },
+      extensions: ["A.b"],
+      settings_json: '{"editor.tabSize":2}',
+      forward_ports: [
+        { port: 3000, label: "Web", protocol: "https", on_auto_forward: "silent" },
+        { port: 8080, label: null, protocol: null, on_auto_forward: null },
+      ],
+      lifecycle_scripts: { postCreateCommand: "#!/bin/sh\n/bin/sh -c 'make' || exit $?\n" },
+    });
+    expect(values.warnings).toEqual([
+      expect.stringMatching(/apparmor=unconfined/),
+      expect.stringMatching(/db:5432/),
+    ]);
+    // The merged configuration lists customizations per contributor and hooks in plural.
+    expect(JSON.parse(values.configuration_json as string)).toMatchObject({
+      customizations: { kubernetes: [{ storage: "20Gi" }] },
+      postCreateCommands: ["make"],
+    });
+    expect(unknowns.join("\n")).toMatch(/image debian/);
+    expect(assumptions.join("\n")).toMatch(/1000:1000 and \/home\/app/);
+  });
+});
+
+describe("imageSource", () => {
+  it("decides as the Dev Containers CLI: a Dockerfile, then Compose, then image; else none", () => {
+    expect(
+      imageSource({ image: "x", dockerComposeFile: "c.yml", build: { dockerfile: "D" } }),
+    ).toEqual({ kind: "dockerfile", property: "build.dockerfile", dockerfile: "D" });
+    expect(imageSource({ image: "x", dockerComposeFile: ["c.yml"], service: "app" })).toEqual({
+      kind: "compose",
+      service: "app",
+    });
+    expect(imageSource({ image: "x", dockerFile: "Old" })).toMatchObject({
+      property: "dockerFile",
+    });
+    expect(imageSource({ image: "x" })).toEqual({ kind: "image", image: "x" });
+    for (const none of [{}, { image: "" }, { build: { context: ".." } }, { name: "x" }]) {
+      expect(imageSource(none)).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { shellQuote } from "../../../app/coder-cli";
+import { parseCoderVersion } from "../../../app/coder-version";
+import { formatProvisionerTags, provisionerTagArgs } from "../../../app/provisioner-tags";
+import { planPush, TERRAFORM_LOCK_FILE } from "../../../app/template-push";
+
+const V2_24 = { major: 2, minor: 24, patch: 1 };
+
+// The commands `npm run push` builds, without running anything.
+
+const frontMatter = {
+  displayName: "Packer builder",
+  description: "Builds images",
+  icon: "/icon/packer.svg",
+};
+
+describe("planPush", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "push-plan-"));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("sends static tags in key order, and no --ignore-lockfile when a lock file ships", () => {
+    fs.writeFileSync(path.join(dir, TERRAFORM_LOCK_FILE), "# lock\n");
+    const plan = planPush(
+      {
+        name: "packer",
+        dir,
+        provisionerTags: { zone: "b", cluster: "harvester" },
+        frontMatter,
+      },
+      { coderVersion: V2_24 },
+    );
+    expect(plan.push).toEqual([
+      "templates",
+      "push",
+      "packer",
+      "-d",
+      dir,
+      "--yes",
+      "--provisioner-tag",
+      "cluster=harvester",
+      "--provisioner-tag",
+      "zone=b",
+    ]);
+    expect(plan.notes).toEqual([]);
+    expect(plan.edit).toEqual([
+      "templates",
+      "edit",
+      "packer",
+      "--display-name",
+      "Packer builder",
+      "--description",
+      "Builds images",
+      "--icon",
+      "/icon/packer.svg",
+    ]);
+  });
+
+  it("passes --ignore-lockfile without a lock file and says why", () => {
+    const plan = planPush(
+      { name: "k", dir, provisionerTags: {}, frontMatter },
+      { message: "m", coderVersion: V2_24 },
+    );
+    expect(plan.push.slice(-4)).toEqual(["--provisioner-tag=-", "-m", "m", "--ignore-lockfile"]);
+    expect(plan.notes[0]).toContain("needs the Terraform registry");
+  });
+});
+
+describe("configured variables", () => {
+  it("are passed with --var in name order, as text, except those the variables file sets", () => {
+    const plan = planPush(
+      {
+        name: "k",
+        dir: os.tmpdir(),
+        provisionerTags: { a: "1" },
+        frontMatter,
+        configuredVariables: { namespace: "ns", max_cpu: 4, use_kubeconfig: true, image: "i:1" },
+      },
+      { coderVersion: V2_24, variablesFile: "/f.yaml", variablesFileNames: ["image"] },
+    );
+    expect(plan.push.slice(6)).toEqual([
+      "--provisioner-tag",
+      "a=1",
+      "--var",
+      "max_cpu=4",
+      "--var",
+      "namespace=ns",
+      "--var",
+      "use_kubeconfig=true",
+      "--variables-file",
+      "/f.yaml",
+      "--ignore-lockfile",
+    ]);
+  });
+});
+
+describe("the coder release", () => {
+  const untagged = () => ({ name: "k", dir: os.tmpdir(), provisionerTags: {}, frontMatter });
+
+  it.each([
+    [{ major: 2, minor: 24, patch: 0 }, true],
+    [{ major: 3, minor: 0, patch: 0 }, true],
+    [{ major: 2, minor: 23, patch: 9 }, false],
+    [{ major: 1, minor: 99, patch: 0 }, false],
+    [null, false],
+  ])("%p clears inherited tags: %p", (coderVersion, clears) => {
+    const plan = planPush(untagged(), { coderVersion });
+    expect(plan.push.includes("--provisioner-tag=-")).toBe(clears);
+    expect(plan.notes.some((n) => n.includes("does not understand --provisioner-tag=-"))).toBe(
+      !clears,
+    );
+  });
+
+  it("is assumed to be v2.24 when unknown to a dry run, and the notes say so", () => {
+    const plan = planPush(untagged());
+    expect(plan.push).toContain("--provisioner-tag=-");
+    expect(plan.notes[0]).toBe(
+      "no coder CLI found: these are the commands for Coder v2.24.0 or later (assumed)",
+    );
+  });
+
+  it.each([
+    [
+      "Coder v2.24.1+0123abc Tue Jun 17 2025\nhttps://github.com/coder/coder/commit/0123abc\n",
+      { major: 2, minor: 24, patch: 1 },
+    ],
+    ["Coder v2.9.0-rc.1+abc\n", { major: 2, minor: 9, patch: 0 }],
+    ["Coder v0.0.0-devel+abc\n", undefined],
+    ["command not found\n", undefined],
+  ])("parses %p", (output, expected) => {
+    expect(parseCoderVersion(output)).toEqual(expected);
+  });
+});
+
+describe("tag formatting", () => {
+  it("clears tags for an untagged template and prints (untagged)", () => {
+    expect(provisionerTagArgs({})).toEqual(["--provisioner-tag=-"]);
+    expect(provisionerTagArgs({}, false)).toEqual([]);
+    expect(provisionerTagArgs({ a: "1" }, false)).toEqual(["--provisioner-tag", "a=1"]);
+    expect(formatProvisionerTags({})).toBe("(untagged)");
+    expect(formatProvisionerTags({ b: "2", a: "1" })).toBe("a=1 b=2");
+  });
+
+  it("shell-quotes a printed command so it can be pasted", () => {
+    expect(shellQuote(["push", "it's", "a b", "", "k=v", "--provisioner-tag=-"])).toBe(
+      "push 'it'\\''s' 'a b' '' k=v --provisioner-tag=-",
+    );
+  });
+});

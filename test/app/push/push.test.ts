@@ -1,0 +1,364 @@
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { projectRoot } from "../../../src/core/project-root";
+
+// `npm run push` end to end, run the way npm runs it (cli/push.ts through scripts/ts.js),
+// against a fake `coder` on PATH that records its argv and the folder it was given.
+
+const root = projectRoot();
+const pushScript = [path.join(root, "scripts", "ts.js"), path.join(root, "cli", "push.ts")];
+
+interface Call {
+  readonly args: string[];
+  readonly dir?: string;
+  readonly files: string[];
+}
+
+let work: string;
+let bin: string;
+let emptyConfig: string;
+
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "push-test-"));
+  bin = path.join(work, "bin");
+  fs.mkdirSync(bin);
+  fs.copyFileSync(path.join(__dirname, "fake-coder.sh"), path.join(bin, "coder"));
+  fs.chmodSync(path.join(bin, "coder"), 0o755);
+  emptyConfig = path.join(work, "empty.jsonc");
+  fs.writeFileSync(emptyConfig, "// built-in defaults\n{}\n");
+});
+
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+function runPush(name: string, args: string[], env: Record<string, string> = {}) {
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir);
+  const log = path.join(dir, "coder.log");
+  const outdir = path.join(dir, "out");
+  // An explicit empty config, so that a coder-cdktf.jsonc at the project root cannot change the results.
+  const config = args.includes("--config") ? [] : ["--config", emptyConfig];
+  const result = spawnSync(
+    process.execPath,
+    [...pushScript, ...args, ...config, "--outdir", outdir],
+    {
+      cwd: dir,
+      encoding: "utf8",
+      env: {
+        PATH: `${bin}:/usr/bin:/bin`,
+        HOME: dir,
+        CHECKPOINT_DISABLE: "1",
+        FAKE_CODER_LOG: log,
+        ...env,
+      },
+    },
+  );
+  return { ...result, outdir, calls: () => readCalls(log), logExists: () => fs.existsSync(log) };
+}
+
+function readCalls(log: string): Call[] {
+  return fs
+    .readFileSync(log, "utf8")
+    .split("=== call\n")
+    .filter((c) => c !== "")
+    .map((chunk) => {
+      const lines = chunk.split("\n");
+      const field = (prefix: string) =>
+        lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length));
+      return { args: field("arg: "), dir: field("dir: ")[0], files: field("file: ") };
+    });
+}
+
+describe("npm run push", () => {
+  it("uses a fake coder that passes shellcheck", () => {
+    const run = spawnSync("shellcheck", [path.join(__dirname, "fake-coder.sh")], {
+      encoding: "utf8",
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("synthesizes, pushes with tags, variables file, message and --ignore-lockfile, then sets display metadata", () => {
+    const varsFile = path.join(work, "vars.yaml");
+    fs.writeFileSync(varsFile, "namespace: coder-workspaces\n");
+    const run = runPush("ok", ["kubernetes", "--variables-file", varsFile, "-m", "first version"]);
+    expect(run.stderr).not.toContain("push failed");
+    expect(run.status).toBe(0);
+    const stack = path.join(run.outdir, "stacks", "kubernetes");
+    const [version, push, edit, ...rest] = run.calls();
+    expect(rest).toEqual([]);
+    // The CLI's release decides the flags; the fake says v2.24.1 by default.
+    expect(version.args).toEqual(["version"]);
+    expect(run.stderr).toContain("coder CLI: ");
+    expect(run.stderr).toContain("(v2.24.1)");
+    expect(push.args).toEqual([
+      "templates",
+      "push",
+      "kubernetes",
+      "-d",
+      stack,
+      "--yes",
+      "--provisioner-tag=-",
+      "--variables-file",
+      varsFile,
+      "-m",
+      "first version",
+      "--ignore-lockfile",
+    ]);
+    // The folder Coder receives is the freshly synthesized template.
+    expect(push.dir).toBe(stack);
+    expect(push.files).toEqual(expect.arrayContaining(["README.md", "cdk.tf.json"]));
+    expect(push.files.some((f) => f.startsWith("."))).toBe(false);
+    expect(edit.args).toEqual([
+      "templates",
+      "edit",
+      "kubernetes",
+      "--display-name",
+      "Kubernetes",
+      "--description",
+      "A container workspace on Kubernetes with a persistent home volume",
+      "--icon",
+      "/icon/k8s.png",
+    ]);
+    // Coder's own output is passed through, and the missing lock file is explained.
+    expect(run.stdout).toContain("Uploading template files...");
+    expect(run.stdout).toContain("Updated template metadata!");
+    expect(run.stderr).toMatch(/no \.terraform\.lock\.hcl .*--ignore-lockfile is passed/);
+  });
+
+  it("--dry-run prints the exact commands and runs nothing but `coder version`", () => {
+    const run = runPush("dry", ["kubernetes", "--dry-run", "--message", "it's new"]);
+    expect(run.status).toBe(0);
+    expect(run.calls().map((c) => c.args)).toEqual([["version"]]);
+    const stack = path.join(run.outdir, "stacks", "kubernetes");
+    expect(run.stdout.split("\n")).toEqual([
+      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- -m 'it'\\''s new' --ignore-lockfile`,
+      "coder templates edit kubernetes --display-name Kubernetes --description " +
+        "'A container workspace on Kubernetes with a persistent home volume' --icon /icon/k8s.png",
+      "",
+    ]);
+    expect(fs.existsSync(path.join(stack, "cdk.tf.json"))).toBe(true);
+  });
+
+  it("uses the Coder name and provisioner tags of the operator config", () => {
+    const config = path.join(work, "deploy.jsonc");
+    fs.writeFileSync(
+      config,
+      `{ "templates": { "kubernetes": { "name": "k8s-dev", "provisionerTags": { "zone": "b", "cluster": "dev" } } } }`,
+    );
+    const run = runPush("config", ["kubernetes", "--config", config]);
+    expect(run.status).toBe(0);
+    const [, push, edit] = run.calls();
+    expect(push.args.slice(0, 3)).toEqual(["templates", "push", "k8s-dev"]);
+    expect(push.args.slice(5, 10)).toEqual([
+      "--yes",
+      "--provisioner-tag",
+      "cluster=dev",
+      "--provisioner-tag",
+      "zone=b",
+    ]);
+    expect(edit.args.slice(0, 3)).toEqual(["templates", "edit", "k8s-dev"]);
+  });
+
+  describe("configured variables (Coder keeps the last version's values for any it is not given)", () => {
+    const writeConfig = (file: string, namespace: string) => {
+      fs.writeFileSync(
+        path.join(work, file),
+        `{ "templates": { "kubernetes": { "variables": { "namespace": "${namespace}", "use_kubeconfig": false } } } }`,
+      );
+      return path.join(work, file);
+    };
+
+    it("a push after changing a configured variable passes its new value", () => {
+      const first = runPush("vars-first", [
+        "kubernetes",
+        "--config",
+        writeConfig("v1.jsonc", "team-a"),
+      ]);
+      expect(first.status).toBe(0);
+      const second = runPush("vars-second", [
+        "kubernetes",
+        "--config",
+        writeConfig("v2.jsonc", "team-b"),
+      ]);
+      expect(second.status).toBe(0);
+      const pushArgs = (run: typeof first) => run.calls()[1].args;
+      expect(pushArgs(first).slice(6, 11)).toEqual([
+        "--provisioner-tag=-",
+        "--var",
+        "namespace=team-a",
+        "--var",
+        "use_kubeconfig=false",
+      ]);
+      expect(pushArgs(second).slice(7, 9)).toEqual(["--var", "namespace=team-b"]);
+      // The new value is also the default in the uploaded files.
+      const json = JSON.parse(
+        fs.readFileSync(path.join(second.outdir, "stacks", "kubernetes", "cdk.tf.json"), "utf8"),
+      );
+      expect(json.variable.namespace.default).toBe("team-b");
+    });
+
+    it("leaves a variable the operator's --variables-file sets to that file", () => {
+      const varsFile = path.join(work, "ns.yaml");
+      fs.writeFileSync(varsFile, "# per push\nnamespace: from-file\n");
+      const run = runPush("vars-file-wins", [
+        "kubernetes",
+        "--config",
+        writeConfig("v3.jsonc", "team-c"),
+        "--variables-file",
+        varsFile,
+      ]);
+      expect(run.status).toBe(0);
+      expect(run.calls()[1].args.slice(6)).toEqual([
+        "--provisioner-tag=-",
+        "--var",
+        "use_kubeconfig=false",
+        "--variables-file",
+        varsFile,
+        "--ignore-lockfile",
+      ]);
+    });
+
+    it("passes no --var without configured variables", () => {
+      const run = runPush("vars-none", ["kubernetes", "--dry-run"]);
+      expect(run.stdout).not.toContain("--var");
+    });
+
+    it("refuses a variables file that is not a YAML map", () => {
+      const bad = path.join(work, "list.yaml");
+      fs.writeFileSync(bad, "- namespace\n");
+      const run = runPush("vars-bad-file", ["kubernetes", "--variables-file", bad]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain("must be a YAML map of variable names to values");
+    });
+  });
+
+  it("fails with the CLI's message and exit status when the push fails, and skips the edit", () => {
+    const run = runPush("fail", ["kubernetes"], { FAKE_CODER_FAIL: "push" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("push failed: coder templates push exited with 1:");
+    expect(run.stderr).toContain(
+      "error: template import provisioning failed: terraform plan: exit status 1",
+    );
+    expect(run.calls().map((c) => c.args.slice(0, 2))).toEqual([
+      ["version"],
+      ["templates", "push"],
+    ]);
+  });
+
+  it("reports a failed metadata edit after a successful push", () => {
+    const run = runPush("edit-fail", ["kubernetes"], { FAKE_CODER_FAIL: "edit" });
+    expect(run.status).toBe(3);
+    expect(run.stderr).toContain("pushed kubernetes, but setting its display name");
+    expect(run.stderr).toContain("error: update template metadata: forbidden");
+  });
+
+  describe("with a CLI older than v2.24 (no --provisioner-tag=-)", () => {
+    it("pushes an untagged template without any tag flag and says the old tags are inherited", () => {
+      const run = runPush("old-cli", ["kubernetes"], { FAKE_CODER_VERSION: "2.23.4" });
+      expect(run.stderr).not.toContain("push failed");
+      expect(run.status).toBe(0);
+      const stack = path.join(run.outdir, "stacks", "kubernetes");
+      const [version, push, edit, ...rest] = run.calls();
+      expect(rest).toEqual([]);
+      expect(version.args).toEqual(["version"]);
+      expect(push.args).toEqual([
+        "templates",
+        "push",
+        "kubernetes",
+        "-d",
+        stack,
+        "--yes",
+        "--ignore-lockfile",
+      ]);
+      expect(edit.args.slice(0, 3)).toEqual(["templates", "edit", "kubernetes"]);
+      expect(run.stderr).toContain("(v2.23.4)");
+      expect(run.stderr).toContain(
+        "note: coder v2.23.4 does not understand --provisioner-tag=- (added in v2.24.0), so kubernetes " +
+          "is pushed without any tag flag and Coder keeps the provisioner tags of its active version",
+      );
+      expect(run.stderr).toContain(`--provisioner-tag scope=organization`);
+    });
+
+    it("still passes a tagged template's tags", () => {
+      const run = runPush("old-cli-tagged", ["packer-builder"], { FAKE_CODER_VERSION: "2.20.0" });
+      expect(run.status).toBe(0);
+      const [, push] = run.calls();
+      expect(push.args.slice(5)).toEqual([
+        "--yes",
+        "--provisioner-tag",
+        "cluster=harvester",
+        "--ignore-lockfile",
+      ]);
+      expect(run.stderr).not.toContain("does not understand");
+    });
+
+    it("is what the fake refuses, as the old CLI does: --provisioner-tag=- fails the push", () => {
+      const log = path.join(work, "direct.log");
+      const direct = spawnSync(
+        path.join(bin, "coder"),
+        ["templates", "push", "k", "-d", work, "--provisioner-tag=-"],
+        {
+          encoding: "utf8",
+          env: { PATH: "/usr/bin:/bin", FAKE_CODER_LOG: log, FAKE_CODER_VERSION: "2.23.4" },
+        },
+      );
+      expect(direct.status).toBe(1);
+      expect(direct.stderr).toContain(`invalid tag format for "-". must be key=value`);
+    });
+
+    it("treats a CLI whose release cannot be told (a development build) like an old one", () => {
+      const run = runPush("devel-cli", ["kubernetes", "--dry-run"], {
+        FAKE_CODER_VERSION: "devel",
+      });
+      expect(run.status).toBe(0);
+      expect(run.stdout).not.toContain("--provisioner-tag");
+      expect(run.stderr).toContain("(version unknown)");
+      expect(run.stderr).toContain("this coder CLI (its version is unknown) does not understand");
+    });
+
+    it("--dry-run prints the commands for the CLI found", () => {
+      const run = runPush("old-dry", ["kubernetes", "--dry-run"], { FAKE_CODER_VERSION: "2.23.4" });
+      expect(run.status).toBe(0);
+      const stack = path.join(run.outdir, "stacks", "kubernetes");
+      expect(run.stdout.split("\n")[0]).toBe(
+        `coder templates push kubernetes -d ${stack} --yes --ignore-lockfile`,
+      );
+    });
+  });
+
+  it("--dry-run without a CLI prints the commands for the version it assumes, and says so", () => {
+    const empty = path.join(work, "no-cli-bin");
+    fs.mkdirSync(empty);
+    const run = runPush("dry-no-cli", ["kubernetes", "--dry-run"], { PATH: empty });
+    expect(run.status).toBe(0);
+    expect(run.logExists()).toBe(false);
+    expect(run.stderr).toContain(
+      "note: no coder CLI found: these are the commands for Coder v2.24.0 or later (assumed)",
+    );
+    const stack = path.join(run.outdir, "stacks", "kubernetes");
+    expect(run.stdout.split("\n")[0]).toBe(
+      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- --ignore-lockfile`,
+    );
+  });
+
+  it("says plainly when coder is not on PATH, before synthesizing anything", () => {
+    const empty = path.join(work, "empty-bin");
+    fs.mkdirSync(empty);
+    const run = runPush("no-cli", ["kubernetes"], { PATH: empty });
+    expect(run.status).toBe(127);
+    expect(run.stderr).toContain("the Coder CLI (`coder`) is not on PATH");
+    expect(fs.existsSync(run.outdir)).toBe(false);
+  });
+
+  it("rejects an unknown template and a missing variables file with usage errors", () => {
+    const unknown = runPush("unknown", ["nope"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown template "nope"; known: .*kubernetes/);
+    const missing = runPush("missing-vars", ["kubernetes", "--variables-file", "nowhere.yaml"]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("--variables-file nowhere.yaml: file not found");
+  });
+});

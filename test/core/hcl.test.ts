@@ -1,0 +1,126 @@
+import {
+  App,
+  Fn,
+  TerraformLocal,
+  TerraformOutput,
+  TerraformStack,
+  TerraformVariable,
+  Token,
+} from "../../src/core/cdk";
+import { hcl, hclString } from "../../src/core/hcl";
+import { planExpressions } from "@coder-cdktf/terraform-harness";
+
+/** Synthesizes `build`'s elements and returns the stack's JSON. */
+function synth(
+  build: (stack: TerraformStack) => void,
+): Record<string, Record<string, Record<string, unknown>>> {
+  const app = new App({ outdir: "/tmp/hcl-test-unused" });
+  const stack = new TerraformStack(app, "s");
+  build(stack);
+  return JSON.parse(JSON.stringify(stack.toTerraform()));
+}
+
+describe("hcl", () => {
+  it("interpolates variable references as bare expressions", () => {
+    const tf = synth((stack) => {
+      const a = new TerraformVariable(stack, "a", { type: "number" });
+      const b = new TerraformVariable(stack, "b", { type: "string" });
+      new TerraformLocal(
+        stack,
+        "m",
+        hcl`max(${a.numberValue}, tonumber(${b.stringValue}))`,
+      ).overrideLogicalId("m");
+    });
+    expect(tf.locals.m).toBe("${max(var.a, tonumber(var.b))}");
+  });
+  it("quotes and escapes plain strings", () => {
+    expect(hclString('a"b\\c\n${x}%{y}')).toBe('"a\\"b\\\\c\\n$${x}%%{y}"');
+    const tf = synth((stack) => {
+      new TerraformLocal(stack, "s", hcl`join(" · ", [${"CPU ${x}"}, ${'q"'}])`).overrideLogicalId(
+        "s",
+      );
+    });
+    expect(tf.locals.s).toBe('${join(" · ", ["CPU $${x}", "q\\""])}');
+  });
+  it("renders numbers, booleans, null, arrays and objects", () => {
+    const tf = synth((stack) => {
+      new TerraformLocal(
+        stack,
+        "v",
+        hcl`[${1.5}, ${true}, ${null}, ${["a", 2]}, ${{ "nvidia.com/gpu": "1" }}]`,
+      ).overrideLogicalId("v");
+    });
+    expect(tf.locals.v).toBe('${[1.5, true, null, ["a", 2], { "nvidia.com/gpu" = "1" }]}');
+  });
+  it("nests expressions in parentheses and references locals by name", () => {
+    const tf = synth((stack) => {
+      const x = new TerraformVariable(stack, "x", { type: "number" });
+      const sum = hcl`${x.numberValue} + 1`;
+      const local = new TerraformLocal(stack, "double", hcl`${sum} * 2`);
+      local.overrideLogicalId("double");
+      new TerraformOutput(stack, "o", { value: hcl`${local.asNumber} > 3` }).overrideLogicalId("o");
+      new TerraformOutput(stack, "list", { value: hcl`length(${local.asList})` }).overrideLogicalId(
+        "list",
+      );
+    });
+    expect(tf.locals.double).toBe("${(var.x + 1) * 2}");
+    expect(tf.output.o.value).toBe("${local.double > 3}");
+    expect(tf.output.list.value).toBe("${length(local.double)}");
+  });
+  it("collapses line breaks of the TypeScript source and keeps HCL escapes raw", () => {
+    const tf = synth((stack) => {
+      const x = new TerraformVariable(stack, "x", { type: "string" });
+      new TerraformLocal(
+        stack,
+        "l",
+        hcl`
+          split("\n",
+            ${x.stringValue})
+        `,
+      ).overrideLogicalId("l");
+    });
+    expect(tf.locals.l).toBe('${split("\\n", var.x)}');
+  });
+  it("accepts cdktf function calls and map tokens", () => {
+    const tf = synth((stack) => {
+      const m = new TerraformVariable(stack, "m", { type: "map(string)" });
+      new TerraformLocal(stack, "k", hcl`keys(${Token.asStringMap(m.value)})`).overrideLogicalId(
+        "k",
+      );
+      new TerraformLocal(stack, "f", hcl`${Fn.lower(m.stringValue)} == "a"`).overrideLogicalId("f");
+    });
+    expect(tf.locals.k).toBe("${keys(var.m)}");
+    expect(tf.locals.f).toBe('${lower(var.m) == "a"}');
+  });
+  it("rejects strings that mix text and tokens", () => {
+    expect(() =>
+      synth((stack) => {
+        const x = new TerraformVariable(stack, "x", { type: "string" });
+        new TerraformLocal(stack, "bad", hcl`upper(${`${x.stringValue}Gi`})`);
+      }),
+    ).toThrow(/mixes text and tokens/);
+  });
+});
+
+describe("hcl (planned)", () => {
+  it("evaluates to the literal strings and values it was given", async () => {
+    const tricky = 'quote " backslash \\ newline \n template ${HOME} directive %{ if x } · done';
+    const plan = await planExpressions(
+      (stack) => {
+        const n = new TerraformVariable(stack, "n", { type: "number" });
+        const sum = hcl`${n.numberValue} + 1`;
+        new TerraformOutput(stack, "text", { value: hcl`${tricky}` });
+        new TerraformOutput(stack, "precedence", { value: hcl`${sum} * 2` });
+        new TerraformOutput(stack, "object", {
+          value: hcl`${{ "nvidia.com/gpu": "1", list: [1, true, null] }}`,
+        });
+      },
+      { n: 2 },
+    );
+    expect(plan.values).toEqual({
+      text: tricky,
+      precedence: 6,
+      object: { "nvidia.com/gpu": "1", list: [1, true, null] },
+    });
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The layering lint rule (eslint/layers.mjs, in `npm run lint`) can fail: each fixture is
+ * linted by ESLint with the project's own configuration, as if it were a file at the given
+ * path. An import up the layer table, product code importing test/, a template importing
+ * src/private/, the library using the plan harness, and the harness reaching into the
+ * project all fail, naming both sides; imports down the table pass.
+ */
+import { spawnSync } from "node:child_process";
+import { projectRoot } from "../../src/core/project-root";
+
+const ROOT = projectRoot();
+
+/** The layering rule's messages for each fixture, from one ESLint process. */
+function lintFixtures(fixtures: readonly (readonly [string, string])[]): string[][] {
+  // ESLint's config loader needs real dynamic imports, which jest's module system has not.
+  const script = `
+    const { ESLint } = require("eslint");
+    const path = require("path");
+    const fixtures = JSON.parse(require("fs").readFileSync(0, "utf8"));
+    (async () => {
+      const eslint = new ESLint({ cwd: process.cwd() });
+      const out = [];
+      for (const [file, code] of fixtures) {
+        const [r] = await eslint.lintText(code, { filePath: path.join(process.cwd(), file) });
+        out.push(r.messages.filter((m) => m.ruleId === "layers/layering").map((m) => m.message));
+      }
+      process.stdout.write(JSON.stringify(out));
+    })();`;
+  const run = spawnSync(process.execPath, ["-e", script], {
+    cwd: ROOT,
+    input: JSON.stringify(fixtures),
+    encoding: "utf8",
+  });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout) as string[][];
+}
+
+/** [fixture path, code, what the one message must say]. */
+const FORBIDDEN: readonly (readonly [string, string, string])[] = [
+  [
+    "src/core/fixture.ts",
+    'import { WorkspaceAgent } from "../constructs/workspace-agent";\nexport const a = WorkspaceAgent;\n',
+    "src/core/fixture.ts (core) imports src/constructs/workspace-agent.ts (constructs): imports only point down",
+  ],
+  [
+    "src/core/fixture.ts",
+    'import { hclQuoted } from "../private/hcl-writer";\nexport const q = hclQuoted;\n',
+    "src/core/fixture.ts (core) imports src/private/hcl-writer.ts (private): imports only point down",
+  ],
+  [
+    "src/constructs/fixture.ts",
+    'export { DevcontainerPod } from "../devcontainer/workspace-pod";\n',
+    "(constructs) imports src/devcontainer/workspace-pod.ts (devcontainer)",
+  ],
+  [
+    "src/devcontainer/fixture.ts",
+    'import { synthTemplates } from "../../app/synth";\nexport const s = synthTemplates;\n',
+    "(devcontainer) imports app/synth.ts (app)",
+  ],
+  [
+    "templates/fixture/index.ts",
+    'import { synthTemplates } from "../../app/synth";\nexport const s = synthTemplates;\n',
+    "(templates) imports app/synth.ts (app)",
+  ],
+  [
+    "templates/fixture/index.ts",
+    'import { renderHclFile } from "../../src/private/hcl-writer";\nexport const r = renderHclFile;\n',
+    "(templates) imports src/private/hcl-writer.ts (private): src/private/ is internal",
+  ],
+  [
+    "app/fixture.ts",
+    'import { pushCommand } from "../cli/push";\nexport const p = pushCommand;\n',
+    "(app) imports cli/push.ts (cli)",
+  ],
+  [
+    "app/fixture.ts",
+    'import { synthTemplate } from "../test/support/synth-template";\nexport const s = synthTemplate;\n',
+    "(app) imports test/support/synth-template.ts (test): product code never imports test/",
+  ],
+  [
+    "src/constructs/fixture.ts",
+    'import { TerraformHarness } from "@coder-cdktf/terraform-harness";\nexport const h = TerraformHarness;\n',
+    "(constructs) imports @coder-cdktf/terraform-harness (harness): only app/ and cli/",
+  ],
+  [
+    "cli/fixture.ts",
+    'import { TerraformHarness } from "../packages/terraform-harness/src/terraform-harness";\nexport const h = TerraformHarness;\n',
+    "(cli) imports packages/terraform-harness/src/terraform-harness.ts (harness): import the package",
+  ],
+  [
+    "packages/terraform-harness/src/fixture.ts",
+    'import { escapeTemplateLiteral } from "../../../src/core/escape";\nexport const e = escapeTemplateLiteral;\n',
+    "(harness) imports src/core/escape.ts: the plan harness is a package of its own",
+  ],
+  [
+    "scripts/fixture.js",
+    'const { TerraformHarness } = require("../packages/terraform-harness/src");\nmodule.exports = TerraformHarness;\n',
+    "(cli) imports packages/terraform-harness/src/index.ts (harness)",
+  ],
+];
+
+const ALLOWED: readonly (readonly [string, string])[] = [
+  [
+    "src/devcontainer/fixture.ts",
+    'import { WorkspaceData } from "../constructs/workspace-data";\nexport const w = WorkspaceData;\n',
+  ],
+  [
+    "src/constructs/fixture.ts",
+    'import { Fn } from "../core/cdk";\nimport { hclQuoted } from "../private/hcl-writer";\nexport const f = [Fn, hclQuoted];\n',
+  ],
+  [
+    "src/private/fixture.ts",
+    'import { TerraformStack } from "../core/cdk";\nexport const s = TerraformStack;\n',
+  ],
+  [
+    "app/fixture.ts",
+    'import { TerraformHarness } from "@coder-cdktf/terraform-harness";\nexport const h = TerraformHarness;\n',
+  ],
+  [
+    "cli/fixture.ts",
+    'import { synthTemplates } from "../app/synth";\nexport const s = synthTemplates;\n',
+  ],
+  [
+    "packages/terraform-harness/src/fixture.ts",
+    'import { TerraformHarness } from "./terraform-harness";\nexport const h = TerraformHarness;\n',
+  ],
+  [
+    "test/fixture.test.ts",
+    'import { synthTemplates } from "../app/synth";\nexport const s = synthTemplates;\n',
+  ],
+];
+
+let forbidden: string[][];
+let allowed: string[][];
+beforeAll(() => {
+  const all = lintFixtures([...FORBIDDEN.map(([f, c]) => [f, c] as const), ...ALLOWED]);
+  forbidden = all.slice(0, FORBIDDEN.length);
+  allowed = all.slice(FORBIDDEN.length);
+});
+
+it.each(FORBIDDEN.map(([file, , message], i) => [file, message, i] as const))(
+  "fails %s: %s",
+  (file, message, i) => {
+    expect(forbidden[i]).toHaveLength(1);
+    expect(forbidden[i][0]).toContain(file);
+    expect(forbidden[i][0]).toContain(message);
+  },
+);
+
+it.each(ALLOWED.map(([file], i) => [file, i] as const))("passes %s", (_file, i) => {
+  expect(allowed[i]).toEqual([]);
+});

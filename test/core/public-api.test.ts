@@ -1,0 +1,117 @@
+/**
+ * The public API (src/index.ts): named in package.json, the only src/ path templates import,
+ * a decision for every module (exported, or on the internal list docs/lib-reference.md keeps),
+ * and docs/api/ generated from its current sources.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import {
+  API_DOCS_PAGE,
+  API_ENTRY,
+  publicApiFingerprint,
+  reachableSources,
+  recordedFingerprint,
+} from "../../app/api-docs";
+import { projectRoot } from "../../src/core/project-root";
+
+const root = projectRoot();
+const read = (rel: string) => fs.readFileSync(path.join(root, rel), "utf8");
+
+/** Modules a template must not use (docs/lib-reference.md, "Internal modules"). */
+const INTERNAL = [
+  "api-docs",
+  "block-schemas",
+  "cdk",
+  "cli-args",
+  "coder-cli",
+  "coder-version",
+  "construct-ids",
+  "hcl-files",
+  "hcl-layout",
+  "hcl-template",
+  "hcl-writer",
+  "locals-file",
+  "operator-config",
+  "operator-presets",
+  "project-root",
+  "provisioner-docs",
+  "provisioner-tags",
+  "resources-file",
+  "template-addresses",
+  "template-files",
+  "template-push",
+  "variable-defaults",
+  "workspace-tags",
+];
+
+test("package.json names src/index.ts as the entry point", () => {
+  const pkg = JSON.parse(read("package.json"));
+  expect(pkg.types).toBe(API_ENTRY);
+  expect(pkg.exports["."].types).toBe(`./${API_ENTRY}`);
+});
+
+test("every module of src/ is either exported by src/index.ts or on the internal list", () => {
+  const exported = [...read(API_ENTRY).matchAll(/^export \* from "\.\/([^"]+)";$/gm)].map(
+    (m) => m[1],
+  );
+  // The library's modules: src/ but its policies (every stack applies them; none is used by name).
+  const modules = ["core", "private", "constructs", "devcontainer"]
+    .flatMap((dir) =>
+      fs
+        .readdirSync(path.join(root, "src", dir))
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => `${dir}/${f}`),
+    )
+    .map((f) => f.replace(/\.ts$/, ""));
+  // src/private/ is internal by its folder; other internal modules are on the list.
+  const internal = (m: string) => m.startsWith("private/") || INTERNAL.includes(path.basename(m));
+  const undecided = modules.filter((m) => !exported.includes(m) && !internal(m));
+  expect(undecided).toEqual([]);
+  expect(exported.filter(internal)).toEqual([]);
+  // The internal list is documented where platform teams read it.
+  const reference = read("docs/lib-reference.md");
+  for (const m of INTERNAL) expect(reference).toContain(`\`${m}.ts\``);
+});
+
+test("templates import the library only through src/index.ts", () => {
+  for (const dir of fs.readdirSync(path.join(root, "templates"))) {
+    const file = path.join("templates", dir, "index.ts");
+    if (!fs.existsSync(path.join(root, file))) continue;
+    const deep = [...read(file).matchAll(/from "(\.\.\/\.\.\/src\/[^"]+)"/g)].map((m) => m[1]);
+    expect({ file, deep }).toEqual({ file, deep: [] });
+  }
+});
+
+test(`docs/api is generated from the current public API (\`npm run docs\` when this fails)`, () => {
+  expect(recordedFingerprint(read(API_DOCS_PAGE))).toBe(publicApiFingerprint(root));
+});
+
+test("the fingerprint follows re-exports and changes with any source it reaches", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-docs-"));
+  try {
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    write("typedoc.json", "{}");
+    write("src/index.ts", 'export * from "./a";\nexport { b } from "./sub";\n');
+    write("src/a.ts", 'import { c } from "./c";\nexport const a = c;\n');
+    write("src/c.ts", "export const c = 1;\n");
+    write("src/sub/index.ts", 'export const b = 2;\nimport "fs";\n');
+    write("src/unused.ts", "export const u = 3;\n");
+    expect(reachableSources(dir)).toEqual([
+      "src/a.ts",
+      "src/c.ts",
+      "src/index.ts",
+      "src/sub/index.ts",
+    ]);
+    const before = publicApiFingerprint(dir);
+    write("src/unused.ts", "export const u = 4;\n");
+    expect(publicApiFingerprint(dir)).toBe(before);
+    write("src/c.ts", "/** documented */\nexport const c = 1;\n");
+    expect(publicApiFingerprint(dir)).not.toBe(before);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

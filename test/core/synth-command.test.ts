@@ -1,0 +1,30 @@
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { projectRoot } from "../../src/core/project-root";
+import { TEMPLATES } from "../../app/registry";
+
+// `npm run synth` as a user runs it (transpile, then synthesize), on a PATH that holds
+// only node: synthesis must not need Terraform, the network or anything else.
+it("synthesizes every template with only node on PATH", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "synth-cmd-"));
+  try {
+    const bin = path.join(tmp, "bin");
+    fs.mkdirSync(bin);
+    fs.symlinkSync(process.execPath, path.join(bin, "node"));
+    const outdir = path.join(tmp, "out");
+    const run = spawnSync("node", ["scripts/synth.js"], {
+      cwd: projectRoot(),
+      env: { PATH: bin, HOME: tmp, CDKTF_OUTDIR: outdir },
+      encoding: "utf8",
+    });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+    for (const t of TEMPLATES) {
+      expect(run.stdout).toContain(`synthesized ${path.join(outdir, "stacks", t.id)}`);
+      expect(fs.existsSync(path.join(outdir, "stacks", t.id, "cdk.tf.json"))).toBe(true);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,83 @@
+/**
+ * In a template (no prefix) the mapping constructs' decisions are the named locals and
+ * check blocks that operators read in Coder's template editor.
+ */
+import { App, TerraformVariable } from "../../src/core/cdk";
+import { KubernetesCustomizations } from "../../src/devcontainer/kubernetes-customizations";
+import { DevcontainerPlacement } from "../../src/devcontainer/placement";
+import { DevcontainerSizing } from "../../src/devcontainer/sizing";
+import { DevcontainerWarnings } from "../../src/devcontainer/warnings";
+import { TemplateStack } from "../../src/constructs/template-stack";
+
+function templateStack(): TemplateStack {
+  return new TemplateStack(new App({ outdir: "/tmp/naming-test-unused" }), "devcontainer", {
+    sourceDir: "templates/devcontainer",
+    frontMatter: { displayName: "x", description: "x", icon: "/icon/x.svg" },
+  });
+}
+
+describe("mapping construct names in a template", () => {
+  it("gives each decision its documented local name and the two check blocks their names", () => {
+    const stack = templateStack();
+    const dc = new TerraformVariable(stack, "dc", { type: "any" });
+    const customizations = new KubernetesCustomizations(stack, "kubernetes_customizations", {
+      configuration: dc.value,
+    });
+    const sizing = new DevcontainerSizing(stack, "sizing", {
+      customizations,
+      hostRequirements: dc.value,
+      cpu: "2",
+      memory: "2",
+      diskSize: "10",
+      maxCpu: 8,
+      maxMemory: 32,
+    });
+    const placement = new DevcontainerPlacement(stack, "placement", {
+      customizations,
+      allowNodePlacement: false,
+    });
+    new DevcontainerWarnings(stack, "warnings", {
+      resourceWarnings: sizing.warnings,
+      placementWarnings: placement.warnings,
+      variables: [],
+      variablesText: "",
+    });
+    const tf = JSON.parse(JSON.stringify(stack.toTerraform()));
+    expect(Object.keys(tf.locals)).toEqual(
+      expect.arrayContaining([
+        "k8s_customizations",
+        "cpu_request",
+        "cpu_limit",
+        "memory_request",
+        "memory_limit",
+        "disk_size",
+        "resource_requests",
+        "resource_limits",
+        "resources_summary",
+        "resource_warnings",
+        "node_selector",
+        "tolerations",
+        "placement_warnings",
+        "all_warnings",
+        "missing_variables",
+      ]),
+    );
+    expect(Object.keys(tf.check).sort()).toEqual([
+      "devcontainer_variables",
+      "devcontainer_warnings",
+    ]);
+    expect(tf.locals.resource_limits).toMatch(/local\.cpu_limit/);
+    expect(tf.locals.warning_lines).toMatch(/local\.resource_warnings/);
+  });
+
+  it("refuses two constructs that would define the same local", () => {
+    const stack = templateStack();
+    new KubernetesCustomizations(stack, "a", { configuration: {} });
+    expect(() => new KubernetesCustomizations(stack, "b", { configuration: {} })).toThrow(
+      /local\.k8s_customizations is already defined by devcontainer\/a/,
+    );
+    expect(
+      () => new KubernetesCustomizations(stack, "c", { configuration: {}, localPrefix: "x-" }),
+    ).toThrow(/not a Terraform name/);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * Fixtures for the devcontainer template's workspace scripts: a stand-in for the workspace
+ * image (a home and a PATH of chosen host tools plus fakes) and a local origin repository.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { hostTool, linkHostTools, TempDirs } from "../../../support/run-script";
+
+/** The template's scripts, as the template embeds them. */
+export const SCRIPTS_DIR = join(
+  __dirname,
+  "..",
+  "..",
+  "..",
+  "..",
+  "templates",
+  "devcontainer",
+  "scripts",
+);
+
+/** Path of one of the template's scripts, e.g. `scriptPath("lifecycle.sh")`. */
+export function scriptPath(name: string): string {
+  return join(SCRIPTS_DIR, name);
+}
+
+/**
+ * The tools a minimal workspace image is assumed to have (coreutils or BusyBox equivalents).
+ * Scripts that use anything else fail in these tests, which keeps the list honest.
+ */
+export const IMAGE_TOOLS: readonly string[] = [
+  "sh",
+  "base64",
+  "cat",
+  "chmod",
+  "cp",
+  "date",
+  "find",
+  "grep",
+  "gzip",
+  "mkdir",
+  "mv",
+  "rm",
+  "rmdir",
+  "sed",
+  "sleep",
+  "tar",
+  "tr",
+  "uname",
+];
+
+/**
+ * Where the image's basic tools come from: the host's with its `sh` (dash), the host's with
+ * bash as the shell, or BusyBox (its `sh` too).
+ */
+export type ImageToolset = "host" | "bash" | "busybox";
+
+/** Why the BusyBox variants cannot run here, or undefined when BusyBox is installed. */
+export function busyboxMissing(): string | undefined {
+  try {
+    hostTool("busybox");
+    return undefined;
+  } catch {
+    return "BusyBox is not installed (apt-get install busybox; .ci/run installs it)";
+  }
+}
+
+/**
+/** The toolsets of {@link describeEachToolset} by default: the host's and BusyBox. */
+export const HOST_AND_BUSYBOX: readonly ImageToolset[] = ["host", "busybox"];
+
+/**
+ * {@link HOST_AND_BUSYBOX} plus bash as the shell: for the tests of promises about data
+ * (nothing a user had is lost), which hold under every shell an image may bring.
+ */
+export const EVERY_SHELL: readonly ImageToolset[] = ["host", "bash", "busybox"];
+
+/**
+ * Declares `body`'s tests once per toolset (the host's, GNU coreutils and dash, by default
+ * with BusyBox, since many images are BusyBox-based). Without BusyBox its variants are
+ * declared as skipped, with the reason in their name, so a run on a machine without it says
+ * what it left out instead of passing quietly with fewer tests. `title` holds `%s` for the
+ * toolset.
+ */
+export function describeEachToolset(
+  title: string,
+  body: (toolset: ImageToolset) => void,
+  toolsets: readonly ImageToolset[] = HOST_AND_BUSYBOX,
+): void {
+  const missing = busyboxMissing();
+  for (const toolset of toolsets) {
+    const name = title.replace("%s", toolset);
+    if (toolset === "busybox" && missing !== undefined) {
+      describe.skip(`${name} [skipped: ${missing}]`, () => body(toolset));
+    } else {
+      describe(name, () => body(toolset));
+    }
+  }
+}
+
+/** {@link describeEachToolset} over {@link EVERY_SHELL}. */
+export function describeEachShell(title: string, body: (toolset: ImageToolset) => void): void {
+  describeEachToolset(title, body, EVERY_SHELL);
+}
+
+/** Options for {@link createImageSandbox}. */
+export interface ImageSandboxProps {
+  /** Put the host's git (and git-upload-pack, for fake ssh) on the PATH. @default true */
+  readonly withGit?: boolean;
+  /** Where {@link IMAGE_TOOLS}, the shell included, come from. @default "host" */
+  readonly toolset?: ImageToolset;
+}
+
+/** A fake workspace: a home, a PATH (fakes first, then host tools) and a scratch root. */
+export interface ImageSandbox {
+  readonly root: string;
+  readonly home: string;
+  /** First on PATH: put fake executables here. */
+  readonly fakeBin: string;
+  /** The image's own tools, after {@link fakeBin} on PATH: a fake can hand over to one. */
+  readonly toolBin: string;
+  /** The `sh` of this image: pass it as `runScript({ shell })`. */
+  readonly shell: string;
+  /** The script's environment: HOME, PATH, LC_ALL=C, plus `extra`. */
+  env(extra?: Readonly<Record<string, string>>): Record<string, string>;
+}
+
+export function createImageSandbox(dirs: TempDirs, props: ImageSandboxProps = {}): ImageSandbox {
+  const root = dirs.make("dc-script");
+  const home = join(root, "home");
+  const fakeBin = join(root, "fake-bin");
+  const toolBin = join(root, "tool-bin");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(fakeBin, { recursive: true });
+  if (props.toolset === "busybox") {
+    mkdirSync(toolBin, { recursive: true });
+    // BusyBox picks the applet from the name it is called by.
+    for (const tool of IMAGE_TOOLS) symlinkSync(hostTool("busybox"), join(toolBin, tool));
+  } else {
+    linkHostTools(toolBin, IMAGE_TOOLS);
+  }
+  if (props.withGit !== false) linkHostTools(toolBin, ["git", "git-upload-pack"]);
+  const path = `${fakeBin}:${toolBin}`;
+  return {
+    root,
+    home,
+    fakeBin,
+    toolBin,
+    // SCRIPT_TEST_SHELL=bash tries the host toolset's scripts under another shell.
+    shell:
+      props.toolset === "busybox"
+        ? join(toolBin, "sh")
+        : hostTool(props.toolset === "bash" ? "bash" : (process.env.SCRIPT_TEST_SHELL ?? "sh")),
+    env(extra = {}) {
+      // GIT_CONFIG_NOSYSTEM: the host's /etc/gitconfig must not change what git does here.
+      return { HOME: home, PATH: path, LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", ...extra };
+    },
+  };
+}
+
+/** Base64 of UTF-8 text, as Terraform's base64encode() produces it. */
+export function base64(text: string): string {
+  return Buffer.from(text, "utf8").toString("base64");
+}
+
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "Test Author",
+  GIT_AUTHOR_EMAIL: "author@example.test",
+  GIT_COMMITTER_NAME: "Test Author",
+  GIT_COMMITTER_EMAIL: "author@example.test",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+};
+
+/** Runs the host's git for fixtures (never through the sandbox's fakes). */
+export function hostGit(cwd: string, args: readonly string[]): string {
+  return execFileSync("git", args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", ...GIT_IDENTITY },
+    encoding: "utf8",
+  }).trim();
+}
+
+/** A local repository standing in for the remote. */
+export interface OriginRepo {
+  readonly path: string;
+  /** The file:// URL of the repository. */
+  readonly url: string;
+  /** Writes the files on `branch` (created from the current HEAD if new), commits, returns the SHA. */
+  commit(branch: string, files: Readonly<Record<string, string>>, message: string): string;
+}
+
+export function createOriginRepo(dir: string, branch = "main"): OriginRepo {
+  mkdirSync(dir, { recursive: true });
+  hostGit(dir, ["init", "-q"]);
+  hostGit(dir, ["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
+  return {
+    path: dir,
+    url: `file://${dir}`,
+    commit(onBranch, files, message) {
+      const current = hostGit(dir, ["symbolic-ref", "--short", "HEAD"]);
+      if (current !== onBranch) {
+        const exists = hostGit(dir, ["branch", "--list", onBranch]).length > 0 ? [] : ["-b"];
+        hostGit(dir, ["checkout", "-q", ...exists, onBranch]);
+      }
+      for (const [name, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, name)), { recursive: true });
+        writeFileSync(join(dir, name), content);
+      }
+      hostGit(dir, ["add", "-A"]);
+      hostGit(dir, ["commit", "-q", "--allow-empty", "-m", message]);
+      return hostGit(dir, ["rev-parse", "HEAD"]);
+    },
+  };
+}

@@ -1,0 +1,278 @@
+/**
+ * The devcontainer template through Terraform (mock providers): which objects exist while a
+ * workspace is stopped and while it runs, the build's tag and credentials.
+ */
+import {
+  DEFAULT_WORKSPACE,
+  TerraformHarness,
+  type PlanOptions,
+} from "@coder-cdktf/terraform-harness";
+import {
+  devcontainerFixtures,
+  metadata,
+  REPOSITORY,
+  REQUIRED_VARIABLES,
+  synthesizeDevcontainer,
+  type SynthesizedDevcontainer,
+} from "./synthesized";
+
+jest.setTimeout(120_000);
+
+/**
+ * Exist in both states: a stop never rebuilds, and the agent's token and the PVC outlive it.
+ * The git identity has a count: it exists once a user owns the workspace (not in a prebuild).
+ */
+const ALWAYS = [
+  "coder_agent.main",
+  "coder_env.devcontainer_branch",
+  "coder_env.devcontainer_image_commit",
+  "coder_env.devcontainer_rebuild",
+  "coder_env.git_author_email[0]",
+  "coder_env.git_author_name[0]",
+  "coder_env.git_committer_email[0]",
+  "coder_env.git_committer_name[0]",
+  "coder_metadata.data_volume",
+  "devcontainerbuilder_build.workspace",
+  "kubernetes_persistent_volume_claim_v1.data",
+  "terraform_data.rebuild",
+];
+
+const WHILE_STARTED = [
+  ...Array.from({ length: 10 }, (_, i) => `coder_app.forwarded_port[${i}]`),
+  "coder_metadata.pod_info[0]",
+  "coder_script.devcontainer_lifecycle[0]",
+  "coder_script.devcontainer_post_attach[0]",
+  "coder_script.devcontainer_vscode[0]",
+  "data.devcontainerbuilder_devcontainer.workspace[0]",
+  "kubernetes_deployment_v1.main[0]",
+  "module.vscode_desktop[0].terraform_data.inputs",
+  "module.vscode_web[0].terraform_data.inputs",
+];
+
+describe("devcontainer template: workspace states", () => {
+  let tf: TerraformHarness;
+  let template: SynthesizedDevcontainer;
+  const base: PlanOptions = {
+    variables: REQUIRED_VARIABLES,
+    parameters: { repository: REPOSITORY },
+    fixtures: devcontainerFixtures(metadata()),
+  };
+
+  beforeAll(async () => {
+    tf = await TerraformHarness.start();
+    template = synthesizeDevcontainer();
+  });
+  afterAll(async () => {
+    await tf?.stop();
+    template?.cleanup();
+  });
+
+  it("passes terraform validate as synthesized", async () => {
+    await expect(tf.validate(template.dir)).resolves.toEqual({ valid: true, diagnostics: [] });
+  });
+
+  it("keeps only the build, tracker, agent, env and PVC while stopped", async () => {
+    const plan = await tf.plan(template.dir, { ...base, workspace: { startCount: 0 } });
+    expect(plan.addresses()).toEqual(ALWAYS);
+  });
+
+  it("adds the metadata read, pod, scripts, IDE modules and port slots while started", async () => {
+    const plan = await tf.plan(template.dir, base);
+    expect(plan.addresses()).toEqual([...ALWAYS, ...WHILE_STARTED].sort());
+  });
+
+  it("describes the pod (image, tag, commit, placement) and the data volume; alerts on memory and the home", async () => {
+    const plan = await tf.plan(template.dir, base);
+    const items = (address: string) =>
+      Object.fromEntries(
+        (plan.resource(address).after.item as { key: string; value: unknown }[]).map((i) => [
+          i.key,
+          i.value,
+        ]),
+      );
+    const pod = items("coder_metadata.pod_info[0]");
+    expect(Object.keys(pod)).toEqual([
+      "Image",
+      "Image tag",
+      "Commit",
+      "Namespace",
+      "Node placement",
+    ]);
+    expect(pod["Image tag"]).toBe(`ws-${String(DEFAULT_WORKSPACE.id).toLowerCase()}-0`);
+    // The selector depends on the built image's metadata: known at apply, from local.node_selector.
+    const configured = (template.config as any).resource.coder_metadata.pod_info.item;
+    expect(configured[4].value).toBe(
+      '${join(", ", [for k, v in local.node_selector : format("%s=%s", k, v)])}',
+    );
+    expect(pod.Namespace).toBe(REQUIRED_VARIABLES.namespace);
+    // The disk size may come from the repository's hostRequirements: known at apply.
+    expect(Object.keys(items("coder_metadata.data_volume"))).toEqual(["Disk size", "Namespace"]);
+    expect(items("coder_metadata.data_volume").Namespace).toBe(REQUIRED_VARIABLES.namespace);
+    expect((template.config as any).resource.coder_metadata.data_volume.item[0].value).toBe(
+      "${local.disk_size}",
+    );
+    const agent = plan.resource("coder_agent.main").after as Record<string, any>;
+    expect(agent.api_key_scope).toBe("all");
+    expect(agent.resources_monitoring[0].memory).toEqual([{ enabled: true, threshold: 80 }]);
+    expect(agent.resources_monitoring[0].volume).toEqual([
+      expect.objectContaining({ enabled: true, threshold: 90 }),
+    ]);
+  });
+
+  it("drops vscode-web without the license, and sizes the port slots by max_forwarded_ports", async () => {
+    const plan = await tf.plan(template.dir, {
+      ...base,
+      variables: { ...REQUIRED_VARIABLES, accept_vscode_license: false, max_forwarded_ports: 2 },
+    });
+    const addresses = plan.addresses();
+    expect(addresses.filter((a) => a.startsWith("module.vscode_web"))).toEqual([]);
+    expect(addresses).toContain("module.vscode_desktop[0].terraform_data.inputs");
+    expect(addresses.filter((a) => a.startsWith("coder_app."))).toEqual([
+      "coder_app.forwarded_port[0]",
+      "coder_app.forwarded_port[1]",
+    ]);
+  });
+
+  // Coder's workspace ids are lower-case UUIDs; an upper-case one would also be an invalid
+  // object name (the mock rejects it as the kubernetes provider does).
+  it("builds the branch under the workspace's own tag", async () => {
+    const plan = await tf.plan(template.dir, {
+      ...base,
+      parameters: { repository: REPOSITORY, branch: "feature/x", rebuild: "3" },
+      workspace: { id: "8f14e45f-ceea-467f-a0e6-0a1b2c3d4e5f" },
+    });
+    const build = plan.resource("devcontainerbuilder_build.workspace");
+    expect(build.actions).toEqual(["create"]);
+    expect(build.after).toMatchObject({
+      repository: REPOSITORY,
+      branch: "feature/x",
+      image_spec: { tag: "ws-8f14e45f-ceea-467f-a0e6-0a1b2c3d4e5f-3", registry: null, name: null },
+      registry_credentials: null,
+      git_credentials: null,
+    });
+    expect(plan.resource("terraform_data.rebuild").after.input).toBe("3");
+  });
+
+  it("keeps at most 128 characters of the tag", async () => {
+    const plan = await tf.plan(template.dir, {
+      ...base,
+      parameters: { ...base.parameters, rebuild: "1".repeat(100) },
+      workspace: { id: "8f14e45f-ceea-467f-a0e6-0a1b2c3d4e5f" },
+    });
+    const tag = (
+      plan.resource("devcontainerbuilder_build.workspace").after.image_spec as {
+        tag: string;
+      }
+    ).tag;
+    expect(tag).toBe(`ws-8f14e45f-ceea-467f-a0e6-0a1b2c3d4e5f-${"1".repeat(88)}`);
+    expect(tag).toHaveLength(128);
+  });
+
+  describe("git credentials of the build", () => {
+    const credentials = async (variables: Record<string, unknown>, token?: string) => {
+      const plan = await tf.plan(template.dir, {
+        ...base,
+        variables: { ...REQUIRED_VARIABLES, ...variables },
+        fixtures: {
+          ...devcontainerFixtures(metadata()),
+          data_sources: {
+            ...devcontainerFixtures(metadata()).data_sources,
+            ...(token ? { coder_external_auth: { access_token: token } } : {}),
+          },
+        },
+      });
+      const build = plan.resource("devcontainerbuilder_build.workspace");
+      return {
+        value: build.after.git_credentials,
+        sensitive: build.afterSensitive.git_credentials,
+        externalAuth: plan.dataSources("coder_external_auth").map((d) => d.address),
+      };
+    };
+
+    it("sends none and asks for no account link by default", async () => {
+      expect(await credentials({})).toEqual({ value: null, sensitive: true, externalAuth: [] });
+    });
+
+    it("uses the user's external auth token as oauth2", async () => {
+      const result = await credentials({ external_auth_id: "github" }, "gho_usertoken");
+      expect(result.value).toEqual({ username: "oauth2", token: "gho_usertoken" });
+      expect(result.sensitive).toBeTruthy();
+      expect(result.externalAuth).toEqual(["data.coder_external_auth.git[0]"]);
+    });
+
+    it("sends none for an empty external auth token (an unlinked account, the prebuilds user)", async () => {
+      const plan = await tf.plan(template.dir, {
+        ...base,
+        variables: { ...REQUIRED_VARIABLES, external_auth_id: "github" },
+        fixtures: {
+          ...devcontainerFixtures(metadata()),
+          data_sources: {
+            ...devcontainerFixtures(metadata()).data_sources,
+            coder_external_auth: { access_token: "" },
+          },
+        },
+      });
+      expect(plan.resource("devcontainerbuilder_build.workspace").after.git_credentials).toBeNull();
+    });
+
+    describe("in a prebuild", () => {
+      const PREBUILD = { is_prebuild: true, prebuild_count: 1 };
+      const failures = async (variables: Record<string, unknown>, workspace = PREBUILD) =>
+        (
+          await tf.plan(template.dir, {
+            ...base,
+            variables: { ...REQUIRED_VARIABLES, ...variables },
+            workspace,
+          })
+        )
+          .checkFailures()
+          .filter((m) => m.startsWith("This is a prebuilt workspace"));
+
+      it("says in the build log that a private repository needs template-wide credentials", async () => {
+        const [message] = await failures({});
+        expect(message).toContain("git_credentials_username and git_credentials_token are not set");
+        expect(message).toContain("The clone into the workspace waits for the claim");
+      });
+
+      it("says nothing with template-wide credentials, or outside a prebuild", async () => {
+        expect(
+          await failures({ git_credentials_username: "builder", git_credentials_token: "s3cret" }),
+        ).toEqual([]);
+        expect(await failures({}, { is_prebuild: false, prebuild_count: 0 })).toEqual([]);
+      });
+    });
+
+    it("prefers the template-wide username and token", async () => {
+      const result = await credentials(
+        {
+          external_auth_id: "github",
+          git_credentials_username: "builder",
+          git_credentials_token: "s3cret",
+        },
+        "gho_usertoken",
+      );
+      expect(result.value).toEqual({ username: "builder", token: "s3cret" });
+    });
+  });
+
+  it("exports the image commit, branch, rebuild and git identity to the agent", async () => {
+    const plan = await tf.plan(template.dir, {
+      ...base,
+      parameters: { repository: REPOSITORY, branch: "dev", rebuild: "2" },
+      owner: { id: "o", name: "bob", full_name: "", email: "bob@example.com" },
+    });
+    const env = Object.fromEntries(
+      plan.resources("coder_env").map((r) => [r.after.name, r.after.value]),
+    );
+    expect(env).toEqual({
+      // Unknown until the build runs in this plan.
+      DEVCONTAINER_IMAGE_COMMIT: undefined,
+      DEVCONTAINER_BRANCH: "dev",
+      DEVCONTAINER_REBUILD: "2",
+      GIT_AUTHOR_NAME: "bob",
+      GIT_COMMITTER_NAME: "bob",
+      GIT_AUTHOR_EMAIL: "bob@example.com",
+      GIT_COMMITTER_EMAIL: "bob@example.com",
+    });
+  });
+});
