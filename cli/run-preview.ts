@@ -214,7 +214,8 @@ export class PreviewSession {
 
 /**
  * Exposes the two lists the template's checks print as outputs of preview's copy (marked
- * sensitive, since they derive from the data source), so they can be read whole. Returns
+ * sensitive, since they derive from the data source), so they can be read whole, and the
+ * Pod Security level the operator asks for (a template variable). Returns
  * the variables declared without a default. `model` is the configuration synth returned.
  */
 function addPreviewOutputs(dir: string, model: Record<string, unknown>): string[] {
@@ -229,6 +230,9 @@ function addPreviewOutputs(dir: string, model: Record<string, unknown>): string[
   };
   expose(PREVIEW_OUTPUTS.warnings, "all_warnings");
   expose(PREVIEW_OUTPUTS.missingVariables, "missing_variables");
+  if (config.variable?.pod_security_level !== undefined) {
+    output[PREVIEW_OUTPUTS.podSecurityRequested] = { value: `\${var.pod_security_level}` };
+  }
   writeFileSync(join(dir, "preview-outputs.tf.json"), JSON.stringify({ output }, null, 2));
   return Object.entries(config.variable ?? {})
     .filter(([, v]) => !("default" in v))

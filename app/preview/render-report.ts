@@ -121,6 +121,7 @@ export function renderText(report: PreviewReport): string {
       ["init (shared PID namespace)", r.shareProcessNamespace ? "yes" : "no"],
       ["hostname", r.hostname ?? "default"],
       ["host aliases", r.hostAliases.join("; ") || "none"],
+      ["Pod Security level", podSecurityText(r.podSecurity)],
     ]),
   );
 
@@ -194,6 +195,14 @@ export function renderText(report: PreviewReport): string {
   section(out, "Assumed instead");
   out.push(...bullets(report.assumptions, "nothing"));
   return out.join("\n") + "\n";
+}
+
+/** The level the pod meets; the one asked for too when the pod does not meet it. */
+function podSecurityText(p: WorkspaceReport["runtime"]["podSecurity"]): string {
+  const level = p.level ?? "?";
+  return p.requested !== null && p.requested !== p.level
+    ? `${level} (pod_security_level asks for ${p.requested}; see the warnings)`
+    : level;
 }
 
 /** A quantity as planned; a plain byte count also in GiB, for reading. */

@@ -88,6 +88,12 @@ export interface WorkspaceReport {
     readonly shareProcessNamespace: boolean;
     readonly hostname: string | null;
     readonly hostAliases: readonly string[];
+    /**
+     * The Pod Security level the pod meets, as the workspace page's "Pod Security" item
+     * shows it, and the level the template variable `pod_security_level` asks for (a root
+     * user keeps a restricted request at baseline).
+     */
+    readonly podSecurity: { readonly level: string | null; readonly requested: string | null };
   };
   readonly apps: readonly ReportApp[];
   /** Scripts that run at start (display names). */
@@ -108,6 +114,7 @@ export interface WorkspaceReport {
 export const PREVIEW_OUTPUTS = {
   warnings: "preview_all_warnings",
   missingVariables: "preview_missing_variables",
+  podSecurityRequested: "preview_pod_security_requested",
 } as const;
 
 const WARNINGS_CHECK = "check.devcontainer_warnings";
@@ -144,6 +151,8 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
 
   const agent = after("coder_agent.main");
   const summaryItem = list(agent?.metadata).find((m) => m.key === "9_resources");
+  const podSecurityItem = list(agent?.metadata).find((m) => m.key === "9_pod_security");
+  const requested = plan.outputs[PREVIEW_OUTPUTS.podSecurityRequested]?.value;
 
   return {
     resources: {
@@ -179,6 +188,7 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
       hostAliases: list(pod.host_aliases).map(
         (a) => `${String(a.ip)} ${(Array.isArray(a.hostnames) ? a.hostnames : []).join(" ")}`,
       ),
+      podSecurity: { level: echoed(podSecurityItem?.script), requested: stringOr(requested) },
     },
     apps: readApps(plan),
     scripts: plan.resourceChanges
@@ -333,11 +343,12 @@ function volumeSource(
   return name;
 }
 
-/** The text of an `echo '…'` metadata script. */
+/** The text of an `echo '…'` (or `echo word`) metadata script. */
 function echoed(script: unknown): string | null {
   if (typeof script !== "string") return null;
-  const m = /^echo '([\s\S]*)'$/.exec(script.trim());
-  return m ? m[1].replace(/'\\''/g, "'") : script;
+  const m = /^echo (?:'([\s\S]*)'|([^\s'"\\$]+))$/.exec(script.trim());
+  if (!m) return script;
+  return m[2] ?? m[1].replace(/'\\''/g, "'");
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

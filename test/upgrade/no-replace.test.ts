@@ -8,6 +8,7 @@ import {
   type ApplyResult,
   expectNoReplace,
   type PlanOptions,
+  STATEFUL_TYPES,
   TerraformHarness,
 } from "@coder-cdktf/terraform-harness";
 import { synthTemplate } from "../support/synth-template";
@@ -57,7 +58,7 @@ describe.each(SCENARIOS)("template $template", ({ template, first }) => {
     applied = await tf.apply(dir(), first);
   });
 
-  it("keeps its PVC and identities across a restart, a stop and an owner's rename", async () => {
+  it("keeps its PVC and identities across a restart, a stop and an owner's rename (its Deployment too)", async () => {
     const restart = await tf.plan(dir(), { ...first, state: applied, refresh: false });
     expectNoReplace(restart);
     const stop = await tf.plan(dir(), {
@@ -67,14 +68,17 @@ describe.each(SCENARIOS)("template $template", ({ template, first }) => {
       workspace: { startCount: 0 },
     });
     expectNoReplace(stop);
-    // Labels and annotations carry the owner's name and email: an in-place update.
+    // Labels and annotations carry the owner's name and email: an in-place update. The
+    // Deployment's selector holds only the workspace id, so the pod is not replaced either.
     const renamed = await tf.plan(dir(), {
       ...first,
       state: applied,
       refresh: false,
       owner: { name: "alice2", email: "alice2@example.com" },
     });
-    expectNoReplace(renamed);
+    expectNoReplace(renamed, [...STATEFUL_TYPES, "kubernetes_deployment_v1"]);
+    const deployments = renamed.resources("kubernetes_deployment_v1");
+    expect(deployments.map((d) => d.actions)).toEqual([["update"]]);
     const claims = renamed.resources("kubernetes_persistent_volume_claim_v1");
     expect(claims.length).toBeGreaterThan(0);
     for (const claim of claims) expect(claim.actions).not.toContain("delete");

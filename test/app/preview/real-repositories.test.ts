@@ -526,10 +526,68 @@ describe("must show", () => {
       report.serviceReads,
       w.user.home,
       w.user.workspaceFolder,
+      w.runtime.podSecurity.level,
     ]) {
       expect({ fact, inText: text.includes(String(fact)) }).toEqual({ fact, inText: true });
     }
     expect(w.runtime.capabilities).toEqual(["CHOWN"]);
     expect(w.runtime.shareProcessNamespace).toBe(true);
+  });
+});
+
+describe("Pod Security level (issue 17)", () => {
+  /** The Runtime row, and the JSON's podSecurity, of one preview. */
+  async function podSecurity(name: string, config: Record<string, unknown>, ...argv: string[]) {
+    const { text, report } = await both(repoWith(name, { image: IMAGE, ...config }), ...argv);
+    return {
+      row: pair(section(text, "Runtime"), "Pod Security level"),
+      json: report.workspace.runtime.podSecurity,
+      warnings: report.workspace.warnings as string[],
+    };
+  }
+
+  it("is baseline by default, as on the workspace page", async () => {
+    const { row, json } = await podSecurity("psa-default", { remoteUser: "vscode" });
+    expect(json).toEqual({ level: "baseline", requested: "baseline" });
+    expect(row).toBe("baseline");
+  });
+
+  it("is restricted when the operator asks for it and the image's user is not root", async () => {
+    const { row, json, warnings } = await podSecurity(
+      "psa-restricted",
+      { remoteUser: "vscode" },
+      "--var",
+      "pod_security_level=restricted",
+      "--uid",
+      "1000",
+    );
+    expect(json).toEqual({ level: "restricted", requested: "restricted" });
+    expect(row).toBe("restricted");
+    expect(warnings.some((w) => /^remoteUser is root/.test(w))).toBe(false);
+  });
+
+  it("with a root user, says restricted was asked for, the level met, and warns", async () => {
+    const { row, json, warnings } = await podSecurity(
+      "psa-root",
+      { remoteUser: "root" },
+      "--var",
+      "pod_security_level=restricted",
+    );
+    expect(json).toEqual({ level: "baseline", requested: "restricted" });
+    expect(row).toBe("baseline (pod_security_level asks for restricted; see the warnings)");
+    expect(
+      warnings.filter((w) => /^remoteUser is root: .*restricted forbids root/.test(w)),
+    ).toHaveLength(1);
+  });
+
+  it("is privileged when allow_privileged lets the repository run privileged", async () => {
+    const { row, json } = await podSecurity(
+      "psa-privileged",
+      { remoteUser: "vscode", privileged: true },
+      "--var",
+      "allow_privileged=true",
+    );
+    expect(json).toEqual({ level: "privileged", requested: "baseline" });
+    expect(row).toBe("privileged (pod_security_level asks for baseline; see the warnings)");
   });
 });

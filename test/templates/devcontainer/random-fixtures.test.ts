@@ -39,6 +39,30 @@ it("draws the same fixtures for the same seed, and others for another", () => {
   expect(cases).toHaveLength(COUNT);
 });
 
+it("draws forwardPorts labels over the 64-byte display-name cap, multi-byte ones too", () => {
+  // Without them the random cases would not exercise src/devcontainer/apps.ts's cap (the
+  // sane-workspace check asserts every planned port app's display_name is within 64 bytes).
+  const labels = cases.flatMap((c) => {
+    const ports = c.metadata.forward_ports;
+    return Array.isArray(ports) ? ports.map((p) => (p as { label?: unknown })?.label) : [];
+  });
+  const over = labels.filter(
+    (l): l is string => typeof l === "string" && Buffer.byteLength(l, "utf8") > 64,
+  );
+  expect(over.length).toBeGreaterThan(0);
+  expect(over.some((l) => Buffer.byteLength(l, "utf8") > l.length)).toBe(true);
+});
+
+it("caps such a label in at least one planned case, with the warning", async () => {
+  const planned = await Promise.allSettled([...plans.values()]);
+  const capped = planned.flatMap((p) =>
+    p.status === "fulfilled"
+      ? p.value.warnings.filter((w) => /^portsAttributes label .* is longer than 64 bytes/.test(w))
+      : [],
+  );
+  expect(capped.length).toBeGreaterThan(0);
+});
+
 it.each(cases.map((c) => [c.name, c] as const))(
   "%s plans a sane workspace",
   async (_name, c: RandomCase) => {
