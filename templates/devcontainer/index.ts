@@ -197,7 +197,7 @@ export class DevcontainerTemplate extends TemplateStack {
       resources: {
         requests: Token.asStringMap(sizing.requests),
         // A plan-time map the policy cannot evaluate: cpu and memory are always in it
-        // (lib/devcontainer/sizing.ts; test/devcontainer-template plans it).
+        // (src/devcontainer/sizing.ts; test/templates/devcontainer plans it).
         limits: Token.asStringMap(declareLimits(this, sizing.limits, ["cpu", "memory"])),
       },
       nodeSelector: placement.nodeSelector,
