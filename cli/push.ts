@@ -5,7 +5,7 @@
 // provisioner tags included) and sets its display name, description and icon with
 // `coder templates edit`. It asks `coder version` first: flags differ by release
 // (app/coder-version.ts). --dry-run prints the commands instead of running them.
-// Run from source: `node scripts/ts.js cli/push.ts …` (scripts/ts.js).
+// `npm run push` runs it bundled (scripts/push.js); from source: `node scripts/ts.js cli/push.ts …`.
 import * as fs from "fs";
 import * as path from "path";
 import { parse as parseYaml } from "yaml";

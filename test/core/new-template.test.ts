@@ -99,6 +99,8 @@ test("scaffolds a template that synthesizes, plans and passes the suite's per-te
   const suite = node([
     path.join(copy, "node_modules/jest/bin/jest.js"),
     "--ci",
+    // One process for the three files: a second worker would load cdktf once more.
+    "--runInBand",
     "test/templates/jupyter-lab",
     "test/snapshots",
     "test/upgrade/addresses.test.ts",

@@ -3,11 +3,8 @@
  * test/addresses/<template>.txt. An address that disappears without a `moved` block would
  * destroy that resource (a PVC: the user's files) in every workspace that updates.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { synthTemplates } from "../../app/synth";
 import { TEMPLATES } from "../../app/registry";
+import { synthTemplate, type SynthesizedTemplate } from "../support/synth-template";
 import {
   addressFile,
   compareAddresses,
@@ -26,18 +23,20 @@ const HOW_TO =
   "    and say so in the release notes.\n" +
   "See docs/upgrading.md.";
 
-let outdir: string;
+const synthesized: SynthesizedTemplate[] = [];
 const configs = new Map<string, Record<string, unknown>>();
 
 describe("recorded addresses", () => {
+  // The run's shared synth of every template (test/support/synth-template.ts), not one more.
   beforeAll(() => {
-    outdir = fs.mkdtempSync(path.join(os.tmpdir(), "addresses-"));
-    for (const t of synthTemplates({ outdir })) {
-      configs.set(t.id, t.model);
+    for (const t of TEMPLATES) {
+      const template = synthTemplate(t.id);
+      synthesized.push(template);
+      configs.set(t.id, template.config);
     }
   });
 
-  afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
+  afterAll(() => synthesized.forEach((t) => t.cleanup()));
 
   describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
     it("removes no recorded address without a moved block, and records the current ones", () => {

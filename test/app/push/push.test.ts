@@ -4,11 +4,11 @@ import * as os from "os";
 import * as path from "path";
 import { projectRoot } from "../../../src/core/project-root";
 
-// `npm run push` end to end, run the way npm runs it (cli/push.ts through scripts/ts.js),
+// `npm run push` end to end, run the way npm runs it (scripts/push.js: cli/push.ts bundled),
 // against a fake `coder` on PATH that records its argv and the folder it was given.
 
 const root = projectRoot();
-const pushScript = [path.join(root, "scripts", "ts.js"), path.join(root, "cli", "push.ts")];
+const pushScript = [path.join(root, "scripts", "push.js")];
 
 interface Call {
   readonly args: string[];
@@ -140,6 +140,40 @@ describe("npm run push", () => {
       "",
     ]);
     expect(fs.existsSync(path.join(stack, "cdk.tf.json"))).toBe(true);
+  });
+
+  it("prints the same commands when run from source (scripts/ts.js cli/push.ts)", () => {
+    const bundled = runPush("dry-bundled", ["kubernetes", "--dry-run"]);
+    const dir = path.join(work, "dry-source");
+    fs.mkdirSync(dir);
+    const outdir = path.join(work, "dry-bundled", "out");
+    const source = spawnSync(
+      process.execPath,
+      [
+        path.join(root, "scripts", "ts.js"),
+        path.join(root, "cli", "push.ts"),
+        "kubernetes",
+        "--dry-run",
+        "--config",
+        emptyConfig,
+        "--outdir",
+        outdir,
+      ],
+      {
+        cwd: dir,
+        encoding: "utf8",
+        env: {
+          PATH: `${bin}:/usr/bin:/bin`,
+          HOME: dir,
+          CHECKPOINT_DISABLE: "1",
+          FAKE_CODER_LOG: path.join(dir, "coder.log"),
+        },
+      },
+    );
+    expect(bundled.status).toBe(0);
+    expect(source.status).toBe(0);
+    expect(source.stdout).toContain("coder templates push kubernetes -d ");
+    expect(source.stdout).toBe(bundled.stdout);
   });
 
   it("uses the Coder name and provisioner tags of the operator config", () => {
