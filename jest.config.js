@@ -14,6 +14,9 @@ module.exports = {
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   // The plan harness is told what synth writes beside cdk.tf.json (test/support/harness-setup.ts).
-  setupFiles: ["<rootDir>/test/support/harness-setup.ts"],
+  setupFiles: [
+    "<rootDir>/test/support/harness-setup.ts",
+    "<rootDir>/test/support/cheap-creation-stacks.ts",
+  ],
   modulePathIgnorePatterns: ["<rootDir>/build/", "<rootDir>/cdktf.out/"],
 };
