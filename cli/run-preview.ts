@@ -9,7 +9,7 @@
 // the tests), and the resulting pod, volume, apps and warnings are printed. Every number is
 // Terraform's.
 //
-// Run through scripts/preview.js (a plain node launcher that loads TypeScript with swc).
+// Run through scripts/preview.js (a plain node launcher that runs it bundled).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -38,6 +38,8 @@ import { parseCommandLine, UsageError } from "../app/cli-args";
 import { loadConfigFor } from "../app/load-config";
 import { synthTemplates } from "../app/synth";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
+
+export { skipCdktfCreationStacks } from "../src/private/creation-stacks";
 
 const USAGE =
   "usage: npm run preview -- <devcontainer.json | repository folder> [--var name=value]... " +

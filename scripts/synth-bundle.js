@@ -86,7 +86,9 @@ function run(file = BUNDLE) {
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(path.dirname(file));
   const wrapper = script.runInThisContext();
-  wrapper.call(mod.exports, mod.exports, (id) => mod.require(id), mod, file, path.dirname(file));
+  // A real require (with `require.resolve`), resolving from the bundle's folder.
+  const requireFromBundle = Module.createRequire(file);
+  wrapper.call(mod.exports, mod.exports, requireFromBundle, mod, file, path.dirname(file));
   return mod.exports;
 }
 

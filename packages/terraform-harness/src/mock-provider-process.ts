@@ -4,11 +4,11 @@
  * fixtures file) and gets the TF_REATTACH_PROVIDERS value pointing at them.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { harnessFile } from "./package-files";
 
 /** Entry point of the mock provider. */
-export const MOCK_PROVIDER_ENTRY = join(__dirname, "mock-provider", "provider.js");
+export const MOCK_PROVIDER_ENTRY = harnessFile("mock-provider", "provider.js");
 
 /** A control-channel reply. */
 interface ControlReply {

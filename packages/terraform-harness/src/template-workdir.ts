@@ -15,9 +15,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isRecord } from "./json";
+import { harnessFile } from "./package-files";
 
 /** Where the stub modules live; one directory per registry module name. */
-export const MODULE_STUBS_DIR = join(__dirname, "module-stubs");
+export const MODULE_STUBS_DIR = harnessFile("module-stubs");
 
 /** Registry host whose modules the harness replaces with stubs. */
 const CODER_REGISTRY = "registry.coder.com/";
@@ -31,10 +32,11 @@ export interface PreparedWorkdir {
   /** True when the configuration calls modules, so `terraform init` must run first. */
   readonly hasModules: boolean;
   /**
-   * When every module is a stub copied into the workdir, a key for that set of modules:
-   * workdirs with the same key get the same module manifest from `terraform get`.
+   * When every module call is a stub copied into the workdir, the module manifest
+   * (`.terraform/modules/modules.json`) `terraform get` would write: the harness writes it
+   * itself and saves the run (see {@link stubModuleManifest}).
    */
-  readonly moduleKey?: string;
+  readonly moduleManifest?: string;
   /** Removes the directory (kept when HARNESS_KEEP_WORKDIRS=1, for debugging). */
   cleanup(): void;
 }
@@ -58,7 +60,7 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   const cleanup = () => {
     if (process.env.HARNESS_KEEP_WORKDIRS !== "1") rmSync(dir, { recursive: true, force: true });
   };
-  const modules: string[] = [];
+  const modules: { name: string; source: string }[] = [];
   let onlyStubs = true;
   let hasModules: boolean;
   try {
@@ -68,7 +70,7 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
       if (!isRecord(config)) continue;
       stripBackend(config);
       const calls = rewriteRegistryModules(config, dir);
-      modules.push(...calls.map((c) => `${c.name}=${c.source}`));
+      modules.push(...calls);
       onlyStubs &&= calls.every((c) => c.source.startsWith(`./${STUBS_IN_WORKDIR}/`));
       writeFileSync(path, JSON.stringify(config, null, 2));
     }
@@ -85,9 +87,25 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   return {
     dir,
     hasModules,
-    moduleKey: hasModules && onlyStubs ? modules.sort().join("\n") : undefined,
+    moduleManifest: hasModules && onlyStubs ? stubModuleManifest(modules) : undefined,
     cleanup,
   };
+}
+
+/**
+ * The manifest `terraform get` writes for a root module whose calls all name local stubs
+ * (which call no modules themselves): the root, then each call by name, with its source as
+ * written and its directory relative to the root. Only local paths, so it is the same for
+ * every workdir; test/terraform-harness.test.ts holds it to what `terraform get` writes.
+ */
+export function stubModuleManifest(calls: readonly { name: string; source: string }[]): string {
+  const sorted = [...calls].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return JSON.stringify({
+    Modules: [
+      { Key: "", Source: "", Dir: "." },
+      ...sorted.map((c) => ({ Key: c.name, Source: c.source, Dir: c.source.slice(2) })),
+    ],
+  });
 }
 
 /**

@@ -3,8 +3,8 @@
  * a promise-based runner that captures output.
  */
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { type Diagnostic, diagnosticsFromStream } from "./diagnostics";
+import { harnessFile } from "./package-files";
 
 /** Oldest Terraform the plan tests accept (check blocks need 1.5). */
 export const MINIMUM_TERRAFORM_VERSION = "1.5.0";
@@ -38,7 +38,7 @@ export interface RequireTerraformOptions {
  * TF_CLI_CONFIG_FILE to a missing file, and a developer's ~/.terraformrc could carry
  * dev_overrides or mirrors, so every run gets this one.
  */
-export const EMPTY_CLI_CONFIG = join(__dirname, "empty.tfrc");
+export const EMPTY_CLI_CONFIG = harnessFile("empty.tfrc");
 
 /** The environment every Terraform run of the harness uses. */
 export function terraformEnvironment(

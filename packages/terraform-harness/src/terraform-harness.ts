@@ -12,7 +12,7 @@
  * Start one harness per test file. Every call works in a fresh copy of the directory and gets
  * its own provider servers and fixtures, so tests in one file may run concurrently.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Diagnostic, diagnosticsFromStream, toDiagnostic } from "./diagnostics";
 import { buildFixtures, type FixtureInputs } from "./fixtures";
@@ -130,29 +130,23 @@ export class TerraformHarness {
     });
   }
 
-  /** Module manifests `terraform get` wrote, by the workdir's set of stub modules. */
-  private readonly moduleManifests = new Map<string, string>();
-
   /**
-   * Runs `terraform get`, once per set of stub modules: the manifest it writes for local
-   * modules holds only relative paths, so later workdirs with the same modules reuse it.
+   * Installs the configuration's modules: a manifest of stubs alone is written directly
+   * (template-workdir.ts), anything else is left to `terraform get`, which needs no network
+   * for local modules.
    */
   private async installModules(
     cwd: string,
     env: Record<string, string>,
-    key: string | undefined,
+    manifest: string | undefined,
   ): Promise<void> {
-    const manifest = join(cwd, ".terraform", "modules", "modules.json");
-    const cached = key === undefined ? undefined : this.moduleManifests.get(key);
-    if (cached !== undefined) {
-      mkdirSync(dirname(manifest), { recursive: true });
-      writeFileSync(manifest, cached);
+    if (manifest === undefined) {
+      await runTerraform(["get", "-no-color"], { cwd, env });
       return;
     }
-    await runTerraform(["get", "-no-color"], { cwd, env });
-    if (key !== undefined && existsSync(manifest)) {
-      this.moduleManifests.set(key, readFileSync(manifest, "utf8"));
-    }
+    const file = join(cwd, ".terraform", "modules", "modules.json");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, manifest);
   }
 
   /**
@@ -301,8 +295,7 @@ export class TerraformHarness {
       const servers = await this.server.open(fixturesFile);
       try {
         const env = { TF_REATTACH_PROVIDERS: servers.reattach };
-        // Local (stub) modules must be installed; `get` is enough and needs no network.
-        if (workdir.hasModules) await this.installModules(cwd, env, workdir.moduleKey);
+        if (workdir.hasModules) await this.installModules(cwd, env, workdir.moduleManifest);
         return await fn(cwd, env);
       } finally {
         await servers.close();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -7,6 +7,8 @@ import {
   TerraformHarness,
   DEFAULT_WORKSPACE,
 } from "../src/index";
+import { runTerraform } from "../src/terraform-cli";
+import { MODULE_STUBS_DIR, prepareWorkdir } from "../src/template-workdir";
 
 const MOCK_TEMPLATE = join(__dirname, "testdata", "mock-template");
 const MODULE_TEMPLATE = join(__dirname, "testdata", "module-template");
@@ -291,6 +293,31 @@ describe("TerraformHarness with the mock providers", () => {
       port: 13338,
     });
     expect(plan.outputs.repo_dir.value).toBe("/home/coder/app");
+  });
+
+  it("writes the module manifest of stubs that `terraform get` writes", async () => {
+    const stubs = readdirSync(MODULE_STUBS_DIR);
+    expect(stubs.length).toBeGreaterThan(1);
+    const source = mkdtempSync(join(tmpdir(), "harness-manifest-"));
+    scratch.push(source);
+    // Every stub, called under names that do not sort like the stubs, one of them twice.
+    const module: Record<string, { source: string }> = {};
+    stubs.forEach((stub, n) => {
+      module[`m${stubs.length - n}_${stub.replace(/-/g, "_")}`] = {
+        source: `registry.coder.com/coder/${stub}/coder`,
+      };
+    });
+    module.again = { source: `registry.coder.com/coder/${stubs[0]}/coder` };
+    writeFileSync(join(source, "main.tf.json"), JSON.stringify({ module }));
+    const workdir = prepareWorkdir(source);
+    try {
+      expect(workdir.moduleManifest).toBeDefined();
+      await runTerraform(["get", "-no-color"], { cwd: workdir.dir });
+      const written = readFileSync(join(workdir.dir, ".terraform", "modules", "modules.json"));
+      expect(JSON.parse(workdir.moduleManifest ?? "")).toEqual(JSON.parse(written.toString()));
+    } finally {
+      workdir.cleanup();
+    }
   });
 
   it("fails like Terraform on an input the real module does not declare", async () => {
