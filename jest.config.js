@@ -11,6 +11,8 @@ module.exports = {
   ci: true,
   testTimeout: 60000,
   // Every template is synthesized once per run; test files read it (test/support/synth-template.ts).
+  // jest's runtime with V8's code cache for the modules every test file compiles again.
+  runtime: "<rootDir>/test/support/code-cache-runtime.js",
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   // The plan harness is told what synth writes beside cdk.tf.json (test/support/harness-setup.ts).
