@@ -361,6 +361,24 @@ describe("ForceNew replacement", () => {
     ]);
   });
 
+  it("replaces a coder_agent on any change: every attribute of it is ForceNew", () => {
+    const agent = (fields: Record<string, unknown>) => ({
+      id: "a",
+      os: "linux",
+      arch: "amd64",
+      dir: "/home/coder",
+      env: { A: "1" },
+      ...fields,
+    });
+    expect(requiresReplace("coder_agent", agent({}), agent({}))).toEqual([]);
+    expect(requiresReplace("coder_agent", agent({}), agent({ dir: "/workspaces/app" }))).toEqual([
+      { steps: [{ attribute_name: "dir" }] },
+    ]);
+    expect(requiresReplace("coder_agent", agent({}), agent({ env: { A: "2" } }))).toEqual([
+      { steps: [{ attribute_name: "env" }] },
+    ]);
+  });
+
   it("updates in place when only labels change, and never replaces a create", () => {
     const relabeled = { ...pvc({}), metadata: [{ name: "home", namespace: "ws", labels: {} }] };
     expect(requiresReplace("kubernetes_persistent_volume_claim_v1", pvc({}), relabeled)).toEqual(

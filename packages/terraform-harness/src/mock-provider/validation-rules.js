@@ -331,9 +331,10 @@ const FORCE_NEW = {
   kubernetes_role_binding_v1: [...KUBERNETES_FORCE_NEW, "role_ref"],
   kubernetes_cluster_role_binding_v1: [...KUBERNETES_FORCE_NEW, "role_ref"],
   kubernetes_token_request_v1: [...KUBERNETES_FORCE_NEW, "spec"],
-  coder_agent: ["os", "arch", "auth"],
+  // Every attribute of coder_agent, coder_app and coder_script is ForceNew (provider/agent.go
+  // agentResource, app.go, script.go): any change replaces the object.
+  coder_agent: ["*"],
   coder_env: ["agent_id", "name", "value"],
-  // Every attribute of coder_app and coder_script is ForceNew (provider/app.go, script.go).
   coder_app: ["*"],
   coder_script: ["*"],
   coder_metadata: ["resource_id"],
