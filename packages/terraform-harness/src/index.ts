@@ -18,6 +18,7 @@ export {
   type StackFilesWriter,
 } from "./plan-expressions";
 export {
+  appliedViolations,
   TerraformHarness,
   type ApplyEvent,
   type ApplyResult,
