@@ -37,11 +37,7 @@ import {
 import { parseCommandLine, UsageError } from "../app/cli-args";
 import { loadConfigFor } from "../app/load-config";
 import { synthTemplates } from "../app/synth";
-import {
-  type ApplyResult,
-  type PlanOptions,
-  TerraformHarness,
-} from "@coder-cdktf/terraform-harness";
+import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 
 const USAGE =
   "usage: npm run preview -- <devcontainer.json | repository folder> [--var name=value]... " +
@@ -132,20 +128,6 @@ export function parseArgs(argv: readonly string[]): PreviewArgs {
   };
 }
 
-/**
- * What {@link runPreview} needs of a session: a {@link PreviewSession}, or a wrapper of one
- * (the tests' batching of many previews into one apply, test/app/preview/batched-previews.ts).
- */
-export interface FirstStarts {
-  readonly requiredVariables: readonly string[];
-  firstStart(
-    metadata: Record<string, unknown>,
-    variables: Readonly<Record<string, string>>,
-    parameters: Readonly<Record<string, string>>,
-    repoName: string,
-  ): Promise<PlanView>;
-}
-
 /** Where output goes (tests pass buffers). */
 export interface PreviewIo {
   readonly stdout: (text: string) => void;
@@ -156,9 +138,9 @@ export interface PreviewIo {
  * The synthesized devcontainer template and a running plan harness. One is enough for any
  * number of previews (tests share one); `close()` removes the temp dir.
  */
-export class PreviewSession implements FirstStarts {
+export class PreviewSession {
   private constructor(
-    readonly harness: TerraformHarness,
+    private readonly harness: TerraformHarness,
     private readonly outdir: string,
     readonly templateDir: string,
     /** Variables the synthesized template declares without a default. */
@@ -205,52 +187,29 @@ export class PreviewSession implements FirstStarts {
     parameters: Readonly<Record<string, string>>,
     repoName: string,
   ): Promise<PlanView> {
-    const applied = await this.harness.apply(
-      this.templateDir,
-      firstStartOptions(metadata, variables, parameters, repoName),
-    );
-    return firstStartView(applied);
-  }
-}
-
-/**
- * The apply options of a workspace's first start: the repository's metadata is what the data
- * source reads, and the build the mock creates is named after the repository.
- */
-export function firstStartOptions(
-  metadata: Record<string, unknown>,
-  variables: Readonly<Record<string, string>>,
-  parameters: Readonly<Record<string, string>>,
-  repoName: string,
-): PlanOptions {
-  return {
-    variables,
-    parameters,
-    workspace: { startCount: 1 },
-    fixtures: {
-      resources: {
-        devcontainerbuilder_build: {
-          ...BUILD_VALUES,
-          resolved_name: repoName,
-          image: `${BUILD_VALUES.resolved_registry}/${repoName}:${BUILD_VALUES.resolved_tag}`,
+    const applied = await this.harness.apply(this.templateDir, {
+      variables,
+      parameters,
+      workspace: { startCount: 1 },
+      fixtures: {
+        resources: {
+          devcontainerbuilder_build: {
+            ...BUILD_VALUES,
+            resolved_name: repoName,
+            image: `${BUILD_VALUES.resolved_registry}/${repoName}:${BUILD_VALUES.resolved_tag}`,
+          },
         },
+        data_sources: { devcontainerbuilder_devcontainer: metadata },
       },
-      data_sources: { devcontainerbuilder_devcontainer: metadata },
-    },
-  };
-}
-
-/** What {@link PreviewSession.firstStart} returns of an apply. */
-export function firstStartView(
-  applied: Pick<ApplyResult, "resources" | "outputs" | "warnings">,
-): PlanView {
-  return {
-    resourceChanges: applied.resources
-      .filter((r) => r.mode === "managed")
-      .map((r) => ({ address: r.address, after: r.values })),
-    outputs: applied.outputs,
-    warnings: applied.warnings,
-  };
+    });
+    return {
+      resourceChanges: applied.resources
+        .filter((r) => r.mode === "managed")
+        .map((r) => ({ address: r.address, after: r.values })),
+      outputs: applied.outputs,
+      warnings: applied.warnings,
+    };
+  }
 }
 
 /**
@@ -334,7 +293,7 @@ function noImageMessage(file: string): string {
 export async function runPreview(
   argv: readonly string[],
   io: PreviewIo,
-  session?: FirstStarts,
+  session?: PreviewSession,
 ): Promise<number> {
   let args: PreviewArgs;
   try {
@@ -389,8 +348,7 @@ export async function runPreview(
       .toLowerCase()
       .replace(/[^a-z0-9._-]/g, "-") || "repository";
 
-  const started = session === undefined ? await PreviewSession.start(args.config) : undefined;
-  const own = session ?? (started as PreviewSession);
+  const own = session ?? (await PreviewSession.start(args.config));
   try {
     const variables: Record<string, string> = {};
     for (const name of own.requiredVariables) {
@@ -422,6 +380,6 @@ export async function runPreview(
     io.stdout(args.json ? renderJson(report) : renderText(report));
     return 0;
   } finally {
-    await started?.close();
+    if (session === undefined) await own.close();
   }
 }

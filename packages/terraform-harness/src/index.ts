@@ -18,7 +18,6 @@ export {
   type StackFilesWriter,
 } from "./plan-expressions";
 export {
-  appliedViolations,
   TerraformHarness,
   type ApplyEvent,
   type ApplyResult,

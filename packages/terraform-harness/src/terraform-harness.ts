@@ -17,7 +17,7 @@ import { dirname, join } from "node:path";
 import { type Diagnostic, diagnosticsFromStream, toDiagnostic } from "./diagnostics";
 import { buildFixtures, type FixtureInputs } from "./fixtures";
 import { isRecord, parseJsonLines } from "./json";
-import { type ApiViolation, KubernetesApiError } from "./kubernetes-api";
+import { KubernetesApiError } from "./kubernetes-api";
 import { MockProviderProcess } from "./mock-provider-process";
 import { assertVariablesDeclared } from "./plan-expressions";
 import { PlanResult } from "./plan-result";
@@ -201,7 +201,8 @@ export class TerraformHarness {
    */
   async apply(dir: string, options: PlanOptions = {}): Promise<ApplyResult> {
     const applied = await this.once("apply", dir, options, () => this.runApply(dir, options));
-    const violations = appliedViolations(applied);
+    // What the provider sent is what the state holds: the API server would have refused it.
+    const { violations } = appliedObjects(applied).kubernetesApi();
     if (violations.length > 0 && options.kubernetesApi !== "report") {
       throw new KubernetesApiError(violations);
     }
@@ -333,20 +334,8 @@ function stateOf(state: ApplyResult | TerraformState): TerraformState {
   return "state" in state ? (state.state as TerraformState) : state;
 }
 
-/**
- * What the Kubernetes API server would refuse of the managed resources an apply created (the
- * step {@link TerraformHarness.apply} enforces). What the provider sent is what the state
- * holds, so the state's values are what the API server would have seen. A module batch's
- * apply passes `kubernetesApi: "report"` and checks each instance's resources on their own.
- */
-export function appliedViolations(
-  applied: Pick<ApplyResult, "resources">,
-): readonly ApiViolation[] {
-  return appliedObjects(applied).kubernetesApi().violations;
-}
-
 /** The managed resources of an apply, as a plan that creates them (for the API step). */
-function appliedObjects(applied: Pick<ApplyResult, "resources">): PlanResult {
+function appliedObjects(applied: ApplyResult): PlanResult {
   return new PlanResult(
     {
       resource_changes: applied.resources
