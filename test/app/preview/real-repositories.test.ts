@@ -11,8 +11,8 @@ import {
   deriveMetadata,
   withOldVscodeProperties,
 } from "../../../app/preview/devcontainer-metadata";
-import { PreviewSession } from "../../../cli/run-preview";
-import { previewWith, row, section } from "./report-text";
+import type { PreviewSession } from "../../../cli/run-preview";
+import { previewWith, row, section, startSession } from "./report-text";
 
 jest.setTimeout(60000);
 
@@ -20,7 +20,7 @@ let session: PreviewSession;
 let root: string;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "preview-repos-"));
-  session = await PreviewSession.start();
+  session = await startSession();
 });
 afterAll(async () => {
   await session?.close();
@@ -247,7 +247,9 @@ describe("wrong today", () => {
     );
     expect(section(text, "Notes")[0]).toContain(report.notes[0]);
 
-    const withMain = repository("subfolder-and-main", {
+    // A repository of the same name (in another folder): its first start is the one above,
+    // which this jest run has applied already (only what the service reads differs).
+    const withMain = repository("with-main/subfolder-only", {
       ".devcontainer/python/devcontainer.json": sub,
       ".devcontainer/devcontainer.json": { image: IMAGE },
     });
