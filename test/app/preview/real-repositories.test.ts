@@ -1,8 +1,8 @@
 /**
  * `npm run preview` on the kinds of devcontainer.json that well-known repositories have
  * (issue 20): each case writes a file of its own into a temp repository, previews it with
- * the shared session (one synth; one apply per preview) and checks what is printed, in the
- * tables and in `--json`.
+ * the shared session (on the run's synthesized template; one apply per first start) and
+ * checks what is printed, in the tables and in `--json`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
