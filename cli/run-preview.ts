@@ -10,7 +10,7 @@
 // Terraform's.
 //
 // Run through scripts/preview.js (a plain node launcher that runs it bundled).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import {
@@ -35,8 +35,6 @@ import {
   type PlanView,
 } from "../app/preview/workspace-report";
 import { parseCommandLine, UsageError } from "../app/cli-args";
-import { loadConfigFor } from "../app/load-config";
-import { synthTemplates } from "../app/synth";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 
 export { skipCdktfCreationStacks } from "../src/private/creation-stacks";
@@ -150,15 +148,45 @@ export class PreviewSession {
   ) {}
 
   static async start(configFile?: string): Promise<PreviewSession> {
+    return PreviewSession.open(async (outdir) => {
+      // Loaded here, not with this module: the templates and cdktf are most of a load, and
+      // tests that open sessions on the run's synthesized template never need them.
+      const { loadConfigFor } = await import("../app/load-config");
+      const { synthTemplates } = await import("../app/synth");
+      const config = loadConfigFor(configFile === undefined ? [] : ["--config", configFile]);
+      const [template] = synthTemplates({ outdir, only: ["devcontainer"], config });
+      return template;
+    });
+  }
+
+  /**
+   * A session on a devcontainer template synthesized already (`dir`, read-only, and its
+   * configuration `model`, as synth returns them): the tests' sessions, on the template the
+   * jest run synthesized once (test/support/synth-template.ts), skip a synth each.
+   */
+  static async fromSynthesized(
+    dir: string,
+    model: Record<string, unknown>,
+  ): Promise<PreviewSession> {
+    return PreviewSession.open(async (outdir) => {
+      const copy = join(outdir, "devcontainer");
+      cpSync(dir, copy, { recursive: true });
+      return { dir: copy, model };
+    });
+  }
+
+  /** Starts the harness while `template` writes the template into the session's temp dir. */
+  private static async open(
+    template: (outdir: string) => Promise<{ dir: string; model: Record<string, unknown> }>,
+  ): Promise<PreviewSession> {
     // Terraform's version check and the mock provider's start are child processes: they
     // run on the other core while this one synthesizes.
     const starting = TerraformHarness.start();
     const outdir = mkdtempSync(join(tmpdir(), "coder-cdktf-preview-"));
     try {
-      const config = loadConfigFor(configFile === undefined ? [] : ["--config", configFile]);
-      const [template] = synthTemplates({ outdir, only: ["devcontainer"], config });
-      const required = addPreviewOutputs(template.dir, template.model);
-      return new PreviewSession(await starting, outdir, template.dir, required);
+      const { dir, model } = await template(outdir);
+      const required = addPreviewOutputs(dir, model);
+      return new PreviewSession(await starting, outdir, dir, required);
     } catch (error) {
       rmSync(outdir, { recursive: true, force: true });
       await starting.then(

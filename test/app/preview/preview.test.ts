@@ -1,14 +1,14 @@
 /**
- * `npm run preview` on fixture repositories: the devcontainer template is synthesized and
- * planned once per file (a shared PreviewSession), and each test checks what is printed.
+ * `npm run preview` on fixture repositories: previews share a session on the devcontainer
+ * template the jest run synthesized (startSession), and each test checks what is printed.
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { PreviewSession } from "../../../cli/run-preview";
+import type { PreviewSession } from "../../../cli/run-preview";
 import { RUN_CACHE_ENV } from "@coder-cdktf/terraform-harness/src/run-cache";
-import { previewWith, row, section } from "./report-text";
+import { previewWith, row, section, startSession } from "./report-text";
 
 jest.setTimeout(60000);
 
@@ -16,7 +16,7 @@ const FIXTURES = join(__dirname, "fixtures");
 
 let session: PreviewSession;
 beforeAll(async () => {
-  session = await PreviewSession.start();
+  session = await startSession();
 });
 afterAll(() => session?.close());
 
@@ -164,7 +164,7 @@ describe("usage", () => {
 });
 
 describe("npm run preview (scripts/preview.js)", () => {
-  it("runs from plain node, prints JSON, and is one synth plus one apply", () => {
+  it("runs from plain node, prints JSON, and is one synth plus one apply", async () => {
     // A terraform first on PATH that logs each run's subcommand; the jest run's cache is
     // left out, so the apply really runs.
     const bin = mkdtempSync(join(tmpdir(), "preview-terraform-"));
@@ -195,6 +195,9 @@ describe("npm run preview (scripts/preview.js)", () => {
       const report = JSON.parse(run.stdout);
       expect(report.devcontainerFile).toBeNull();
       expect(report.workspace.resources.requests).toEqual({ cpu: "250m", memory: "512Mi" });
+      // The tests' session, on the run's synthesized template, previews exactly this.
+      const inSession = await preview(join(FIXTURES, "no-devcontainer"), "--json");
+      expect(JSON.parse(inSession.stdout)).toEqual(report);
       const runs = readFileSync(log, "utf8").trim().split("\n");
       // Besides the version check, one apply: no plan, show or refresh, and no `get` (the
       // harness writes the manifest of its stub modules itself).

@@ -1,8 +1,8 @@
 /**
  * `npm run preview` on the kinds of devcontainer.json that well-known repositories have
  * (issue 20): each case writes a file of its own into a temp repository, previews it with
- * the shared session (one synth; one apply per preview) and checks what is printed, in the
- * tables and in `--json`.
+ * the shared session (on the run's synthesized template; one apply per first start) and
+ * checks what is printed, in the tables and in `--json`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,8 +11,8 @@ import {
   deriveMetadata,
   withOldVscodeProperties,
 } from "../../../app/preview/devcontainer-metadata";
-import { PreviewSession } from "../../../cli/run-preview";
-import { previewWith, row, section } from "./report-text";
+import type { PreviewSession } from "../../../cli/run-preview";
+import { previewWith, row, section, startSession } from "./report-text";
 
 jest.setTimeout(60000);
 
@@ -20,7 +20,7 @@ let session: PreviewSession;
 let root: string;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "preview-repos-"));
-  session = await PreviewSession.start();
+  session = await startSession();
 });
 afterAll(async () => {
   await session?.close();
@@ -247,7 +247,9 @@ describe("wrong today", () => {
     );
     expect(section(text, "Notes")[0]).toContain(report.notes[0]);
 
-    const withMain = repository("subfolder-and-main", {
+    // A repository of the same name (in another folder): its first start is the one above,
+    // which this jest run has applied already (only what the service reads differs).
+    const withMain = repository("with-main/subfolder-only", {
       ".devcontainer/python/devcontainer.json": sub,
       ".devcontainer/devcontainer.json": { image: IMAGE },
     });

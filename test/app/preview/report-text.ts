@@ -1,8 +1,24 @@
 /**
- * Helpers for the preview tests: run a preview with a shared session and read the text
+ * Helpers for the preview tests: open a session, run a preview with it and read the text
  * report's sections and rows.
  */
-import { type PreviewSession, runPreview } from "../../../cli/run-preview";
+import { PreviewSession, runPreview } from "../../../cli/run-preview";
+import { synthTemplate } from "../../support/synth-template";
+
+/**
+ * A session on the devcontainer template as the jest run synthesized it (what
+ * `PreviewSession.start` would synthesize without an operator configuration), so that a test
+ * file does not synthesize it again. preview.test.ts compares a preview of this session
+ * with `npm run preview` itself.
+ */
+export async function startSession(): Promise<PreviewSession> {
+  const template = synthTemplate("devcontainer");
+  try {
+    return await PreviewSession.fromSynthesized(template.dir, template.config);
+  } finally {
+    template.cleanup();
+  }
+}
 
 /** Runs preview with `session` and captures what it prints. */
 export async function previewWith(session: PreviewSession, argv: readonly string[]) {
