@@ -64,6 +64,13 @@ describe("devcontainer template: the workspace pod", () => {
    * in one Terraform run as instances of a module batch, each reading its own metadata on its
    * own copy of the stopped first build (BadInputPlanner.planMany in bad-inputs.ts).
    */
+  /** An image whose remote user is root. */
+  const ROOT_RUNTIME = {
+    ...EMPTY_RUNTIME,
+    remote_user_uid: 0,
+    remote_user_gid: 0,
+    remote_user_home: "/root",
+  };
   const STARTS = {
     restricted: {
       metadata: metadata({
@@ -85,14 +92,7 @@ describe("devcontainer template: the workspace pod", () => {
       },
     },
     rootImage: {
-      metadata: metadata({
-        runtime: {
-          ...EMPTY_RUNTIME,
-          remote_user_uid: 0,
-          remote_user_gid: 0,
-          remote_user_home: "/root",
-        },
-      }),
+      metadata: metadata({ runtime: ROOT_RUNTIME }),
       inputs: { variables: { pod_security_level: "restricted" } },
     },
     noUidGid: {
@@ -127,10 +127,7 @@ describe("devcontainer template: the workspace pod", () => {
     privileged: {
       metadata: metadata({
         runtime: {
-          ...EMPTY_RUNTIME,
-          remote_user_uid: 0,
-          remote_user_gid: 0,
-          remote_user_home: "/root",
+          ...ROOT_RUNTIME,
           cap_add: ["SYS_ADMIN"],
           privileged: true,
           seccomp_unconfined: true,
