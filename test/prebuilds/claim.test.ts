@@ -134,8 +134,8 @@ describe.each(CASES)("template $id: claiming a prebuilt workspace", ({ id, optio
       workspace: PREBUILD_WORKSPACE,
       owner: PREBUILDS_OWNER,
     });
-    claimPlan = await tf.plan(template.dir, claimOptions());
-    claimed = await tf.apply(template.dir, claimOptions());
+    // The claim's plan, and its apply as `terraform apply` of that saved plan.
+    ({ plan: claimPlan, applied: claimed } = await tf.planAndApply(template.dir, claimOptions()));
   });
   afterAll(async () => {
     await tf?.stop();

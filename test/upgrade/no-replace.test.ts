@@ -12,16 +12,7 @@ import {
   TerraformHarness,
 } from "@coder-cdktf/terraform-harness";
 import { synthTemplate } from "../support/synth-template";
-import {
-  devcontainerFixtures,
-  metadata,
-  REPOSITORY,
-  REQUIRED_VARIABLES as DEVCONTAINER_VARIABLES,
-} from "../templates/devcontainer/synthesized";
-import {
-  REQUIRED_VARIABLES as PACKER_VARIABLES,
-  TOKEN_SECRET_FIXTURES,
-} from "../templates/packer-builder/synthesized-template";
+import { TEMPLATE_INPUTS } from "../prebuilds/template-inputs";
 
 jest.setTimeout(120_000);
 
@@ -31,21 +22,14 @@ interface Scenario {
   readonly first: PlanOptions;
 }
 
-const SCENARIOS: Scenario[] = [
-  { template: "kubernetes", first: { variables: { namespace: "coder-workspaces" } } },
-  {
-    template: "packer-builder",
-    first: { variables: PACKER_VARIABLES, fixtures: { resources: TOKEN_SECRET_FIXTURES } },
-  },
-  {
-    template: "devcontainer",
-    first: {
-      variables: DEVCONTAINER_VARIABLES,
-      parameters: { repository: REPOSITORY },
-      fixtures: devcontainerFixtures(metadata()),
-    },
-  },
-];
+/**
+ * Each template's workspace as the prebuild-safe upgrade test builds it (the same inputs:
+ * the run cache applies that first build once for both files).
+ */
+const SCENARIOS: Scenario[] = TEMPLATE_INPUTS.map(({ id, options }) => ({
+  template: id,
+  first: options,
+}));
 
 let tf: TerraformHarness;
 beforeAll(async () => (tf = await TerraformHarness.start()));

@@ -5,7 +5,7 @@
  * - planExpressions(source, variables): provider-free plans of variables/locals/outputs/checks.
  *   setStackFiles(writer): what the project's synth writes beside a stack it synthesizes.
  * - TerraformHarness: validate/plan/apply templates against the mock coder, kubernetes and
- *   devcontainerbuilder providers (one server per test file).
+ *   devcontainerbuilder providers (one server per test file); planAndApply plans once for both.
  * - prepareModuleBatch(dir, instances): many variations of one template in one plan, read
  *   back per instance with PlanResult.instance(address).
  * - requireTerraform(): fails loudly when Terraform >= 1.5 is missing.

@@ -86,6 +86,7 @@ export function prepareModuleBatch(
         [MODULE_NAME]: {
           source: "./template",
           for_each: `\${var.${INSTANCES_VARIABLE}}`,
+          ...(moved.aliases.length > 0 ? { providers: providersArgument(moved) } : {}),
           ...inputs,
         },
       },
@@ -110,6 +111,8 @@ export function prepareModuleBatch(
 interface MovedConfiguration {
   readonly providers: Record<string, unknown>;
   readonly requiredProviders: Record<string, unknown>;
+  /** The aliased provider configurations, e.g. `kubernetes.harvester`. */
+  readonly aliases: readonly string[];
   /** The template's variable declarations, copied to the root. */
   readonly variables: Record<string, unknown>;
 }
@@ -153,7 +156,52 @@ function moveProvidersToRoot(templateDir: string): MovedConfiguration {
     for (const entry of required) if (isRecord(entry)) Object.assign(requiredProviders, entry);
     if (isRecord(config.variable)) Object.assign(variables, config.variable);
   }
-  return { providers, requiredProviders, variables };
+  const aliases = Object.entries(providers).flatMap(([name, blocks]) =>
+    blocks.flatMap((block) =>
+      isRecord(block) && typeof block.alias === "string" ? [`${name}.${block.alias}`] : [],
+    ),
+  );
+  if (aliases.length > 0) declareConfigurationAliases(templateDir, aliases);
+  return { providers, requiredProviders, aliases, variables };
+}
+
+/**
+ * A module gets aliased provider configurations only when it declares them
+ * (`configuration_aliases`) and its caller passes them; the template's resources then use
+ * `provider = kubernetes.harvester` as they did at the root.
+ */
+function declareConfigurationAliases(templateDir: string, aliases: readonly string[]): void {
+  for (const file of readdirSync(templateDir).filter((f) => f.endsWith(".tf.json"))) {
+    const path = join(templateDir, file);
+    const config: unknown = JSON.parse(readFileSync(path, "utf8"));
+    if (!isRecord(config) || !isRecord(config.terraform)) continue;
+    const required = config.terraform.required_providers;
+    let changed = false;
+    for (const entry of Array.isArray(required) ? required : [required]) {
+      if (!isRecord(entry)) continue;
+      for (const [name, requirement] of Object.entries(entry)) {
+        const own = aliases.filter((alias) => alias.startsWith(`${name}.`));
+        if (own.length === 0 || !isRecord(requirement)) continue;
+        requirement.configuration_aliases = own;
+        changed = true;
+      }
+    }
+    if (changed) writeFileSync(path, JSON.stringify(config, null, 2));
+  }
+}
+
+/**
+ * The module call's `providers` when the template has aliased configurations: passing any
+ * provider replaces the implicit inheritance of the defaults, so every default is passed too.
+ */
+function providersArgument(moved: MovedConfiguration): Record<string, string> {
+  const names = [
+    ...new Set([...Object.keys(moved.requiredProviders), ...Object.keys(moved.providers)]),
+  ];
+  return Object.fromEntries([
+    ...names.map((name) => [name, name]),
+    ...moved.aliases.map((alias) => [alias, alias]),
+  ]);
 }
 
 /**

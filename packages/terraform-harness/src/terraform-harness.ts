@@ -165,28 +165,32 @@ export class TerraformHarness {
     return plan;
   }
 
-  private async runPlan(
-    dir: string,
+  private async runPlan(dir: string, options: PlanOptions): Promise<PlanRun> {
+    return this.inWorkdir(dir, options, (cwd, env) => this.planIn(cwd, env, options));
+  }
+
+  /** `plan -out` and `show -json` in a prepared workdir; the plan file stays there. */
+  private async planIn(
+    cwd: string,
+    env: Record<string, string>,
     options: PlanOptions,
-  ): Promise<{ show: Record<string, unknown>; diagnostics: Diagnostic[] }> {
-    return this.inWorkdir(dir, options, async (cwd, env) => {
-      const plan = await runTerraform(
-        [
-          "plan",
-          "-input=false",
-          "-lock=false",
-          "-json",
-          ...(options.refresh === false ? ["-refresh=false"] : []),
-          `-var-file=${VAR_FILE}`,
-          `-out=${PLAN_FILE}`,
-        ],
-        { cwd, env },
-      );
-      const diagnostics = diagnosticsFromStream(plan.stdout);
-      assertVariablesDeclared(diagnostics);
-      const show = await runTerraform(["show", "-json", PLAN_FILE], { cwd, env });
-      return { show: JSON.parse(show.stdout) as Record<string, unknown>, diagnostics };
-    });
+  ): Promise<PlanRun> {
+    const plan = await runTerraform(
+      [
+        "plan",
+        "-input=false",
+        "-lock=false",
+        "-json",
+        ...(options.refresh === false ? ["-refresh=false"] : []),
+        `-var-file=${VAR_FILE}`,
+        `-out=${PLAN_FILE}`,
+      ],
+      { cwd, env },
+    );
+    const diagnostics = diagnosticsFromStream(plan.stdout);
+    assertVariablesDeclared(diagnostics);
+    const show = await runTerraform(["show", "-json", PLAN_FILE], { cwd, env });
+    return { show: JSON.parse(show.stdout) as Record<string, unknown>, diagnostics };
   }
 
   /**
@@ -212,13 +216,58 @@ export class TerraformHarness {
   ): Promise<T> {
     const cache = RunCache.forThisRun();
     if (!cache) return compute();
-    const key = cache.key(operation, dir, {
-      fixtures: buildFixtures(options),
-      variables: options.variables ?? {},
-      state: options.state ? stateOf(options.state) : null,
-      refresh: options.refresh !== false,
+    return cache.getOrCompute(cache.key(operation, dir, cacheInputs(options)), compute);
+  }
+
+  /**
+   * {@link plan} and then {@link apply} with the same inputs, for a test that reads both (a
+   * claim's plan and its result): the apply applies the saved plan (`terraform apply tfplan`),
+   * as `terraform apply` would apply the plan it makes itself, so Terraform plans once. Each
+   * half is stored in the run cache under its own call's key: a later `plan` or `apply` with
+   * these inputs reads it, and this call reads what earlier ones stored.
+   */
+  async planAndApply(
+    dir: string,
+    options: PlanOptions = {},
+  ): Promise<{ readonly plan: PlanResult; readonly applied: ApplyResult }> {
+    const cache = RunCache.forThisRun();
+    const keys = cache && {
+      plan: cache.key("plan", dir, cacheInputs(options)),
+      apply: cache.key("apply", dir, cacheInputs(options)),
+    };
+    let planned = keys && cache.get<PlanRun>(keys.plan);
+    let applied = keys && cache.get<ApplyResult>(keys.apply);
+    if (planned === undefined || applied === undefined) {
+      ({ planned, applied } = await this.runPlanAndApply(dir, options));
+      if (keys) {
+        cache.set(keys.plan, planned);
+        cache.set(keys.apply, applied);
+      }
+    }
+    const plan = new PlanResult(planned.show, planned.diagnostics);
+    for (const checked of [plan, appliedObjects(applied)]) {
+      const { violations } = checked.kubernetesApi();
+      if (violations.length > 0 && options.kubernetesApi !== "report") {
+        throw new KubernetesApiError(violations);
+      }
+    }
+    return { plan, applied };
+  }
+
+  private async runPlanAndApply(
+    dir: string,
+    options: PlanOptions,
+  ): Promise<{ planned: PlanRun; applied: ApplyResult }> {
+    return this.inWorkdir(dir, options, async (cwd, env) => {
+      const planned = await this.planIn(cwd, env, options);
+      const apply = await runTerraform(
+        ["apply", "-input=false", "-lock=false", "-json", "-auto-approve", PLAN_FILE],
+        { cwd, env },
+      );
+      const diagnostics = diagnosticsFromStream(apply.stdout);
+      assertVariablesDeclared(diagnostics);
+      return { planned, applied: appliedState(cwd, diagnostics) };
     });
-    return cache.getOrCompute(key, compute);
   }
 
   private async runApply(dir: string, options: PlanOptions): Promise<ApplyResult> {
@@ -229,16 +278,7 @@ export class TerraformHarness {
       );
       const diagnostics = diagnosticsFromStream(apply.stdout);
       assertVariablesDeclared(diagnostics);
-      // Read from the state file: `terraform show -json` would be one more run (state-resources.ts).
-      const state = JSON.parse(
-        readFileSync(join(cwd, "terraform.tfstate"), "utf8"),
-      ) as TerraformState;
-      return {
-        state,
-        outputs: stateOutputs(state),
-        warnings: diagnostics.filter((d) => d.severity === "warning"),
-        resources: stateResources(state),
-      };
+      return appliedState(cwd, diagnostics);
     });
   }
 
@@ -304,6 +344,33 @@ export class TerraformHarness {
       workdir.cleanup();
     }
   }
+}
+
+/** A plan as the run cache stores it: `show -json` and the plan's diagnostics. */
+interface PlanRun {
+  readonly show: Record<string, unknown>;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** What keys a harness call in the run cache besides its operation and files. */
+function cacheInputs(options: PlanOptions): unknown {
+  return {
+    fixtures: buildFixtures(options),
+    variables: options.variables ?? {},
+    state: options.state ? stateOf(options.state) : null,
+    refresh: options.refresh !== false,
+  };
+}
+
+/** The result of an apply in `cwd`, read from the state file (`show -json` would be one more run). */
+function appliedState(cwd: string, diagnostics: readonly Diagnostic[]): ApplyResult {
+  const state = JSON.parse(readFileSync(join(cwd, "terraform.tfstate"), "utf8")) as TerraformState;
+  return {
+    state,
+    outputs: stateOutputs(state),
+    warnings: diagnostics.filter((d) => d.severity === "warning"),
+    resources: stateResources(state),
+  };
 }
 
 /** The `apply_start` / `apply_complete` messages of a `-json` apply or destroy stream. */

@@ -122,6 +122,58 @@ describe("module batches", () => {
     }
   });
 
+  it("passes an aliased provider configuration to the instances (packer-builder's harvester)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
+    try {
+      const config = JSON.parse(readFileSync(join(template, "main.tf.json"), "utf8")) as Record<
+        string,
+        Record<string, Record<string, Record<string, unknown>>>
+      >;
+      config.provider.kubernetes = [
+        ...(config.provider.kubernetes as unknown as unknown[]),
+        { alias: "other", config_path: '${var.use_kubeconfig ? "~/.kube/other" : null}' },
+      ] as unknown as Record<string, Record<string, unknown>>;
+      config.resource.kubernetes_deployment_v1.main.provider = "kubernetes.other";
+      writeFileSync(join(dir, "main.tf.json"), JSON.stringify(config));
+
+      const batch = prepareModuleBatch(dir, { capped: { max_cpu: 1 }, shared: {} });
+      try {
+        const [plan, alone] = await Promise.all([
+          tf.plan(batch.dir, { ...OPTIONS, variables: { namespace: "team" } }),
+          tf.plan(dir, { ...OPTIONS, variables: { namespace: "team" } }),
+        ]);
+        const deployment = "kubernetes_deployment_v1.main[0]";
+        for (const key of batch.keys) {
+          expect(plan.instance(batch.instanceAddress(key)).addresses()).toEqual(alone.addresses());
+        }
+        expect(
+          limits(plan.instance(batch.instanceAddress("capped")).resource(deployment).after),
+        ).toMatchObject({ cpu: "1" });
+        // The instances' deployment is planned with the aliased configuration, as at the root.
+        const providerOf = (address: string) =>
+          (plan.raw.resource_changes as { address: string; provider_name: string }[]).find(
+            (c) => c.address === address,
+          )?.provider_name;
+        expect(providerOf(`${batch.instanceAddress("shared")}.${deployment}`)).toBe(
+          "registry.terraform.io/hashicorp/kubernetes",
+        );
+        const configuration = plan.raw.configuration as {
+          root_module: { module_calls: Record<string, { module: { resources: unknown[] } }> };
+        };
+        expect(configuration.root_module.module_calls.instances.module.resources).toContainEqual(
+          expect.objectContaining({
+            address: "kubernetes_deployment_v1.main",
+            provider_config_key: "kubernetes.other",
+          }),
+        );
+      } finally {
+        batch.cleanup();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("rejects an instance variable the template does not declare, naming it", () => {
     expect(() => prepareModuleBatch(template, { a: { max_cpus: 2 } })).toThrow(
       /instance "a" sets max_cpus, which the template .* does not declare/,

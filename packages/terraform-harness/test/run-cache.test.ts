@@ -126,4 +126,36 @@ describe("TerraformHarness in a jest run", () => {
     expect(reapplied).toEqual(applied);
     expect(commands().filter((c) => c === "apply")).toHaveLength(1);
   });
+
+  it("plans once for planAndApply, and later plan and apply calls read its two halves", async () => {
+    const runs = () => commands().filter((c) => c === "plan" || c === "apply");
+    const before = runs().length;
+    const { plan, applied } = await tf.planAndApply(MOCK_TEMPLATE, options("both"));
+    // One plan, and the apply of the saved plan (no second plan inside the apply).
+    expect(runs().slice(before)).toEqual(["plan", "apply"]);
+    expect(applied.resources.filter((r) => r.mode === "managed").map((r) => r.address)).toEqual(
+      plan.resourceChanges
+        .filter((r) => r.mode === "managed" && r.actions.includes("create"))
+        .map((r) => r.address),
+    );
+    const replanned = await tf.plan(MOCK_TEMPLATE, options("both"));
+    const reapplied = await tf.apply(MOCK_TEMPLATE, options("both"));
+    expect(replanned.resourceChanges).toEqual(plan.resourceChanges);
+    expect(reapplied).toEqual(applied);
+    expect(runs().slice(before)).toHaveLength(2);
+  });
+
+  it("gives from planAndApply what a plan and an apply of their own give", async () => {
+    const { plan, applied } = await tf.planAndApply(MOCK_TEMPLATE, options("compared"));
+    // A fresh cache: the plan and the apply below run Terraform themselves.
+    process.env[RUN_CACHE_ENV] = join(tempDir("run-cache-"), "runs");
+    const alone = await tf.plan(MOCK_TEMPLATE, options("compared"));
+    const appliedAlone = await tf.apply(MOCK_TEMPLATE, options("compared"));
+    expect(plan.resourceChanges).toEqual(alone.resourceChanges);
+    expect(plan.warnings).toEqual(alone.warnings);
+    const values = (result: typeof applied) => result.resources.map((r) => [r.address, r.values]);
+    expect(values(applied)).toEqual(values(appliedAlone));
+    expect(applied.outputs).toEqual(appliedAlone.outputs);
+    expect(applied.warnings).toEqual(appliedAlone.warnings);
+  });
 });

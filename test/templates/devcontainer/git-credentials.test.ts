@@ -102,7 +102,8 @@ describe("devcontainer template: git credentials", () => {
   });
 
   it("puts the template-wide token only in the build's sensitive git_credentials", async () => {
-    const plan = await tf.plan(template.dir, withTemplateToken(TEMPLATE_TOKEN));
+    // Applied too, from the saved plan: the run cache hands that state to the rotation test.
+    const { plan } = await tf.planAndApply(template.dir, withTemplateToken(TEMPLATE_TOKEN));
     expect(plan.resource(buildAddress).after.git_credentials).toEqual({
       username: "ci-bot",
       token: TEMPLATE_TOKEN,

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { HCL_FILES } from "../../../src/private/hcl-files";
 import { planDecisions, withConfigurationInJson } from "../../support/configuration-in-json";
+import { BadInputPlanner, type PlanCase } from "./bad-inputs";
 import {
   TerraformHarness,
   type ApplyResult,
@@ -58,13 +59,112 @@ describe("devcontainer template: the workspace pod", () => {
   const checkMessages = (plan: PlanResult) =>
     plan.warnings.filter((w) => w.summary === "Check block assertion failed").map((w) => w.detail);
 
+  /**
+   * Starts of the built workspace (metadata, variables) that share their parameters: planned
+   * in one Terraform run as instances of a module batch, each reading its own metadata on its
+   * own copy of the stopped first build (BadInputPlanner.planMany in bad-inputs.ts).
+   */
+  /** An image whose remote user is root. */
+  const ROOT_RUNTIME = {
+    ...EMPTY_RUNTIME,
+    remote_user_uid: 0,
+    remote_user_gid: 0,
+    remote_user_home: "/root",
+  };
+  const STARTS = {
+    restricted: {
+      metadata: metadata({
+        runtime: {
+          ...EMPTY_RUNTIME,
+          remote_user_uid: 1000,
+          remote_user_gid: 1000,
+          remote_user_home: "/home/vscode",
+          cap_add: ["SYS_ADMIN", "CHOWN", "NET_BIND_SERVICE"],
+          privileged: true,
+          seccomp_unconfined: true,
+        },
+      }),
+      inputs: {
+        variables: {
+          allow_privileged: true,
+          pod_security_level: "restricted",
+        },
+      },
+    },
+    rootImage: {
+      metadata: metadata({ runtime: ROOT_RUNTIME }),
+      inputs: { variables: { pod_security_level: "restricted" } },
+    },
+    noUidGid: {
+      metadata: metadata({ runtime: { ...EMPTY_RUNTIME, remote_user_home: "/home/vscode" } }),
+    },
+    withoutRuntime: {
+      metadata: metadata({
+        remote_user: "",
+        container_user: "",
+        runtime: EMPTY_RUNTIME,
+        workspace_folder: "",
+      }),
+    },
+    badConfiguration: {
+      metadata: metadata({
+        configuration_json: "not json",
+        workspace_folder: "relative/path",
+        mounts: [
+          { kind: "bind", source: "/var/run", target: "/var/run", read_only: false },
+          { kind: "volume", source: "../escape", target: "/x", read_only: false },
+          { kind: "volume", source: "v", target: "not-absolute", read_only: false },
+        ],
+        runtime: {
+          ...EMPTY_RUNTIME,
+          remote_user_uid: 1001.5,
+          remote_user_gid: -1,
+          hostname: "Bad_Host!",
+        },
+        host_requirements: { cpus: 1000, memory_bytes: null, storage_bytes: null, gpu_json: null },
+      }),
+    },
+    privileged: {
+      metadata: metadata({
+        runtime: {
+          ...ROOT_RUNTIME,
+          cap_add: ["SYS_ADMIN"],
+          privileged: true,
+          seccomp_unconfined: true,
+          hostname: "devbox",
+          host_aliases: [{ ip: "10.0.0.1", hostnames: ["db.local"] }],
+        },
+      }),
+      inputs: {
+        variables: {
+          allow_privileged: true,
+          image_pull_secret_name: "regcred",
+        },
+      },
+    },
+  } satisfies Record<string, PlanCase>;
+  let planner: BadInputPlanner;
+  let starts: Record<keyof typeof STARTS, Promise<PlanResult>>;
+
   beforeAll(async () => {
     tf = await TerraformHarness.start();
     template = synthesizeDevcontainer();
     // The first build: a stopped workspace creates the build, tracker, agent and PVC.
     built = await tf.apply(template.dir, STOPPED_FIRST_BUILD);
+    planner = await BadInputPlanner.start();
+    const names = Object.keys(STARTS) as (keyof typeof STARTS)[];
+    const planned = planner.planMany(names.map((name) => STARTS[name]));
+    starts = Object.fromEntries(
+      names.map((name, n) => {
+        const plan = planned[n].then((workspace) => workspace.plan);
+        // Each test reports its own start's failure, whenever it awaits it.
+        plan.catch(() => undefined);
+        return [name, plan];
+      }),
+    ) as typeof starts;
   });
   afterAll(async () => {
+    await planner?.stop();
     await tf?.stop();
     template?.cleanup();
   });
@@ -385,26 +485,7 @@ describe("devcontainer template: the workspace pod", () => {
   });
 
   it("meets restricted with pod_security_level = restricted, dropping what it forbids", async () => {
-    const plan = await start(
-      metadata({
-        runtime: {
-          ...EMPTY_RUNTIME,
-          remote_user_uid: 1000,
-          remote_user_gid: 1000,
-          remote_user_home: "/home/vscode",
-          cap_add: ["SYS_ADMIN", "CHOWN", "NET_BIND_SERVICE"],
-          privileged: true,
-          seccomp_unconfined: true,
-        },
-      }),
-      {
-        variables: {
-          ...REQUIRED_VARIABLES,
-          allow_privileged: true,
-          pod_security_level: "restricted",
-        },
-      },
-    );
+    const plan = await starts.restricted;
     const pod = podOf(plan);
     expect(pod.container[0].security_context[0]).toMatchObject({
       run_as_non_root: true,
@@ -426,17 +507,7 @@ describe("devcontainer template: the workspace pod", () => {
   });
 
   it("says a root image cannot meet restricted, and shows baseline", async () => {
-    const plan = await start(
-      metadata({
-        runtime: {
-          ...EMPTY_RUNTIME,
-          remote_user_uid: 0,
-          remote_user_gid: 0,
-          remote_user_home: "/root",
-        },
-      }),
-      { variables: { ...REQUIRED_VARIABLES, pod_security_level: "restricted" } },
-    );
+    const plan = await starts.rootImage;
     expect(plan.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("baseline");
     expect(podSecurityMetadata(plan)).toBe("echo baseline");
     expect(checkMessages(plan).join("\n")).toContain(
@@ -445,9 +516,7 @@ describe("devcontainer template: the workspace pod", () => {
   });
 
   it("runs as 1000:1000 with a rebuild warning when the image has no recorded uid/gid", async () => {
-    const plan = await start(
-      metadata({ runtime: { ...EMPTY_RUNTIME, remote_user_home: "/home/vscode" } }),
-    );
+    const plan = await starts.noUidGid;
     expect(podOf(plan).security_context[0]).toMatchObject({
       run_as_user: "1000",
       run_as_group: "1000",
@@ -459,14 +528,7 @@ describe("devcontainer template: the workspace pod", () => {
   });
 
   it("falls back to root's home and the default folder for metadata without runtime (pre-0.3.0)", async () => {
-    const plan = await start(
-      metadata({
-        remote_user: "",
-        container_user: "",
-        runtime: EMPTY_RUNTIME,
-        workspace_folder: "",
-      }),
-    );
+    const plan = await starts.withoutRuntime;
     const pod = podOf(plan);
     const env = Object.fromEntries(pod.container[0].env.map((e: Json) => [e.name, e.value]));
     expect(env).toMatchObject({
@@ -481,24 +543,7 @@ describe("devcontainer template: the workspace pod", () => {
   });
 
   it("never fails a plan on a bad configuration: it warns instead", async () => {
-    const plan = await start(
-      metadata({
-        configuration_json: "not json",
-        workspace_folder: "relative/path",
-        mounts: [
-          { kind: "bind", source: "/var/run", target: "/var/run", read_only: false },
-          { kind: "volume", source: "../escape", target: "/x", read_only: false },
-          { kind: "volume", source: "v", target: "not-absolute", read_only: false },
-        ],
-        runtime: {
-          ...EMPTY_RUNTIME,
-          remote_user_uid: 1001.5,
-          remote_user_gid: -1,
-          hostname: "Bad_Host!",
-        },
-        host_requirements: { cpus: 1000, memory_bytes: null, storage_bytes: null, gpu_json: null },
-      }),
-    );
+    const plan = await starts.badConfiguration;
     const pod = podOf(plan);
     expect(pod.security_context[0]).toMatchObject({ run_as_user: "1000", run_as_group: "1000" });
     // Not set, so Kubernetes picks it (known only after apply).
@@ -512,28 +557,7 @@ describe("devcontainer template: the workspace pod", () => {
   });
 
   it("honors privileged, seccomp and all capabilities when allow_privileged is on", async () => {
-    const plan = await start(
-      metadata({
-        runtime: {
-          ...EMPTY_RUNTIME,
-          remote_user_uid: 0,
-          remote_user_gid: 0,
-          remote_user_home: "/root",
-          cap_add: ["SYS_ADMIN"],
-          privileged: true,
-          seccomp_unconfined: true,
-          hostname: "devbox",
-          host_aliases: [{ ip: "10.0.0.1", hostnames: ["db.local"] }],
-        },
-      }),
-      {
-        variables: {
-          ...REQUIRED_VARIABLES,
-          allow_privileged: true,
-          image_pull_secret_name: "regcred",
-        },
-      },
-    );
+    const plan = await starts.privileged;
     const pod = podOf(plan);
     expect(pod.container[0].security_context[0]).toMatchObject({
       privileged: true,

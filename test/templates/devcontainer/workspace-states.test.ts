@@ -6,7 +6,9 @@ import {
   DEFAULT_WORKSPACE,
   TerraformHarness,
   type PlanOptions,
+  type PlanResult,
 } from "@coder-cdktf/terraform-harness";
+import { planVariants } from "../../support/plan-variants";
 import {
   devcontainerFixtures,
   metadata,
@@ -57,18 +59,63 @@ describe("devcontainer template: workspace states", () => {
     parameters: { repository: REPOSITORY },
     fixtures: devcontainerFixtures(metadata()),
   };
+  /** `base` with the token Coder returns for the user's linked account (when one is asked for). */
+  const withExternalAuthToken = (token: string): PlanOptions => ({
+    ...base,
+    fixtures: {
+      ...devcontainerFixtures(metadata()),
+      data_sources: {
+        ...devcontainerFixtures(metadata()).data_sources,
+        coder_external_auth: { access_token: token },
+      },
+    },
+  });
+  const PREBUILD = { is_prebuild: true, prebuild_count: 1 };
+  const NOT_A_PREBUILD = { is_prebuild: false, prebuild_count: 0 };
+  const TEMPLATE_WIDE_CREDENTIALS = {
+    git_credentials_username: "builder",
+    git_credentials_token: "s3cret",
+  };
+  /**
+   * Plans of a started workspace that differ only in template variables, one Terraform run
+   * each group (test/support/plan-variants.ts). The user's account is linked (the token is
+   * only read where external_auth_id is set).
+   */
+  let started: Record<"license" | "externalAuth" | "templateWide" | "notPrebuild", PlanResult>;
+  /** Plans of a prebuild (owner `prebuilds`, is_prebuild) that differ only in variables. */
+  let prebuild: Record<"plain" | "templateWide", PlanResult>;
 
   beforeAll(async () => {
     tf = await TerraformHarness.start();
     template = synthesizeDevcontainer();
+    started = await planVariants(
+      tf,
+      template.dir,
+      { ...withExternalAuthToken("gho_usertoken"), workspace: NOT_A_PREBUILD },
+      {
+        license: { accept_vscode_license: false, max_forwarded_ports: 2 },
+        externalAuth: { external_auth_id: "github" },
+        templateWide: { external_auth_id: "github", ...TEMPLATE_WIDE_CREDENTIALS },
+        notPrebuild: {},
+      },
+    );
+    prebuild = await planVariants(
+      tf,
+      template.dir,
+      { ...base, workspace: PREBUILD },
+      { plain: {}, templateWide: TEMPLATE_WIDE_CREDENTIALS },
+    );
   });
   afterAll(async () => {
     await tf?.stop();
     template?.cleanup();
   });
 
+  // `terraform plan` runs the validate walk before it plans (and fails on its errors), so a
+  // plan of the template as synthesized is a `terraform validate` of it too.
   it("passes terraform validate as synthesized", async () => {
-    await expect(tf.validate(template.dir)).resolves.toEqual({ valid: true, diagnostics: [] });
+    const plan = await tf.plan(template.dir, { ...base, workspace: { startCount: 0 } });
+    expect(plan.warnings.filter((d) => !d.summary.startsWith("Check block assertion"))).toEqual([]);
   });
 
   it("keeps only the build, tracker, agent, env and PVC while stopped", async () => {
@@ -119,11 +166,8 @@ describe("devcontainer template: workspace states", () => {
     ]);
   });
 
-  it("drops vscode-web without the license, and sizes the port slots by max_forwarded_ports", async () => {
-    const plan = await tf.plan(template.dir, {
-      ...base,
-      variables: { ...REQUIRED_VARIABLES, accept_vscode_license: false, max_forwarded_ports: 2 },
-    });
+  it("drops vscode-web without the license, and sizes the port slots by max_forwarded_ports", () => {
+    const plan = started.license;
     const addresses = plan.addresses();
     expect(addresses.filter((a) => a.startsWith("module.vscode_web"))).toEqual([]);
     expect(addresses).toContain("module.vscode_desktop[0].terraform_data.inputs");
@@ -169,18 +213,7 @@ describe("devcontainer template: workspace states", () => {
   });
 
   describe("git credentials of the build", () => {
-    const credentials = async (variables: Record<string, unknown>, token?: string) => {
-      const plan = await tf.plan(template.dir, {
-        ...base,
-        variables: { ...REQUIRED_VARIABLES, ...variables },
-        fixtures: {
-          ...devcontainerFixtures(metadata()),
-          data_sources: {
-            ...devcontainerFixtures(metadata()).data_sources,
-            ...(token ? { coder_external_auth: { access_token: token } } : {}),
-          },
-        },
-      });
+    const credentials = (plan: PlanResult) => {
       const build = plan.resource("devcontainerbuilder_build.workspace");
       return {
         value: build.after.git_credentials,
@@ -190,11 +223,15 @@ describe("devcontainer template: workspace states", () => {
     };
 
     it("sends none and asks for no account link by default", async () => {
-      expect(await credentials({})).toEqual({ value: null, sensitive: true, externalAuth: [] });
+      expect(credentials(await tf.plan(template.dir, base))).toEqual({
+        value: null,
+        sensitive: true,
+        externalAuth: [],
+      });
     });
 
-    it("uses the user's external auth token as oauth2", async () => {
-      const result = await credentials({ external_auth_id: "github" }, "gho_usertoken");
+    it("uses the user's external auth token as oauth2", () => {
+      const result = credentials(started.externalAuth);
       expect(result.value).toEqual({ username: "oauth2", token: "gho_usertoken" });
       expect(result.sensitive).toBeTruthy();
       expect(result.externalAuth).toEqual(["data.coder_external_auth.git[0]"]);
@@ -202,55 +239,30 @@ describe("devcontainer template: workspace states", () => {
 
     it("sends none for an empty external auth token (an unlinked account, the prebuilds user)", async () => {
       const plan = await tf.plan(template.dir, {
-        ...base,
+        ...withExternalAuthToken(""),
         variables: { ...REQUIRED_VARIABLES, external_auth_id: "github" },
-        fixtures: {
-          ...devcontainerFixtures(metadata()),
-          data_sources: {
-            ...devcontainerFixtures(metadata()).data_sources,
-            coder_external_auth: { access_token: "" },
-          },
-        },
       });
       expect(plan.resource("devcontainerbuilder_build.workspace").after.git_credentials).toBeNull();
     });
 
     describe("in a prebuild", () => {
-      const PREBUILD = { is_prebuild: true, prebuild_count: 1 };
-      const failures = async (variables: Record<string, unknown>, workspace = PREBUILD) =>
-        (
-          await tf.plan(template.dir, {
-            ...base,
-            variables: { ...REQUIRED_VARIABLES, ...variables },
-            workspace,
-          })
-        )
-          .checkFailures()
-          .filter((m) => m.startsWith("This is a prebuilt workspace"));
+      const failures = (plan: PlanResult) =>
+        plan.checkFailures().filter((m) => m.startsWith("This is a prebuilt workspace"));
 
-      it("says in the build log that a private repository needs template-wide credentials", async () => {
-        const [message] = await failures({});
+      it("says in the build log that a private repository needs template-wide credentials", () => {
+        const [message] = failures(prebuild.plain);
         expect(message).toContain("git_credentials_username and git_credentials_token are not set");
         expect(message).toContain("The clone into the workspace waits for the claim");
       });
 
-      it("says nothing with template-wide credentials, or outside a prebuild", async () => {
-        expect(
-          await failures({ git_credentials_username: "builder", git_credentials_token: "s3cret" }),
-        ).toEqual([]);
-        expect(await failures({}, { is_prebuild: false, prebuild_count: 0 })).toEqual([]);
+      it("says nothing with template-wide credentials, or outside a prebuild", () => {
+        expect(failures(prebuild.templateWide)).toEqual([]);
+        expect(failures(started.notPrebuild)).toEqual([]);
       });
     });
 
-    it("prefers the template-wide username and token", async () => {
-      const result = await credentials(
-        {
-          external_auth_id: "github",
-          git_credentials_username: "builder",
-          git_credentials_token: "s3cret",
-        },
-        "gho_usertoken",
-      );
+    it("prefers the template-wide username and token", () => {
+      const result = credentials(started.templateWide);
       expect(result.value).toEqual({ username: "builder", token: "s3cret" });
     });
   });

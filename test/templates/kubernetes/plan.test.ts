@@ -5,6 +5,7 @@ import {
   type PlanResult,
 } from "@coder-cdktf/terraform-harness";
 import { planDecisions, withConfigurationInJson } from "../../support/configuration-in-json";
+import { planVariants } from "../../support/plan-variants";
 import { type SynthesizedTemplate, synthTemplate } from "../../support/synth-template";
 
 // The `kubernetes` template, planned by real Terraform against the mock
@@ -38,10 +39,11 @@ function plan(
   });
 }
 
+// `terraform plan` runs the validate walk before it plans and fails on its errors (the harness
+// rejects), so a plan of the template as synthesized is a `terraform validate` of it too.
 it("validates", async () => {
-  const result = await harness.validate(template.dir);
-  expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  expect(result.valid).toBe(true);
+  // The started workspace's plan below (the run cache runs it once).
+  await expect(plan(1, { cpu: "4", memory: "6", home_disk_size: "20" })).resolves.toBeDefined();
 });
 
 describe("a started workspace", () => {
@@ -216,9 +218,32 @@ describe("a started workspace", () => {
   });
 });
 
+/**
+ * Plans that differ from the defaults only in template variables, one Terraform run per
+ * workspace state (test/support/plan-variants.ts).
+ */
+let started: Record<"arm64" | "thresholds" | "defaults", PlanResult>;
+let stopped: Record<"jetbrains" | "defaults", PlanResult>;
+beforeAll(async () => {
+  const variants = (startCount: 0 | 1) => ({
+    variables: { namespace: NAMESPACE },
+    workspace: { startCount },
+    parameters: {},
+  });
+  started = await planVariants(harness, template.dir, variants(1), {
+    arm64: { arch: "arm64" },
+    thresholds: { memory_alert_threshold: 70, disk_alert_threshold: 95 },
+    defaults: {},
+  });
+  stopped = await planVariants(harness, template.dir, variants(0), {
+    jetbrains: { jetbrains: true },
+    defaults: {},
+  });
+});
+
 describe("template variables", () => {
-  it("arch=arm64 sets the agent's arch and the pod's node selector together", async () => {
-    const p = await plan(1, {}, { arch: "arm64" });
+  it("arch=arm64 sets the agent's arch and the pod's node selector together", () => {
+    const p = started.arm64;
     expect((p.resource("coder_agent.main").after as any).arch).toBe("arm64");
     expect(podSpec(p).node_selector).toEqual({ "kubernetes.io/arch": "arm64" });
   });
@@ -229,15 +254,15 @@ describe("template variables", () => {
     );
   });
 
-  it("sets the alert thresholds", async () => {
-    const p = await plan(1, {}, { memory_alert_threshold: 70, disk_alert_threshold: 95 });
+  it("sets the alert thresholds", () => {
+    const p = started.thresholds;
     const monitoring = (p.resource("coder_agent.main").after as any).resources_monitoring[0];
     expect(monitoring.memory[0].threshold).toBe(70);
     expect(monitoring.volume[0].threshold).toBe(95);
   });
 
   it("jetbrains=true adds the JetBrains module and its IDE picker; off by default", async () => {
-    const off = await plan(1);
+    const off = started.defaults;
     expect(off.addresses().filter((a) => a.includes("jetbrains"))).toEqual([]);
     const on = await plan(1, { jetbrains_ides: '["IU","PY"]' }, { jetbrains: true });
     const inputs = on.resource("module.jetbrains[0].terraform_data.inputs").after as any;
@@ -250,14 +275,13 @@ describe("template variables", () => {
       .dataSources("coder_parameter")
       .filter((d) => d.address.includes("jetbrains"));
     expect(picker.values).toMatchObject({ name: "jetbrains_ides", form_type: "multi-select" });
-    const stopped = await plan(0, {}, { jetbrains: true });
-    expect(stopped.addresses().filter((a) => a.startsWith("module."))).toEqual([]);
+    expect(stopped.jetbrains.addresses().filter((a) => a.startsWith("module."))).toEqual([]);
   });
 });
 
 describe("a stopped workspace", () => {
-  it("keeps the agent, the home volume and its metadata, and has no pod or IDE", async () => {
-    const p = await plan(0);
+  it("keeps the agent, the home volume and its metadata, and has no pod or IDE", () => {
+    const p = stopped.defaults;
     expect(p.addresses().sort()).toEqual([
       "coder_agent.main",
       "coder_metadata.home_volume",

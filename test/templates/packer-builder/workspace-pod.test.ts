@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TerraformHarness, type PlanResult } from "@coder-cdktf/terraform-harness";
 import { planDecisions, withConfigurationInJson } from "../../support/configuration-in-json";
+import { planVariants } from "../../support/plan-variants";
 import {
   REQUIRED_VARIABLES,
   TOKEN_SECRET_FIXTURES,
@@ -27,6 +28,11 @@ describe("packer-builder workspace pod", () => {
   let plan: PlanResult;
   let pod: Json;
   let container: Json;
+  /**
+   * Plans with the default parameters (cpu 2, memory 4, said explicitly) that differ only in
+   * template variables: one Terraform run (test/support/plan-variants.ts).
+   */
+  let variants: Record<"smallMaxCpu" | "pullSecret", PlanResult>;
 
   beforeAll(async () => {
     template = synthPackerBuilder();
@@ -34,6 +40,12 @@ describe("packer-builder workspace pod", () => {
     plan = await tf.plan(template.dir, { variables: REQUIRED_VARIABLES });
     pod = podSpec(plan);
     container = pod.container[0];
+    variants = await planVariants(
+      tf,
+      template.dir,
+      { variables: REQUIRED_VARIABLES, parameters: { cpu: "2", memory: "4" } },
+      { smallMaxCpu: { max_cpu: 0.1 }, pullSecret: { image_pull_secret_name: "registry-creds" } },
+    );
   }, 120_000);
   afterAll(async () => {
     await tf?.stop();
@@ -176,31 +188,19 @@ describe("packer-builder workspace pod", () => {
 
   // The API server refuses a request above its limit (the harness's API step fails such a
   // plan): under 0.25 cores the request follows the limit.
-  it("keeps the CPU request within a max_cpu below 0.25", async () => {
-    const small = podSpec(
-      await tf.plan(template.dir, {
-        variables: { ...REQUIRED_VARIABLES, max_cpu: 0.1 },
-        parameters: { cpu: "2", memory: "4" },
-      }),
-    );
+  it("keeps the CPU request within a max_cpu below 0.25", () => {
+    const small = podSpec(variants.smallMaxCpu);
     expect(small.container[0].resources[0]).toEqual({
       requests: { cpu: "0.1", memory: "512Mi" },
       limits: { cpu: "0.1", memory: "4Gi" },
     });
-  }, 60_000);
+  });
 
-  it("adds the image pull secret only when configured", async () => {
+  it("adds the image pull secret only when configured", () => {
     expect(pod.image_pull_secrets ?? []).toEqual([]);
-    const configured = podSpec(
-      await tf.plan(template.dir, {
-        variables: {
-          ...REQUIRED_VARIABLES,
-          image_pull_secret_name: "registry-creds",
-        },
-      }),
-    );
+    const configured = podSpec(variants.pullSecret);
     expect(configured.image_pull_secrets).toEqual([{ name: "registry-creds" }]);
-  }, 60_000);
+  });
 
   it("gives the stop sweep time to finish before the pod is killed", () => {
     const sweep = plan.resource("coder_script.sweep_build_vms").after;
