@@ -1,16 +1,23 @@
 /**
- * Test support: one Terraform configuration holding many sizing + placement cases,
- * each with its own variables, locals (prefix `c<n>_`) and outputs, so that a single
- * `terraform plan` evaluates them all.
+ * Test support: many sizing or placement cases in one Terraform run, each an instance of one
+ * module (the construct with its inputs as variables), so that a single `terraform plan`
+ * evaluates them all.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../src/core/cdk";
 import { KubernetesCustomizations } from "../../src/devcontainer/kubernetes-customizations";
 import { DevcontainerPlacement } from "../../src/devcontainer/placement";
 import { DevcontainerSizing } from "../../src/devcontainer/sizing";
-import { planExpressions } from "@coder-cdktf/terraform-harness";
+import {
+  type ModuleBatch,
+  planExpressions,
+  prepareModuleBatch,
+} from "@coder-cdktf/terraform-harness";
+import { hcl } from "../../src/core/hcl";
+import { writeShippedFiles } from "../../src/core/shipped-file";
+import { writeHclFiles } from "../../src/private/hcl-files";
 
 /** The data source's host_requirements object (every attribute present, as the provider gives it). */
 export interface HostRequirements {
@@ -65,81 +72,95 @@ const OUTPUTS: Record<keyof Omit<MappingResult, "summarySensitive">, string> = {
   placementWarnings: "placement_warnings",
 };
 
-/** Which construct the cases exercise (each adds its own locals, and plan time grows with them). */
+/** Which construct the cases exercise. */
 export type MappingKind = "sizing" | "placement";
 
-/** Builds the configuration for `cases` on a fresh stack; returns it with the variable values. */
+/**
+ * Builds on a fresh stack the configuration of ONE case: its inputs as variables, the
+ * construct's values as outputs (the module every case of {@link plannedMappingCases} is an
+ * instance of). `sensitive_inputs` marks the data-source inputs sensitive, as values derived
+ * from the data source can be.
+ */
 export function mappingStack(
   outdir: string,
   kind: MappingKind,
-  cases: readonly MappingCase[],
-): { stack: TerraformStack; variables: Record<string, unknown> } {
+): { stack: TerraformStack; outputs: string[] } {
   const stack = new TerraformStack(new App({ outdir }), "mapping");
-  const variables: Record<string, unknown> = {};
-  cases.forEach((c, index) => {
-    const p = `c${index}_`;
-    const variable = (name: string, type: string, value: unknown, sensitive = false) => {
-      const v = new TerraformVariable(stack, `${p}${name}`, { type, sensitive });
-      variables[`${p}${name}`] = value;
-      return v;
-    };
-    const configuration =
-      c.configuration !== undefined
-        ? c.configuration
-        : { customizations: { kubernetes: c.kubernetes ?? [] } };
-    const hr = c.hostRequirements === undefined ? null : fullHostRequirements(c.hostRequirements);
-    const sensitive = c.sensitiveInputs === true;
-    const config = variable("configuration", "any", configuration, sensitive);
-    const hostRequirements = variable("host_requirements", "any", hr, sensitive);
-    const customizations = new KubernetesCustomizations(stack, `${p}k8s`, {
-      configuration: config.value,
-      localPrefix: p,
+  const variable = (name: string, type: string) => new TerraformVariable(stack, name, { type });
+  const sensitiveInputs = variable("sensitive_inputs", "bool");
+  const input = (name: string) => {
+    const value = variable(name, "any").value;
+    // Not a conditional: its result would carry the marks of both branches.
+    return hcl`{ "true" = sensitive(${value}), "false" = ${value} }[tostring(${sensitiveInputs.value})]`;
+  };
+  const configuration = input("configuration");
+  const customizations = new KubernetesCustomizations(stack, "k8s", { configuration });
+  const values: Record<string, unknown> = {
+    // The check of the case's inputs: marked sensitive exactly when the case asks for it.
+    inputs_sensitive: hcl`issensitive(${configuration})`,
+  };
+  if (kind === "sizing") {
+    const sizing = new DevcontainerSizing(stack, "sizing", {
+      customizations,
+      hostRequirements: input("host_requirements"),
+      cpu: variable("cpu", "string").stringValue,
+      memory: variable("memory", "string").stringValue,
+      diskSize: variable("disk_size", "string").stringValue,
+      maxCpu: variable("max_cpu", "number").numberValue,
+      maxMemory: variable("max_memory", "number").numberValue,
     });
-    const values: Record<string, unknown> = {};
-    if (kind === "sizing") {
-      const sizing = new DevcontainerSizing(stack, `${p}sizing`, {
-        customizations,
-        hostRequirements: hostRequirements.value,
-        cpu: variable("cpu", "string", c.cpu ?? "2").stringValue,
-        memory: variable("memory", "string", c.memory ?? "2").stringValue,
-        diskSize: variable("disk_size", "string", c.diskSize ?? "10").stringValue,
-        maxCpu: variable("max_cpu", "number", c.maxCpu ?? 8).numberValue,
-        maxMemory: variable("max_memory", "number", c.maxMemory ?? 32).numberValue,
-        localPrefix: p,
-      });
-      Object.assign(values, {
-        summary: sizing.summary,
-        requests: sizing.requests,
-        limits: sizing.limits,
-        disk_size: sizing.diskSize,
-        warnings: sizing.warnings,
-      });
-    } else {
-      const placement = new DevcontainerPlacement(stack, `${p}placement`, {
-        customizations,
-        allowNodePlacement: variable("allow", "bool", c.allowNodePlacement ?? false).value,
-        localPrefix: p,
-      });
-      Object.assign(values, {
-        node_selector: placement.nodeSelector,
-        tolerations: placement.tolerations,
-        placement_warnings: placement.warnings,
-      });
-    }
-    for (const [name, value] of Object.entries(values)) {
-      // Only the summary must come out non-sensitive; the rest may keep the mark.
-      new TerraformOutput(stack, `${p}output_${name}`, {
-        value,
-        sensitive: sensitive && name !== "summary",
-      }).overrideLogicalId(`${p}${name}`);
-    }
-  });
-  return { stack, variables };
+    Object.assign(values, {
+      summary: sizing.summary,
+      requests: sizing.requests,
+      limits: sizing.limits,
+      disk_size: sizing.diskSize,
+      warnings: sizing.warnings,
+    });
+  } else {
+    const placement = new DevcontainerPlacement(stack, "placement", {
+      customizations,
+      allowNodePlacement: variable("allow", "bool").value,
+    });
+    Object.assign(values, {
+      node_selector: placement.nodeSelector,
+      tolerations: placement.tolerations,
+      placement_warnings: placement.warnings,
+    });
+  }
+  for (const [name, value] of Object.entries(values)) {
+    new TerraformOutput(stack, `output_${name}`, { value }).overrideLogicalId(name);
+  }
+  return { stack, outputs: Object.keys(values) };
+}
+
+/** The module's variables for one case (every variable set, so no root fallback is used). */
+function caseVariables(kind: MappingKind, c: MappingCase): Record<string, unknown> {
+  const configuration =
+    c.configuration !== undefined
+      ? c.configuration
+      : { customizations: { kubernetes: c.kubernetes ?? [] } };
+  const common = { sensitive_inputs: c.sensitiveInputs === true, configuration };
+  return kind === "sizing"
+    ? {
+        ...common,
+        host_requirements:
+          c.hostRequirements === undefined ? null : fullHostRequirements(c.hostRequirements),
+        cpu: c.cpu ?? "2",
+        memory: c.memory ?? "2",
+        disk_size: c.diskSize ?? "10",
+        max_cpu: c.maxCpu ?? 8,
+        max_memory: c.maxMemory ?? 32,
+      }
+    : { ...common, allow: c.allowNodePlacement ?? false };
 }
 
 /**
  * Plans `cases` of one construct in a single Terraform run (in beforeAll) and returns a
- * getter for their results, in order; the temp folder is removed in afterAll.
+ * getter for their results, in order; the temp folders are removed in afterAll. The cases are
+ * instances of one module (prepareModuleBatch): the construct is synthesized and validated
+ * once, not once per case. Root outputs `c<n>_<name>` read each instance's outputs; only the
+ * summary is declared non-sensitive, so a summary that kept a sensitive input's mark fails
+ * the plan, as in a template.
  */
 export function plannedMappingCases(
   kind: MappingKind,
@@ -147,14 +168,43 @@ export function plannedMappingCases(
 ): () => MappingResult[] {
   let results: MappingResult[] = [];
   let outdir: string;
+  let batch: ModuleBatch | undefined;
   beforeAll(async () => {
     outdir = mkdtempSync(join(tmpdir(), `${kind}-test-`));
-    const { stack, variables } = mappingStack(outdir, kind, cases);
-    const plan = await planExpressions(stack, variables);
+    const { stack, outputs: names } = mappingStack(outdir, kind);
+    App.of(stack).synth();
+    const dir = join(outdir, "stacks", stack.node.id);
+    // As app/synth.ts does: what is planned is what a template ships.
+    writeShippedFiles(stack, dir);
+    writeHclFiles(dir);
+    const keys = cases.map((_, index) => `c${index}`);
+    const prepared = prepareModuleBatch(
+      dir,
+      Object.fromEntries(keys.map((key, index) => [key, caseVariables(kind, cases[index])])),
+    );
+    batch = prepared;
+    const outputs: Record<string, unknown> = {};
+    keys.forEach((key, index) => {
+      for (const name of names) {
+        outputs[`${key}_${name}`] = {
+          value: `\${${prepared.instanceAddress(key)}.${name}}`,
+          sensitive: cases[index].sensitiveInputs === true && name !== "summary",
+        };
+      }
+    });
+    writeFileSync(join(batch.dir, "outputs.tf.json"), JSON.stringify({ output: outputs }));
+    // The root's copies of the module variables need values; every instance sets its own.
+    const plan = await planExpressions(batch.dir, caseVariables(kind, {}));
     expect(plan.warnings).toEqual([]);
-    results = cases.map((_, index) => mappingResult(plan.values, plan.outputs, index));
+    results = cases.map((c, index) => {
+      expect(plan.values[`c${index}_inputs_sensitive`]).toBe(c.sensitiveInputs === true);
+      return mappingResult(plan.values, plan.outputs, index);
+    });
   });
-  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  afterAll(() => {
+    batch?.cleanup();
+    rmSync(outdir, { recursive: true, force: true });
+  });
   return () => results;
 }
 

@@ -80,7 +80,8 @@ export function prepareModuleBatch(
     }
     const root = {
       terraform: { required_providers: moved.requiredProviders },
-      provider: moved.providers,
+      // Terraform refuses an empty provider object: a provider-free template has none.
+      ...(Object.keys(moved.providers).length > 0 ? { provider: moved.providers } : {}),
       variable: { ...moved.variables, [INSTANCES_VARIABLE]: { type: "any" } },
       module: {
         [MODULE_NAME]: {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { GrpcServer, frame, unframe } = require("../src/mock-provider/grpc-server") as {
   GrpcServer: new () => {
-    addService(service: object, implementation: object): void;
+    addService(service: object, implementation: object, options?: { memoize?: string[] }): void;
     listen(socket: string): Promise<void>;
     forceShutdown(): void;
   };
@@ -31,6 +31,7 @@ interface MethodDefinition {
 }
 
 const HEALTH = protocol.loadServices()["grpc.health.v1.Health"];
+const CONTROLLER = protocol.loadServices()["plugin.GRPCController"];
 
 describe("protocol.json", () => {
   it("is what the vendored .proto files give (regenerate: node packages/terraform-harness/src/mock-provider/protocol.js --write)", () => {
@@ -68,18 +69,34 @@ describe("GrpcServer", () => {
   let dir: string;
   let server: InstanceType<typeof GrpcServer>;
   let client: ClientHttp2Session;
+  /** Requests each handler was given, by method. */
+  const handled = { Check: [] as (string | undefined)[], Shutdown: 0 };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "grpc-server-"));
     server = new GrpcServer();
-    server.addService(HEALTH, {
-      Check: (
-        call: { request: { service?: string } },
-        callback: (error: Error | null, response?: object) => void,
-      ) =>
-        call.request.service === "broken"
-          ? callback(new Error("no such service"))
-          : callback(null, { status: "SERVING" }),
+    server.addService(
+      HEALTH,
+      {
+        Check: (
+          call: { request: { service?: string } },
+          callback: (error: Error | null, response?: object) => void,
+        ) => {
+          handled.Check.push(call.request.service);
+          return call.request.service === "broken"
+            ? callback(new Error("no such service"))
+            : callback(null, {
+                status: call.request.service === "down" ? "NOT_SERVING" : "SERVING",
+              });
+        },
+      },
+      { memoize: ["Check"] },
+    );
+    server.addService(CONTROLLER, {
+      Shutdown: (_call: unknown, callback: (error: Error | null, response?: object) => void) => {
+        handled.Shutdown++;
+        callback(null, {});
+      },
     });
     const socket = join(dir, "s.sock");
     await server.listen(socket);
@@ -140,5 +157,26 @@ describe("GrpcServer", () => {
     const bad = await call(HEALTH.Check.path, Buffer.from([1, 0, 0, 0, 0]));
     expect(bad.status).toBe("13");
     expect(bad.message).toContain("compressed");
+  });
+
+  it("answers a memoized method's repeated request without its handler, and only that", async () => {
+    const request = (service: string) => frame(HEALTH.Check.requestSerialize({ service }));
+    handled.Check.length = 0;
+    const first = await call(HEALTH.Check.path, request("up"));
+    const again = await call(HEALTH.Check.path, request("up"));
+    const other = await call(HEALTH.Check.path, request("down"));
+    expect(handled.Check).toEqual(["up", "down"]);
+    expect(again).toEqual(first);
+    expect(HEALTH.Check.responseDeserialize(unframe(other.body))).toEqual({
+      status: "NOT_SERVING",
+    });
+    // A failed call is never remembered; a method not named in `memoize` is always handled.
+    await call(HEALTH.Check.path, request("broken"));
+    expect(await call(HEALTH.Check.path, request("broken"))).toMatchObject({ status: "2" });
+    expect(handled.Check).toEqual(["up", "down", "broken", "broken"]);
+    const shutdown = frame(CONTROLLER.Shutdown.requestSerialize({}));
+    await call(CONTROLLER.Shutdown.path, shutdown);
+    expect(await call(CONTROLLER.Shutdown.path, shutdown)).toMatchObject({ status: "0" });
+    expect(handled.Shutdown).toBe(2);
   });
 });

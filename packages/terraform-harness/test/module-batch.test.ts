@@ -4,6 +4,7 @@ import { join } from "node:path";
 import {
   mergeStates,
   nestState,
+  planExpressions,
   prepareModuleBatch,
   type PlanOptions,
   TerraformHarness,
@@ -170,6 +171,34 @@ describe("module batches", () => {
         batch.cleanup();
       }
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("batches a configuration without providers, planned by planExpressions", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
+    writeFileSync(
+      join(dir, "main.tf.json"),
+      JSON.stringify({
+        variable: { n: { type: "number" } },
+        output: { twice: { value: "${var.n * 2}" } },
+      }),
+    );
+    const batch = prepareModuleBatch(dir, { a: { n: 2 }, b: {} });
+    try {
+      // Root outputs reading the instances' outputs, as a test adds them.
+      writeFileSync(
+        join(batch.dir, "outputs.tf.json"),
+        JSON.stringify({
+          output: Object.fromEntries(
+            batch.keys.map((k) => [k, { value: `\${${batch.instanceAddress(k)}.twice}` }]),
+          ),
+        }),
+      );
+      const plan = await planExpressions(batch.dir, { n: 5 });
+      expect(plan.values).toEqual({ a: 4, b: 10 });
+    } finally {
+      batch.cleanup();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -42,6 +42,15 @@ const PROVIDER_SERVICE = Object.fromEntries(
   ]),
 );
 
+/** Methods whose response is a function of the request and the provider schema. */
+const MEMOIZED_METHODS = [
+  "ValidateResourceConfig",
+  "ValidateDataResourceConfig",
+  "UpgradeResourceState",
+  "ReadResource",
+  "PlanResourceChange",
+];
+
 /** Serialized GetProviderSchema responses, per provider schema. */
 const schemaResponses = new WeakMap();
 
@@ -205,7 +214,11 @@ function addProviderServices(server, provider, fixtures, options) {
       }
     };
   }
-  server.addService(PROVIDER_SERVICE, implementation);
+  // Answers that depend on the request and the schema alone (not on the fixtures file, which
+  // a long-lived server re-reads when it changes); TFMOCK_LOG wants every call handled.
+  server.addService(PROVIDER_SERVICE, implementation, {
+    memoize: options.log ? [] : MEMOIZED_METHODS,
+  });
   server.addService(CONTROLLER, {
     Shutdown: (_call, callback) => {
       callback(null, {});
