@@ -3,9 +3,9 @@
  * image (a home and a PATH of chosen host tools plus fakes) and a local origin repository.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { hostTool, linkHostTools, TempDirs } from "../../../support/run-script";
+import { hostTool, linkHostTools, shellQuote, TempDirs } from "../../../support/run-script";
 
 /** The template's scripts, as the template embeds them. */
 export const SCRIPTS_DIR = join(
@@ -163,20 +163,39 @@ export function base64(text: string): string {
   return Buffer.from(text, "utf8").toString("base64");
 }
 
-const GIT_IDENTITY = {
+const GIT_ENV = {
   GIT_AUTHOR_NAME: "Test Author",
   GIT_AUTHOR_EMAIL: "author@example.test",
   GIT_COMMITTER_NAME: "Test Author",
   GIT_COMMITTER_EMAIL: "author@example.test",
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_CONFIG_GLOBAL: "/dev/null",
+  // No `git maintenance run --auto` after each fixture commit: a process per commit that
+  // changes nothing a test looks at. The scripts' own git runs keep git's defaults.
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "maintenance.auto",
+  GIT_CONFIG_VALUE_0: "false",
 };
+
+function hostGitEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", ...GIT_ENV };
+}
 
 /** Runs the host's git for fixtures (never through the sandbox's fakes). */
 export function hostGit(cwd: string, args: readonly string[]): string {
-  return execFileSync("git", args, {
+  return execFileSync("git", args, { cwd, env: hostGitEnv(), encoding: "utf8" }).trim();
+}
+
+/**
+ * Runs several host git commands in `cwd`, in order, stopping at the first that fails (which
+ * throws), through one shell: one process started from the test instead of one per command.
+ * Returns the last command's output.
+ */
+export function hostGitSteps(cwd: string, steps: readonly (readonly string[])[]): string {
+  const script = steps.map((args) => ["git", ...args].map(shellQuote).join(" ")).join(" &&\n");
+  return execFileSync("sh", ["-c", `set -e\n${script}`], {
     cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", ...GIT_IDENTITY },
+    env: hostGitEnv(),
     encoding: "utf8",
   }).trim();
 }
@@ -192,14 +211,35 @@ export interface OriginRepo {
 
 export function createOriginRepo(dir: string, branch = "main"): OriginRepo {
   mkdirSync(dir, { recursive: true });
-  hostGit(dir, ["init", "-q"]);
-  hostGit(dir, ["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
+  hostGitSteps(dir, [
+    ["init", "-q"],
+    ["symbolic-ref", "HEAD", `refs/heads/${branch}`],
+  ]);
+  return originRepoAt(dir);
+}
+
+/**
+ * A copy of the repository `from` at `to`, made without git: objects, refs and commit SHAs
+ * are the same, and nothing the copy does reaches `from`. Lets a test file build an origin
+ * once and give each test its own.
+ */
+export function copyOriginRepo(from: string, to: string): OriginRepo {
+  cpSync(from, to, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  return originRepoAt(to);
+}
+
+/** The branch HEAD of the repository in `dir` is on, read from .git/HEAD. */
+function currentBranch(dir: string): string | undefined {
+  const head = readFileSync(join(dir, ".git", "HEAD"), "utf8").trim();
+  return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : undefined;
+}
+
+function originRepoAt(dir: string): OriginRepo {
   return {
     path: dir,
     url: `file://${dir}`,
     commit(onBranch, files, message) {
-      const current = hostGit(dir, ["symbolic-ref", "--short", "HEAD"]);
-      if (current !== onBranch) {
+      if (currentBranch(dir) !== onBranch) {
         const exists = hostGit(dir, ["branch", "--list", onBranch]).length > 0 ? [] : ["-b"];
         hostGit(dir, ["checkout", "-q", ...exists, onBranch]);
       }
@@ -207,9 +247,11 @@ export function createOriginRepo(dir: string, branch = "main"): OriginRepo {
         mkdirSync(dirname(join(dir, name)), { recursive: true });
         writeFileSync(join(dir, name), content);
       }
-      hostGit(dir, ["add", "-A"]);
-      hostGit(dir, ["commit", "-q", "--allow-empty", "-m", message]);
-      return hostGit(dir, ["rev-parse", "HEAD"]);
+      return hostGitSteps(dir, [
+        ["add", "-A"],
+        ["commit", "-q", "--allow-empty", "-m", message],
+        ["rev-parse", "HEAD"],
+      ]);
     },
   };
 }

@@ -19,8 +19,10 @@ import {
   describeEachToolset,
   describeEachShell,
   createImageSandbox,
+  copyOriginRepo,
   createOriginRepo,
   hostGit,
+  hostGitSteps,
   ImageSandbox,
   ImageToolset,
   OriginRepo,
@@ -42,14 +44,25 @@ interface Workspace {
   run(extra?: Readonly<Record<string, string>>): Promise<ScriptRun>;
 }
 
+/** The origin as the image was built from it: made once for this file, copied by each test. */
+let builtOrigin: { readonly path: string; readonly builtCommit: string } | undefined;
+function originAsBuilt(): { readonly path: string; readonly builtCommit: string } {
+  if (builtOrigin === undefined) {
+    const origin = createOriginRepo(join(dirs.make("dc-origin"), "origin"));
+    const builtCommit = origin.commit(
+      "main",
+      { "README.md": "built\n", ".devcontainer/devcontainer.json": "{}\n" },
+      "the built commit",
+    );
+    builtOrigin = { path: origin.path, builtCommit };
+  }
+  return builtOrigin;
+}
+
 function createWorkspace(options: { withGit?: boolean; toolset: ImageToolset }): Workspace {
   const sandbox = createImageSandbox(dirs, options);
-  const origin = createOriginRepo(join(sandbox.root, "origin"));
-  const builtCommit = origin.commit(
-    "main",
-    { "README.md": "built\n", ".devcontainer/devcontainer.json": "{}\n" },
-    "the built commit",
-  );
+  const { path: asBuilt, builtCommit } = originAsBuilt();
+  const origin = copyOriginRepo(asBuilt, join(sandbox.root, "origin"));
   const folder = join(sandbox.root, "workspaces", "app");
   const statusFile = join(sandbox.root, "devcontainer-lifecycle.status");
   return {
@@ -446,11 +459,13 @@ describe("with host tools", () => {
     test("local edits and another branch survive a rerun with a newer built commit", async () => {
       const ws = createWorkspace({ toolset });
       expect((await ws.run()).exitCode).toBe(0);
-      hostGit(ws.folder, ["checkout", "-q", "-b", "topic"]);
       writeFileSync(join(ws.folder, "NOTES.md"), "work in progress\n");
-      hostGit(ws.folder, ["add", "NOTES.md"]);
-      hostGit(ws.folder, ["commit", "-q", "-m", "local work"]);
-      const localHead = headOf(ws.folder);
+      const localHead = hostGitSteps(ws.folder, [
+        ["checkout", "-q", "-b", "topic"],
+        ["add", "NOTES.md"],
+        ["commit", "-q", "-m", "local work"],
+        ["rev-parse", "HEAD"],
+      ]);
       writeFileSync(join(ws.folder, "README.md"), "edited, not committed\n");
       const rebuilt = ws.origin.commit("main", { "README.md": "rebuilt\n" }, "rebuild");
       recordGitCalls(ws);
@@ -513,10 +528,12 @@ describeEachShell("with %s: nothing a working copy holds is lost", (toolset) => 
   test("an unborn branch with staged work is kept, not taken for an interrupted clone", async () => {
     const ws = createWorkspace({ toolset });
     mkdirSync(ws.folder, { recursive: true });
-    hostGit(ws.folder, ["init", "-q"]);
-    hostGit(ws.folder, ["symbolic-ref", "HEAD", "refs/heads/start"]);
     writeFileSync(join(ws.folder, "draft.md"), "first draft\n");
-    hostGit(ws.folder, ["add", "draft.md"]);
+    hostGitSteps(ws.folder, [
+      ["init", "-q"],
+      ["symbolic-ref", "HEAD", "refs/heads/start"],
+      ["add", "draft.md"],
+    ]);
 
     await expectKept(ws, /branch start has no commit yet; keeping it/);
 
@@ -527,10 +544,12 @@ describeEachShell("with %s: nothing a working copy holds is lost", (toolset) => 
   test("a repository with an extension the image's git does not know is kept", async () => {
     const ws = createWorkspace({ toolset });
     mkdirSync(join(ws.sandbox.root, "workspaces"), { recursive: true });
-    hostGit(join(ws.sandbox.root, "workspaces"), ["clone", "-q", ws.origin.url, ws.folder]);
-    hostGit(ws.folder, ["checkout", "-q", "-b", "local-only"]);
-    hostGit(ws.folder, ["config", "core.repositoryformatversion", "1"]);
-    hostGit(ws.folder, ["config", "extensions.notyetinvented", "true"]);
+    hostGitSteps(join(ws.sandbox.root, "workspaces"), [
+      ["clone", "-q", ws.origin.url, ws.folder],
+      ["-C", ws.folder, "checkout", "-q", "-b", "local-only"],
+      ["-C", ws.folder, "config", "core.repositoryformatversion", "1"],
+      ["-C", ws.folder, "config", "extensions.notyetinvented", "true"],
+    ]);
     writeFileSync(join(ws.folder, "README.md"), "uncommitted\n");
     const config = readFileSync(join(ws.folder, ".git", "config"), "utf8");
 
@@ -546,9 +565,11 @@ describeEachShell("with %s: nothing a working copy holds is lost", (toolset) => 
   test("a linked worktree (a .git file) is kept, and the script goes on to its hooks", async () => {
     const ws = createWorkspace({ toolset });
     const main = join(ws.sandbox.root, "main-clone");
-    hostGit(ws.sandbox.root, ["clone", "-q", ws.origin.url, main]);
     mkdirSync(join(ws.sandbox.root, "workspaces"), { recursive: true });
-    hostGit(main, ["worktree", "add", "-q", "-b", "topic", ws.folder]);
+    hostGitSteps(ws.sandbox.root, [
+      ["clone", "-q", ws.origin.url, main],
+      ["-C", main, "worktree", "add", "-q", "-b", "topic", ws.folder],
+    ]);
     writeFileSync(join(ws.folder, "README.md"), "uncommitted\n");
     const link = readFileSync(join(ws.folder, ".git"), "utf8");
 

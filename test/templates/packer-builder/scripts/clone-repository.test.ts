@@ -1,5 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { SCRIPTS_DIR, ScriptSandbox, withAssignments } from "./script-sandbox";
 
@@ -11,20 +18,25 @@ const GIT_IDENTITY = {
   GIT_COMMITTER_EMAIL: "test@example.test",
 };
 
+/** Runs git in `cwd` with a fixed identity and no user config (an empty `home`). */
+const gitWithHome = (home: string, cwd: string, args: readonly string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, ...GIT_IDENTITY, HOME: home, GIT_CONFIG_NOSYSTEM: "1" },
+  }).trim();
+
 describe("clone-repository.sh (start script)", () => {
+  /** Holds the upstream repository as every test starts from it: made once, copied per test. */
+  let upstream: ScriptSandbox;
+  let upstreamRepo: string;
   let box: ScriptSandbox;
   let source: string;
   let persistent: string;
   let target: string;
   let env: Record<string, string>;
 
-  /** Runs git in `cwd` with a fixed identity and no user config. */
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", args, {
-      cwd,
-      encoding: "utf8",
-      env: { ...process.env, ...GIT_IDENTITY, HOME: box.home, GIT_CONFIG_NOSYSTEM: "1" },
-    }).trim();
+  const git = (cwd: string, ...args: string[]) => gitWithHome(box.home, cwd, args);
   const commit = (file: string, content: string) => {
     writeFileSync(join(source, file), content);
     git(source, "add", file);
@@ -32,12 +44,22 @@ describe("clone-repository.sh (start script)", () => {
     return git(source, "rev-parse", "HEAD");
   };
 
+  beforeAll(() => {
+    upstream = new ScriptSandbox();
+    upstreamRepo = upstream.mkdir("ggl_core_infra");
+    const git = (...args: string[]) => gitWithHome(upstream.home, upstreamRepo, args);
+    git("init", "--quiet");
+    git("symbolic-ref", "HEAD", "refs/heads/main");
+    writeFileSync(join(upstreamRepo, "README.md"), "v1\n");
+    git("add", "README.md");
+    git("commit", "--quiet", "-m", "edit README.md");
+  });
+  afterAll(() => upstream.remove());
+
   beforeEach(() => {
     box = new ScriptSandbox();
-    source = box.mkdir("upstream/ggl_core_infra");
-    git(source, "init", "--quiet");
-    git(source, "symbolic-ref", "HEAD", "refs/heads/main");
-    commit("README.md", "v1\n");
+    source = join(box.root, "upstream/ggl_core_infra");
+    cpSync(upstreamRepo, source, { recursive: true, preserveTimestamps: true });
     persistent = box.mkdir("persistent");
     target = join(persistent, "ggl_core_infra");
     env = { CLONE_REPO_URL: `file://${source}`, CLONE_DIR: target };
