@@ -5,9 +5,9 @@
  * and delete nothing, and must not restart the pod; what belongs to the user is created at
  * the claim and carries the new owner.
  *
- * The mock provider asks for replacement on the real providers' ForceNew attributes, so the
- * claim plan's actions are the real plan's; only the coder_agent attributes its table lacks
- * are compared here (see AGENT_COVERED_BY_MOCK).
+ * The mock provider asks for replacement on the real providers' ForceNew attributes (for
+ * coder_agent, any attribute), so the claim plan's actions are the real plan's; the agent's
+ * attributes are also compared here one by one, so a failure names the one that changed.
  */
 import {
   DEFAULT_WORKSPACE,
@@ -60,14 +60,12 @@ const CLAIMED_WORKSPACE = {
 };
 
 /**
- * The coder_agent attributes whose change makes the real provider replace the agent and the
- * mock does not (yet): coder/terraform-provider-coder provider/agent.go marks every attribute
- * of coder_agent ForceNew (it has no update), while the mock's FORCE_NEW table
- * (packages/terraform-harness/src/mock-provider/validation-rules.js) lists only `os`, `arch` and `auth`. A
- * replaced agent gets a new token and the running pod's agent loses its connection, so the
- * claim must not change any of them. Every other type's ForceNew attributes are the mock's.
+ * Attributes left out of the one-by-one comparison of the agent: its id, and what no claim
+ * can change (os, arch, auth). Any change of any attribute replaces a coder_agent
+ * (provider/agent.go marks them all ForceNew; so does the mock): the agent gets a new token
+ * and the running pod's agent loses its connection.
  */
-const AGENT_COVERED_BY_MOCK = ["id", "os", "arch", "auth"];
+const AGENT_NOT_COMPARED = ["id", "os", "arch", "auth"];
 
 function at(value: unknown, path: readonly (string | number)[]): unknown {
   let current = value;
@@ -79,7 +77,7 @@ function at(value: unknown, path: readonly (string | number)[]): unknown {
 }
 
 /**
- * The coder_agent attributes (outside the mock's table) that `plan` changes on top of
+ * The coder_agent attributes (but AGENT_NOT_COMPARED) that `plan` changes on top of
  * `prebuild`, or leaves unknown until apply.
  */
 function agentChanges(prebuild: ApplyResult, plan: PlanResult): string[] {
@@ -88,7 +86,7 @@ function agentChanges(prebuild: ApplyResult, plan: PlanResult): string[] {
   for (const change of plan.resources("coder_agent")) {
     const before = state.get(change.address);
     if (before === undefined) continue;
-    for (const key of Object.keys(before).filter((k) => !AGENT_COVERED_BY_MOCK.includes(k))) {
+    for (const key of Object.keys(before).filter((k) => !AGENT_NOT_COMPARED.includes(k))) {
       const unknown = at(change.afterUnknown, [key]) === true;
       if (unknown || JSON.stringify(before[key]) !== JSON.stringify(at(change.after, [key]))) {
         changes.push(`${change.address}: ${key}`);

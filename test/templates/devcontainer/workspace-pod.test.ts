@@ -443,9 +443,20 @@ describe("devcontainer template: the workspace pod", () => {
       expect(sensitive).toEqual({
         "coder_agent.main": [".token"],
         "devcontainerbuilder_build.workspace": [".git_credentials", ".registry_credentials"],
-        // CODER_AGENT_TOKEN.
-        "kubernetes_deployment_v1.main[0]": [".spec.0.template.0.spec.0.container.0.env.0.value"],
       });
+      // The first start replaces the stopped build's agent (its monitored home follows the
+      // metadata, and every coder_agent attribute is ForceNew), so CODER_AGENT_TOKEN, the
+      // container's one sensitive env value, is unknown until apply rather than marked.
+      expect(plan.resource("coder_agent.main").actions).toEqual(["delete", "create"]);
+      const deployment = plan.resource("kubernetes_deployment_v1.main[0]") as {
+        after: Json;
+        afterUnknown: Json;
+      };
+      const env = deployment.after.spec[0].template[0].spec[0].container[0].env;
+      expect(env[0].name).toBe("CODER_AGENT_TOKEN");
+      expect(deployment.afterUnknown.spec[0].template[0].spec[0].container[0].env[0].value).toBe(
+        true,
+      );
     });
 
     it("plans the same from one cdk.tf.json, as cdktf writes it, as from its JSON and HCL files", async () => {
