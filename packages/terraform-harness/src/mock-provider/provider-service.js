@@ -101,7 +101,7 @@ function addProviderServices(server, provider, fixtures, options) {
 
   const handlers = {
     GetMetadata: () => ({
-      server_capabilities: { plan_destroy: false },
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: true },
       diagnostics: [],
       resources: Object.keys(provider.resources).map((type_name) => ({ type_name })),
       data_sources: Object.keys(provider.dataSources).map((type_name) => ({ type_name })),
