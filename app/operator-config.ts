@@ -15,13 +15,11 @@ import {
   type Node as JsonNode,
   type ParseError,
 } from "jsonc-parser";
+import { ConfigError } from "./config-path";
+
+export { CONFIG_ENV_VAR, ConfigError, DEFAULT_CONFIG_FILE, resolveConfigPath } from "./config-path";
 import { provisionerTagProblem, type ProvisionerTags } from "./provisioner-tags";
 import { CODER_TEMPLATE_NAME, MAX_CODER_TEMPLATE_NAME } from "../src/core/validate";
-
-/** File looked for at the project root when no path is given. */
-export const DEFAULT_CONFIG_FILE = "coder-cdktf.jsonc";
-/** Environment variable naming the config file. */
-export const CONFIG_ENV_VAR = "CODER_CDKTF_CONFIG";
 
 /** What the operator set for one template; unset fields keep the template's defaults. */
 export interface TemplateConfig {
@@ -57,39 +55,8 @@ export interface OperatorConfig {
   position(jsonPath: readonly (string | number)[], part?: "key" | "value"): string;
 }
 
-/** A configuration error; the message starts with `file:line:column:`. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
-
 const TOP_LEVEL_FIELDS = ["$schema", "templates"];
 const TEMPLATE_FIELDS = ["name", "provisionerTags", "variables", "settings", "presets"];
-
-/**
- * Which config file to use: an explicit path (flag), else $CODER_CDKTF_CONFIG, else
- * coder-cdktf.jsonc at the project root when it exists, else none (built-in defaults).
- * An explicit path that does not exist is an error, not a silent fallback.
- */
-export function resolveConfigPath(
-  root: string,
-  explicit?: string,
-  env: NodeJS.ProcessEnv = process.env,
-): string | undefined {
-  const given = explicit ?? (env[CONFIG_ENV_VAR] || undefined);
-  if (given !== undefined) {
-    const file = path.resolve(given);
-    if (!fs.existsSync(file)) {
-      const from = explicit !== undefined ? "--config" : `$${CONFIG_ENV_VAR}`;
-      throw new ConfigError(`${given}: configuration file not found (named by ${from})`);
-    }
-    return file;
-  }
-  const fallback = path.join(root, DEFAULT_CONFIG_FILE);
-  return fs.existsSync(fallback) ? fallback : undefined;
-}
 
 /** Reads and checks a config file. */
 export function loadOperatorConfig(

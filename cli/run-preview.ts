@@ -35,6 +35,8 @@ import {
   type PlanView,
 } from "../app/preview/workspace-report";
 import { parseCommandLine, UsageError } from "../app/cli-args";
+import { SynthCache, type SynthCacheOptions } from "../app/preview/synth-cache";
+import { projectRoot } from "../src/core/project-root";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 
 export { skipCdktfCreationStacks } from "../src/private/creation-stacks";
@@ -134,6 +136,17 @@ export interface PreviewIo {
   readonly stderr: (text: string) => void;
 }
 
+let synthCache: SynthCache | undefined;
+
+/**
+ * Lets sessions reuse a template an earlier run synthesized from the same code and operator
+ * configuration (app/preview/synth-cache.ts); `npm run preview` (scripts/preview.js) turns
+ * it on, keyed by its bundle.
+ */
+export function useSynthCache(options: SynthCacheOptions): void {
+  synthCache = new SynthCache(options);
+}
+
 /**
  * The synthesized devcontainer template and a running plan harness. One is enough for any
  * number of previews (tests share one); `close()` removes the temp dir.
@@ -148,13 +161,24 @@ export class PreviewSession {
   ) {}
 
   static async start(configFile?: string): Promise<PreviewSession> {
-    return PreviewSession.open(async (outdir) => {
+    const synthesize = async (outdir: string) => {
       // Loaded here, not with this module: the templates and cdktf are most of a load, and
-      // tests that open sessions on the run's synthesized template never need them.
+      // sessions on a template synthesized already (the tests', the cache's) never need them.
       const { loadConfigFor } = await import("../app/load-config");
       const { synthTemplates } = await import("../app/synth");
       const config = loadConfigFor(configFile === undefined ? [] : ["--config", configFile]);
       const [template] = synthTemplates({ outdir, only: ["devcontainer"], config });
+      return template;
+    };
+    const cache = synthCache;
+    if (cache === undefined) return PreviewSession.open(synthesize);
+    const { resolveConfigPath } = await import("../app/config-path");
+    const entry = cache.entryFor(resolveConfigPath(projectRoot(), configFile));
+    const kept = cache.read(entry);
+    if (kept !== undefined) return PreviewSession.fromSynthesized(kept.dir, kept.model);
+    return PreviewSession.open(async (outdir) => {
+      const template = await synthesize(outdir);
+      cache.write(entry, template);
       return template;
     });
   }

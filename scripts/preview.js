@@ -4,13 +4,16 @@
 // changed) and run with V8's code cache, as `npm run synth` does (synth-bundle.js): loading
 // cdktf and the constructs from source was a third of a preview, and the harness from source
 // (through esbuild's transform) another ~0.15 s. The mock provider still runs from the
-// harness's folder, in a process of its own.
+// harness's folder, in a process of its own. The synthesized template is kept in
+// build/preview-synth/ for the next preview of the same code and configuration.
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
+const fs = require("fs");
 const path = require("path");
 const { bundleEntry, run, INPUTS } = require("./synth-bundle");
 
 const BUNDLE = path.join(__dirname, "..", "build", "preview.js");
+const SYNTH_CACHE = path.join(__dirname, "..", "build", "preview-synth");
 
 let runPreview;
 try {
@@ -19,10 +22,14 @@ try {
     outfile: BUNDLE,
     inputs: [...INPUTS, "cli/run-preview.ts", "packages/terraform-harness/src"],
   });
-  let skipCdktfCreationStacks;
-  ({ runPreview, skipCdktfCreationStacks } = run(BUNDLE));
+  let skipCdktfCreationStacks, useSynthCache;
+  ({ runPreview, skipCdktfCreationStacks, useSynthCache } = run(BUNDLE));
   // Preview synthesizes a fixed, tested template: cdktf's creation stacks would only cost CPU.
   skipCdktfCreationStacks();
+  // The template synthesized by an earlier preview of the same code and configuration
+  // (app/preview/synth-cache.ts): the bundle is rewritten whenever one of its inputs changes.
+  const bundle = fs.statSync(BUNDLE);
+  useSynthCache({ dir: SYNTH_CACHE, codeVersion: `${bundle.size}-${bundle.mtimeMs}` });
 } catch (error) {
   process.stderr.write(`preview failed: ${error && error.message ? error.message : error}\n`);
   process.exit(1);

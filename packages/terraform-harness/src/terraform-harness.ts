@@ -98,8 +98,19 @@ export class TerraformHarness {
 
   /** Checks Terraform and starts the mock provider process. */
   static async start(): Promise<TerraformHarness> {
-    await requireTerraform();
-    return new TerraformHarness(await MockProviderProcess.start());
+    // Both are child processes: the mock starts while Terraform's version is checked.
+    const starting = MockProviderProcess.start();
+    starting.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    try {
+      await requireTerraform();
+    } catch (error) {
+      await starting.then(
+        (server) => server.stop(),
+        () => undefined,
+      );
+      throw error;
+    }
+    return new TerraformHarness(await starting);
   }
 
   /** Stops the mock provider process. */

@@ -3,7 +3,15 @@
  * template the jest run synthesized (startSession), and each test checks what is printed.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { PreviewSession } from "../../../cli/run-preview";
@@ -164,7 +172,7 @@ describe("usage", () => {
 });
 
 describe("npm run preview (scripts/preview.js)", () => {
-  it("runs from plain node, prints JSON, and is one synth plus one apply", async () => {
+  it("runs from plain node, prints JSON, and is at most one synth (kept for the next run) plus one apply", async () => {
     // A terraform first on PATH that logs each run's subcommand; the jest run's cache is
     // left out, so the apply really runs.
     const bin = mkdtempSync(join(tmpdir(), "preview-terraform-"));
@@ -181,15 +189,22 @@ describe("npm run preview (scripts/preview.js)", () => {
         PATH: `${bin}:${process.env.PATH}`,
       };
       delete env[RUN_CACHE_ENV];
-      const run = spawnSync(
-        process.execPath,
-        [
-          join(__dirname, "..", "..", "..", "scripts", "preview.js"),
-          join(FIXTURES, "no-devcontainer"),
-          "--json",
-        ],
-        { encoding: "utf8", env },
-      );
+      const root = join(__dirname, "..", "..", "..");
+      const previewOnce = () =>
+        spawnSync(
+          process.execPath,
+          [join(root, "scripts", "preview.js"), join(FIXTURES, "no-devcontainer"), "--json"],
+          { encoding: "utf8", env },
+        );
+      // The first run synthesizes and keeps the template (app/preview/synth-cache.ts); the
+      // second previews the kept one, and must print the same.
+      const synthCache = join(root, "build", "preview-synth");
+      rmSync(synthCache, { recursive: true, force: true });
+      const run = previewOnce();
+      expect(readdirSync(synthCache)).toHaveLength(1);
+      const again = previewOnce();
+      expect(again.stderr).toBe("");
+      expect(again.stdout).toBe(run.stdout);
       expect(run.stderr).toBe("");
       expect(run.status).toBe(0);
       const report = JSON.parse(run.stdout);
@@ -199,9 +214,9 @@ describe("npm run preview (scripts/preview.js)", () => {
       const inSession = await preview(join(FIXTURES, "no-devcontainer"), "--json");
       expect(JSON.parse(inSession.stdout)).toEqual(report);
       const runs = readFileSync(log, "utf8").trim().split("\n");
-      // Besides the version check, one apply: no plan, show or refresh, and no `get` (the
-      // harness writes the manifest of its stub modules itself).
-      expect(runs.filter((r) => r !== "version")).toEqual(["apply"]);
+      // Besides the version check, one apply per run: no plan, show or refresh, and no `get`
+      // (the harness writes the manifest of its stub modules itself).
+      expect(runs.filter((r) => r !== "version")).toEqual(["apply", "apply"]);
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
