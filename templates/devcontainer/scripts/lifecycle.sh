@@ -64,6 +64,18 @@ folder=$DC_WORKSPACE_FOLDER
 repository=$DC_REPOSITORY
 branch=$DC_BRANCH
 commit=${DC_COMMIT-}
+# The build's commit is a full object name (SHA-1 or SHA-256, lowercase hex). Anything else
+# never reaches git, where a value such as --upload-pack=... would be read as an option: the
+# clone then checks out the branch, as without a commit.
+case $commit in
+  '') ;;
+  *[!0-9a-f]*) commit_ok=0 ;;
+  *) if [ ${#commit} -eq 40 ] || [ ${#commit} -eq 64 ]; then commit_ok=1; else commit_ok=0; fi ;;
+esac
+if [ "${commit_ok-1}" = 0 ]; then
+  log "the build's commit is not a commit id; checking out origin/$branch instead"
+  commit=
+fi
 hook_dir=$HOME/.cache/devcontainer-lifecycle
 git_dir=$folder/.git
 # The clone is finished: the working copy belongs to the user and is never touched again.

@@ -161,6 +161,20 @@ describeEachToolset("with %s tools", (toolset) => {
       expect(headOf(ws.folder)).toBe(head);
     });
 
+    test("never hands git a built commit that is not a commit id, and clones the branch", async () => {
+      const ws = createWorkspace({ toolset });
+      const head = ws.origin.commit("main", { "README.md": "head\n" }, "head");
+      const marker = join(ws.sandbox.root, "upload-pack-ran");
+      for (const bad of [`--upload-pack=touch ${marker}`, "main", ws.builtCommit.slice(0, 12)]) {
+        rmSync(ws.folder, { recursive: true, force: true });
+        const run = await ws.run({ DC_COMMIT: bad });
+        expect({ bad, exitCode: run.exitCode }).toEqual({ bad, exitCode: 0 });
+        expect(run.output).toContain("the build's commit is not a commit id");
+        expect(headOf(ws.folder)).toBe(head);
+      }
+      expect(existsSync(marker)).toBe(false);
+    });
+
     test("fetches the built commit by SHA when the branch no longer contains it", async () => {
       const ws = createWorkspace({ toolset });
       const elsewhere = ws.origin.commit(
