@@ -1,7 +1,8 @@
 // The layers of docs/architecture.md as a lint rule (`npm run lint`). An import may point
 // only down the table, or within its own layer; product code never imports test/; the plan
 // harness (packages/terraform-harness) is a package of its own: it imports nothing of the
-// project, and the project uses it by its package name, from app/ and cli/ only.
+// project, and the project uses it by its package name, from app/ and cli/ only. Templates
+// compose the library's constructs: no raw provider bindings (.gen/, @cdktf/provider-*).
 // Every error names both files and both layers. test/ may import anything.
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -63,8 +64,14 @@ export function violation(from, fromAbs, specifier) {
     if (fromLayer === "harness" || HARNESS_USERS.has(fromLayer)) return undefined;
     return `${from} (${fromLayer}) imports ${specifier} (harness): only app/ and cli/ may use the plan harness`;
   }
+  if (fromLayer === "templates" && specifier.startsWith("@cdktf/provider-")) {
+    return `${from} (templates) imports ${specifier}: templates compose the library's constructs (src/index.ts), not raw provider bindings`;
+  }
   if (!specifier.startsWith(".")) return undefined;
   const to = resolveRelative(fromAbs, specifier);
+  if (fromLayer === "templates" && to.startsWith(".gen/")) {
+    return `${from} (templates) imports ${to}: templates compose the library's constructs (src/index.ts), not raw provider bindings`;
+  }
   const toLayer = layerOf(to);
   if (fromLayer === "harness") {
     if (toLayer === "harness") return undefined;

@@ -49,6 +49,21 @@ export interface WorkspaceDeploymentProps {
   readonly tolerations?: readonly WorkspaceToleration[] | IResolvable;
   /** Node and pod (anti-)affinity. @default none */
   readonly affinity?: DeploymentV1SpecTemplateSpecAffinity;
+  /**
+   * Checks the plan makes before it creates or changes the Deployment (Terraform's
+   * `lifecycle.precondition`): a false `condition` fails the plan, and `coder templates push`,
+   * with `errorMessage`. For rules that read several variables, which a variable's own
+   * validation may do only from Terraform 1.9. @default none
+   */
+  readonly preconditions?: readonly WorkspacePrecondition[];
+}
+
+/** One plan-time check of {@link WorkspaceDeploymentProps.preconditions}. */
+export interface WorkspacePrecondition {
+  /** A Terraform expression that must be true, e.g. built with `hcl`. */
+  readonly condition: string | IResolvable;
+  /** What the plan says when it is false. */
+  readonly errorMessage: string;
 }
 
 /** One toleration; any field may be a token. */
@@ -88,6 +103,15 @@ export class WorkspaceDeployment extends Construct {
       count: props.workspace.startCount,
       dependsOn: props.dependsOn ? [...props.dependsOn] : undefined,
       waitForRollout: false,
+      lifecycle:
+        props.preconditions === undefined
+          ? undefined
+          : {
+              precondition: props.preconditions.map((p) => ({
+                condition: p.condition,
+                errorMessage: p.errorMessage,
+              })),
+            },
       metadata: {
         name: props.name,
         namespace: props.namespace,

@@ -54,8 +54,8 @@ import {
   workspaceObjectMeta,
   type WorkspaceObjectMeta,
   WorkspaceParameter,
+  WorkspaceScript,
 } from "../../src";
-import { Script } from "../../.gen/providers/coder/script";
 
 /** Operator configuration, fixed when the template is generated. */
 export interface PackerBuilderTemplateProps {
@@ -323,18 +323,17 @@ export class PackerBuilderTemplate extends TemplateStack {
       // `coder gitssh` for SSH URLs), which no_user_data would block.
       apiKeyScope: "all",
     });
-    new Script(this, "clone_repository", {
+    new WorkspaceScript(this, "clone_repository", {
       // It clones with the user's git credentials (external auth, Coder SSH key), which an
       // unclaimed prebuild has none of: created at the claim, run when the agent reinitializes.
       count: ws.claimedCount,
-      agentId: agent.id,
+      agent,
       displayName: "Clone repository",
       icon: "/icon/git.svg",
       runOnStart: true,
-      runOnStop: false,
       // Login waits for the repository (or for the clone to fail and say why).
       startBlocksLogin: true,
-      timeout: CLONE_TIMEOUT_SECONDS + 60,
+      timeoutSeconds: CLONE_TIMEOUT_SECONDS + 60,
       script: embeddedScript(this, `${SCRIPTS}/clone-repository.sh`, [
         { name: "CLONE_REPO_URL", value: vars.repositoryUrl.stringValue },
         { name: "CLONE_DIR", value: CLONE_DIR },
@@ -359,14 +358,12 @@ export class PackerBuilderTemplate extends TemplateStack {
         `-var output_namespace=${identityNamespace}`,
       apiKey: aiTaskApiKey.stringValue,
     });
-    new Script(this, "sweep_build_vms", {
-      agentId: agent.id,
+    new WorkspaceScript(this, "sweep_build_vms", {
+      agent,
       displayName: "Delete leftover build VMs",
       icon: "/icon/trash.svg",
-      runOnStart: false,
       runOnStop: true,
-      startBlocksLogin: false,
-      timeout: SWEEP_TIMEOUT_SECONDS + 30,
+      timeoutSeconds: SWEEP_TIMEOUT_SECONDS + 30,
       script: embeddedScript(this, `${SCRIPTS}/sweep-build-vms.sh`, [
         { name: "SWEEP_WORKSPACE", value: wsKey },
         { name: "SWEEP_NAMESPACE", value: identityNamespace },
@@ -384,6 +381,14 @@ export class PackerBuilderTemplate extends TemplateStack {
       name: wsKey,
       namespace: workspaceNamespace,
       meta: meta("workspace"),
+      // The pod would trust whatever CA a plain-http answer carried: refuse the plan (at push
+      // too) unless the CA is pinned. The bootstrap refuses it again at start.
+      preconditions: [
+        {
+          condition: hcl`${vars.caUrl.stringValue} == "" || startswith(${vars.caUrl.stringValue}, "https://") || ${vars.caSha256.stringValue} != ""`,
+          errorMessage: CA_PIN_REQUIREMENT,
+        },
+      ],
       dependsOn: [persistent.claim, podIdentity.roleBindings[0]],
       pod: {
         serviceAccountName: podIdentity.name,
@@ -486,15 +491,6 @@ export class PackerBuilderTemplate extends TemplateStack {
         "Mounted at": PERSISTENT_DIR,
       },
     });
-    // The pod would trust whatever CA a plain-http answer carried: refuse the plan (at push
-    // too) unless the CA is pinned. Not a variable validation: those may refer to other
-    // variables only from Terraform 1.9. The bootstrap refuses it again at start.
-    deployment.deployment.addOverride("lifecycle.precondition", [
-      {
-        condition: hcl`${vars.caUrl.stringValue} == "" || startswith(${vars.caUrl.stringValue}, "https://") || ${vars.caSha256.stringValue} != ""`,
-        error_message: CA_PIN_REQUIREMENT,
-      },
-    ]);
   }
 }
 

@@ -131,6 +131,18 @@ describe("synthesized", () => {
     expect(container.security_context).toEqual(RESTRICTED_AS_SYNTHESIZED);
   });
 
+  it("writes preconditions as the Deployment's lifecycle.precondition blocks", () => {
+    const checked = synthConstruct((stack) =>
+      buildPod(stack, {
+        preconditions: [{ condition: "${var.a != var.b}", errorMessage: "a and b differ" }],
+      }),
+    );
+    expect(checked.resource.kubernetes_deployment_v1.main.lifecycle).toEqual({
+      precondition: [{ condition: "${var.a != var.b}", error_message: "a and b differ" }],
+    });
+    expect(deployment.lifecycle).toBeUndefined();
+  });
+
   it("takes another address from resourceName", () => {
     const renamed = synthConstruct((stack) => buildPod(stack, { resourceName: "pod" }));
     expect(Object.keys(renamed.resource.kubernetes_deployment_v1)).toEqual(["pod"]);
@@ -202,6 +214,30 @@ describe("planned", () => {
   afterAll(async () => {
     await harness?.stop();
     synthesized?.cleanup();
+  });
+
+  it("fails the plan with a precondition's message when its condition is false", async () => {
+    const checked = synthConstructToDir((stack) =>
+      buildPod(stack, {
+        preconditions: [
+          {
+            condition: '${data.coder_workspace.me.name != "dev"}',
+            errorMessage: "workspaces may not be called dev",
+          },
+        ],
+      }),
+    );
+    try {
+      await expect(harness.plan(checked.dir, { workspace: { startCount: 1 } })).rejects.toThrow(
+        /workspaces may not be called dev/,
+      );
+      const renamed = await harness.plan(checked.dir, {
+        workspace: { startCount: 1, name: "other" },
+      });
+      expect(renamed.addresses()).toContain("kubernetes_deployment_v1.main[0]");
+    } finally {
+      checked.cleanup();
+    }
   });
 
   it("exists only while started, named after the workspace, with the token sensitive", async () => {

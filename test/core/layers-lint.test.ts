@@ -2,7 +2,7 @@
  * The layering lint rule (eslint/layers.mjs, in `npm run lint`) can fail: each fixture is
  * linted by ESLint with the project's own configuration, as if it were a file at the given
  * path. An import up the layer table, product code importing test/, a template importing
- * src/private/, the library using the plan harness, and the harness reaching into the
+ * src/private/ or a raw provider binding, the library using the plan harness, and the harness reaching into the
  * project all fail, naming both sides; imports down the table pass.
  */
 import { spawnSync } from "node:child_process";
@@ -66,6 +66,16 @@ const FORBIDDEN: readonly (readonly [string, string, string])[] = [
     "templates/fixture/index.ts",
     'import { renderHclFile } from "../../src/private/hcl-writer";\nexport const r = renderHclFile;\n',
     "(templates) imports src/private/hcl-writer.ts (private): src/private/ is internal",
+  ],
+  [
+    "templates/fixture/index.ts",
+    'import { Script } from "../../.gen/providers/coder/script";\nexport const s = Script;\n',
+    "(templates) imports .gen/providers/coder/script/index.ts: templates compose the library's constructs",
+  ],
+  [
+    "templates/fixture/index.ts",
+    'import { DeploymentV1 } from "@cdktf/provider-kubernetes/lib/deployment-v1";\nexport const d = DeploymentV1;\n',
+    "(templates) imports @cdktf/provider-kubernetes/lib/deployment-v1: templates compose the library's constructs",
   ],
   [
     "app/fixture.ts",
