@@ -169,10 +169,7 @@ export class TerraformHarness {
       this.runPlan(dir, options),
     );
     const plan = new PlanResult(show, diagnostics);
-    const { violations } = plan.kubernetesApi();
-    if (violations.length > 0 && options.kubernetesApi !== "report") {
-      throw new KubernetesApiError(violations);
-    }
+    enforceKubernetesApi(plan, options);
     return plan;
   }
 
@@ -211,10 +208,7 @@ export class TerraformHarness {
   async apply(dir: string, options: PlanOptions = {}): Promise<ApplyResult> {
     const applied = await this.once("apply", dir, options, () => this.runApply(dir, options));
     // What the provider sent is what the state holds: the API server would have refused it.
-    const { violations } = appliedObjects(applied).kubernetesApi();
-    if (violations.length > 0 && options.kubernetesApi !== "report") {
-      throw new KubernetesApiError(violations);
-    }
+    enforceKubernetesApi(appliedObjects(applied), options);
     return applied;
   }
 
@@ -256,12 +250,8 @@ export class TerraformHarness {
       }
     }
     const plan = new PlanResult(planned.show, planned.diagnostics);
-    for (const checked of [plan, appliedObjects(applied)]) {
-      const { violations } = checked.kubernetesApi();
-      if (violations.length > 0 && options.kubernetesApi !== "report") {
-        throw new KubernetesApiError(violations);
-      }
-    }
+    enforceKubernetesApi(plan, options);
+    enforceKubernetesApi(appliedObjects(applied), options);
     return { plan, applied };
   }
 
@@ -361,6 +351,14 @@ export class TerraformHarness {
 interface PlanRun {
   readonly show: Record<string, unknown>;
   readonly diagnostics: Diagnostic[];
+}
+
+/** Throws the objects' API violations, unless `options.kubernetesApi` leaves them to the test. */
+function enforceKubernetesApi(objects: PlanResult, options: PlanOptions): void {
+  const { violations } = objects.kubernetesApi();
+  if (violations.length > 0 && options.kubernetesApi !== "report") {
+    throw new KubernetesApiError(violations);
+  }
 }
 
 /** What keys a harness call in the run cache besides its operation and files. */
