@@ -13,12 +13,13 @@ const path = require("path");
 const vm = require("vm");
 const JestRuntime = require("jest-runtime").default;
 
-function cacheFile(dir, source, parameters, filename) {
+/** The entry of a module in the cache under jest's `cacheDirectory`. */
+function cacheFile(cacheDirectory, source, parameters, filename) {
   const key = crypto
     .createHash("sha256")
     .update(`${filename}\0${parameters.join(",")}\0${source}`)
     .digest("hex");
-  return path.join(dir, `${key}.bin`);
+  return path.join(cacheDirectory, `v8-code-cache-${process.versions.v8}`, `${key}.bin`);
 }
 
 function readCache(file) {
@@ -60,7 +61,7 @@ class CodeCacheRuntime extends JestRuntime {
         return compile(source, filename);
       }
       const parameters = executor.injectedModuleParameters;
-      const file = module.exports.cacheFile(cacheDirectory, source, parameters, filename);
+      const file = cacheFile(cacheDirectory, source, parameters, filename);
       const cachedData = readCache(file);
       const options = (withCache) => ({
         filename,
@@ -86,12 +87,6 @@ class CodeCacheRuntime extends JestRuntime {
 }
 
 module.exports = CodeCacheRuntime;
-/** Where the cache keeps the entry of a module (its test reads the folder from CACHE_ENV). */
+// For the runtime's own test, which reads the folder from CACHE_ENV.
 module.exports.CACHE_ENV = CACHE_ENV;
-module.exports.cacheFile = (cacheDirectory, source, parameters, filename) =>
-  cacheFile(
-    path.join(cacheDirectory, `v8-code-cache-${process.versions.v8}`),
-    source,
-    parameters,
-    filename,
-  );
+module.exports.cacheFile = cacheFile;
