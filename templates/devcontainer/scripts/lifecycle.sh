@@ -67,12 +67,11 @@ commit=${DC_COMMIT-}
 # The build's commit is a full object name (SHA-1 or SHA-256, lowercase hex). Anything else
 # never reaches git, where a value such as --upload-pack=... would be read as an option: the
 # clone then checks out the branch, as without a commit.
-case $commit in
-  '') ;;
-  *[!0-9a-f]*) commit_ok=0 ;;
-  *) if [ ${#commit} -eq 40 ] || [ ${#commit} -eq 64 ]; then commit_ok=1; else commit_ok=0; fi ;;
-esac
-if [ "${commit_ok-1}" = 0 ]; then
+is_object_name() {
+  case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
+  [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
+}
+if [ -n "$commit" ] && ! is_object_name "$commit"; then
   log "the build's commit is not a commit id; checking out origin/$branch instead"
   commit=
 fi
