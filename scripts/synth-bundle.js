@@ -14,7 +14,15 @@ const Module = require("module");
 const root = path.resolve(__dirname, "..");
 const BUNDLE = path.join(root, "build", "synth.js");
 /** What the bundle is made of: rebuilt when any of these is newer than it. */
-const INPUTS = ["main.ts", "src", "app", "templates", ".gen", "package-lock.json"];
+const INPUTS = [
+  "main.ts",
+  "src",
+  "app",
+  "templates",
+  ".gen",
+  "package-lock.json",
+  "scripts/bundle-stubs",
+];
 
 function newestMtime(rel) {
   const abs = path.join(root, rel);
@@ -52,6 +60,8 @@ function bundleEntry({ entry, outfile, inputs, external = [] }) {
     mainFields: ["module", "main"],
     outfile,
     external: external.map((e) => (e.startsWith("@") ? e : path.join(root, e))),
+    // Packages cdktf loads at start for features no template uses (see each stub).
+    alias: { archiver: path.join(__dirname, "bundle-stubs", "archiver.js") },
     write: false,
     logLevel: "error",
   });
