@@ -163,6 +163,14 @@ const OPERATORS = ["...", "=>", "==", "!=", "<=", ">=", "&&", "||"];
  * count only inside an object's braces, where they separate items. Throws on what the
  * scanner does not follow (heredocs, comments, unbalanced brackets).
  */
+const WORD_START = /[A-Za-z0-9_]/;
+/**
+ * A word at `lastIndex` (sticky: matching in place, not on a copy of the rest of the
+ * expression, which made long expressions quadratic). HCL identifiers may hold dashes
+ * (`a-b` is one name); numbers may have a fraction and an exponent.
+ */
+const WORD = /[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_-]*/y;
+
 export function expressionTokens(expression: string): ExpressionToken[] {
   const tokens: ExpressionToken[] = [];
   const brackets: string[] = [];
@@ -189,12 +197,9 @@ export function expressionTokens(expression: string): ExpressionToken[] {
       throw unsupported(expression, "a heredoc");
     } else if (c === "#" || expression.startsWith("//", i) || expression.startsWith("/*", i)) {
       throw unsupported(expression, "a comment");
-    } else if (/[A-Za-z0-9_]/.test(c)) {
-      // HCL identifiers may hold dashes (`a-b` is one name); numbers may have a fraction
-      // and an exponent.
-      const word = /^(?:[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_-]*)/.exec(
-        expression.slice(i),
-      );
+    } else if (WORD_START.test(c)) {
+      WORD.lastIndex = i;
+      const word = WORD.exec(expression);
       if (word === null) throw unsupported(expression, `the character "${c}"`);
       push("word", word[0]);
       i += word[0].length - 1;
