@@ -28,3 +28,14 @@ it("synthesizes every template with only node on PATH", () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// cdktf loads "archiver" at start only to zip ARCHIVE assets; the bundles carry a stub that
+// fails loudly instead (scripts/bundle-stubs/archiver.js). The test above built the bundle.
+it("bundles the archiver stub, not the package, and the stub names itself when used", () => {
+  const bundle = fs.readFileSync(path.join(projectRoot(), "build", "synth.js"), "utf8");
+  expect(bundle).toContain("scripts/bundle-stubs/archiver.js");
+  expect(bundle).not.toMatch(/node_modules\/(cdktf\/node_modules\/)?archiver\//);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const archiver = require("../../scripts/bundle-stubs/archiver.js") as () => unknown;
+  expect(() => archiver()).toThrow(/scripts\/bundle-stubs\/archiver\.js/);
+});
