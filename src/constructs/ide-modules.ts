@@ -18,7 +18,7 @@ export const IDE_MODULES = {
   vscodeDesktop: { source: "registry.coder.com/coder/vscode-desktop/coder", version: "1.2.1" },
   jetbrainsGateway: {
     source: "registry.coder.com/coder/jetbrains-gateway/coder",
-    version: "1.0.27",
+    version: "1.2.1",
   },
 } as const;
 
@@ -100,18 +100,21 @@ export class VscodeDesktop extends IdeModule {
 }
 
 export interface JetBrainsGatewayProps extends IdeModuleProps {
-  /** The agent's name (its resource name): Gateway connects to `<workspace>.<agent>`. @default "main" */
-  readonly agentName?: string;
-  /** Product codes offered, e.g. `["IU", "PY", "GO"]`. @default the module's */
+  /** Product codes offered in the module's IDE picker, e.g. `["IU", "PY", "GO"]`. @default the module's (all nine) */
   readonly ides?: readonly string[];
+  /** The product code preselected in the picker. @default the first of `ides` */
+  readonly defaultIde?: string;
 }
 
-/** JetBrains IDEs through JetBrains Gateway: `module.<id>`. */
+/**
+ * JetBrains IDEs through JetBrains Gateway: `module.<id>`, an external app that opens the
+ * workspace in Gateway and a "JetBrains IDE" parameter to pick the IDE.
+ */
 export class JetBrainsGateway extends IdeModule {
   constructor(scope: Construct, id: string, props: JetBrainsGatewayProps) {
     super(scope, id, IDE_MODULES.jetbrainsGateway, props, {
-      agent_name: props.agentName ?? "main",
       ...(props.ides === undefined ? {} : { jetbrains_ides: [...props.ides] }),
+      ...(props.defaultIde === undefined ? {} : { default: props.defaultIde }),
     });
   }
 }

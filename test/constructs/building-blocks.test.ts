@@ -83,6 +83,13 @@ function jupyterGpu(stack: TemplateStack, deployment: Partial<WorkspaceDeploymen
     acceptLicense: true,
   });
   new VscodeDesktop(stack, "vscode_desktop", { workspace, agent, folder: "/home/jovyan" });
+  new JetBrainsGateway(stack, "jetbrains_gateway", {
+    workspace,
+    agent,
+    folder: "/home/jovyan",
+    ides: ["IU", "PY"],
+    defaultIde: "PY",
+  });
   new WorkspaceDeployment(stack, "deployment", {
     workspace,
     name: `coder-${workspace.id}`,
@@ -106,7 +113,12 @@ describe("synthesized", () => {
     const tf = synthConstruct((stack) => jupyterGpu(stack));
     expect(Object.keys(tf.resource.coder_app)).toEqual(["jupyterlab"]);
     expect(Object.keys(tf.resource.coder_script)).toEqual(["jupyterlab"]);
-    expect(Object.keys(tf.module).sort()).toEqual(["code_server", "vscode_desktop", "vscode_web"]);
+    expect(Object.keys(tf.module).sort()).toEqual([
+      "code_server",
+      "jetbrains_gateway",
+      "vscode_desktop",
+      "vscode_web",
+    ]);
     expect(tf.module.code_server).toMatchObject({
       source: IDE_MODULES.codeServer.source,
       version: IDE_MODULES.codeServer.version,
@@ -164,22 +176,14 @@ describe("synthesized", () => {
     ).toThrow("set nodeSelector either as a prop or in pod.nodeSelector, not both");
   });
 
-  it("pins JetBrains Gateway with the agent's name", () => {
-    const tf = synthConstruct((stack) => {
-      const workspace = new WorkspaceData(stack, "workspace");
-      const agent = new WorkspaceAgent(stack, "agent");
-      new JetBrainsGateway(stack, "jetbrains", {
-        workspace,
-        agent,
-        folder: "/home/coder",
-        ides: ["IU", "PY"],
-      });
-    });
-    expect(tf.module.jetbrains).toMatchObject({
+  it("pins JetBrains Gateway with the IDEs offered and the one preselected", () => {
+    const tf = synthConstruct((stack) => jupyterGpu(stack));
+    expect(tf.module.jetbrains_gateway).toMatchObject({
       source: IDE_MODULES.jetbrainsGateway.source,
       version: IDE_MODULES.jetbrainsGateway.version,
-      agent_name: "main",
       jetbrains_ides: ["IU", "PY"],
+      default: "PY",
+      folder: "/home/jovyan",
     });
   });
 });
@@ -214,11 +218,46 @@ describe("planned", () => {
     expect(byPath.resource("coder_script.jupyterlab").after).toMatchObject({ run_on_start: true });
     expect(byPath.addresses()).toEqual(
       expect.arrayContaining(
-        ["module.code_server[0]", "module.vscode_web[0]", "module.vscode_desktop[0]"].map((m) =>
-          expect.stringContaining(m),
-        ),
+        [
+          "module.code_server[0]",
+          "module.vscode_web[0]",
+          "module.vscode_desktop[0]",
+          "module.jetbrains_gateway[0]",
+        ].map((m) => expect.stringContaining(m)),
       ),
     );
+    // JetBrains Gateway (its pinned release's stand-in): an external button and the picker.
+    const gateway = byPath.resource("module.jetbrains_gateway[0].coder_app.gateway").after as any;
+    expect(gateway).toMatchObject({ slug: "gateway", external: true });
+    expect(gateway.url).toMatch(/^jetbrains-gateway:\/\/connect#.*ide_product_code=PY/);
+    const picker = byPath
+      .dataSources("coder_parameter")
+      .find((d) => d.address === "module.jetbrains_gateway[0].data.coder_parameter.jetbrains_ide");
+    expect(picker?.values).toMatchObject({
+      default: "PY",
+      option: [{ value: "IU" }, { value: "PY" }],
+    });
+  });
+
+  it("refuses a JetBrains product code the module does not know, as the module does", async () => {
+    const bad = synthConstructToDir((stack) => {
+      coderProvider(stack);
+      const workspace = new WorkspaceData(stack, "workspace");
+      const agent = new WorkspaceAgent(stack, "agent");
+      new JetBrainsGateway(stack, "jetbrains_gateway", {
+        workspace,
+        agent,
+        folder: "/home/coder",
+        ides: ["IU", "XX"],
+      });
+    });
+    try {
+      await expect(harness.plan(bad.dir)).rejects.toThrow(
+        "jetbrains_ides must hold JetBrains product codes",
+      );
+    } finally {
+      bad.cleanup();
+    }
   });
 
   it("requests the chosen GPUs on the selected, tolerated nodes", async () => {

@@ -1,6 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { TEMPLATES } from "../../app/registry";
+import { IDE_MODULES } from "../../src";
 import { synthTemplate } from "../support/synth-template";
 import { MODULE_STUBS_DIR, stubNameFor } from "@coder-cdktf/terraform-harness/src/template-workdir";
 
@@ -59,3 +60,11 @@ it.each(calls.map((c) => [`${c.template}: module.${c.name}`, c] as const))(
     expect({ source: call.source, version: call.version }).toEqual(stubRelease(stub!));
   },
 );
+
+// The library's IDE constructs pin modules too, some used by no template here (JetBrains
+// Gateway): their plan tests (test/constructs/building-blocks.test.ts) see the stub's release.
+it.each(Object.entries(IDE_MODULES))("IDE_MODULES.%s is pinned to its stub's release", (_, pin) => {
+  const stub = stubNameFor(pin.source);
+  expect(stub).toBeDefined();
+  expect({ source: pin.source, version: pin.version }).toEqual(stubRelease(stub!));
+});
