@@ -5,6 +5,10 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   // The project's one way to run TypeScript (esbuild, tsconfig.json's options): scripts/ts.js.
   transform: { "^.+\\.ts$": "<rootDir>/scripts/ts.js" },
+  // Names the transform cache's folder, which is otherwise a hash of the project's path: a copy
+  // of the project elsewhere (test/core/new-template.test.ts) then finds what this one
+  // transformed. scripts/ts.js keys each entry by the file's path from the root and its source.
+  id: "coder-cdktf",
   // Terraform plans and shell scripts dominate; two workers fit the 2-core machines.
   maxWorkers: 2,
   // Snapshots are never written by a plain run: a missing one fails. `npm run snapshots:update`.

@@ -41,25 +41,36 @@ function renderApiDocs(current: string, check: boolean): string {
   return withFingerprint(fs.readFileSync(path.join(root, API_DOCS_PAGE), "utf8"), fingerprint);
 }
 
-try {
-  const { values } = parseArgs({ options: { check: { type: "boolean", default: false } } });
+/**
+ * Renders every generated file; writes those that differ unless `check`. Returns the files
+ * that differed. Also run by `npm run new-template` in its --record process.
+ */
+export function updateGeneratedDocs(check: boolean): string[] {
   const stale: string[] = [];
   for (const { file, render } of GENERATED) {
     const abs = path.join(projectRoot(), file);
     const current = fs.existsSync(abs) ? fs.readFileSync(abs, "utf8") : "";
-    const content = render(current, values.check === true);
+    const content = render(current, check);
     if (content === current) continue;
     stale.push(file);
-    if (!values.check) fs.writeFileSync(abs, content);
+    if (!check) fs.writeFileSync(abs, content);
   }
-  if (values.check && stale.length > 0) {
-    process.stderr.write(`stale: ${stale.join(", ")}; run \`npm run docs\`\n`);
+  return stale;
+}
+
+if (require.main === module) {
+  try {
+    const { values } = parseArgs({ options: { check: { type: "boolean", default: false } } });
+    const stale = updateGeneratedDocs(values.check === true);
+    if (values.check && stale.length > 0) {
+      process.stderr.write(`stale: ${stale.join(", ")}; run \`npm run docs\`\n`);
+      process.exit(1);
+    }
+    process.stdout.write(
+      stale.length === 0 ? "generated docs are up to date\n" : `wrote ${stale.join(", ")}\n`,
+    );
+  } catch (e) {
+    process.stderr.write(`docs failed: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   }
-  process.stdout.write(
-    stale.length === 0 ? "generated docs are up to date\n" : `wrote ${stale.join(", ")}\n`,
-  );
-} catch (e) {
-  process.stderr.write(`docs failed: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
 }

@@ -5,7 +5,8 @@
 // the registry entry names it, the stack and the folder follow from it. docs/adding-a-template.md.
 //
 // `--record <id>` (run by the scaffold in a fresh process, once the registry holds the new
-// template) writes the intent and the addresses from its first synth.
+// template) writes the intent and the addresses from its first synth, and the generated docs
+// (`npm run docs`'s work, in the same process: it loads the same templates).
 import { spawnSync } from "node:child_process";
 import * as fs from "fs";
 import * as os from "os";
@@ -14,7 +15,6 @@ import { parseCommandLine, UsageError } from "../app/cli-args";
 import { projectRoot } from "../src/core/project-root";
 import { templateAddresses, writeRecordedAddresses } from "../app/template-addresses";
 import { deriveIntent, INTENT_FILE } from "../app/intent";
-import { synthTemplates } from "../app/synth";
 
 const USAGE = "usage: npm run new-template -- <id>   (a lowercase name: letters, digits, dashes)";
 const ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
@@ -253,8 +253,12 @@ export function registered(registry: string, id: string): string {
   return text;
 }
 
-/** Writes the intent and the addresses of `id` from its first synth. */
-function record(root: string, id: string): void {
+/** Writes the intent and the addresses of `id` from its first synth, then the generated docs. */
+async function record(root: string, id: string): Promise<void> {
+  // Loaded only here (the templates and cdktf, ~0.4 s): the scaffold itself, a refused id and
+  // the helpers' importers (the scaffold's test) never synthesize.
+  const { synthTemplates } = await import("../app/synth");
+  const { updateGeneratedDocs } = await import("./docs");
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "new-template-"));
   try {
     const [t] = synthTemplates({ outdir, only: [id] });
@@ -264,6 +268,7 @@ function record(root: string, id: string): void {
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
   }
+  updateGeneratedDocs(false);
 }
 
 /** Runs a step; its output is shown only when it fails. */
@@ -287,9 +292,8 @@ function scaffold(root: string, id: string): void {
   const registry = path.join(root, REGISTRY);
   fs.writeFileSync(registry, registered(fs.readFileSync(registry, "utf8"), id));
   const ts = path.join(root, "scripts", "ts.js");
-  // Fresh processes: they load the registry with the new template in it.
+  // A fresh process: it loads the registry with the new template in it.
   run(root, [ts, path.join(root, "cli", "new-template.ts"), "--record", id]);
-  run(root, [ts, path.join(root, "cli", "docs.ts")]);
   run(root, [
     path.join(root, "node_modules", "prettier", "bin", "prettier.cjs"),
     "--write",
@@ -303,6 +307,8 @@ function scaffold(root: string, id: string): void {
     path.join(root, "node_modules", "jest", "bin", "jest.js"),
     "--ci=false",
     "--silent",
+    // One file: in band, jest would not start workers to index a fresh checkout's files either.
+    "--runInBand",
     "test/snapshots",
   ]);
   process.stdout.write(
@@ -311,7 +317,7 @@ function scaffold(root: string, id: string): void {
   );
 }
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   try {
     const { values, positionals } = parseCommandLine(
       argv,
@@ -322,7 +328,7 @@ function main(argv: readonly string[]): number {
     const [id] = positionals;
     if (!ID.test(id)) throw new UsageError(`template id "${id}": not a lowercase name\n${USAGE}`);
     const root = projectRoot();
-    if (values.record) record(root, id);
+    if (values.record) await record(root, id);
     else scaffold(root, id);
     return 0;
   } catch (e) {
@@ -331,4 +337,6 @@ function main(argv: readonly string[]): number {
   }
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+}

@@ -13,14 +13,19 @@ const Module = require("module");
 const root = path.resolve(__dirname, "..");
 const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(root, "tsconfig.json"), "utf8"));
 
-/** esbuild's options for one file: CommonJS for Node 20, an inline source map for traces. */
+/**
+ * esbuild's options for one file: CommonJS for Node 20, an inline source map for traces. The
+ * map names the source by its base name, which resolves against the file's own folder (as
+ * jest and Node read it), so the output is the same wherever the project is: a temp copy of
+ * it (test/core/new-template.test.ts) reuses the caches below.
+ */
 function options(filename) {
   return {
     loader: "ts",
     format: "cjs",
     target: "node20",
     sourcemap: "inline",
-    sourcefile: filename,
+    sourcefile: path.basename(filename),
     tsconfigRaw: { compilerOptions },
     // `await import("…")` becomes a require, as CommonJS under jest needs (no VM modules).
     supported: { "dynamic-import": false },
@@ -29,14 +34,72 @@ function options(filename) {
 
 /** JavaScript for the TypeScript `source` of `filename`. */
 function transpile(source, filename) {
-  return require("esbuild").transformSync(source, options(filename)).code;
+  try {
+    return require("esbuild").transformSync(source, options(filename)).code;
+  } catch (e) {
+    // esbuild names the file as the source map does (its base name): say which one.
+    // (Not `instanceof Error`: under jest, esbuild's errors come from another realm.)
+    if (e && Array.isArray(e.errors)) e.message = `${filename}: ${e.message}`;
+    throw e;
+  }
+}
+
+let fingerprint;
+/** What the output depends on besides the file: esbuild's version and this module (its options). */
+function transformFingerprint() {
+  fingerprint ??= [
+    require("esbuild/package.json").version,
+    fs.readFileSync(__filename, "utf8"),
+    JSON.stringify(compilerOptions),
+  ].join("\0");
+  return fingerprint;
+}
+
+/**
+ * Changes with the source, the file's path from the project root, esbuild's version and this
+ * module (its options): the same for the same file in a copy of the project elsewhere.
+ */
+function cacheKey(source, filename) {
+  const file = path.relative(root, filename).split(path.sep).join("/");
+  return require("crypto")
+    .createHash("sha256")
+    .update(`${transformFingerprint()}\0${file}\0${source}`)
+    .digest("hex");
+}
+
+/**
+ * Where `register` keeps what it transpiled, by cacheKey: a script run transpiles the ~100
+ * modules it loads otherwise every time (~0.5 s). In node_modules/.cache, which `npm ci`
+ * starts afresh and a copy of the project that links node_modules shares.
+ */
+const REGISTER_CACHE = path.join(root, "node_modules", ".cache", "coder-cdktf-ts");
+
+/** `transpile`, through REGISTER_CACHE. */
+function transpileCached(source, filename, cacheDirectory = REGISTER_CACHE) {
+  const file = path.join(cacheDirectory, `${cacheKey(source, filename)}.js`);
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    // Not cached yet.
+  }
+  const code = transpile(source, filename);
+  try {
+    fs.mkdirSync(cacheDirectory, { recursive: true });
+    // Through a temp file: a concurrent run never reads half an entry.
+    const partial = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(partial, code);
+    fs.renameSync(partial, file);
+  } catch {
+    // A cache that cannot be written only costs speed.
+  }
+  return code;
 }
 
 /** Lets `require` load .ts files from source. */
 function register() {
   if (Module._extensions[".ts"]) return;
   Module._extensions[".ts"] = function compileTs(module, filename) {
-    module._compile(transpile(fs.readFileSync(filename, "utf8"), filename), filename);
+    module._compile(transpileCached(fs.readFileSync(filename, "utf8"), filename), filename);
   };
 }
 
@@ -45,17 +108,19 @@ function transformForJest(source, filename) {
   return { code: transpile(source, filename) };
 }
 
-/** Changes with the source, the file, esbuild's version and this module (its options). */
+/** jest's key of the transform (jest.config.js sets the `id` that names the cache's folder). */
 function getCacheKey(source, filename) {
-  const version = require("esbuild/package.json").version;
-  const self = fs.readFileSync(__filename, "utf8");
-  return require("crypto")
-    .createHash("sha256")
-    .update(`${version}\0${self}\0${JSON.stringify(compilerOptions)}\0${filename}\0${source}`)
-    .digest("hex");
+  return cacheKey(source, filename);
 }
 
-module.exports = { register, transpile, process: transformForJest, getCacheKey };
+module.exports = {
+  register,
+  transpile,
+  transpileCached,
+  process: transformForJest,
+  getCacheKey,
+  REGISTER_CACHE,
+};
 
 if (require.main === module) {
   const [script, ...args] = process.argv.slice(2);

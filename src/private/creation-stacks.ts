@@ -28,3 +28,21 @@ export function skipCdktfCreationStacks(errorClass: ErrorConstructor = Error): v
     if (!isCreationStackHolder(target)) capture(target, constructorOpt);
   };
 }
+
+/**
+ * Runs `run` with cdktf's creation stacks left empty (as {@link skipCdktfCreationStacks}) and
+ * puts `errorClass.captureStackTrace` back afterwards: for a synth inside a process that goes
+ * on with other work (jest's global setup, which synthesizes every template for the run).
+ */
+export function withoutCdktfCreationStacks<T>(
+  run: () => T,
+  errorClass: ErrorConstructor = Error,
+): T {
+  const original = errorClass.captureStackTrace;
+  skipCdktfCreationStacks(errorClass);
+  try {
+    return run();
+  } finally {
+    errorClass.captureStackTrace = original;
+  }
+}

@@ -1,5 +1,8 @@
 import { Lazy, Tokenization } from "../../src/core/cdk";
-import { skipCdktfCreationStacks } from "../../src/private/creation-stacks";
+import {
+  skipCdktfCreationStacks,
+  withoutCdktfCreationStacks,
+} from "../../src/private/creation-stacks";
 
 /** An `Error` stand-in that records what it was asked to capture. */
 function recordingErrorClass(): { errorClass: ErrorConstructor; captured: object[] } {
@@ -30,5 +33,27 @@ describe("skipCdktfCreationStacks", () => {
     const token = Tokenization.reverseString(lazy).tokens[0];
     expect(token.creationStack).toEqual([]);
     expect(new Error("kept").stack?.split("\n").length).toBeGreaterThan(1);
+  });
+});
+
+describe("withoutCdktfCreationStacks", () => {
+  it("skips the holders while it runs, then captures them again, also after a throw", () => {
+    const { errorClass, captured } = recordingErrorClass();
+    const during = { stack: "" };
+    expect(
+      withoutCdktfCreationStacks(() => {
+        errorClass.captureStackTrace(during);
+        return "result";
+      }, errorClass),
+    ).toBe("result");
+    expect(captured).toEqual([]);
+    expect(() =>
+      withoutCdktfCreationStacks(() => {
+        throw new Error("synth failed");
+      }, errorClass),
+    ).toThrow("synth failed");
+    const after = { stack: "" };
+    errorClass.captureStackTrace(after);
+    expect(captured).toEqual([after]);
   });
 });

@@ -13,7 +13,12 @@ const path = require("path");
 const vm = require("vm");
 const JestRuntime = require("jest-runtime").default;
 
-/** The entry of a module in the cache under jest's `cacheDirectory`. */
+/**
+ * The entry of a module in the cache under jest's `cacheDirectory`. By its absolute file, not
+ * by its source alone: V8 (Node 20's) checks an entry's source but keeps the file name it was
+ * made under, so the same module at another path (a copy of the project) would report the
+ * first one's path in its stack traces.
+ */
 function cacheFile(cacheDirectory, source, parameters, filename) {
   const key = crypto
     .createHash("sha256")

@@ -3,7 +3,7 @@
  * V8's code cache, entries are written for new sources, and a bad entry is rejected and
  * replaced without changing what the module does.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -42,4 +42,23 @@ it("rejects a bad entry, compiles the module as before and replaces the entry", 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   expect((require(file) as { answer: number }).answer).toBe(42);
   expect(readFileSync(entry).toString()).not.toBe("not V8's code cache");
+});
+
+it("keys an entry by its file: the same source elsewhere names its own file in a stack trace", () => {
+  // V8 checks an entry's source, not its file, and keeps the file name it was made under: a
+  // key by source alone (or by the path from the root, for a copy of the project) would make
+  // the second module report the first one's path.
+  const source = `module.exports = () => new Error("where").stack;\n`;
+  const files = ["first", "second"].map((name) => {
+    const file = join(dir, name, "same-source.js");
+    mkdirSync(join(dir, name));
+    writeFileSync(file, source);
+    return file;
+  });
+  expect(entryOf(files[0])).not.toBe(entryOf(files[1]));
+  for (const file of files) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const stack = (require(file) as () => string)();
+    expect(stack.split("\n")[1]).toContain(`(${file}:1:`);
+  }
 });
