@@ -70,8 +70,10 @@ it("replaces the worker's process once it died, so a file that killed it breaks 
   }
 });
 
-it("is one process for the test files of a jest run in band, and ends when jest does", async () => {
-  const pids = join(dir, "pids");
+it("is one process for the test files of a jest run in band, and ends before jest does", () => {
+  // One log, in order: each file's mock, the mock's CPU record (TFMOCK_CPU_LOG, written as it
+  // exits) and jest's exit.
+  const log = join(dir, "events.log");
   const files = ["first", "second"].map((name) => {
     const file = join(dir, `${name}.test.js`);
     // Plain JavaScript: what a harness in each file would be handed (harness-setup.ts).
@@ -83,18 +85,26 @@ it("is one process for the test files of a jest run in band, and ends when jest 
         )});`,
         `test("records the worker's mock", async () => {`,
         `  const mock = await globalThis[SHARED_MOCK_GLOBAL](mockEnvironment(process.env));`,
-        `  require("fs").appendFileSync(${JSON.stringify(pids)}, mock.pid + "\\n");`,
+        `  require("fs").appendFileSync(${JSON.stringify(log)}, "mock " + mock.pid + "\\n");`,
         `});`,
         ``,
       ].join("\n"),
     );
     return file;
   });
+  const globalSetup = join(dir, "global-setup.js");
+  writeFileSync(
+    globalSetup,
+    `module.exports = () => process.on("exit", () => require("fs").appendFileSync(${JSON.stringify(
+      log,
+    )}, "jest exited\\n"));\n`,
+  );
   const config = {
     rootDir: ROOT,
     roots: [dir],
     testEnvironment: "<rootDir>/test/support/shared-mock-environment.ts",
     transform: { "^.+\\.ts$": "<rootDir>/scripts/ts.js" },
+    globalSetup,
     ci: true,
   };
   // In band: both files in this one jest process, which must exit with the mock idle.
@@ -108,13 +118,15 @@ it("is one process for the test files of a jest run in band, and ends when jest 
       "--runTestsByPath",
       ...files,
     ],
-    { cwd: ROOT, encoding: "utf8", timeout: 50000 },
+    { cwd: ROOT, encoding: "utf8", timeout: 50000, env: { ...process.env, TFMOCK_CPU_LOG: log } },
   );
   expect(run.stderr).toContain("Tests:       2 passed, 2 total");
   expect(run.status).toBe(0);
-  const recorded = readFileSync(pids, "utf8").trim().split("\n").map(Number);
-  expect(recorded).toHaveLength(2);
-  expect(recorded[1]).toBe(recorded[0]);
-  // Its stdin closed with jest: it exits rather than outlive the run.
-  await until(() => !alive(recorded[0]));
+  const [first, second, cpu, last, ...rest] = readFileSync(log, "utf8").trim().split("\n");
+  expect(first).toMatch(/^mock \d+$/);
+  expect(second).toBe(first);
+  // Stopped before jest exited (so jest reaped it and counts its CPU time), not left behind.
+  expect(cpu).toMatch(/^\d+$/);
+  expect([last, ...rest]).toEqual(["jest exited"]);
+  expect(alive(Number(first.split(" ")[1]))).toBe(false);
 });

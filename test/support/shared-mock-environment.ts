@@ -12,6 +12,10 @@ import { SHARED_MOCK_GLOBAL, SharedMock } from "@coder-cdktf/terraform-harness/s
 
 /** This worker's mock (its environment: the worker's, which every test file copies). */
 const shared = new SharedMock();
+// Stopped once the worker has nothing left to do, so that it exits before the worker and is
+// reaped by it (its CPU time then counts in the worker's, as an unshared mock's did). A
+// worker that is killed instead closes the mock's stdin, which ends it too.
+process.once("beforeExit", () => void shared.stop());
 
 export default class SharedMockEnvironment extends TestEnvironment {
   constructor(...args: ConstructorParameters<typeof TestEnvironment>) {
