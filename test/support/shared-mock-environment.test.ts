@@ -3,14 +3,12 @@
  * worker, handed to every test file's harness (harness-setup.ts), replaced once it died, and
  * ended with the worker.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { sharedMockProcess } from "@coder-cdktf/terraform-harness/src/shared-mock";
-
-const ROOT = join(__dirname, "..", "..");
+import { PROJECT_ROOT as ROOT, runJest } from "./run-jest";
 
 /** The mock provider process a harness uses (private to it; read for the test). */
 function pidOf(tf: TerraformHarness): number | undefined {
@@ -99,26 +97,16 @@ it("is one process for the test files of a jest run in band, and ends before jes
       log,
     )}, "jest exited\\n"));\n`,
   );
-  const config = {
-    rootDir: ROOT,
-    roots: [dir],
-    testEnvironment: "<rootDir>/test/support/shared-mock-environment.ts",
-    transform: { "^.+\\.ts$": "<rootDir>/scripts/ts.js" },
-    globalSetup,
-    ci: true,
-  };
   // In band: both files in this one jest process, which must exit with the mock idle.
-  const run = spawnSync(
-    process.execPath,
-    [
-      join(ROOT, "node_modules", "jest", "bin", "jest.js"),
-      "--config",
-      JSON.stringify(config),
-      "--runInBand",
-      "--runTestsByPath",
-      ...files,
-    ],
-    { cwd: ROOT, encoding: "utf8", timeout: 50000, env: { ...process.env, TFMOCK_CPU_LOG: log } },
+  const run = runJest(
+    {
+      roots: [dir],
+      testEnvironment: "<rootDir>/test/support/shared-mock-environment.ts",
+      globalSetup,
+    },
+    ["--runInBand", "--runTestsByPath", ...files],
+    // A jest the mock kept alive would never end.
+    { env: { ...process.env, TFMOCK_CPU_LOG: log }, timeout: 50000 },
   );
   expect(run.stderr).toContain("Tests:       2 passed, 2 total");
   expect(run.status).toBe(0);
