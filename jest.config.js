@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
+  // Node's, with one mock provider process per worker for the plan harness.
+  testEnvironment: "<rootDir>/test/support/shared-mock-environment.ts",
   roots: ["<rootDir>/test", "<rootDir>/packages/terraform-harness/test"],
   testMatch: ["**/*.test.ts"],
   // The project's one way to run TypeScript (esbuild, tsconfig.json's options): scripts/ts.js.

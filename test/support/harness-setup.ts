@@ -2,9 +2,16 @@
  * jest setupFiles: tells the plan harness (@coder-cdktf/terraform-harness, a package that
  * imports nothing of the project) what the project's synth writes beside cdk.tf.json, so that
  * planExpressions plans a stack as a template ships it: the shipped files and the HCL files.
- * Loaded lazily: test files that never synthesize do not pay for it.
+ * Loaded lazily: test files that never synthesize do not pay for it. And it hands the harness
+ * the worker's shared mock provider process (shared-mock-environment.ts), when the test file
+ * runs in that environment.
  */
 import { setStackFiles } from "@coder-cdktf/terraform-harness/src/plan-expressions";
+import {
+  SHARED_MOCK_GLOBAL,
+  setSharedMockProvider,
+  type SharedMockProvider,
+} from "@coder-cdktf/terraform-harness/src/shared-mock";
 
 setStackFiles(async (stack, dir) => {
   const { writeShippedFiles } = await import("../../src/core/shipped-file");
@@ -12,3 +19,7 @@ setStackFiles(async (stack, dir) => {
   writeShippedFiles(stack, dir);
   writeHclFiles(dir);
 });
+
+setSharedMockProvider(
+  (globalThis as { [SHARED_MOCK_GLOBAL]?: SharedMockProvider })[SHARED_MOCK_GLOBAL],
+);

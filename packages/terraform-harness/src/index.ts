@@ -5,7 +5,8 @@
  * - planExpressions(source, variables): provider-free plans of variables/locals/outputs/checks.
  *   setStackFiles(writer): what the project's synth writes beside a stack it synthesizes.
  * - TerraformHarness: validate/plan/apply templates against the mock coder, kubernetes and
- *   devcontainerbuilder providers (one server per test file); planAndApply plans once for both.
+ *   devcontainerbuilder providers (one mock process per harness, or one a test runner shares:
+ *   setSharedMockProvider, SharedMock); planAndApply plans once for both.
  * - prepareModuleBatch(dir, instances): many variations of one template in one plan, read
  *   back per instance with PlanResult.instance(address).
  * - requireTerraform(): fails loudly when Terraform >= 1.5 is missing.
@@ -26,6 +27,13 @@ export {
   type TerraformState,
   type ValidationResult,
 } from "./terraform-harness";
+export {
+  mockEnvironment,
+  setSharedMockProvider,
+  SHARED_MOCK_GLOBAL,
+  SharedMock,
+  type SharedMockProvider,
+} from "./shared-mock";
 export {
   collectResources,
   PlanResult,

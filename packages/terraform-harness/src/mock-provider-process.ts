@@ -10,6 +10,9 @@ import { harnessFile } from "./package-files";
 /** Entry point of the mock provider. */
 export const MOCK_PROVIDER_ENTRY = harnessFile("mock-provider", "provider.js");
 
+/** How many characters of the mock's stderr are kept for error messages. */
+const STDERR_KEPT = 64 * 1024;
+
 /** A control-channel reply. */
 interface ControlReply {
   readonly id?: string;
@@ -31,15 +34,20 @@ export class MockProviderProcess {
   private nextId = 0;
   private stderr = "";
   private exited = false;
+  private idleUnref = false;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString("utf8")));
+    // The tail only (it ends error messages): a shared mock lives as long as a jest worker.
+    child.stderr.on("data", (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_KEPT);
+    });
     createInterface({ input: child.stdout }).on("line", (line) => this.onLine(line));
     child.on("exit", () => {
       this.exited = true;
       const failure: ControlReply = { error: `mock provider exited: ${this.stderr.trim()}` };
       for (const resolve of this.pending.values()) resolve(failure);
       this.pending.clear();
+      this.updateRef();
     });
   }
 
@@ -61,6 +69,27 @@ export class MockProviderProcess {
     return server;
   }
 
+  /** The process id of the mock. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Whether the process still runs (it may have exited, or been killed, since it started). */
+  get running(): boolean {
+    return !this.exited;
+  }
+
+  /**
+   * Lets the Node process that started the mock exit while no request is pending: a mock
+   * shared by a jest worker's test files (shared-mock.ts) must not keep the worker, or a
+   * jest that runs in band, alive. When that process exits, the mock's stdin closes and it
+   * exits too.
+   */
+  unrefWhileIdle(): void {
+    this.idleUnref = true;
+    this.updateRef();
+  }
+
   /** Opens provider servers that answer with the fixtures in `fixturesFile`. */
   async open(fixturesFile: string): Promise<ProviderServerSet> {
     const id = String(++this.nextId);
@@ -80,6 +109,9 @@ export class MockProviderProcess {
   /** Ends the process: closing stdin makes it stop its servers and exit. */
   async stop(): Promise<void> {
     if (this.exited) return;
+    // Waiting for the exit holds the event loop, shared or not.
+    this.idleUnref = false;
+    this.holdEventLoop(true);
     const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
     this.child.stdin.end();
     await exited;
@@ -90,8 +122,27 @@ export class MockProviderProcess {
       return Promise.resolve({ error: `mock provider exited: ${this.stderr.trim()}` });
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
+      this.updateRef();
       if (message) this.child.stdin.write(`${JSON.stringify(message)}\n`);
     });
+  }
+
+  /** With {@link unrefWhileIdle}: the child and its pipes hold the event loop only while a request waits. */
+  private updateRef(): void {
+    if (this.idleUnref) this.holdEventLoop(this.pending.size > 0);
+  }
+
+  private holdEventLoop(hold: boolean): void {
+    const { child } = this;
+    // The pipes are sockets, whose ref() and unref() the stream types do not show.
+    const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as {
+      ref(): unknown;
+      unref(): unknown;
+    }[];
+    for (const handle of handles) {
+      if (hold) handle.ref();
+      else handle.unref();
+    }
   }
 
   private onLine(line: string): void {
@@ -105,6 +156,7 @@ export class MockProviderProcess {
     const resolve = id === undefined ? undefined : this.pending.get(id);
     if (id !== undefined && resolve) {
       this.pending.delete(id);
+      this.updateRef();
       resolve(reply);
     }
   }

@@ -10,7 +10,9 @@
  *   expect(plan.resource("kubernetes_deployment_v1.main[0]").after.spec).toMatchObject(...);
  *
  * Start one harness per test file. Every call works in a fresh copy of the directory and gets
- * its own provider servers and fixtures, so tests in one file may run concurrently.
+ * its own provider servers and fixtures, so tests in one file may run concurrently. Under the
+ * project's jest the mock provider process is one per worker, shared by its test files
+ * (shared-mock.ts); elsewhere each harness starts its own.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -22,6 +24,7 @@ import { MockProviderProcess } from "./mock-provider-process";
 import { assertVariablesDeclared } from "./plan-expressions";
 import { PlanResult } from "./plan-result";
 import { RunCache } from "./run-cache";
+import { sharedMockProcess } from "./shared-mock";
 import {
   type StateOutput,
   type StateResource,
@@ -94,28 +97,44 @@ const FIXTURES_FILE = "harness-fixtures.json";
 const PLAN_FILE = "tfplan";
 
 export class TerraformHarness {
-  private constructor(private readonly server: MockProviderProcess) {}
+  private stopped = false;
 
-  /** Checks Terraform and starts the mock provider process. */
+  private constructor(
+    private readonly server: MockProviderProcess,
+    /** Whether the process is shared (shared-mock.ts): then it is not this harness's to stop. */
+    private readonly shared: boolean,
+  ) {}
+
+  /** Checks Terraform and starts the mock provider process (or takes the shared one). */
   static async start(): Promise<TerraformHarness> {
+    const shared = sharedMockProcess();
     // Both are child processes: the mock starts while Terraform's version is checked.
-    const starting = MockProviderProcess.start();
+    const starting = shared ?? MockProviderProcess.start();
     starting.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     try {
       await requireTerraform();
     } catch (error) {
-      await starting.then(
-        (server) => server.stop(),
-        () => undefined,
-      );
+      if (!shared) {
+        await starting.then(
+          (server) => server.stop(),
+          () => undefined,
+        );
+      }
       throw error;
     }
-    return new TerraformHarness(await starting);
+    return new TerraformHarness(await starting, shared !== undefined);
   }
 
-  /** Stops the mock provider process. */
+  /**
+   * Stops the mock provider process; a shared one is left running for the others. Either
+   * way the harness takes no more calls. Calls still in flight keep their server sets until
+   * Terraform ends (then they close them): closing a set under a Terraform that has yet to
+   * dial it would have Terraform kill the process its reattach value names (go-plugin kills
+   * a reattached process it cannot reach), the shared mock of every other test file.
+   */
   async stop(): Promise<void> {
-    await this.server.stop();
+    this.stopped = true;
+    if (!this.shared) await this.server.stop();
   }
 
   /** `terraform validate`: core checks of the configuration against the provider schemas. */
@@ -324,6 +343,7 @@ export class TerraformHarness {
     options: PlanOptions,
     fn: (cwd: string, env: Record<string, string>) => Promise<T>,
   ): Promise<T> {
+    if (this.stopped) throw new Error("the TerraformHarness was stopped");
     const workdir = prepareWorkdir(dir);
     try {
       const cwd = workdir.dir;

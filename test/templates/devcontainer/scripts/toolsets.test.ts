@@ -4,12 +4,11 @@
  * disappearing. Runs jest itself on one script test file with a PATH that has every host
  * tool except busybox.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, symlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { PROJECT_ROOT as ROOT, runJest } from "../../../support/run-jest";
 import { tempDirs } from "../../../support/run-script";
 
-const ROOT = join(__dirname, "..", "..", "..", "..");
 const dirs = tempDirs();
 afterAll(() => dirs.cleanup());
 
@@ -28,24 +27,14 @@ function pathWithoutBusybox(): string {
 
 test("without BusyBox its variants are skipped and say why; the host variants still run", () => {
   // The project's transform and roots, without the global setup (no template is needed).
-  const config = {
-    rootDir: ROOT,
-    roots: ["<rootDir>/test"],
-    testEnvironment: "node",
-    transform: { "^.+\\.ts$": "<rootDir>/scripts/ts.js" },
-    ci: true,
-  };
-  const run = spawnSync(
-    process.execPath,
+  const run = runJest(
+    { roots: ["<rootDir>/test"], testEnvironment: "node" },
     [
-      join(ROOT, "node_modules", "jest", "bin", "jest.js"),
-      "--config",
-      JSON.stringify(config),
       "--json",
       "--runTestsByPath",
       join(ROOT, "test", "templates", "devcontainer", "scripts", "seed-home.test.ts"),
     ],
-    { cwd: ROOT, encoding: "utf8", env: { ...process.env, PATH: pathWithoutBusybox() } },
+    { env: { ...process.env, PATH: pathWithoutBusybox() } },
   );
   const report = JSON.parse(run.stdout) as {
     testResults: { assertionResults: { ancestorTitles: string[]; status: string }[] }[];
