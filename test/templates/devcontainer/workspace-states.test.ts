@@ -59,17 +59,34 @@ describe("devcontainer template: workspace states", () => {
     parameters: { repository: REPOSITORY },
     fixtures: devcontainerFixtures(metadata()),
   };
-  /** `base` with the token Coder returns for the user's linked account (when one is asked for). */
-  const withExternalAuthToken = (token: string): PlanOptions => ({
+  /**
+   * `base` where the user has linked GitHub (token `gho_usertoken`) but not GitLab (an empty
+   * token, as Coder returns for an unlinked account): the data source's `id` is the
+   * variable's value, so variants of one batch read one account or the other.
+   */
+  const LINKED_GITHUB_UNLINKED_GITLAB: PlanOptions = {
     ...base,
     fixtures: {
       ...devcontainerFixtures(metadata()),
       data_sources: {
         ...devcontainerFixtures(metadata()).data_sources,
-        coder_external_auth: { access_token: token },
+        coder_external_auth: [
+          { match: { id: "github" }, values: { access_token: "gho_usertoken" } },
+          { match: { id: "gitlab" }, values: { access_token: "" } },
+        ],
       },
     },
-  });
+  };
+  /**
+   * A started workspace of a branch, rebuilt 3 times, whose owner has no full name: the
+   * build's tag and the agent's environment read this one plan (the run cache plans it once).
+   */
+  const BRANCH_BUILD: PlanOptions = {
+    ...base,
+    parameters: { repository: REPOSITORY, branch: "feature/x", rebuild: "3" },
+    workspace: { id: "8f14e45f-ceea-467f-a0e6-0a1b2c3d4e5f" },
+    owner: { id: "o", name: "bob", full_name: "", email: "bob@example.com" },
+  };
   const PREBUILD = { is_prebuild: true, prebuild_count: 1 };
   const NOT_A_PREBUILD = { is_prebuild: false, prebuild_count: 0 };
   const TEMPLATE_WIDE_CREDENTIALS = {
@@ -78,10 +95,14 @@ describe("devcontainer template: workspace states", () => {
   };
   /**
    * Plans of a started workspace that differ only in template variables, one Terraform run
-   * each group (test/support/plan-variants.ts). The user's account is linked (the token is
-   * only read where external_auth_id is set).
+   * each group (test/support/plan-variants.ts). The user's GitHub account is linked, GitLab
+   * is not (the token is only read where external_auth_id is set). `defaults` sets only the
+   * required variables: the template as synthesized, outside a prebuild.
    */
-  let started: Record<"license" | "externalAuth" | "templateWide" | "notPrebuild", PlanResult>;
+  let started: Record<
+    "defaults" | "license" | "externalAuth" | "unlinked" | "templateWide",
+    PlanResult
+  >;
   /** Plans of a prebuild (owner `prebuilds`, is_prebuild) that differ only in variables. */
   let prebuild: Record<"plain" | "templateWide", PlanResult>;
 
@@ -91,12 +112,13 @@ describe("devcontainer template: workspace states", () => {
     started = await planVariants(
       tf,
       template.dir,
-      { ...withExternalAuthToken("gho_usertoken"), workspace: NOT_A_PREBUILD },
+      { ...LINKED_GITHUB_UNLINKED_GITLAB, workspace: NOT_A_PREBUILD },
       {
+        defaults: {},
         license: { accept_vscode_license: false, max_forwarded_ports: 2 },
         externalAuth: { external_auth_id: "github" },
+        unlinked: { external_auth_id: "gitlab" },
         templateWide: { external_auth_id: "github", ...TEMPLATE_WIDE_CREDENTIALS },
-        notPrebuild: {},
       },
     );
     prebuild = await planVariants(
@@ -123,13 +145,13 @@ describe("devcontainer template: workspace states", () => {
     expect(plan.addresses()).toEqual(ALWAYS);
   });
 
-  it("adds the metadata read, pod, scripts, IDE modules and port slots while started", async () => {
-    const plan = await tf.plan(template.dir, base);
+  it("adds the metadata read, pod, scripts, IDE modules and port slots while started", () => {
+    const plan = started.defaults;
     expect(plan.addresses()).toEqual([...ALWAYS, ...WHILE_STARTED].sort());
   });
 
-  it("describes the pod (image, tag, commit, placement) and the data volume; alerts on memory and the home", async () => {
-    const plan = await tf.plan(template.dir, base);
+  it("describes the pod (image, tag, commit, placement) and the data volume; alerts on memory and the home", () => {
+    const plan = started.defaults;
     const items = (address: string) =>
       Object.fromEntries(
         (plan.resource(address).after.item as { key: string; value: unknown }[]).map((i) => [
@@ -180,11 +202,7 @@ describe("devcontainer template: workspace states", () => {
   // Coder's workspace ids are lower-case UUIDs; an upper-case one would also be an invalid
   // object name (the mock rejects it as the kubernetes provider does).
   it("builds the branch under the workspace's own tag", async () => {
-    const plan = await tf.plan(template.dir, {
-      ...base,
-      parameters: { repository: REPOSITORY, branch: "feature/x", rebuild: "3" },
-      workspace: { id: "8f14e45f-ceea-467f-a0e6-0a1b2c3d4e5f" },
-    });
+    const plan = await tf.plan(template.dir, BRANCH_BUILD);
     const build = plan.resource("devcontainerbuilder_build.workspace");
     expect(build.actions).toEqual(["create"]);
     expect(build.after).toMatchObject({
@@ -222,8 +240,8 @@ describe("devcontainer template: workspace states", () => {
       };
     };
 
-    it("sends none and asks for no account link by default", async () => {
-      expect(credentials(await tf.plan(template.dir, base))).toEqual({
+    it("sends none and asks for no account link by default", () => {
+      expect(credentials(started.defaults)).toEqual({
         value: null,
         sensitive: true,
         externalAuth: [],
@@ -237,11 +255,12 @@ describe("devcontainer template: workspace states", () => {
       expect(result.externalAuth).toEqual(["data.coder_external_auth.git[0]"]);
     });
 
-    it("sends none for an empty external auth token (an unlinked account, the prebuilds user)", async () => {
-      const plan = await tf.plan(template.dir, {
-        ...withExternalAuthToken(""),
-        variables: { ...REQUIRED_VARIABLES, external_auth_id: "github" },
-      });
+    it("sends none for an empty external auth token (an unlinked account, the prebuilds user)", () => {
+      const plan = started.unlinked;
+      // The account was asked for, and Coder answered with no token.
+      expect(plan.dataSources("coder_external_auth").map((d) => d.values.access_token)).toEqual([
+        "",
+      ]);
       expect(plan.resource("devcontainerbuilder_build.workspace").after.git_credentials).toBeNull();
     });
 
@@ -257,7 +276,7 @@ describe("devcontainer template: workspace states", () => {
 
       it("says nothing with template-wide credentials, or outside a prebuild", () => {
         expect(failures(prebuild.templateWide)).toEqual([]);
-        expect(failures(started.notPrebuild)).toEqual([]);
+        expect(failures(started.defaults)).toEqual([]);
       });
     });
 
@@ -268,19 +287,15 @@ describe("devcontainer template: workspace states", () => {
   });
 
   it("exports the image commit, branch, rebuild and git identity to the agent", async () => {
-    const plan = await tf.plan(template.dir, {
-      ...base,
-      parameters: { repository: REPOSITORY, branch: "dev", rebuild: "2" },
-      owner: { id: "o", name: "bob", full_name: "", email: "bob@example.com" },
-    });
+    const plan = await tf.plan(template.dir, BRANCH_BUILD);
     const env = Object.fromEntries(
       plan.resources("coder_env").map((r) => [r.after.name, r.after.value]),
     );
     expect(env).toEqual({
       // Unknown until the build runs in this plan.
       DEVCONTAINER_IMAGE_COMMIT: undefined,
-      DEVCONTAINER_BRANCH: "dev",
-      DEVCONTAINER_REBUILD: "2",
+      DEVCONTAINER_BRANCH: "feature/x",
+      DEVCONTAINER_REBUILD: "3",
       GIT_AUTHOR_NAME: "bob",
       GIT_COMMITTER_NAME: "bob",
       GIT_AUTHOR_EMAIL: "bob@example.com",
