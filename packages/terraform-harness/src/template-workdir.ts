@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { isRecord } from "./json";
 import { harnessFile } from "./package-files";
 
@@ -32,9 +32,10 @@ export interface PreparedWorkdir {
   /** True when the configuration calls modules, so `terraform init` must run first. */
   readonly hasModules: boolean;
   /**
-   * When every module call is a stub copied into the workdir, the module manifest
-   * (`.terraform/modules/modules.json`) `terraform get` would write: the harness writes it
-   * itself and saves the run (see {@link stubModuleManifest}).
+   * When every module call names a local directory (a stub copied into the workdir, a module
+   * batch's `./template`), the module manifest (`.terraform/modules/modules.json`)
+   * `terraform get` would write: the harness writes it itself and saves the run (see
+   * {@link localModuleManifest}).
    */
   readonly moduleManifest?: string;
   /** Removes the directory (kept when HARNESS_KEEP_WORKDIRS=1, for debugging). */
@@ -61,7 +62,6 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
     if (process.env.HARNESS_KEEP_WORKDIRS !== "1") rmSync(dir, { recursive: true, force: true });
   };
   const modules: { name: string; source: string }[] = [];
-  let onlyStubs = true;
   let hasModules: boolean;
   try {
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".tf.json"))) {
@@ -71,15 +71,9 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
       stripBackend(config);
       const calls = rewriteRegistryModules(config, dir);
       modules.push(...calls);
-      onlyStubs &&= calls.every((c) => c.source.startsWith(`./${STUBS_IN_WORKDIR}/`));
       writeFileSync(path, JSON.stringify(config, null, 2));
     }
-    hasModules = modules.length > 0;
-    const hclModules = readdirSync(dir).some(
-      (f) => f.endsWith(".tf") && /^\s*module\s+"/m.test(readFileSync(join(dir, f), "utf8")),
-    );
-    hasModules ||= hclModules;
-    onlyStubs &&= !hclModules;
+    hasModules = modules.length > 0 || hasHclModules(dir);
   } catch (error) {
     cleanup();
     throw error;
@@ -87,25 +81,50 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   return {
     dir,
     hasModules,
-    moduleManifest: hasModules && onlyStubs ? stubModuleManifest(modules) : undefined,
+    moduleManifest: hasModules ? localModuleManifest(dir) : undefined,
     cleanup,
   };
 }
 
+/** Whether a `.tf` file in `dir` calls a module (HCL calls are not read here). */
+function hasHclModules(dir: string): boolean {
+  return readdirSync(dir).some(
+    (f) => f.endsWith(".tf") && /^\s*module\s+"/m.test(readFileSync(join(dir, f), "utf8")),
+  );
+}
+
 /**
- * The manifest `terraform get` writes for a root module whose calls all name local stubs
- * (which call no modules themselves): the root, then each call by name, with its source as
- * written and its directory relative to the root. Only local paths, so it is the same for
- * every workdir; test/terraform-harness.test.ts holds it to what `terraform get` writes.
+ * The manifest `terraform get` writes for the root module in `root` when every module call,
+ * and every call of those modules, names a local directory below it in JSON configuration
+ * (the stubs, a module batch's `./template` and its stubs): the root, then each call by its
+ * dotted key, with its source as written and its directory relative to the root. Only local
+ * paths, so it is the same for every workdir; the harness tests hold it to what `terraform
+ * get` writes. Undefined for anything else (a `../` or remote source, a call in HCL): then
+ * `terraform get` runs.
  */
-export function stubModuleManifest(calls: readonly { name: string; source: string }[]): string {
-  const sorted = [...calls].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return JSON.stringify({
-    Modules: [
-      { Key: "", Source: "", Dir: "." },
-      ...sorted.map((c) => ({ Key: c.name, Source: c.source, Dir: c.source.slice(2) })),
-    ],
-  });
+export function localModuleManifest(root: string): string | undefined {
+  const entries: { Key: string; Source: string; Dir: string }[] = [];
+  const visit = (dir: string, prefix: string): boolean => {
+    const path = join(root, dir);
+    if (!existsSync(path) || hasHclModules(path)) return false;
+    for (const file of readdirSync(path).filter((f) => f.endsWith(".tf.json"))) {
+      const config: unknown = JSON.parse(readFileSync(join(path, file), "utf8"));
+      if (!isRecord(config) || !isRecord(config.module)) continue;
+      for (const [name, block] of Object.entries(config.module)) {
+        const source = isRecord(block) ? block.source : undefined;
+        if (typeof source !== "string" || !source.startsWith("./")) return false;
+        const key = `${prefix}${name}`;
+        const called = posix.join(dir, source);
+        if (called.startsWith("..")) return false;
+        entries.push({ Key: key, Source: source, Dir: called });
+        if (!visit(called, `${key}.`)) return false;
+      }
+    }
+    return true;
+  };
+  if (!visit(".", "")) return undefined;
+  entries.sort((a, b) => (a.Key < b.Key ? -1 : a.Key > b.Key ? 1 : 0));
+  return JSON.stringify({ Modules: [{ Key: "", Source: "", Dir: "." }, ...entries] });
 }
 
 /**

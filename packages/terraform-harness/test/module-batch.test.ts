@@ -9,8 +9,11 @@ import {
   type PlanOptions,
   TerraformHarness,
 } from "../src/index";
+import { runTerraform } from "../src/terraform-cli";
+import { prepareWorkdir } from "../src/template-workdir";
 
 const MOCK_TEMPLATE = join(__dirname, "testdata", "mock-template");
+const MODULE_TEMPLATE = join(__dirname, "testdata", "module-template");
 
 const OPTIONS: PlanOptions = {
   fixtures: {
@@ -200,6 +203,21 @@ describe("module batches", () => {
     } finally {
       batch.cleanup();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes the module manifest `terraform get` writes for a template that calls modules", async () => {
+    const batch = prepareModuleBatch(MODULE_TEMPLATE, { a: {}, b: {} });
+    const workdir = prepareWorkdir(batch.dir);
+    try {
+      // The batch's module and the stubs the template calls, in the template's directory.
+      expect(JSON.parse(workdir.moduleManifest ?? "{}").Modules).toHaveLength(4);
+      await runTerraform(["get", "-no-color"], { cwd: workdir.dir });
+      const written = readFileSync(join(workdir.dir, ".terraform", "modules", "modules.json"));
+      expect(JSON.parse(workdir.moduleManifest ?? "")).toEqual(JSON.parse(written.toString()));
+    } finally {
+      workdir.cleanup();
+      batch.cleanup();
     }
   });
 
