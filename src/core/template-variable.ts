@@ -4,7 +4,14 @@
  * push time with the rule in the message, and the same rules check an operator's default
  * from coder-cdktf.jsonc at synth (app/variable-defaults.ts), at the file's position.
  */
-import { Construct, TerraformStack, TerraformVariable, type TerraformVariableConfig } from "./cdk";
+import {
+  Construct,
+  Lazy,
+  TerraformStack,
+  TerraformVariable,
+  Tokenization,
+  type TerraformVariableConfig,
+} from "./cdk";
 import { invalidPropMessage, InvalidPropError, type Rule } from "./validate";
 
 export interface TemplateVariableConfig extends TerraformVariableConfig {
@@ -60,6 +67,24 @@ export class TemplateVariable extends TerraformVariable {
     }
   }
 
+  /**
+   * cdktf writes a variable's attributes with snake_case keys, and that reaches into the
+   * default: a map of node labels `{ "nvidia.com/gpu.present" = "true" }` came out as
+   * `nvidia_com_gpu_present`, so pods would select nodes no one labelled. The default goes out
+   * as given (cdktf leaves a token's value alone): the constructor's, or the operator's from
+   * coder-cdktf.jsonc (app/variable-defaults.ts sets it the same way).
+   */
+  public synthesizeAttributes(): { [name: string]: unknown } {
+    return { ...super.synthesizeAttributes(), default: verbatim(this.default) };
+  }
+
+  /** {@link synthesizeAttributes} for cdktf's HCL output. */
+  public synthesizeHclAttributes(): { [name: string]: unknown } {
+    const attributes = super.synthesizeHclAttributes() as Record<string, { value?: unknown }>;
+    if (attributes.default === undefined) return attributes;
+    return { ...attributes, default: { ...attributes.default, value: verbatim(this.default) } };
+  }
+
   /** The first rule `value` breaks, or undefined when it follows them all. */
   public brokenRule(value: unknown): Rule | undefined {
     return this.rules.find((rule) => !rule.test(value));
@@ -68,4 +93,12 @@ export class TemplateVariable extends TerraformVariable {
   private templateId(): string {
     return TerraformStack.of(this).node.id;
   }
+}
+
+/** `value` as a token when it has keys cdktf would rename (an object, or a list holding one). */
+function verbatim(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Tokenization.isResolvable(value)) {
+    return value;
+  }
+  return Lazy.anyValue({ produce: () => value });
 }
