@@ -38,4 +38,7 @@ it("bundles the archiver stub, not the package, and the stub names itself when u
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const archiver = require("../../scripts/bundle-stubs/archiver.js") as () => unknown;
   expect(() => archiver()).toThrow(/scripts\/bundle-stubs\/archiver\.js/);
+  // The tests load cdktf with the same stub (jest.config.js moduleNameMapper).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  expect(require("archiver")).toBe(archiver);
 });
