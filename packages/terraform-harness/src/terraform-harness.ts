@@ -280,26 +280,12 @@ export class TerraformHarness {
   ): Promise<{ planned: PlanRun; applied: ApplyResult }> {
     return this.inWorkdir(dir, options, async (cwd, env) => {
       const planned = await this.planIn(cwd, env, options);
-      const apply = await runTerraform(
-        ["apply", "-input=false", "-lock=false", "-json", "-auto-approve", PLAN_FILE],
-        { cwd, env },
-      );
-      const diagnostics = diagnosticsFromStream(apply.stdout);
-      assertVariablesDeclared(diagnostics);
-      return { planned, applied: appliedState(cwd, diagnostics) };
+      return { planned, applied: await applyIn(cwd, env, PLAN_FILE) };
     });
   }
 
   private async runApply(dir: string, options: PlanOptions): Promise<ApplyResult> {
-    return this.inWorkdir(dir, options, async (cwd, env) => {
-      const apply = await runTerraform(
-        ["apply", "-input=false", "-lock=false", "-json", "-auto-approve", `-var-file=${VAR_FILE}`],
-        { cwd, env },
-      );
-      const diagnostics = diagnosticsFromStream(apply.stdout);
-      assertVariablesDeclared(diagnostics);
-      return appliedState(cwd, diagnostics);
-    });
+    return this.inWorkdir(dir, options, (cwd, env) => applyIn(cwd, env, `-var-file=${VAR_FILE}`));
   }
 
   /**
@@ -374,7 +360,7 @@ interface PlanRun {
 }
 
 /** Throws the objects' API violations, unless `options.kubernetesApi` leaves them to the test. */
-function enforceKubernetesApi(objects: PlanResult, options: PlanOptions): void {
+export function enforceKubernetesApi(objects: PlanResult, options: PlanOptions): void {
   const { violations } = objects.kubernetesApi();
   if (violations.length > 0 && options.kubernetesApi !== "report") {
     throw new KubernetesApiError(violations);
@@ -391,8 +377,21 @@ function cacheInputs(options: PlanOptions): unknown {
   };
 }
 
-/** The result of an apply in `cwd`, read from the state file (`show -json` would be one more run). */
-function appliedState(cwd: string, diagnostics: readonly Diagnostic[]): ApplyResult {
+/**
+ * `terraform apply` in a prepared workdir of `input` (the var file, or a saved plan), its
+ * result read from the state file (`show -json` would be one more run).
+ */
+async function applyIn(
+  cwd: string,
+  env: Record<string, string>,
+  input: string,
+): Promise<ApplyResult> {
+  const apply = await runTerraform(
+    ["apply", "-input=false", "-lock=false", "-json", "-auto-approve", input],
+    { cwd, env },
+  );
+  const diagnostics = diagnosticsFromStream(apply.stdout);
+  assertVariablesDeclared(diagnostics);
   const state = JSON.parse(readFileSync(join(cwd, "terraform.tfstate"), "utf8")) as TerraformState;
   return {
     state,
@@ -419,7 +418,7 @@ function applyEvents(stdout: string): ApplyEvent[] {
 }
 
 /** The state file's JSON of a `PlanOptions.state`. */
-function stateOf(state: ApplyResult | TerraformState): TerraformState {
+export function stateOf(state: ApplyResult | TerraformState): TerraformState {
   return "state" in state ? (state.state as TerraformState) : state;
 }
 
