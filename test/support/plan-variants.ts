@@ -12,13 +12,14 @@
  * as sensitive outputs) plan it alone.
  */
 import {
-  KubernetesApiError,
+  enforceKubernetesApi,
   mergeStates,
   nestState,
   prepareModuleBatch,
   type PlanOptions,
   type PlanResult,
   type TerraformHarness,
+  stateOf,
   type TerraformState,
 } from "@coder-cdktf/terraform-harness";
 
@@ -36,14 +37,7 @@ export async function planVariants<Key extends string>(
   try {
     const prior = options.state;
     const state: TerraformState | undefined = prior
-      ? mergeStates(
-          batch.keys.map((key) =>
-            nestState(
-              "state" in prior ? (prior.state as TerraformState) : prior,
-              batch.instanceAddress(key),
-            ),
-          ),
-        )
+      ? mergeStates(batch.keys.map((key) => nestState(stateOf(prior), batch.instanceAddress(key))))
       : undefined;
     const plan = await tf.plan(batch.dir, {
       ...options,
@@ -54,10 +48,7 @@ export async function planVariants<Key extends string>(
     const plans = {} as Record<Key, PlanResult>;
     for (const key of batch.keys as Key[]) {
       const instance = plan.instance(batch.instanceAddress(key));
-      const { violations } = instance.kubernetesApi();
-      if (violations.length > 0 && options.kubernetesApi !== "report") {
-        throw new KubernetesApiError(violations);
-      }
+      enforceKubernetesApi(instance, options);
       plans[key] = instance;
     }
     return plans;

@@ -19,6 +19,8 @@ export {
   type StackFilesWriter,
 } from "./plan-expressions";
 export {
+  enforceKubernetesApi,
+  stateOf,
   TerraformHarness,
   type ApplyEvent,
   type ApplyResult,
