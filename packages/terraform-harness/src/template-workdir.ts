@@ -61,19 +61,17 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   const cleanup = () => {
     if (process.env.HARNESS_KEEP_WORKDIRS !== "1") rmSync(dir, { recursive: true, force: true });
   };
-  const modules: { name: string; source: string }[] = [];
-  let hasModules: boolean;
+  let hasModules = false;
   try {
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".tf.json"))) {
       const path = join(dir, file);
       const config: unknown = JSON.parse(readFileSync(path, "utf8"));
       if (!isRecord(config)) continue;
       stripBackend(config);
-      const calls = rewriteRegistryModules(config, dir);
-      modules.push(...calls);
+      hasModules = rewriteRegistryModules(config, dir) || hasModules;
       writeFileSync(path, JSON.stringify(config, null, 2));
     }
-    hasModules = modules.length > 0 || hasHclModules(dir);
+    hasModules ||= hasHclModules(dir);
   } catch (error) {
     cleanup();
     throw error;
@@ -140,23 +138,13 @@ function stripBackend(config: Record<string, unknown>): void {
  * Replaces `registry.coder.com/...` module sources with copies of the local stubs and drops
  * their `version` (local modules take none). Returns whether the config has any module.
  */
-function rewriteRegistryModules(
-  config: Record<string, unknown>,
-  workdir: string,
-): { name: string; source: string }[] {
+function rewriteRegistryModules(config: Record<string, unknown>, workdir: string): boolean {
   const modules = config.module;
-  if (!isRecord(modules)) return [];
-  const calls: { name: string; source: string }[] = [];
+  if (!isRecord(modules)) return false;
   for (const [name, block] of Object.entries(modules)) {
-    if (!isRecord(block) || typeof block.source !== "string") {
-      calls.push({ name, source: "" });
-      continue;
-    }
+    if (!isRecord(block) || typeof block.source !== "string") continue;
     const source = block.source;
-    if (source.startsWith("./") || source.startsWith("../")) {
-      calls.push({ name, source });
-      continue;
-    }
+    if (source.startsWith("./") || source.startsWith("../")) continue;
     const stub = stubNameFor(source);
     if (!stub) {
       throw new Error(
@@ -166,12 +154,10 @@ function rewriteRegistryModules(
     }
     const target = join(workdir, STUBS_IN_WORKDIR, stub);
     if (!existsSync(target)) cpSync(join(MODULE_STUBS_DIR, stub), target, { recursive: true });
-    const local = `./${STUBS_IN_WORKDIR}/${stub}`;
-    block.source = local;
+    block.source = `./${STUBS_IN_WORKDIR}/${stub}`;
     delete block.version;
-    calls.push({ name, source: local });
   }
-  return calls;
+  return Object.keys(modules).length > 0;
 }
 
 /** `registry.coder.com/coder/vscode-web/coder` → `vscode-web`, when a stub for it exists. */
