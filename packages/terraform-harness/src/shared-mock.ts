@@ -5,7 +5,7 @@
  * keeps for all of them instead (setSharedMockProvider). Sharing is safe because every
  * harness call opens its own server set with its own fixtures file and closes it afterwards
  * (the memo of repeated requests lives in that set's servers), and a harness never stops a
- * shared process: its stop() closes only the sets it still has open.
+ * shared process: its stop() only refuses further calls (see TerraformHarness.stop).
  *
  * The project's jest environment (test/support/shared-mock-environment.ts) keeps one
  * {@link SharedMock} per worker and hands it to each test file under
@@ -45,8 +45,10 @@ export function sharedMockProcess(): Promise<MockProviderProcess> | undefined {
 export function mockEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env)
-      .filter((entry): entry is [string, string] => entry[0].startsWith("TFMOCK_"))
-      .filter((entry) => entry[1] !== undefined)
+      .filter(
+        (entry): entry is [string, string] =>
+          entry[0].startsWith("TFMOCK_") && entry[1] !== undefined,
+      )
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
 }
