@@ -5,9 +5,7 @@
  */
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { join } from "node:path";
-
-/** The project's root folder. */
-export const PROJECT_ROOT = join(__dirname, "..", "..");
+import { projectRoot } from "../../src/core/project-root";
 
 /**
  * jest with `config` (on top of the project's rootDir, transform and `ci`) and `args`;
@@ -18,8 +16,9 @@ export function runJest(
   args: readonly string[],
   options: { readonly env?: NodeJS.ProcessEnv; readonly timeout?: number } = {},
 ): SpawnSyncReturns<string> {
+  const root = projectRoot();
   const full = {
-    rootDir: PROJECT_ROOT,
+    rootDir: root,
     transform: { "^.+\\.ts$": "<rootDir>/scripts/ts.js" },
     ci: true,
     ...config,
@@ -27,13 +26,13 @@ export function runJest(
   return spawnSync(
     process.execPath,
     [
-      join(PROJECT_ROOT, "node_modules", "jest", "bin", "jest.js"),
+      join(root, "node_modules", "jest", "bin", "jest.js"),
       "--config",
       JSON.stringify(full),
       ...args,
     ],
     {
-      cwd: PROJECT_ROOT,
+      cwd: root,
       encoding: "utf8",
       env: options.env ?? process.env,
       timeout: options.timeout,

@@ -8,7 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { sharedMockProcess } from "@coder-cdktf/terraform-harness/src/shared-mock";
-import { PROJECT_ROOT as ROOT, runJest } from "./run-jest";
+import { projectRoot } from "../../src/core/project-root";
+import { runJest } from "./run-jest";
+
+const ROOT = projectRoot();
 
 /** The mock provider process a harness uses (private to it; read for the test). */
 function pidOf(tf: TerraformHarness): number | undefined {

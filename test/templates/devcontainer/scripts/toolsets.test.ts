@@ -6,9 +6,11 @@
  */
 import { existsSync, readdirSync, symlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { PROJECT_ROOT as ROOT, runJest } from "../../../support/run-jest";
+import { projectRoot } from "../../../../src/core/project-root";
+import { runJest } from "../../../support/run-jest";
 import { tempDirs } from "../../../support/run-script";
 
+const ROOT = projectRoot();
 const dirs = tempDirs();
 afterAll(() => dirs.cleanup());
 
