@@ -94,7 +94,6 @@ function run(file = BUNDLE) {
   }
   const mod = new Module(file, null);
   mod.filename = file;
-  mod.paths = Module._nodeModulePaths(path.dirname(file));
   const wrapper = script.runInThisContext();
   // A real require (with `require.resolve`), resolving from the bundle's folder.
   const requireFromBundle = Module.createRequire(file);
