@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { App } from "../../src/core/cdk";
+import { App, TerraformVariable } from "../../src/core/cdk";
 import { TemplateStack } from "../../src/constructs/template-stack";
 import { coderProvider } from "../../src/constructs/providers";
 import { WorkspaceAgent } from "../../src/constructs/workspace-agent";
@@ -59,5 +59,35 @@ it("fails on a value of the wrong type, naming the attribute", async () => {
       summary: "Incorrect attribute value type",
       detail: expect.stringContaining('Inappropriate value for attribute "connection_timeout"'),
     }),
+  ]);
+});
+
+it("rejects a reference to another template's element instead of wiring remote state", async () => {
+  // TemplateStack skips cdktf's preparing pass, which would have added a
+  // terraform_remote_state data source and an output: neither can work between Coder
+  // templates, which are pushed alone. The reference is written as it is, and Terraform
+  // refuses it.
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "validate-synth-"));
+  scratch.push(outdir);
+  const app = new App({ outdir });
+  const stackOf = (id: string) => {
+    const stack = new TemplateStack(app, id, {
+      sourceDir: "templates/kubernetes",
+      frontMatter: { displayName: id, description: "d", icon: "/icon/k8s.png" },
+    });
+    coderProvider(stack);
+    return stack;
+  };
+  const onlyInA = new TerraformVariable(stackOf("a"), "only_in_a", { type: "string" });
+  new WorkspaceAgent(stackOf("b"), "agent").agent.addOverride("dir", onlyInA.stringValue);
+  app.synth();
+
+  const dir = path.join(outdir, "stacks", "b");
+  const json = fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8");
+  expect(json).not.toContain("remote_state");
+  const result = await tf.validate(dir);
+  expect(result.valid).toBe(false);
+  expect(result.diagnostics.map((d) => `${d.severity}: ${d.summary}`)).toEqual([
+    "error: Reference to undeclared input variable",
   ]);
 });
