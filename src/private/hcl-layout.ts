@@ -156,7 +156,7 @@ function flat(nodes: readonly Node[]): string {
   for (const node of nodes) {
     if (previous !== undefined && spaced(before, previous, firstToken(node))) out += " ";
     if (node.kind === "group") {
-      const body = flat(node.body);
+      const body = flatBody(node);
       out += node.open === "{" && body !== "" ? `{ ${body} }` : node.open + body + node.close;
       before = node.body.length > 0 ? lastToken(node.body[node.body.length - 1]) : firstToken(node);
     } else {
@@ -167,6 +167,21 @@ function flat(nodes: readonly Node[]): string {
   }
   return out;
 }
+
+/**
+ * {@link flat} of a group's body, once per group: {@link layout} measures a bracket's content
+ * at every level it tries to break, which made deep expressions quadratic.
+ */
+function flatBody(group: Group): string {
+  let body = FLAT_BODIES.get(group);
+  if (body === undefined) {
+    body = flat(group.body);
+    FLAT_BODIES.set(group, body);
+  }
+  return body;
+}
+
+const FLAT_BODIES = new WeakMap<Group, string>();
 
 /** Splits nodes at top-level tokens for which `at` holds; the separators are dropped. */
 function splitAt(nodes: readonly Node[], at: (t: ExpressionToken) => boolean): Node[][] {
@@ -237,7 +252,7 @@ function layout(nodes: readonly Node[], column: number, indent: string, free: bo
       (previous.kind === "close" || isIndexable(previous))
     )
       return;
-    const length = flat(node.body).length;
+    const length = flatBody(node).length;
     if (length > bestLength) {
       best = i;
       bestLength = length;

@@ -23,6 +23,11 @@ export function templateParts(template: string): TemplatePart[] {
   let literal = "";
   let i = 0;
   while (i < template.length) {
+    // Literal text up to the next `$` or `%`, in one slice: most of a template is text.
+    const next = nextOf(SEQUENCE_START, template, i);
+    literal += template.slice(i, next);
+    i = next;
+    if (i >= template.length) break;
     if (template.startsWith("$${", i) || template.startsWith("%%{", i)) {
       literal += template.slice(i, i + 3);
       i += 3;
@@ -41,6 +46,22 @@ export function templateParts(template: string): TemplatePart[] {
   return parts;
 }
 
+/** Characters that may start a template sequence or its escape. */
+const SEQUENCE_START = /[$%]/g;
+/** Characters that matter inside a sequence's expression (see {@link sequenceEnd}). */
+const IN_SEQUENCE = /["()[\]{}<#/]/g;
+/** Characters that matter inside a quoted string (see {@link quotedEnd}). */
+const IN_QUOTED = /[\\"$%]/g;
+
+/**
+ * Index of the first character at or after `from` that `pattern` (global) matches, else the
+ * text's length: the scanners jump over the characters they have nothing to do with.
+ */
+function nextOf(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.exec(text)?.index ?? text.length;
+}
+
 /**
  * The expression of a template that is one `${ … }` interpolation and nothing else (such a
  * template yields the expression's value unchanged, of any type), else undefined. Strip
@@ -57,7 +78,7 @@ export function soleInterpolation(template: string): string | undefined {
 /** Index of the `}` that closes the sequence whose expression starts at `start`. */
 function sequenceEnd(text: string, start: number): number {
   const closers: string[] = [];
-  for (let i = start; i < text.length; i++) {
+  for (let i = nextOf(IN_SEQUENCE, text, start); i < text.length;) {
     const c = text[i];
     if (c === '"') {
       i = quotedEnd(text, i + 1);
@@ -71,6 +92,7 @@ function sequenceEnd(text: string, start: number): number {
     } else if (c === "#" || text.startsWith("//", i) || text.startsWith("/*", i)) {
       throw unsupported(text, "a comment inside an interpolation");
     }
+    i = nextOf(IN_SEQUENCE, text, i + 1);
   }
   throw unsupported(text, "an interpolation that is never closed");
 }
@@ -129,7 +151,11 @@ export function splitTopLevel(expr: string, separator: string): string[] {
 
 /** Index of the `"` that closes a quoted string whose text starts at `start`. */
 function quotedEnd(text: string, start: number): number {
-  for (let i = start; i < text.length; i++) {
+  for (
+    let i = nextOf(IN_QUOTED, text, start);
+    i < text.length;
+    i = nextOf(IN_QUOTED, text, i + 1)
+  ) {
     if (text[i] === "\\") i++;
     else if (text[i] === '"') return i;
     else if (text.startsWith("$${", i) || text.startsWith("%%{", i)) i += 2;

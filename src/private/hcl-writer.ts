@@ -62,18 +62,28 @@ export function hclQuoted(text: string, kind: HclStringKind): string {
 
 /** Quotes, backslashes and control characters escaped for an HCL quoted string. */
 function escapeText(text: string): string {
-  let out = "";
-  for (const ch of text) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (ch === "\\") out += "\\\\";
-    else if (ch === '"') out += '\\"';
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, "0")}`;
-    else out += ch;
+  return text.replace(TO_ESCAPE, escapeChar);
+}
+
+/** What {@link escapeText} escapes; everything else (any other code point) is written as it is. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
+const TO_ESCAPE = /[\\"\u0000-\u001f\u007f]/g;
+
+function escapeChar(ch: string): string {
+  switch (ch) {
+    case "\\":
+      return "\\\\";
+    case '"':
+      return '\\"';
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    default:
+      return `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
   }
-  return out;
 }
 
 /** One `name = value` line or nested block of a block body, in the order given. */
