@@ -2,6 +2,11 @@
 module.exports = {
   // Node's, with one mock provider process per worker for the plan harness.
   testEnvironment: "<rootDir>/test/support/shared-mock-environment.ts",
+  // Jest 30 "soft"-deletes what a test file left on its globals when the file ends: it walks
+  // the objects reachable from them and wraps each property in a warning getter. That walk
+  // cost ~5% of the suite's CPU (paired runs, 2026-12-01: 152-180 s against 159-199 s), and
+  // without it a worker's memory stays where it was (at most 655-718 MB against 611-690 MB).
+  testEnvironmentOptions: { globalsCleanup: "off" },
   roots: ["<rootDir>/test", "<rootDir>/packages/terraform-harness/test"],
   testMatch: ["**/*.test.ts"],
   // The project's one way to run TypeScript (esbuild, tsconfig.json's options): scripts/ts.js.
