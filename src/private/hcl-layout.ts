@@ -170,7 +170,7 @@ function flat(nodes: readonly Node[]): string {
 
 /**
  * {@link flat} of a group's body, once per group: {@link layout} measures a bracket's content
- * at every level it tries to break, which made deep expressions quadratic.
+ * at every level it tries to break, so each token was flattened once per enclosing bracket.
  */
 function flatBody(group: Group): string {
   let body = FLAT_BODIES.get(group);
