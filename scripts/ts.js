@@ -77,22 +77,35 @@ const REGISTER_CACHE = path.join(root, "node_modules", ".cache", "coder-cdktf-ts
 /** `transpile`, through REGISTER_CACHE. */
 function transpileCached(source, filename, cacheDirectory = REGISTER_CACHE) {
   const file = path.join(cacheDirectory, `${cacheKey(source, filename)}.js`);
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    // Not cached yet.
-  }
+  const cached = readCacheEntry(file, "utf8");
+  if (cached !== undefined) return cached;
   const code = transpile(source, filename);
+  writeCacheEntry(file, code);
+  return code;
+}
+
+/** A cache entry's content (a Buffer without `encoding`), or undefined when there is none. */
+function readCacheEntry(file, encoding) {
   try {
-    fs.mkdirSync(cacheDirectory, { recursive: true });
-    // Through a temp file: a concurrent run never reads half an entry.
+    return fs.readFileSync(file, encoding);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes a cache entry through a temp file, so that a concurrent process (a jest worker, a
+ * script run) never reads half of it. A cache that cannot be written only costs speed.
+ */
+function writeCacheEntry(file, data) {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     const partial = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(partial, code);
+    fs.writeFileSync(partial, data);
     fs.renameSync(partial, file);
   } catch {
-    // A cache that cannot be written only costs speed.
+    // Left unwritten.
   }
-  return code;
 }
 
 /** Lets `require` load .ts files from source. */
@@ -117,6 +130,8 @@ module.exports = {
   register,
   transpile,
   transpileCached,
+  readCacheEntry,
+  writeCacheEntry,
   process: transformForJest,
   getCacheKey,
   REGISTER_CACHE,

@@ -8,10 +8,11 @@
 // rejects a stale one, which is then compiled as before and replaced.
 "use strict";
 const crypto = require("crypto");
-const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
 const JestRuntime = require("jest-runtime").default;
+// Entries go through a temp file, as the transform's do: workers compile the same modules at once.
+const { readCacheEntry, writeCacheEntry } = require("../../scripts/ts");
 
 /**
  * The entry of a module in the cache under jest's `cacheDirectory`. By its absolute file, not
@@ -25,26 +26,6 @@ function cacheFile(cacheDirectory, source, parameters, filename) {
     .update(`${filename}\0${parameters.join(",")}\0${source}`)
     .digest("hex");
   return path.join(cacheDirectory, `v8-code-cache-${process.versions.v8}`, `${key}.bin`);
-}
-
-function readCache(file) {
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-function writeCache(file, data) {
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    // Workers compile the same modules at the same time: never let one read half a file.
-    const partial = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(partial, data);
-    fs.renameSync(partial, file);
-  } catch {
-    // A cache that cannot be written only costs speed.
-  }
 }
 
 /** Set in the workers to jest's cache directory, which holds the code cache. */
@@ -67,7 +48,7 @@ class CodeCacheRuntime extends JestRuntime {
       }
       const parameters = executor.injectedModuleParameters;
       const file = cacheFile(cacheDirectory, source, parameters, filename);
-      const cachedData = readCache(file);
+      const cachedData = readCacheEntry(file);
       const options = (withCache) => ({
         filename,
         parsingContext: context,
@@ -81,7 +62,7 @@ class CodeCacheRuntime extends JestRuntime {
           if (!fn.cachedDataRejected) return fn;
         }
         const fn = vm.compileFunction(source, parameters, options(false));
-        if (fn.cachedDataProduced && fn.cachedData) writeCache(file, fn.cachedData);
+        if (fn.cachedDataProduced && fn.cachedData) writeCacheEntry(file, fn.cachedData);
         return fn;
       } catch {
         // Jest's own compile reports syntax errors its way.
