@@ -35,7 +35,12 @@ import { join } from "node:path";
 import type { TerraformStack } from "cdktf";
 import { checkFailureMessages, type Diagnostic, diagnosticsFromStream } from "./diagnostics";
 import { type PlannedOutput, plannedOutputs } from "./planned-outputs";
-import { requireTerraform, runTerraform } from "./terraform-cli";
+import {
+  requireTerraform,
+  runTerraform,
+  type RunTerraformOptions,
+  type TerraformRun,
+} from "./terraform-cli";
 import { prepareWorkdir } from "./template-workdir";
 
 /** What {@link planExpressions} can plan. */
@@ -91,12 +96,10 @@ export async function planExpressions(
       await runTerraform(["init", "-backend=false", "-input=false", "-no-color"], { cwd });
     }
     writeFileSync(join(cwd, VAR_FILE), JSON.stringify(variables));
-    const plan = await runTerraform(
+    const { diagnostics } = await runWithDiagnostics(
       ["plan", "-input=false", "-lock=false", "-json", `-var-file=${VAR_FILE}`, "-out=tfplan"],
       { cwd },
     );
-    const diagnostics = diagnosticsFromStream(plan.stdout);
-    assertVariablesDeclared(diagnostics);
     const show = await runTerraform(["show", "-json", "tfplan"], { cwd });
     const showJson = JSON.parse(show.stdout) as Record<string, unknown>;
     const outputs = plannedOutputs(showJson);
@@ -112,6 +115,20 @@ export async function planExpressions(
     workdir.cleanup();
     synthesized.cleanup();
   }
+}
+
+/**
+ * A `-json` run of `terraform <args>` and the diagnostics of its stream; rejects on a variable
+ * the configuration does not declare ({@link assertVariablesDeclared}).
+ */
+export async function runWithDiagnostics(
+  args: readonly string[],
+  options: RunTerraformOptions,
+): Promise<{ readonly run: TerraformRun; readonly diagnostics: Diagnostic[] }> {
+  const run = await runTerraform(args, options);
+  const diagnostics = diagnosticsFromStream(run.stdout);
+  assertVariablesDeclared(diagnostics);
+  return { run, diagnostics };
 }
 
 /** Terraform only warns about values for undeclared variables in a var file; tests want a failure. */

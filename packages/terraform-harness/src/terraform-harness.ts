@@ -16,12 +16,12 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Diagnostic, diagnosticsFromStream, toDiagnostic } from "./diagnostics";
+import { type Diagnostic, toDiagnostic } from "./diagnostics";
 import { buildFixtures, type FixtureInputs } from "./fixtures";
 import { isRecord, parseJsonLines } from "./json";
 import { KubernetesApiError } from "./kubernetes-api";
 import { MockProviderProcess } from "./mock-provider-process";
-import { assertVariablesDeclared } from "./plan-expressions";
+import { runWithDiagnostics } from "./plan-expressions";
 import { PlanResult } from "./plan-result";
 import { RunCache } from "./run-cache";
 import { sharedMockProcess } from "./shared-mock";
@@ -202,7 +202,7 @@ export class TerraformHarness {
     env: Record<string, string>,
     options: PlanOptions,
   ): Promise<PlanRun> {
-    const plan = await runTerraform(
+    const { diagnostics } = await runWithDiagnostics(
       [
         "plan",
         "-input=false",
@@ -214,8 +214,6 @@ export class TerraformHarness {
       ],
       { cwd, env },
     );
-    const diagnostics = diagnosticsFromStream(plan.stdout);
-    assertVariablesDeclared(diagnostics);
     const show = await runTerraform(["show", "-json", PLAN_FILE], { cwd, env });
     return { show: JSON.parse(show.stdout) as Record<string, unknown>, diagnostics };
   }
@@ -299,7 +297,7 @@ export class TerraformHarness {
   ): Promise<DestroyResult> {
     return this.once("destroy", dir, options, () =>
       this.inWorkdir(dir, options, async (cwd, env) => {
-        const run = await runTerraform(
+        const { run, diagnostics } = await runWithDiagnostics(
           [
             "destroy",
             "-input=false",
@@ -310,8 +308,6 @@ export class TerraformHarness {
           ],
           { cwd, env },
         );
-        const diagnostics = diagnosticsFromStream(run.stdout);
-        assertVariablesDeclared(diagnostics);
         return {
           events: applyEvents(run.stdout),
           warnings: diagnostics.filter((d) => d.severity === "warning"),
@@ -386,12 +382,10 @@ async function applyIn(
   env: Record<string, string>,
   input: string,
 ): Promise<ApplyResult> {
-  const apply = await runTerraform(
+  const { diagnostics } = await runWithDiagnostics(
     ["apply", "-input=false", "-lock=false", "-json", "-auto-approve", input],
     { cwd, env },
   );
-  const diagnostics = diagnosticsFromStream(apply.stdout);
-  assertVariablesDeclared(diagnostics);
   const state = JSON.parse(readFileSync(join(cwd, "terraform.tfstate"), "utf8")) as TerraformState;
   return {
     state,
