@@ -31,7 +31,18 @@ export default tseslint.config(
   {
     // Tests read Terraform's JSON (plans, state), whose shape is the schema's, not ours.
     files: ["test/**/*.ts", "packages/*/test/**/*.ts"],
-    rules: { "@typescript-eslint/no-explicit-any": "off" },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "off",
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "CallExpression[callee.object.name='Testing'][callee.property.name='app'][arguments.length=0]",
+          message:
+            "Testing.app() makes a cdktf.outdir.* folder in the temp dir that nothing removes: use testApp() from test/support/test-app.",
+        },
+      ],
+    },
   },
   {
     // The layer table of docs/architecture.md (eslint/layers.mjs); test/ may import anything.

@@ -2,7 +2,8 @@
  * Bad input at synth: a template or construct given a prop that Kubernetes or Coder would
  * refuse (or silently misuse) fails synth with `template "<id>": <prop> = <value>: <reason>`.
  */
-import { App, Testing, TerraformStack } from "../../src/core/cdk";
+import { Testing, TerraformStack } from "../../src/core/cdk";
+import { testApp } from "../support/test-app";
 import { KubernetesTemplate, type KubernetesTemplateProps } from "../../templates/kubernetes";
 import {
   PackerBuilderTemplate,
@@ -44,7 +45,7 @@ function invalidProp(build: () => unknown): string {
   return thrownMessage(InvalidPropError, build);
 }
 
-const app = () => Testing.app() as App;
+const app = testApp;
 
 describe("kubernetes template props", () => {
   it.each<[KubernetesTemplateProps, string]>([

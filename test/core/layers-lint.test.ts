@@ -10,25 +10,28 @@ import { projectRoot } from "../../src/core/project-root";
 
 const ROOT = projectRoot();
 
-/** The layering rule's messages for each fixture, from one ESLint process. */
-function lintFixtures(fixtures: readonly (readonly [string, string])[]): string[][] {
+/** The messages of `rule` (the layering rule unless named) for each fixture, from one ESLint process. */
+function lintFixtures(
+  fixtures: readonly (readonly [string, string])[],
+  rule = "layers/layering",
+): string[][] {
   // ESLint's config loader needs real dynamic imports, which jest's module system has not.
   const script = `
     const { ESLint } = require("eslint");
     const path = require("path");
-    const fixtures = JSON.parse(require("fs").readFileSync(0, "utf8"));
+    const { fixtures, RULES } = JSON.parse(require("fs").readFileSync(0, "utf8"));
     (async () => {
       const eslint = new ESLint({ cwd: process.cwd() });
       const out = [];
       for (const [file, code] of fixtures) {
         const [r] = await eslint.lintText(code, { filePath: path.join(process.cwd(), file) });
-        out.push(r.messages.filter((m) => m.ruleId === "layers/layering").map((m) => m.message));
+        out.push(r.messages.filter((m) => RULES.includes(m.ruleId)).map((m) => m.message));
       }
       process.stdout.write(JSON.stringify(out));
     })();`;
   const run = spawnSync(process.execPath, ["-e", script], {
     cwd: ROOT,
-    input: JSON.stringify(fixtures),
+    input: JSON.stringify({ fixtures, RULES: [rule] }),
     encoding: "utf8",
   });
   if (run.status !== 0) throw new Error(run.stderr);
@@ -159,4 +162,29 @@ it.each(FORBIDDEN.map(([file, , message], i) => [file, message, i] as const))(
 
 it.each(ALLOWED.map(([file], i) => [file, i] as const))("passes %s", (_file, i) => {
   expect(allowed[i]).toEqual([]);
+});
+
+// Not a layer, but a lint rule of the tests' own: cdktf's Testing.app() without an outdir
+// leaves a fresh cdktf.outdir.* folder in the temp dir on every call.
+describe("Testing.app() without an outdir", () => {
+  const code = (call: string) =>
+    `import { Testing } from "../../src/core/cdk";\nexport const app = ${call};\n`;
+  let messages: string[][];
+  beforeAll(() => {
+    messages = lintFixtures(
+      [
+        ["test/core/fixture.test.ts", code("Testing.app()")],
+        ["test/core/fixture.test.ts", code('Testing.app({ outdir: "out" })')],
+      ],
+      "no-restricted-syntax",
+    );
+  });
+
+  it("fails, naming the helper to use", () => {
+    expect(messages[0]).toEqual([expect.stringContaining("testApp() from test/support/test-app")]);
+  });
+
+  it("passes with an outdir", () => {
+    expect(messages[1]).toEqual([]);
+  });
 });

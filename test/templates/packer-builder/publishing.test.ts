@@ -4,7 +4,8 @@
  * or points at `harvester-public` except a RoleBinding an operator asks for, and the only
  * thing its scripts ever delete is the workspace's own build VMs in the build namespace.
  */
-import { App, Testing } from "../../../src/core/cdk";
+import { Testing } from "../../../src/core/cdk";
+import { testApp } from "../../support/test-app";
 import type { RoleBindingTarget } from "../../../src/constructs/scoped-service-account";
 import {
   PackerBuilderTemplate,
@@ -18,7 +19,7 @@ const PUBLIC = "harvester-public";
 /** A packer-builder template with `props`, as Terraform JSON; `readShipped` reads its scripts. */
 let readShipped: (path: string) => string = () => "";
 function synth(props: PackerBuilderTemplateProps = {}): TerraformJson {
-  const stack = new PackerBuilderTemplate(Testing.app() as App, "packer-builder", props);
+  const stack = new PackerBuilderTemplate(testApp(), "packer-builder", props);
   readShipped = fromStack(stack);
   return JSON.parse(Testing.synth(stack)) as TerraformJson;
 }

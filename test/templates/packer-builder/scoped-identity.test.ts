@@ -1,4 +1,5 @@
-import { App, Testing, TerraformStack } from "../../../src/core/cdk";
+import { Testing, TerraformStack } from "../../../src/core/cdk";
+import { testApp } from "../../support/test-app";
 import { ScopedServiceAccount } from "../../../src/constructs/scoped-service-account";
 import { sanitizedLabelValue } from "../../../src/constructs/label-value";
 import { RoleV1 } from "@cdktf/provider-kubernetes/lib/role-v1";
@@ -12,7 +13,7 @@ const META = { labels: { app: "x" }, annotations: {} };
 function synthesize(
   configure: (stack: TerraformStack) => void,
 ): Record<string, Record<string, Record<string, unknown>>> {
-  const stack = new TerraformStack(Testing.app() as App, "test");
+  const stack = new TerraformStack(testApp(), "test");
   configure(stack);
   return JSON.parse(Testing.synth(stack)).resource;
 }
@@ -117,7 +118,7 @@ describe("sanitizedLabelValue", () => {
 
 describe("the packer-builder template's RBAC guardrail", () => {
   it("fails synthesis when a Role is added to it, naming the construct", () => {
-    const app = Testing.app() as App;
+    const app = testApp();
     const template = new PackerBuilderTemplate(app, "packer-builder");
     new RoleV1(template, "sneaky_role", {
       metadata: { name: "sneaky", namespace: "packer-dev" },
