@@ -34,6 +34,18 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
         "disk) fails the login-blocking start.",
     );
   }
+  for (const kind of ["containerEnv", "remoteEnv"] as const) {
+    const refused = refusedEnvNames(config[kind]);
+    if (refused.length > 0) {
+      notes.push(
+        `${kind} ${refused.map((name) => JSON.stringify(name)).join(", ")}: not shell ` +
+          "variable names (letters, digits and _, not starting with a digit). If the service " +
+          `writes them into its ${kind} export script, the workspace's start cannot export ` +
+          `them and skips that whole script (the container log names them): none of ${kind} ` +
+          "is set.",
+      );
+    }
+  }
   const hr = config.hostRequirements;
   if (typeof hr === "object" && hr !== null && (hr as Record<string, unknown>).gpu === "optional") {
     notes.push(
@@ -42,4 +54,15 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
     );
   }
   return notes;
+}
+
+/** What the `dev` wrapper can export: the shell's variable names. */
+export const SHELL_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The keys of a containerEnv / remoteEnv object with a string value that no shell can export. */
+function refusedEnvNames(env: unknown): string[] {
+  if (typeof env !== "object" || env === null || Array.isArray(env)) return [];
+  return Object.entries(env)
+    .filter(([name, value]) => typeof value === "string" && !SHELL_VARIABLE_NAME.test(name))
+    .map(([name]) => name);
 }

@@ -5,6 +5,7 @@
  * the PVC's size, the apps, and the warnings the build log would show. Nothing here
  * decides anything; every value is Terraform's.
  */
+import { SHELL_VARIABLE_NAME } from "./workspace-notes";
 
 /** The parts of a plan this reads (the plan harness's PlanResult has them). */
 export interface PlanView {
@@ -228,9 +229,10 @@ function readEnvironment(
     ["DC_REMOTE_ENV", "remoteEnv"],
   ] as const) {
     const script = Buffer.from(String(env[variable] ?? ""), "base64").toString("utf8");
-    for (const m of script.matchAll(/^export ([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\]|\\.)*)"$/gm)) {
-      add(m[1], m[2], from);
-    }
+    const exports = [...script.matchAll(/^export ([^=\n]*)="((?:[^"\\]|\\.)*)"$/gm)];
+    // The wrapper skips a script the shell refuses whole (dev-entrypoint.sh, step 3).
+    if (exports.some((m) => !SHELL_VARIABLE_NAME.test(m[1]))) continue;
+    for (const m of exports) add(m[1], m[2], from);
   }
   const home = stringOr(env.DC_HOME);
   const user = stringOr(env.DC_REMOTE_USER);

@@ -9,7 +9,8 @@
 #      parameter (${localEnv:NAME});
 #   3. containerEnv, then remoteEnv: the service renders them as `export K="..."` lines, sourced
 #      here with unset variables expanding to "" (as in the Dev Containers CLI), so that
-#      "${PATH}:/x" extends the image's real PATH;
+#      "${PATH}:/x" extends the image's real PATH; a script the shell refuses is skipped with a
+#      message, never the end of the container;
 #   4. HOME, USER and LOGNAME of the remote user.
 # Every DC_* input is then removed from the environment and the agent's init script is exec'd.
 #
@@ -69,12 +70,23 @@ EOF_VARIABLES
 
 # 3. containerEnv, then remoteEnv.
 env_file=${DC_ENV_FILE:-/tmp/devcontainer-env.sh}
-for encoded in "${DC_CONTAINER_ENV-}" "${DC_REMOTE_ENV-}"; do
+#    An entry the shell refuses (`export A-B="x"`: a key that is no variable name) would end
+#    this shell, and the container would fail on every start with no terminal to fix it in.
+#    So each script is sourced in a subshell first; one that fails there, or complains (bash
+#    goes on after a failed `export` inside an `if`), is skipped whole, naming the keys at
+#    fault (never a value: the shell's own message would print one).
+for kind in containerEnv remoteEnv; do
+  if [ "$kind" = containerEnv ]; then encoded=${DC_CONTAINER_ENV-}; else encoded=${DC_REMOTE_ENV-}; fi
   [ -n "$encoded" ] || continue
   printf '%s' "$encoded" | base64 -d >"$env_file"
   set +u
   # shellcheck disable=SC1090 # rendered by devcontainer-builder from devcontainer.json
-  . "$env_file"
+  if complaint=$( (. "$env_file") 2>&1 >/dev/null) && [ -z "$complaint" ]; then
+    . "$env_file"
+  else
+    refused=$(sed -n 's/^export \([^=]*\)=.*/\1/p' "$env_file" | grep -v '^[A-Za-z_][A-Za-z0-9_]*$' | tr '\n' ' ')
+    log "$kind was not applied: the shell refused it${refused:+ (not variable names: ${refused% })}"
+  fi
   set -u
 done
 rm -f "$env_file"

@@ -316,6 +316,25 @@ describe("worth saying", () => {
     ]);
   });
 
+  it("says a containerEnv the shell cannot export is skipped at start, and lists none of it", async () => {
+    const { text, report } = await both(
+      repoWith("env-names", {
+        image: IMAGE,
+        containerEnv: { GOOD: "1", "A-B": "x", "9LIVES": "y" },
+        remoteEnv: { EDITOR: "vim" },
+      }),
+    );
+    expect(report.notes).toEqual([
+      expect.stringMatching(
+        /^containerEnv "A-B", "9LIVES": not shell variable names .* skips that whole script .*none of containerEnv is set\.$/,
+      ),
+    ]);
+    expect(section(text, "Notes")).toEqual([`  - ${report.notes[0]}`]);
+    const env: { name: string; from: string }[] = report.workspace.environment;
+    expect(env.filter((e) => e.from === "containerEnv")).toEqual([]);
+    expect(env.filter((e) => e.from === "remoteEnv").map((e) => e.name)).toEqual(["EDITOR"]);
+  });
+
   it("marks host-session variables as empty unless set, not as missing", async () => {
     const { text, report } = await both(
       repoWith("host-session", {

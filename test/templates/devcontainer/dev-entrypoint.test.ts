@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../../../src/core/project-root";
 import { linkHostTools, runScript, tempDirs } from "../../support/run-script";
+import { createImageSandbox, describeEachShell, type ImageToolset } from "./scripts/helpers";
 
 const SCRIPT = join(projectRoot(), "templates/devcontainer/scripts/dev-entrypoint.sh");
 const dirs = tempDirs();
@@ -13,20 +14,17 @@ afterAll(() => dirs.cleanup());
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 
-async function run(env: Record<string, string>) {
+/** Runs the wrapper with the host's tools, or with those of an image of `toolset`. */
+async function run(env: Record<string, string>, toolset?: ImageToolset) {
   const dir = dirs.make("dev-entrypoint");
-  const bin = linkHostTools(join(dir, "bin"), [
-    "sh",
-    "env",
-    "sed",
-    "base64",
-    "basename",
-    "rm",
-    "cat",
-  ]);
+  const image = toolset && createImageSandbox(dirs, { toolset, withGit: false });
+  const bin =
+    image?.toolBin ??
+    linkHostTools(join(dir, "bin"), ["sh", "env", "sed", "base64", "basename", "rm", "cat"]);
   const dump = join(dir, "agent-env");
   const result = await runScript({
     script: SCRIPT,
+    shell: image?.shell,
     env: {
       PATH: `/image/bin:${bin}`,
       CODER_AGENT_TOKEN: "agent-token",
@@ -100,6 +98,32 @@ it("sources containerEnv then remoteEnv, unset variables expanding to empty", as
   expect(agentEnv.P).toMatch(/^\/image\/bin:.*:\/extra$/);
   expect(agentEnv.U).toBe("xy");
   expect(() => readFileSync(envFile)).toThrow();
+});
+
+// A key that is no shell variable name makes `export` end a POSIX shell (dash, BusyBox) and
+// fail under bash's `set -e`: the container would never start.
+describeEachShell("a containerEnv script the shell refuses (%s)", (toolset) => {
+  it("is skipped whole, naming the bad keys and no value; remoteEnv and the agent still start", async () => {
+    const { result, agentEnv } = await run(
+      {
+        DC_CONTAINER_ENV: b64(
+          'export GOOD="kept-out"\nexport A-B="secret-value"\nexport 9LIVES="x"\nexport AFTER="y"\n',
+        ),
+        DC_REMOTE_ENV: b64('export R="from-remote"\n'),
+      },
+      toolset,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("agent started as vscode\n");
+    expect(agentEnv.R).toBe("from-remote");
+    // Nothing of a script that failed half-way: no entry before the bad one, none after.
+    expect(agentEnv.GOOD).toBeUndefined();
+    expect(agentEnv.AFTER).toBeUndefined();
+    expect(result.stderr).toContain(
+      "containerEnv was not applied: the shell refused it (not variable names: A-B 9LIVES)",
+    );
+    expect(result.stderr).not.toContain("secret-value");
+  });
 });
 
 it("fails before starting the agent when a required input is missing", async () => {

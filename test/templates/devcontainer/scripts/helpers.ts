@@ -31,10 +31,12 @@ export function scriptPath(name: string): string {
 export const IMAGE_TOOLS: readonly string[] = [
   "sh",
   "base64",
+  "basename",
   "cat",
   "chmod",
   "cp",
   "date",
+  "env",
   "find",
   "grep",
   "gzip",
