@@ -16,6 +16,7 @@ import { TerraformData } from "../core/terraform-data";
 import type { WorkspaceData } from "../constructs/workspace-data";
 import {
   capUtf8Bytes,
+  CONTROL_CHARACTERS,
   DISPLAY_NAME_MAX_BYTES,
   EXTENSION_ID_PATTERN,
   quotedForWarning,
@@ -201,8 +202,12 @@ export class DevcontainerSource extends Construct {
     const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
     // A label becomes a coder_app display_name, which the coder provider limits to
     // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
-    // app is named after its port, when not even one character fits).
-    const label = hcl`trimspace(port.label)`;
+    // app is named after its port, when not even one character fits). Its control characters
+    // become spaces first: the name is shown wherever Coder lists the workspace's apps, and
+    // preview prints it to the operator's terminal, where an escape sequence would act.
+    const rawLabel = hcl`trimspace(port.label)`;
+    const label = hcl`trimspace(replace(port.label, ${CONTROL_CHARACTERS}, " "))`;
+    const hasControlCharacters = hcl`try(${rawLabel} != ${label}, false)`;
     const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
     this.ports = local(
@@ -215,7 +220,10 @@ export class DevcontainerSource extends Construct {
         try([for index, port in ${dc}.forward_ports : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
         try([for index, port in ${dc}.forward_ports : format(
           "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
-          ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], [])
+          ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], []),
+        try([for index, port in ${dc}.forward_ports : format(
+          "portsAttributes label %s of forwardPorts[%d] holds control characters; they became spaces.",
+          ${quotedForWarning(rawLabel)}, index) if ${portValid} && ${hasControlCharacters}], [])
       ), [])`,
     );
     // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).

@@ -1558,6 +1558,27 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     ],
     expected: { ports: [{ displayName: "Port 8080", url: "http://localhost:8080" }] },
   },
+  {
+    // An escape sequence in an app's name would act in a terminal that prints it.
+    name: "a label with control characters",
+    metadata: {
+      forward_ports: [
+        { port: 3000, label: "Web\u001b[31m\nApp\u0007", protocol: null, on_auto_forward: null },
+        { port: 3001, label: "\u0000\u009b", protocol: null, on_auto_forward: null },
+      ],
+    },
+    warnings: [
+      'portsAttributes label "Web\\u001b[31m\\nApp\\u0007" of forwardPorts[0] holds control characters; they became spaces.',
+      // jsonencode leaves a C1 character (U+009B) as it is; the build log's rule makes it a space.
+      'portsAttributes label "\\u0000 " of forwardPorts[1] holds control characters; they became spaces.',
+    ],
+    expected: {
+      ports: [
+        { displayName: "Web [31m App", url: "http://localhost:3000" },
+        { displayName: "Port 3001", url: "http://localhost:3001" },
+      ],
+    },
+  },
 ];
 
 // --- Random fixtures --------------------------------------------------------------------------
