@@ -3,6 +3,7 @@
  * build-log warning nor a number: settings that work, but not as the Dev Containers spec
  * describes them, and variables a repository expects to be empty on most machines.
  */
+import { VARIABLE_NAME_PATTERN } from "../../src/devcontainer/warnings";
 
 /**
  * Host-session variables: set by a desktop, WSL or an SSH agent on some developers'
@@ -56,8 +57,8 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
   return notes;
 }
 
-/** What the `dev` wrapper can export: the shell's variable names. */
-export const SHELL_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** What the `dev` wrapper can export: the shell's variable names (the template's own rule). */
+export const SHELL_VARIABLE_NAME = new RegExp(VARIABLE_NAME_PATTERN);
 
 /** The keys of a containerEnv / remoteEnv object with a string value that no shell can export. */
 function refusedEnvNames(env: unknown): string[] {
