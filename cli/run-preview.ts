@@ -20,6 +20,7 @@ import {
   readDevcontainerFile,
   type ConfigurationLocation,
   type DevcontainerFile,
+  type JsoncSyntaxError,
 } from "../app/preview/devcontainer-file";
 import {
   deriveMetadata,
@@ -309,9 +310,24 @@ function withVariableNamesOnly(
   return { ...parameters, devcontainer_variables: `(values hidden) ${names.join(", ")}` };
 }
 
+/** `  <file>:<line>:<column>: <code>` lines. */
+function syntaxErrorLines(where: string, errors: readonly JsoncSyntaxError[]): string {
+  return errors.map((e) => `  ${where}:${e.line}:${e.column}: ${e.code}\n`).join("");
+}
+
 /** What preview says about which file the service reads, first in the report. */
 function configurationNotes(found: DevcontainerFile, where: ConfigurationLocation): string[] {
   const notes: string[] = [];
+  if (found.kind === "config" && found.syntaxErrors.length > 0) {
+    const file = displayPath(found.file);
+    notes.push(
+      `${file} has JSONC syntax errors, which the Dev Containers CLI (run by the service) reads ` +
+        "past: it uses what the parser recovers, as this preview does. Fix them, or the file " +
+        "may not mean what it says: " +
+        found.syntaxErrors.map((e) => `${file}:${e.line}:${e.column} ${e.code}`).join(", ") +
+        ".",
+    );
+  }
   const standard = DEVCONTAINER_LOCATIONS.join(" or ");
   if (where.previewed !== null && !DEVCONTAINER_LOCATIONS.includes(where.previewed)) {
     notes.push(
@@ -366,12 +382,10 @@ export async function runPreview(
   }
   if (found.kind === "invalid") {
     const where = displayPath(found.file);
-    const lines = found.message
-      ? [`${where}: ${found.message}`]
-      : found.errors.map((e) => `${where}:${e.line}:${e.column}: ${e.code}`);
     io.stderr(
-      `preview: ${where} is not valid JSON with comments; the build would fail:\n` +
-        lines.map((l) => `  ${l}\n`).join(""),
+      `preview: ${where}: ${found.message}, which the Dev Containers CLI refuses; the build would fail` +
+        (found.errors.length > 0 ? ". Its syntax errors:\n" : "\n") +
+        syntaxErrorLines(where, found.errors),
     );
     if (args.json) io.stdout(JSON.stringify({ file: where, errors: found.errors }, null, 2) + "\n");
     return EXIT_FAILED;

@@ -1,9 +1,11 @@
 /**
  * Finding and reading a repository's devcontainer.json for `npm run preview`.
  *
- * The file is JSONC (comments and trailing commas allowed), read with jsonc-parser.
- * Syntax errors are reported with the line and column where they are, so a user can
- * fix the file before the build service would reject it.
+ * The file is JSONC (comments and trailing commas allowed), read with jsonc-parser as the
+ * Dev Containers CLI, which the build service runs, reads it: tolerantly. The CLI ignores
+ * syntax errors and uses what the parser recovers (a byte order mark, a missing comma); it
+ * refuses only a file whose top level is not an object. So a syntax error is reported with
+ * its line and column, and the configuration previewed is what was recovered.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -22,16 +24,21 @@ export interface JsoncSyntaxError {
 
 /** What {@link readDevcontainerFile} found. */
 export type DevcontainerFile =
-  /** A configuration object, with the file it came from. */
-  | { readonly kind: "config"; readonly file: string; readonly config: Record<string, unknown> }
+  /** A configuration object, with the file it came from and the syntax errors read past. */
+  | {
+      readonly kind: "config";
+      readonly file: string;
+      readonly config: Record<string, unknown>;
+      readonly syntaxErrors: readonly JsoncSyntaxError[];
+    }
   /** A repository folder without any of DEVCONTAINER_LOCATIONS. */
   | { readonly kind: "missing"; readonly folder: string; readonly looked: readonly string[] }
-  /** The file is not valid JSONC, or its top level is not an object. */
+  /** What the parser recovers is not an object: the Dev Containers CLI refuses the file. */
   | {
       readonly kind: "invalid";
       readonly file: string;
       readonly errors: readonly JsoncSyntaxError[];
-      readonly message?: string;
+      readonly message: string;
     };
 
 /**
@@ -58,20 +65,19 @@ export function parseDevcontainerJson(text: string, file: string): DevcontainerF
     allowTrailingComma: true,
     disallowComments: false,
   });
-  if (errors.length > 0) {
+  const syntaxErrors = errors.map((e) => ({
+    ...lineColumn(text, e.offset),
+    code: printParseErrorCode(e.error),
+  }));
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return {
       kind: "invalid",
       file,
-      errors: errors.map((e) => ({
-        ...lineColumn(text, e.offset),
-        code: printParseErrorCode(e.error),
-      })),
+      errors: syntaxErrors,
+      message: "the top level is not a JSON object",
     };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { kind: "invalid", file, errors: [], message: "the top level is not a JSON object" };
-  }
-  return { kind: "config", file, config: value as Record<string, unknown> };
+  return { kind: "config", file, config: value as Record<string, unknown>, syntaxErrors };
 }
 
 /** A path relative to `from` when that is shorter, for messages. */

@@ -11,15 +11,34 @@ import { findVariableReferences } from "../../../app/preview/variable-references
 describe("parseDevcontainerJson", () => {
   it("accepts comments and trailing commas", () => {
     const read = parseDevcontainerJson('// c\n{ "image": "x", /* y */ "init": true, }\n', "f.json");
-    expect(read).toEqual({ kind: "config", file: "f.json", config: { image: "x", init: true } });
+    expect(read).toEqual({
+      kind: "config",
+      file: "f.json",
+      config: { image: "x", init: true },
+      syntaxErrors: [],
+    });
   });
 
-  it("reports each syntax error at its line and column", () => {
+  // The Dev Containers CLI parses with jsonc-parser and ignores its errors (configContainer.ts
+  // readDevContainerConfigFile): the service builds what the parser recovers.
+  it("reads past a syntax error, as the Dev Containers CLI does, reporting its line and column", () => {
     const read = parseDevcontainerJson('{\n  "a": 1\n  "b": 2\n}', "f.json");
-    expect(read.kind).toBe("invalid");
-    expect(read.kind === "invalid" && read.errors).toEqual([
-      { line: 3, column: 3, code: "CommaExpected" },
-    ]);
+    expect(read).toEqual({
+      kind: "config",
+      file: "f.json",
+      config: { a: 1, b: 2 },
+      syntaxErrors: [{ line: 3, column: 3, code: "CommaExpected" }],
+    });
+  });
+
+  it("reads a file that starts with a byte order mark", () => {
+    const read = parseDevcontainerJson('\ufeff{ "image": "x" }', "f.json");
+    expect(read).toEqual({
+      kind: "config",
+      file: "f.json",
+      config: { image: "x" },
+      syntaxErrors: [{ line: 1, column: 1, code: "InvalidSymbol" }],
+    });
   });
 
   it("rejects a top level that is not an object", () => {

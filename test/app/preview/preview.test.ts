@@ -103,12 +103,27 @@ describe("bad JSONC", () => {
   });
   afterAll(() => rmSync(dirname(repo), { recursive: true, force: true }));
 
-  it("names the line and column and plans nothing", async () => {
-    const { status, stdout, stderr } = await preview(repo);
+  it("previews what the Dev Containers CLI reads past the error, naming its line and column", async () => {
+    const { status, stdout } = await preview(repo, "--json");
+    expect(status).toBe(0);
+    const report = JSON.parse(stdout);
+    // line 4 starts the property after the one missing its comma
+    expect(report.notes[0]).toMatch(
+      /^\S*bad-jsonc\/\.devcontainer\/devcontainer\.json has JSONC syntax errors, which the Dev Containers CLI .* reads past.*devcontainer\.json:4:3 CommaExpected\.$/,
+    );
+    // The property after the error is read, as the CLI reads it.
+    expect(report.workspace.user.name).toBe("vscode");
+  });
+
+  it("refuses, as the CLI does, a file whose top level is not an object", async () => {
+    const file = join(dirname(repo), "list.json");
+    writeFileSync(file, '[{ "image": "alpine" }]');
+    const { status, stdout, stderr } = await preview(file);
     expect(status).toBe(1);
     expect(stdout).toBe("");
-    // line 4 starts the property after the one missing its comma
-    expect(stderr).toMatch(/bad-jsonc\/\.devcontainer\/devcontainer\.json:4:3: CommaExpected/);
+    expect(stderr).toMatch(
+      /list\.json: the top level is not a JSON object, which the Dev Containers CLI refuses; the build would fail\n$/,
+    );
   });
 });
 
