@@ -83,3 +83,23 @@ export class DevcontainerApps extends Construct {
     });
   }
 }
+
+/** How many of the ports without an app a {@link portSlotWarnings} line lists by number. */
+const LISTED_PORTS = 10;
+
+/**
+ * The build-log line for forwardPorts beyond the template's `max_forwarded_ports` app slots
+ * (none when they fit): the first ports take the slots, the rest get no app, and the user
+ * should hear which.
+ *
+ * @param ports the forwardPorts with a port number, as {@link DevcontainerAppsProps.ports}
+ * @param slots `var.max_forwarded_ports`
+ */
+export function portSlotWarnings(ports: IResolvable, slots: number): IResolvable {
+  const count = hcl`length(${ports})`;
+  const listed = hcl`[for port in slice(${ports}, ${slots}, min(${count}, ${slots} + ${LISTED_PORTS})) : tostring(port.port)]`;
+  return hcl`try(${count} > ${slots} ? [format(
+    "forwardPorts has %d ports and the template %d port apps (its variable max_forwarded_ports): %s %s no app.",
+    ${count}, ${slots}, join(", ", ${listed}),
+    ${count} > ${slots} + ${LISTED_PORTS} ? format("and %d more get", ${count} - ${slots} - ${LISTED_PORTS}) : "get")] : [], [])`;
+}

@@ -1235,7 +1235,10 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
         on_auto_forward: null,
       })),
     },
-    warnings: [],
+    // The first ten take the template's port apps; the line names the next ten and counts the rest.
+    warnings: [
+      "forwardPorts has 300 ports and the template 10 port apps (its variable max_forwarded_ports): 3010, 3011, 3012, 3013, 3014, 3015, 3016, 3017, 3018, 3019 and 280 more get no app.",
+    ],
     expected: {
       ports: Array.from({ length: 10 }, (_, i) => ({
         displayName: `Port ${3000 + i}`,
