@@ -4,6 +4,7 @@
  * describes them, and variables a repository expects to be empty on most machines.
  */
 import { VARIABLE_NAME_PATTERN } from "../../src/devcontainer/warnings";
+import { parseRunArgs } from "./run-args";
 
 /**
  * Host-session variables: set by a desktop, WSL or an SSH agent on some developers'
@@ -35,8 +36,11 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
         "disk) fails the login-blocking start.",
     );
   }
+  // runArgs' `-e K=V` come first in the containerEnv script, as the service renders it.
+  const runArgsEnv = Object.fromEntries(parseRunArgs(config.runArgs).env);
   for (const kind of ["containerEnv", "remoteEnv"] as const) {
-    const refused = refusedEnvNames(config[kind]);
+    const entries = kind === "containerEnv" ? [runArgsEnv, config[kind]] : [config[kind]];
+    const refused = [...new Set(entries.flatMap(refusedEnvNames))];
     if (refused.length > 0) {
       notes.push(
         `${kind} ${refused.map((name) => JSON.stringify(name)).join(", ")}: not shell ` +

@@ -320,13 +320,14 @@ describe("worth saying", () => {
     const { text, report } = await both(
       repoWith("env-names", {
         image: IMAGE,
+        runArgs: ["-e", "RUN-ARG=1"],
         containerEnv: { GOOD: "1", "A-B": "x", "9LIVES": "y" },
         remoteEnv: { EDITOR: "vim" },
       }),
     );
     expect(report.notes).toEqual([
       expect.stringMatching(
-        /^containerEnv "A-B", "9LIVES": not shell variable names .* skips that whole script .*none of containerEnv is set\.$/,
+        /^containerEnv "RUN-ARG", "A-B", "9LIVES": not shell variable names .* skips that whole script .*none of containerEnv is set\.$/,
       ),
     ]);
     expect(section(text, "Notes")).toEqual([`  - ${report.notes[0]}`]);
