@@ -344,7 +344,7 @@ function forwardPorts(
   config: Record<string, unknown>,
   warnings: string[],
 ): Record<string, unknown>[] {
-  const list = Array.isArray(config.forwardPorts) ? config.forwardPorts : [];
+  const list = mergedForwardPorts(Array.isArray(config.forwardPorts) ? config.forwardPorts : []);
   const attributes = isObject(config.portsAttributes) ? config.portsAttributes : {};
   const ports: Record<string, unknown>[] = [];
   for (const entry of list) {
@@ -371,6 +371,26 @@ function forwardPorts(
     });
   }
   return ports;
+}
+
+/**
+ * forwardPorts as the Dev Containers CLI merges them into the configuration the service
+ * reads: a port and `localhost:<port>` are one entry, each entry is listed once, in the place
+ * it first appears, and `localhost:<port>` becomes the number.
+ */
+function mergedForwardPorts(list: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  const merged: unknown[] = [];
+  for (const entry of list) {
+    const key = typeof entry === "number" ? `localhost:${entry}` : entry;
+    if (typeof key === "string") {
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    const local = typeof entry === "string" ? /^localhost:(\d+)$/.exec(entry) : null;
+    merged.push(local ? Number(local[1]) : entry);
+  }
+  return merged;
 }
 
 /** `customizations.vscode.extensions` in order, first spelling kept; `-id` removes an earlier entry. */

@@ -237,6 +237,18 @@ describe("deriveMetadata", () => {
   });
 });
 
+// The CLI's mergeForwardPorts (imageMetadata.ts): a Set over "localhost:<n>" strings.
+it("lists each forwardPorts entry once, with localhost:<port> as the port, as the CLI merges them", () => {
+  const { values } = deriveMetadata({
+    image: "debian",
+    forwardPorts: [3000, "localhost:3000", 3001, "localhost:3002", 3000, "db:5432", "db:5432"],
+  });
+  expect((values.forward_ports as { port: number }[]).map((p) => p.port)).toEqual([
+    3000, 3001, 3002,
+  ]);
+  expect(values.warnings).toEqual([expect.stringMatching(/^forwardPorts "db:5432" /)]);
+});
+
 describe("imageSource", () => {
   it("decides as the Dev Containers CLI: a Dockerfile, then Compose, then image; else none", () => {
     expect(
