@@ -1,7 +1,9 @@
 /**
  * devcontainer.json `mounts` in the data source's shape (`{kind, source, target,
  * read_only}`), as devcontainer-builder reports them: volume and tmpfs mounts are kept in
- * order, bind mounts are dropped with a warning (a pod has no host to bind from).
+ * order, bind mounts are dropped with a warning (a pod has no host to bind from). Of mounts
+ * with the same target only the last is kept, as the Dev Containers CLI merges them into the
+ * configuration the service reads (imageMetadata.ts mergeMounts).
  */
 
 /** One mount as the data source lists it. */
@@ -15,7 +17,7 @@ export interface DataSourceMount {
 /** Kept mounts and warnings about the others. */
 export interface MappedMounts {
   readonly mounts: readonly DataSourceMount[];
-  /** Indexes of the entries that are dropped (warned about). */
+  /** Indexes of the entries that are dropped: warned about, or replaced by a later mount at their target. */
   readonly ignored: readonly number[];
   readonly warnings: readonly string[];
 }
@@ -28,12 +30,23 @@ export function mapMounts(value: unknown): MappedMounts {
   const mounts: DataSourceMount[] = [];
   const ignored: number[] = [];
   const warnings: string[] = [];
+  const entries = (value as unknown[]).map((entry) =>
+    typeof entry === "string" ? mountStringFields(entry) : mountObjectFields(entry),
+  );
+  const lastForTarget = new Map<string, number>();
+  entries.forEach((fields, index) => {
+    if (fields?.target !== undefined) lastForTarget.set(fields.target, index);
+  });
   for (const [index, entry] of (value as unknown[]).entries()) {
     const drop = (warning: string) => {
       warnings.push(warning);
       ignored.push(index);
     };
-    const fields = typeof entry === "string" ? mountStringFields(entry) : mountObjectFields(entry);
+    const fields = entries[index];
+    if (fields?.target !== undefined && lastForTarget.get(fields.target) !== index) {
+      ignored.push(index); // a later mount has its target: the CLI's merge keeps that one
+      continue;
+    }
     const shown = typeof entry === "string" ? entry : JSON.stringify(entry);
     if (fields === undefined || fields.target === undefined) {
       drop(`mount ${shown} has no target; it is ignored.`);

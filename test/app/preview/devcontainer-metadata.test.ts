@@ -129,6 +129,22 @@ describe("mapMounts", () => {
     ]);
     expect(mapped.warnings).toEqual([expect.stringMatching(/bind mount .*docker\.sock/)]);
   });
+
+  // The CLI's mergeMounts (imageMetadata.ts): the last mount for each target wins.
+  it("keeps only the last of the mounts with one target, in its place, as the CLI merges them", () => {
+    const mapped = mapMounts([
+      "source=first,target=/cache,type=volume",
+      { type: "tmpfs", target: "/tmp/x" },
+      "type=bind,source=/home,target=/cache",
+      "source=last,target=/cache,type=volume",
+    ]);
+    expect(mapped.mounts).toEqual([
+      { kind: "tmpfs", source: null, target: "/tmp/x", read_only: false },
+      { kind: "volume", source: "last", target: "/cache", read_only: false },
+    ]);
+    expect(mapped.warnings).toEqual([]);
+    expect(mapped.ignored).toEqual([0, 2]);
+  });
 });
 
 describe("findVariableReferences", () => {
