@@ -137,7 +137,11 @@ const MERGED_HOOKS: Record<string, string> = {
   postAttachCommand: "postAttachCommands",
 };
 
-/** 1024-based units of `hostRequirements.memory`/`.storage` strings (e.g. "8gb"). */
+/**
+ * 1024-based units of `hostRequirements.memory`/`.storage` strings (e.g. "8gb"), as the Dev
+ * Containers CLI reads them when it merges the configuration (imageMetadata.ts parseBytes):
+ * whole digits, then nothing or one of these in lowercase. Anything else counts as 0 there.
+ */
 const SIZE_UNITS: Record<string, number> = {
   "": 1,
   kb: 1024,
@@ -223,9 +227,8 @@ export function deriveMetadata(
   // Resources.
   const hr = isObject(config.hostRequirements) ? config.hostRequirements : {};
   const cpus = run.cpus ?? numberOrUndefined(hr.cpus);
-  const memory =
-    run.memoryBytes ?? sizeBytes(hr.memory, "hostRequirements.memory", warnings, assumptions);
-  const storage = sizeBytes(hr.storage, "hostRequirements.storage", warnings, assumptions);
+  const memory = run.memoryBytes ?? sizeBytes(hr.memory, "hostRequirements.memory", warnings);
+  const storage = sizeBytes(hr.storage, "hostRequirements.storage", warnings);
   const gpu = hr.gpu === undefined ? null : JSON.stringify(hr.gpu);
   // Always an object: the plan harness's mock gives a data source attribute that a fixture
   // leaves null its zero value ({cpus: 0, gpu_json: ""}), which would read as a GPU request.
@@ -426,26 +429,20 @@ function exportLines(entries: readonly (readonly [string, string])[]): string {
   return entries.map(([k, v]) => `export ${k}="${doubleQuotedBody(v)}"`).join("\n");
 }
 
-function sizeBytes(
-  value: unknown,
-  where: string,
-  warnings: string[],
-  assumptions: string[],
-): number | undefined {
+function sizeBytes(value: unknown, where: string, warnings: string[]): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "number" && value >= 0) return Math.floor(value);
   const m =
-    typeof value === "string" ? /^(\d+(?:\.\d+)?)\s*(kb|mb|gb|tb)?$/i.exec(value.trim()) : null;
+    typeof value === "string" || typeof value === "number"
+      ? /^(\d+)(kb|mb|gb|tb)?$/.exec(String(value))
+      : null;
   if (m === null) {
-    warnings.push(`${where} ${JSON.stringify(value)} is not a size; it is ignored.`);
+    warnings.push(
+      `${where} ${JSON.stringify(value)} is not a size the Dev Containers CLI reads (whole digits, ` +
+        "optionally followed by kb, mb, gb or tb in lowercase); it is ignored.",
+    );
     return undefined;
   }
-  if (m[2] !== undefined) {
-    assumptions.push(
-      `${where} "${value}": read with 1024-based units (the service's rounding may differ).`,
-    );
-  }
-  return Math.floor(Number(m[1]) * SIZE_UNITS[(m[2] ?? "").toLowerCase()]);
+  return Number(m[1]) * SIZE_UNITS[m[2] ?? ""];
 }
 
 function numberOrUndefined(value: unknown): number | undefined {

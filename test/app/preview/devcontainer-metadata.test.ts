@@ -253,6 +253,21 @@ describe("deriveMetadata", () => {
   });
 });
 
+// The CLI's parseBytes (imageMetadata.ts): /^(\d+)([tgmk]b)?$/, anything else is 0.
+it("reads hostRequirements sizes as the CLI does, and warns about the ones it would ignore", () => {
+  const read = (memory: unknown) =>
+    deriveMetadata({ image: "debian", hostRequirements: { memory } });
+  expect(read("8gb").values.host_requirements).toMatchObject({ memory_bytes: 8 * 2 ** 30 });
+  expect(read(4096).values.host_requirements).toMatchObject({ memory_bytes: 4096 });
+  for (const ignored of ["8GB", "1.5gb", "8 gb", "8g", "8Gi", -1, 1.5, true]) {
+    const { values } = read(ignored);
+    expect(values.host_requirements).toMatchObject({ memory_bytes: null });
+    expect(values.warnings).toEqual([
+      `hostRequirements.memory ${JSON.stringify(ignored)} is not a size the Dev Containers CLI reads (whole digits, optionally followed by kb, mb, gb or tb in lowercase); it is ignored.`,
+    ]);
+  }
+});
+
 // The CLI's mergeForwardPorts (imageMetadata.ts): a Set over "localhost:<n>" strings.
 it("lists each forwardPorts entry once, with localhost:<port> as the port, as the CLI merges them", () => {
   const { values } = deriveMetadata({
