@@ -227,6 +227,12 @@ export function deriveMetadata(
   // Resources.
   const hr = isObject(config.hostRequirements) ? config.hostRequirements : {};
   const cpus = run.cpus ?? numberOrUndefined(hr.cpus);
+  if (hr.cpus !== undefined && hr.cpus !== null && numberOrUndefined(hr.cpus) === undefined) {
+    // The CLI's merge takes Math.max of the value: NaN, which the configuration holds as null.
+    warnings.push(
+      `hostRequirements.cpus ${JSON.stringify(hr.cpus)} is not a number of CPUs; it is ignored.`,
+    );
+  }
   const memory = run.memoryBytes ?? sizeBytes(hr.memory, "hostRequirements.memory", warnings);
   const storage = sizeBytes(hr.storage, "hostRequirements.storage", warnings);
   const gpu = hr.gpu === undefined ? null : JSON.stringify(hr.gpu);

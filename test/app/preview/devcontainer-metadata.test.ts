@@ -268,6 +268,17 @@ it("reads hostRequirements sizes as the CLI does, and warns about the ones it wo
   }
 });
 
+it("warns about a hostRequirements.cpus that is no number, which the CLI reads as nothing", () => {
+  const read = (cpus: unknown) => deriveMetadata({ image: "debian", hostRequirements: { cpus } });
+  expect(read("4").values.host_requirements).toMatchObject({ cpus: 4 });
+  expect(read("4").values.warnings).toEqual([]);
+  const { values } = read("four");
+  expect(values.host_requirements).toMatchObject({ cpus: null });
+  expect(values.warnings).toEqual([
+    'hostRequirements.cpus "four" is not a number of CPUs; it is ignored.',
+  ]);
+});
+
 // The CLI's mergeForwardPorts (imageMetadata.ts): a Set over "localhost:<n>" strings.
 it("lists each forwardPorts entry once, with localhost:<port> as the port, as the CLI merges them", () => {
   const { values } = deriveMetadata({
