@@ -29,7 +29,11 @@ import {
 } from "../app/preview/devcontainer-metadata";
 import { renderJson, renderText, type PreviewReport } from "../app/preview/render-report";
 import { quoteAddHostOptions } from "../app/preview/run-args";
-import { HOST_SESSION_VARIABLES, workspaceNotes } from "../app/preview/workspace-notes";
+import {
+  HOST_SESSION_VARIABLES,
+  skippedEnvScriptNote,
+  workspaceNotes,
+} from "../app/preview/workspace-notes";
 import {
   PREVIEW_OUTPUTS,
   readWorkspaceReport,
@@ -410,7 +414,6 @@ export async function runPreview(
     );
   }
   const where = locateConfiguration(found);
-  const notes = [...configurationNotes(found, where), ...workspaceNotes(config)];
   const repoName =
     basename(where.repository)
       .toLowerCase()
@@ -429,6 +432,11 @@ export async function runPreview(
     };
     const plan = await own.firstStart(derived.values, variables, parameters, repoName);
     const workspace = readWorkspaceReport(plan);
+    const notes = [
+      ...configurationNotes(found, where),
+      ...workspaceNotes(config),
+      ...workspace.skippedEnvScripts.map(skippedEnvScriptNote),
+    ];
     const report: PreviewReport = {
       devcontainerFile: found.kind === "config" ? displayPath(found.file) : null,
       serviceReads: where.serviceReads,

@@ -3,8 +3,7 @@
  * build-log warning nor a number: settings that work, but not as the Dev Containers spec
  * describes them, and variables a repository expects to be empty on most machines.
  */
-import { VARIABLE_NAME_PATTERN } from "../../src/devcontainer/warnings";
-import { parseRunArgs } from "./run-args";
+import type { SkippedEnvScript } from "./workspace-report";
 
 /**
  * Host-session variables: set by a desktop, WSL or an SSH agent on some developers'
@@ -36,21 +35,6 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
         "disk) fails the login-blocking start.",
     );
   }
-  // runArgs' `-e K=V` come first in the containerEnv script, as the service renders it.
-  const runArgsEnv = Object.fromEntries(parseRunArgs(config.runArgs).env);
-  for (const kind of ["containerEnv", "remoteEnv"] as const) {
-    const entries = kind === "containerEnv" ? [runArgsEnv, config[kind]] : [config[kind]];
-    const refused = [...new Set(entries.flatMap(refusedEnvNames))];
-    if (refused.length > 0) {
-      notes.push(
-        `${kind} ${refused.map((name) => JSON.stringify(name)).join(", ")}: not shell ` +
-          "variable names (letters, digits and _, not starting with a digit). If the service " +
-          `writes them into its ${kind} export script, the workspace's start cannot export ` +
-          `them and skips that whole script (the container log names them): none of ${kind} ` +
-          "is set.",
-      );
-    }
-  }
   const hr = config.hostRequirements;
   if (typeof hr === "object" && hr !== null && (hr as Record<string, unknown>).gpu === "optional") {
     notes.push(
@@ -61,13 +45,13 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
   return notes;
 }
 
-/** What the `dev` wrapper can export: the shell's variable names (the template's own rule). */
-export const SHELL_VARIABLE_NAME = new RegExp(VARIABLE_NAME_PATTERN);
-
-/** The keys of a containerEnv / remoteEnv object with a string value that no shell can export. */
-function refusedEnvNames(env: unknown): string[] {
-  if (typeof env !== "object" || env === null || Array.isArray(env)) return [];
-  return Object.entries(env)
-    .filter(([name, value]) => typeof value === "string" && !SHELL_VARIABLE_NAME.test(name))
-    .map(([name]) => name);
+/** The note for an env script the workspace's start skips (WorkspaceReport.skippedEnvScripts). */
+export function skippedEnvScriptNote(script: SkippedEnvScript): string {
+  const names = script.refusedNames.map((name) => JSON.stringify(name)).join(", ");
+  return (
+    `${script.kind} ${names}: not shell variable names (letters, digits and _, not starting ` +
+    `with a digit). If the service writes them into its ${script.kind} export script, the ` +
+    "workspace's start cannot export them and skips that whole script (the container log " +
+    `names them): none of ${script.kind} is set.`
+  );
 }

@@ -5,7 +5,10 @@
  * the PVC's size, the apps, and the warnings the build log would show. Nothing here
  * decides anything; every value is Terraform's.
  */
-import { SHELL_VARIABLE_NAME } from "./workspace-notes";
+import { VARIABLE_NAME_PATTERN } from "../../src/devcontainer/warnings";
+
+/** What the `dev` wrapper can export: the shell's variable names (the template's own rule). */
+const SHELL_VARIABLE_NAME = new RegExp(VARIABLE_NAME_PATTERN);
 
 /** The parts of a plan this reads (the plan harness's PlanResult has them). */
 export interface PlanView {
@@ -33,6 +36,12 @@ export interface ReportMount {
 export interface ReportApp {
   readonly name: string;
   readonly detail: string;
+}
+
+/** An env script the wrapper does not apply, and the names in it that no shell can export. */
+export interface SkippedEnvScript {
+  readonly kind: "containerEnv" | "remoteEnv";
+  readonly refusedNames: readonly string[];
 }
 
 /** One variable in the environment of everything the agent starts (terminals, IDEs, hooks). */
@@ -101,6 +110,8 @@ export interface WorkspaceReport {
   readonly scripts: readonly string[];
   /** The environment, in the order it is set. */
   readonly environment: readonly ReportEnvironmentVariable[];
+  /** Env scripts the `dev` wrapper skips whole: an entry's name is no shell variable name. */
+  readonly skippedEnvScripts: readonly SkippedEnvScript[];
   /** The lifecycle commands, in the order they run. */
   readonly lifecycle: readonly ReportLifecycleCommand[];
   /** The build log's Dev Container warnings, in the template's order. */
@@ -195,7 +206,7 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
     scripts: plan.resourceChanges
       .filter((r) => r.address.startsWith("coder_script."))
       .map((r) => String(r.after.display_name)),
-    environment: readEnvironment(plan, env),
+    ...readEnvironment(plan, env),
     lifecycle: readLifecycle(plan),
     ...readWarnings(plan),
   };
@@ -208,8 +219,9 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
 function readEnvironment(
   plan: PlanView,
   env: Readonly<Record<string, unknown>>,
-): ReportEnvironmentVariable[] {
+): Pick<WorkspaceReport, "environment" | "skippedEnvScripts"> {
   const entries: Omit<ReportEnvironmentVariable, "overridden">[] = [];
+  const skippedEnvScripts: SkippedEnvScript[] = [];
   const add = (name: string, value: string | null, from: string) =>
     entries.push({ name, value, from });
   const folder = stringOr(env.DC_WORKSPACE_FOLDER);
@@ -230,9 +242,17 @@ function readEnvironment(
   ] as const) {
     const script = Buffer.from(String(env[variable] ?? ""), "base64").toString("utf8");
     const exports = [...script.matchAll(/^export ([^=\n]*)="((?:[^"\\]|\\.)*)"$/gm)];
-    // The wrapper skips a script the shell refuses whole (dev-entrypoint.sh, step 3).
-    if (exports.some((m) => !SHELL_VARIABLE_NAME.test(m[1]))) continue;
-    for (const m of exports) add(m[1], m[2], from);
+    // The wrapper skips a script the shell refuses whole (dev-entrypoint.sh, step 3). `export`
+    // takes each word of `A B="1"` on its own (A, then B=1), so only a word that is no name
+    // is refused; such a line is not listed either way.
+    const refusedNames = exports
+      .map((m) => m[1])
+      .filter((name) => !name.split(/\s+/).every((word) => SHELL_VARIABLE_NAME.test(word)));
+    if (refusedNames.length > 0) {
+      skippedEnvScripts.push({ kind: from, refusedNames: [...new Set(refusedNames)] });
+      continue;
+    }
+    for (const m of exports) if (SHELL_VARIABLE_NAME.test(m[1])) add(m[1], m[2], from);
   }
   const home = stringOr(env.DC_HOME);
   const user = stringOr(env.DC_REMOTE_USER);
@@ -243,10 +263,13 @@ function readEnvironment(
       add(r.after.name, stringOr(r.after.value) ?? "", "coder_env");
     }
   }
-  return entries.map((e, i) => ({
-    ...e,
-    overridden: entries.slice(i + 1).some((later) => later.name === e.name),
-  }));
+  return {
+    environment: entries.map((e, i) => ({
+      ...e,
+      overridden: entries.slice(i + 1).some((later) => later.name === e.name),
+    })),
+    skippedEnvScripts,
+  };
 }
 
 /** The scripts and when they run. */

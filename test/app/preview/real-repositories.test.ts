@@ -321,7 +321,8 @@ describe("worth saying", () => {
       repoWith("env-names", {
         image: IMAGE,
         runArgs: ["-e", "RUN-ARG=1"],
-        containerEnv: { GOOD: "1", "A-B": "x", "9LIVES": "y" },
+        // "TWO WORDS" is two exports to the shell (TWO, then WORDS=…), which it accepts.
+        containerEnv: { GOOD: "1", "A-B": "x", "9LIVES": "y", "TWO WORDS": "z" },
         remoteEnv: { EDITOR: "vim" },
       }),
     );
