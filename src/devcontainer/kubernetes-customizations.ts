@@ -9,7 +9,8 @@
  * concatenate. Nothing here can fail a plan: a configuration that is null, not an
  * object, or has the wrong types anywhere yields empty results, and the values that
  * were given but cannot be used are kept (as their JSON text) so that the deciding
- * constructs can name them in warnings.
+ * constructs can name them in warnings. A piece of the wrong type (an entry that is no
+ * object, `tolerations` that is no list, …) is named in a warning of its own here.
  */
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { hcl, hclRaw, HclValue } from "../core/hcl";
@@ -38,7 +39,10 @@ export interface KubernetesCustomizationsProps {
  * - `rejectedStorage`: JSON texts of storage values that are neither (e.g. `true`); `""`
  *   counts as unset.
  * - `tolerations`: de-duplicated list of `{ key, operator, value, effect,
- *   toleration_seconds }`, every field a string or null.
+ *   toleration_seconds }`, every field a string or null, from the entries that are objects.
+ * - `resourceShapeWarnings`, `placementShapeWarnings`: warning lines for the pieces of the
+ *   wrong type that the sizing and the placement would otherwise skip without a word,
+ *   each quoting the value as JSON.
  */
 export class KubernetesCustomizations extends Construct {
   public readonly entries: TerraformLocal;
@@ -48,6 +52,8 @@ export class KubernetesCustomizations extends Construct {
   public readonly storage: IResolvable;
   public readonly rejectedStorage: IResolvable;
   public readonly tolerations: IResolvable;
+  public readonly resourceShapeWarnings: IResolvable;
+  public readonly placementShapeWarnings: IResolvable;
 
   constructor(scope: Construct, id: string, props: KubernetesCustomizationsProps) {
     super(scope, id);
@@ -106,9 +112,37 @@ export class KubernetesCustomizations extends Construct {
         for entry in ${entries} : [
           for toleration in entry.tolerations : {
             for field, source in ${fields} : field => ${scalarString("try(toleration[source], null)", "null")}
-          }
+          } if can(keys(toleration))
         ] if can(concat(entry.tolerations, []))
       ]))`,
+    ).expression;
+
+    // A field that is set (not null) but of a type nothing here reads.
+    const notObject = (path: string) =>
+      hcl`[for entry in ${entries} : format(${`customizations.kubernetes ${path}: %s is not an object, ignored`}, jsonencode(entry.${hclRaw(path)}))
+        if try(entry.${hclRaw(path)}, null) != null && !can(keys(entry.${hclRaw(path)}))]`;
+    this.resourceShapeWarnings = locals.add(
+      "k8s_resource_shape_warnings",
+      hcl`concat(
+        try([for entry in concat(${props.configuration}.customizations.kubernetes, []) : format(
+          "customizations.kubernetes: %s is not an object, ignored", jsonencode(entry)) if entry != null && !can(keys(entry))], []),
+        ${notObject("resources")},
+        ${notObject("resources.requests")},
+        ${notObject("resources.limits")}
+      )`,
+    ).expression;
+    this.placementShapeWarnings = locals.add(
+      "k8s_placement_shape_warnings",
+      hcl`concat(
+        ${notObject("nodeSelector")},
+        [for entry in ${entries} : format("customizations.kubernetes tolerations: %s is not a list, ignored", jsonencode(entry.tolerations))
+          if try(entry.tolerations, null) != null && !can(concat(entry.tolerations, []))],
+        flatten([for entry in ${entries} : [
+          for toleration in entry.tolerations : format(
+            "customizations.kubernetes tolerations: %s is not a valid toleration, ignored", jsonencode(toleration))
+          if !can(keys(toleration))
+        ] if can(concat(entry.tolerations, []))])
+      )`,
     ).expression;
   }
 }

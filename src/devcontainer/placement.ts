@@ -122,6 +122,7 @@ export class DevcontainerPlacement extends Construct {
     const warnings = locals.add(
       "placement_warnings",
       hcl`concat(
+        ${k8s.placementShapeWarnings},
         [for check in ${any(checked)} : format(
           "customizations.kubernetes tolerations: %s is not a valid toleration, ignored", ${asWritten})
           if ${allow} && !check.valid],

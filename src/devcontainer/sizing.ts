@@ -418,6 +418,7 @@ export class DevcontainerSizing extends Construct {
     const warnings = locals.add(
       "resource_warnings",
       hcl`concat(
+        ${k8s.resourceShapeWarnings},
         ${any(invalidWarnings)}, ${any(hrInvalid)}, ${any(hrIgnored)}, ${any(capWarnings)}, ${any(raisedWarnings)},
         ${any(extendedWarnings)}, ${any(storageWarnings)}
       )`,

@@ -124,6 +124,7 @@ const CASES: [string, MappingCase, PlacementExpectation][] = [
         toleration({ operator: "Exists" }),
       ],
       warnings: [
+        'customizations.kubernetes tolerations: "not a list" is not a list, ignored',
         invalid('{"operator":"Equal","value":"x"}'),
         invalid('{"key":"a","operator":"Exists","value":"b"}'),
         invalid('{"key":"a","operator":"In"}'),
@@ -136,7 +137,7 @@ const CASES: [string, MappingCase, PlacementExpectation][] = [
   [
     "placement on: a toleration that is not an object",
     { allowNodePlacement: true, kubernetes: [{ tolerations: ["x"] }] },
-    { nodeSelector: ARCH, tolerations: [], warnings: [invalid("{}")] },
+    { nodeSelector: ARCH, tolerations: [], warnings: [invalid('"x"')] },
   ],
   [
     "placement on: numbers in a toleration become strings",
@@ -202,6 +203,20 @@ const CASES: [string, MappingCase, PlacementExpectation][] = [
         'customizations.kubernetes nodeSelector["bad key"] = "x" is not a valid node label, ignored',
         `customizations.kubernetes nodeSelector["pool"] = "1${"0".repeat(100)}" is not a valid node label, ignored`,
         'customizations.kubernetes nodeSelector["zone"] = "a b" is not a valid node label, ignored',
+      ],
+    },
+  ],
+  [
+    "pieces of the wrong type are named, whether placement is on or off",
+    {
+      kubernetes: [{ nodeSelector: ["pool=gpu"], tolerations: { key: "gpu" } }, "gpu-pool"],
+    },
+    {
+      nodeSelector: ARCH,
+      tolerations: [],
+      warnings: [
+        'customizations.kubernetes nodeSelector: ["pool=gpu"] is not an object, ignored',
+        'customizations.kubernetes tolerations: {"key":"gpu"} is not a list, ignored',
       ],
     },
   ],

@@ -19,6 +19,29 @@ const DEFAULT_LIMITS = { cpu: "2", memory: "2Gi" };
 const K8S = "customizations.kubernetes";
 
 const CASES: [string, MappingCase, SizingExpectation][] = [
+  [
+    "pieces of the wrong type are named and ignored",
+    {
+      kubernetes: [
+        { resources: "large" },
+        { resources: { requests: ["cpu=2"], limits: 4 } },
+        7,
+        null,
+      ],
+    },
+    {
+      summary: "CPU 250m / 2 · memory 512Mi / 2Gi · disk 10Gi · from the parameters",
+      warnings: [
+        `${K8S}: 7 is not an object, ignored`,
+        `${K8S} resources: "large" is not an object, ignored`,
+        `${K8S} resources.requests: ["cpu=2"] is not an object, ignored`,
+        `${K8S} resources.limits: 4 is not an object, ignored`,
+      ],
+      requests: DEFAULT_REQUESTS,
+      limits: DEFAULT_LIMITS,
+      diskSize: "10Gi",
+    },
+  ],
   // --- §10.6 worked examples -------------------------------------------------------------
   [
     "example: nothing",
@@ -507,7 +530,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
   ],
   // --- merging contributors ---------------------------------------------------------------------
   [
-    "entries merge per key in contributor order; non-objects are skipped",
+    "entries merge per key in contributor order; non-objects are skipped with a warning",
     {
       kubernetes: [
         { resources: { requests: { cpu: "1", memory: "1Gi" } }, storage: "30Gi" },
@@ -518,8 +541,9 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     },
     {
       summary: "CPU 3 / 3 · memory 1Gi / 2Gi · disk 30Gi · from customizations.kubernetes",
-      // An empty storage means unset: the earlier entry's 30Gi counts, silently.
-      warnings: [],
+      // An empty storage means unset: the earlier entry's 30Gi counts, silently. A null
+      // entry is unset too; a string is a mistake worth naming.
+      warnings: [`${K8S}: "not an object" is not an object, ignored`],
       requests: { cpu: "3", memory: "1Gi" },
     },
   ],
@@ -558,7 +582,10 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     { kubernetes: [{ resources: { requests: ["cpu", "4"], limits: "8" } }] },
     {
       summary: "CPU 250m / 2 · memory 512Mi / 2Gi · disk 10Gi · from the parameters",
-      warnings: [],
+      warnings: [
+        `${K8S} resources.requests: ["cpu","4"] is not an object, ignored`,
+        `${K8S} resources.limits: "8" is not an object, ignored`,
+      ],
     },
   ],
   [

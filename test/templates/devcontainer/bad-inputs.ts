@@ -941,7 +941,19 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
         { storage: { size: "50Gi" } },
       ),
     },
-    warnings: ['customizations.kubernetes storage = {"size":"50Gi"}: invalid quantity, ignored'],
+    // A null entry means unset; every other piece of the wrong type is named.
+    warnings: [
+      "customizations.kubernetes: 1 is not an object, ignored",
+      'customizations.kubernetes: "storage" is not an object, ignored',
+      "customizations.kubernetes: true is not an object, ignored",
+      "customizations.kubernetes: [] is not an object, ignored",
+      'customizations.kubernetes resources: "huge" is not an object, ignored',
+      'customizations.kubernetes resources.requests: ["cpu","8"] is not an object, ignored',
+      "customizations.kubernetes resources.limits: 4 is not an object, ignored",
+      'customizations.kubernetes nodeSelector: "gpu" is not an object, ignored',
+      'customizations.kubernetes tolerations: {"key":"x"} is not a list, ignored',
+      'customizations.kubernetes storage = {"size":"50Gi"}: invalid quantity, ignored',
+    ],
     expected: { pod: { ...DEFAULT_RESOURCES, tolerations: [] }, resourcesSummary: DEFAULT_SUMMARY },
   },
   {
@@ -1116,7 +1128,8 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     },
     inputs: { variables: { allow_node_placement: true } },
     warnings: [
-      "customizations.kubernetes tolerations: {} is not a valid toleration, ignored",
+      "customizations.kubernetes tolerations: null is not a valid toleration, ignored",
+      'tolerations: "gpu" is not a valid toleration',
       'tolerations: {"key":"a","operator":"Bogus"} is not a valid toleration',
       'tolerations: {"effect":"NoExecute","key":"b","tolerationSeconds":"soon"} is not a valid toleration',
       'tolerations: {"key":"c","operator":"Exists","value":"v"} is not a valid toleration',
