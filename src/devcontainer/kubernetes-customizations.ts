@@ -33,7 +33,8 @@ export interface KubernetesCustomizationsProps {
  * - `requests`, `limits`: map of resource name → `{ value, json }`; `value` is the
  *   string the repository gave (a number becomes its string, any other type `""`),
  *   `json` the value as JSON, for warnings.
- * - `nodeSelector`: map of label → string (same conversion).
+ * - `nodeSelector`: map of label → string (a number becomes its string, any other type
+ *   null); `nodeSelectorJson`: map of label → the value as JSON, for warnings.
  * - `storage`: `{ value, json }` of the last entry whose storage is a non-empty
  *   string or number, else null.
  * - `rejectedStorage`: JSON texts of storage values that are neither (e.g. `true`); `""`
@@ -49,6 +50,7 @@ export class KubernetesCustomizations extends Construct {
   public readonly requests: IResolvable;
   public readonly limits: IResolvable;
   public readonly nodeSelector: IResolvable;
+  public readonly nodeSelectorJson: IResolvable;
   public readonly storage: IResolvable;
   public readonly rejectedStorage: IResolvable;
   public readonly tolerations: IResolvable;
@@ -74,12 +76,16 @@ export class KubernetesCustomizations extends Construct {
       }, {})`;
     this.requests = locals.add("k8s_requests_given", mergedMap("resources.requests")).expression;
     this.limits = locals.add("k8s_limits_given", mergedMap("resources.limits")).expression;
+    // A value that is no string or number (true, null, an object) is null here, and invalid:
+    // "" would be a valid label value that pins the pod to nodes the repository never named.
+    const givenSelector = hcl`merge([for entry in ${entries} : entry.nodeSelector if can(keys(entry.nodeSelector))]...)`;
     this.nodeSelector = locals.add(
       "k8s_node_selector_given",
-      hcl`try({
-        for name, value in merge([for entry in ${entries} : entry.nodeSelector if can(keys(entry.nodeSelector))]...) :
-        name => ${scalarString("value", '""')}
-      }, {})`,
+      hcl`try({ for name, value in ${givenSelector} : name => ${scalarString("value", "null")} }, {})`,
+    ).expression;
+    this.nodeSelectorJson = locals.add(
+      "k8s_node_selector_json",
+      hcl`try({ for name, value in ${givenSelector} : name => jsonencode(value) }, {})`,
     ).expression;
 
     // An empty string means unset, as null does (no warning).
@@ -106,13 +112,18 @@ export class KubernetesCustomizations extends Construct {
       effect: "effect",
       toleration_seconds: "tolerationSeconds",
     };
+    // A field set to something else than a string or number: reading it as null would change
+    // what the toleration means (no tolerationSeconds tolerates NoExecute forever).
+    const malformed = (toleration: string) =>
+      hcl`anytrue([for source in values(${fields}) :
+        try(${hclRaw(toleration)}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${hclRaw(toleration)}[source])))])`;
     this.tolerations = locals.add(
       "k8s_tolerations_given",
       hcl`distinct(flatten([
         for entry in ${entries} : [
           for toleration in entry.tolerations : {
             for field, source in ${fields} : field => ${scalarString("try(toleration[source], null)", "null")}
-          } if can(keys(toleration))
+          } if can(keys(toleration)) && !${malformed("toleration")}
         ] if can(concat(entry.tolerations, []))
       ]))`,
     ).expression;
@@ -140,7 +151,7 @@ export class KubernetesCustomizations extends Construct {
         flatten([for entry in ${entries} : [
           for toleration in entry.tolerations : format(
             "customizations.kubernetes tolerations: %s is not a valid toleration, ignored", jsonencode(toleration))
-          if !can(keys(toleration))
+          if !can(keys(toleration)) || ${malformed("toleration")}
         ] if can(concat(entry.tolerations, []))])
       )`,
     ).expression;

@@ -77,7 +77,7 @@ export class DevcontainerPlacement extends Construct {
     // value that is not a label value, e.g. a number printed with 100 digits) is dropped.
     const selectorChecks = locals.add(
       "node_selector_checks",
-      hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey("label")} && ${isValue("value")} }`,
+      hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey("label")} && value != null && ${isValue('value == null ? "" : value')} }`,
     );
     // The template's own key is merged last, so it overwrites a repository's value.
     const nodeSelector = locals.add(
@@ -128,11 +128,11 @@ export class DevcontainerPlacement extends Construct {
           if ${allow} && !check.valid],
         [for label, value in ${k8s.nodeSelector} : format(
           "customizations.kubernetes nodeSelector[%s] = %s is not a valid node label, ignored",
-          jsonencode(label), jsonencode(value))
+          jsonencode(label), value == null ? ${k8s.nodeSelectorJson}[label] : jsonencode(value))
           if ${allow} && !${any(selectorChecks)}[label] && label != ${ARCH_NODE_LABEL}],
         try(${allow} && ${k8s.nodeSelector}[${ARCH_NODE_LABEL}] != ${arch}, false) ? [format(
           "customizations.kubernetes nodeSelector[%s] = %s ignored: the template sets %s",
-          jsonencode(${ARCH_NODE_LABEL}), jsonencode(${k8s.nodeSelector}[${ARCH_NODE_LABEL}]), jsonencode(${arch}))] : [],
+          jsonencode(${ARCH_NODE_LABEL}), ${k8s.nodeSelectorJson}[${ARCH_NODE_LABEL}], jsonencode(${arch}))] : [],
         !${allow} && length(${k8s.nodeSelector}) + length(${k8s.tolerations}) > 0 ? [format(
           "customizations.kubernetes %s ignored: the template variable allow_node_placement is off",
           join(" and ", compact([

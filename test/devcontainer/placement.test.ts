@@ -76,9 +76,15 @@ const CASES: [string, MappingCase, PlacementExpectation][] = [
     { nodeSelector: ARCH, tolerations: [], warnings: [] },
   ],
   [
-    "placement on: selector values are converted, not validated",
+    "placement on: a number becomes its text, a bool is no label value",
     { allowNodePlacement: true, kubernetes: [{ nodeSelector: { disk: 1, ssd: true } }] },
-    { nodeSelector: { ...ARCH, disk: "1", ssd: "" }, tolerations: [], warnings: [] },
+    {
+      nodeSelector: { ...ARCH, disk: "1" },
+      tolerations: [],
+      warnings: [
+        'customizations.kubernetes nodeSelector["ssd"] = true is not a valid node label, ignored',
+      ],
+    },
   ],
   [
     "placement on: valid tolerations kept, invalid ones dropped with their JSON",
@@ -217,6 +223,58 @@ const CASES: [string, MappingCase, PlacementExpectation][] = [
       warnings: [
         'customizations.kubernetes nodeSelector: ["pool=gpu"] is not an object, ignored',
         'customizations.kubernetes tolerations: {"key":"gpu"} is not a list, ignored',
+      ],
+    },
+  ],
+  [
+    "placement on: selector values that are no string or number are dropped, not sent as empty",
+    {
+      allowNodePlacement: true,
+      kubernetes: [
+        { nodeSelector: { b: true, o: { a: 1 }, l: ["x"], n: null, "kubernetes.io/arch": false } },
+      ],
+    },
+    {
+      nodeSelector: ARCH,
+      tolerations: [],
+      warnings: [
+        'customizations.kubernetes nodeSelector["b"] = true is not a valid node label, ignored',
+        'customizations.kubernetes nodeSelector["l"] = ["x"] is not a valid node label, ignored',
+        'customizations.kubernetes nodeSelector["n"] = null is not a valid node label, ignored',
+        'customizations.kubernetes nodeSelector["o"] = {"a":1} is not a valid node label, ignored',
+        'customizations.kubernetes nodeSelector["kubernetes.io/arch"] = false ignored: the template sets "amd64"',
+      ],
+    },
+  ],
+  [
+    "placement on: a toleration field of the wrong type makes the toleration invalid",
+    {
+      allowNodePlacement: true,
+      kubernetes: [
+        {
+          tolerations: [
+            { key: "k", value: true, effect: "NoSchedule" },
+            { key: "k", operator: ["Exists"] },
+            { key: "j", tolerationSeconds: { a: 1 }, effect: "NoExecute" },
+            { key: "ok", operator: "Exists", effect: "NoExecute", tolerationSeconds: 60 },
+          ],
+        },
+      ],
+    },
+    {
+      nodeSelector: ARCH,
+      tolerations: [
+        toleration({
+          key: "ok",
+          operator: "Exists",
+          effect: "NoExecute",
+          toleration_seconds: "60",
+        }),
+      ],
+      warnings: [
+        invalid('{"effect":"NoSchedule","key":"k","value":true}'),
+        invalid('{"key":"k","operator":["Exists"]}'),
+        invalid('{"effect":"NoExecute","key":"j","tolerationSeconds":{"a":1}}'),
       ],
     },
   ],
