@@ -51,6 +51,13 @@ export interface DevcontainerSourceProps {
 }
 
 /**
+ * The longest base64 text of an env script the pod is given (DC_CONTAINER_ENV, DC_REMOTE_ENV).
+ * Linux takes at most 131072 bytes for one environment string (MAX_ARG_STRLEN, its name and
+ * "=" included) when the container's process starts; the rest is a margin.
+ */
+export const ENV_SCRIPT_MAX_BASE64 = 131000;
+
+/**
  * Where a workspace's container comes from, and what its Dev Container configuration
  * says (apply time):
  *
@@ -89,8 +96,13 @@ export class DevcontainerSource extends Construct {
   public readonly runtime: TerraformLocal;
   /** `local.lifecycle_scripts`: hook name → rendered sh script, non-null ones only. */
   public readonly lifecycleScripts: TerraformLocal;
-  /** `local.env_scripts`: `containerEnv` / `remoteEnv` → `export K="…"` lines. */
+  /**
+   * `local.env_scripts`: `containerEnv` / `remoteEnv` → `export K="…"` lines, without a script
+   * too large for one environment variable of the pod ({@link ENV_SCRIPT_MAX_BASE64}).
+   */
   public readonly envScripts: TerraformLocal;
+  /** `local.env_script_warnings`: one line per script left out for its size. */
+  public readonly envScriptWarnings: TerraformLocal;
   /** `local.vscode_extensions`: extension IDs in order. */
   public readonly vscodeExtensions: TerraformLocal;
   /** `local.vscode_settings`: merged settings as a JSON text, "{}" for none. */
@@ -171,9 +183,18 @@ export class DevcontainerSource extends Construct {
       "lifecycle_scripts",
       hcl`try({ for hook, script in ${dc}.lifecycle_scripts : hook => script if script != null && script != "" }, {})`,
     );
+    // The pod gets each script as one environment variable, in base64: a longer one than the
+    // kernel takes in one variable would make every start of the container fail.
+    const fits = hcl`length(base64encode(script)) <= ${ENV_SCRIPT_MAX_BASE64}`;
     this.envScripts = local(
       "env_scripts",
-      hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" }, {})`,
+      hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" && ${fits} }, {})`,
+    );
+    this.envScriptWarnings = local(
+      "env_script_warnings",
+      hcl`try([for kind, script in ${dc}.env_scripts : format(
+        "%s is %d characters as base64, more than the %d one environment variable of the pod can carry; none of it is set.",
+        kind, length(base64encode(script)), ${ENV_SCRIPT_MAX_BASE64}) if script != null && script != "" && !${fits}], [])`,
     );
     // An ID becomes an argument of `code-server --install-extension`: EXTENSION_ID_PATTERN only.
     const extensionValid = hcl`can(regex(${EXTENSION_ID_PATTERN}, extension))`;

@@ -10,7 +10,8 @@
 #   3. containerEnv, then remoteEnv: the service renders them as `export K="..."` lines, sourced
 #      here with unset variables expanding to "" (as in the Dev Containers CLI), so that
 #      "${PATH}:/x" extends the image's real PATH; a script the shell refuses is skipped with a
-#      message, never the end of the container;
+#      message, never the end of the container; a PATH they leave without the tools this
+#      script and the agent's start need gets the image's PATH appended, with a message;
 #   4. HOME, USER and LOGNAME of the remote user.
 # Every DC_* input is then removed from the environment and the agent's init script is exec'd.
 #
@@ -70,6 +71,7 @@ EOF_VARIABLES
 
 # 3. containerEnv, then remoteEnv.
 env_file=${DC_ENV_FILE:-/tmp/devcontainer-env.sh}
+image_path=${PATH-}
 #    An entry the shell refuses (`export A-B="x"`: a key that is no variable name) would end
 #    this shell, and the container would fail on every start with no terminal to fix it in.
 #    So each script is sourced in a subshell first; one that fails there, or complains (bash
@@ -88,6 +90,16 @@ for kind in containerEnv remoteEnv; do
     log "$kind was not applied: the shell refused it${refused:+ (not variable names: ${refused% })}"
   fi
   set -u
+done
+#    A PATH without the shell or the tools used below (`PATH=/opt/tool/bin`, or "") would end the
+#    container at its next command, on every start. The scripts' entries stay first.
+for tool in sh rm env sed; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    log "the PATH containerEnv/remoteEnv set has no $tool; the image's PATH was appended to it"
+    PATH=${PATH:+$PATH:}$image_path
+    export PATH
+    break
+  fi
 done
 rm -f "$env_file"
 

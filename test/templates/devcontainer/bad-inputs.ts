@@ -1498,6 +1498,28 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     warnings: ["Ünïcödé ⚠ runArgs --gpus all is not supported", /^long x{4000}$/],
   },
   {
+    // One environment variable holds at most 128 KiB when the container starts: a larger
+    // one would fail every start.
+    name: "an env script too large for the pod's environment",
+    metadata: {
+      env_scripts: {
+        containerEnv: `export BIG="${"x".repeat(120_000)}"\n`,
+        remoteEnv: 'export EDITOR="vim"\n',
+      },
+    },
+    warnings: [
+      "containerEnv is 160020 characters as base64, more than the 131000 one environment variable of the pod can carry; none of it is set.",
+    ],
+    expected: {
+      pod: {
+        env: {
+          DC_CONTAINER_ENV: "",
+          DC_REMOTE_ENV: Buffer.from('export EDITOR="vim"\n').toString("base64"),
+        },
+      },
+    },
+  },
+  {
     name: "scripts, extensions and settings with odd content",
     metadata: {
       lifecycle_scripts: {

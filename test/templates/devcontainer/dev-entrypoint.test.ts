@@ -126,6 +126,34 @@ describeEachShell("a containerEnv script the shell refuses (%s)", (toolset) => {
   });
 });
 
+// A PATH without the shell or rm would end the wrapper at its next command (`set -e`), and
+// the agent's start with it: the container would fail on every start.
+describeEachShell("a containerEnv PATH without the image's tools (%s)", (toolset) => {
+  it("gets the image's PATH appended, the script's entries first, and the agent starts", async () => {
+    const { result, agentEnv } = await run(
+      { DC_CONTAINER_ENV: b64('export PATH="/opt/tool/bin"\nexport AFTER="y"\n') },
+      toolset,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("agent started as vscode\n");
+    expect(agentEnv.AFTER).toBe("y");
+    expect(agentEnv.PATH).toMatch(/^\/opt\/tool\/bin:\/image\/bin:/);
+    expect(result.stderr).toContain(
+      "the PATH containerEnv/remoteEnv set has no sh; the image's PATH was appended to it",
+    );
+  });
+
+  it("leaves a PATH that keeps the tools as the script set it, without a message", async () => {
+    const { result, agentEnv } = await run(
+      { DC_REMOTE_ENV: b64('export PATH="/opt/tool/bin:${PATH}"\n') },
+      toolset,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(agentEnv.PATH).toMatch(/^\/opt\/tool\/bin:\/image\/bin:[^:]+$/);
+    expect(result.stderr).not.toContain("PATH");
+  });
+});
+
 it("fails before starting the agent when a required input is missing", async () => {
   const dir = dirs.make("dev-entrypoint-missing");
   const bin = linkHostTools(join(dir, "bin"), ["sh", "basename"]);
