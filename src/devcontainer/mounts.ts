@@ -6,8 +6,11 @@
  * Clock: apply time (the image's mounts, home and workspace folder). Inputs may be null or
  * malformed; the plan never fails on them. A mount the pod cannot have is dropped with one
  * warning: an unsupported kind, a target that is not an absolute path, a source that is not a
- * volume name, or a target that is already a mount point (the home, /workspaces, the
- * workspace folder, /dev/shm, or an earlier requested mount, dropped or not).
+ * volume name, a target or source with a segment over {@link MAX_SEGMENT_BYTES}, a target that
+ * is already a mount point (the home, /workspaces, the workspace folder, /dev/shm), a system
+ * directory ({@link SYSTEM_DIRECTORIES}, {@link SYSTEM_TREE_PATTERN}), or the target of an
+ * earlier requested mount, dropped or not. Targets are compared with repeated and trailing `/`
+ * removed, and mounted so.
  *
  * The lists are meant for dynamic blocks; {@link DevcontainerMounts.applyTo} writes them into a
  * kubernetes_deployment_v1 (cdktf's typed dynamic blocks cannot sit inside the list of
@@ -20,8 +23,13 @@ import type {
   DeploymentV1,
   DeploymentV1SpecTemplateSpecInitContainer,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
-import { POD_PATH_PATTERN, quotedForWarning } from "./repository-values";
-import { UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
+import { POD_PATH_PATTERN, quotedForWarning, utf8Bytes } from "./repository-values";
+import {
+  collapseSlashes,
+  isSystemPath,
+  MAX_SEGMENT_BYTES,
+  UNUSED_WORKSPACE_FOLDER_MOUNT,
+} from "./workspace-folder";
 
 /** Name of the pod volume backed by the workspace's PVC. */
 export const DATA_VOLUME = "data";
@@ -105,7 +113,8 @@ export class DevcontainerMounts extends Construct {
         ${"${devcontainerId}"}, ${props.workspaceId})`;
 
     // Each requested mount, normalized: placeholders substituted, surrounding spaces and
-    // trailing slashes removed, an empty source meaning an anonymous volume.
+    // trailing slashes removed, repeated slashes collapsed, an empty source meaning an
+    // anonymous volume.
     const requests = local(
       "mount_requests",
       hcl`try([
@@ -113,7 +122,7 @@ export class DevcontainerMounts extends Construct {
           index = i,
           kind = try(tostring(m.kind), null),
           source = try(coalesce(${substitute(hcl`trimspace(m.source)`)}), null),
-          target = try(replace(${substitute(hcl`trimspace(m.target)`)}, "/(.)[/]+$/", "$1"), null),
+          target = try(replace(${collapseSlashes(substitute(hcl`trimspace(m.target)`))}, "/(.)[/]+$/", "$1"), null),
           requested_target = try(m.target, null),
           read_only = try(m.read_only == true, false),
         }
@@ -130,6 +139,9 @@ export class DevcontainerMounts extends Construct {
     // A target usable as a mount path and in seed-home's space-separated lists (POD_PATH_PATTERN).
     const targetValid = (t: IResolvable) =>
       hcl`try(can(regex(${POD_PATH_PATTERN}, ${t})) && !can(regex("(^|/)[.][.]?(/|$)", ${t})), false)`;
+    // A segment no file system can create (the target's letters may be multi-byte).
+    const longSegment = (t: IResolvable) =>
+      hcl`try(anytrue([for s in split("/", ${t}) : ${utf8Bytes(hcl`s`)} > ${MAX_SEGMENT_BYTES}]), false)`;
     const decisions = local(
       "mount_decisions",
       hcl`[
@@ -138,8 +150,11 @@ export class DevcontainerMounts extends Construct {
           problem = (
             !try(contains(["volume", "tmpfs"], r.kind), false) ? "kind" :
             !${targetValid(hcl`r.target`)} ? "target" :
+            ${longSegment(hcl`r.target`)} ? "long_target" :
             r.kind == "volume" && !try(r.source == null || can(regex("^[A-Za-z0-9][A-Za-z0-9_.-]*$", r.source)), false) ? "source" :
+            r.kind == "volume" && try(length(r.source) > ${MAX_SEGMENT_BYTES}, false) ? "long_source" :
             try(contains(${reserved}[*].path, r.target), false) ? "reserved" :
+            try(${isSystemPath(hcl`r.target`)}, false) ? "system" :
             try(contains(slice(${requests.expression}[*].target, 0, r.index), r.target), false) ? "earlier" : null
           ),
           collides_with = try(one([for p in ${reserved} : p.what if p.path == r.target]), null),
@@ -209,8 +224,11 @@ export class DevcontainerMounts extends Construct {
         for d in ${decisions.expression} : (
           d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
           d.problem == "target" ? format("mounts[%d].target %s is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments); the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
+          d.problem == "long_target" ? format("mounts[%d].target %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
           d.problem == "source" ? format("mounts[%d].source %s is not a volume name (letters, digits, _ . -); the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
+          d.problem == "long_source" ? format("mounts[%d].source %s is longer than ${MAX_SEGMENT_BYTES} bytes, too long for its volume directory; the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "reserved" ? format("The %s mount at %s is not mounted: that path is already a mount point (%s).", d.kind, d.target, d.collides_with) :
+          d.problem == "system" ? format("mounts[%d].target %s is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
           format("The %s mount at %s is not mounted: that path is already a mount point (an earlier mount in mounts).", d.kind, d.target)
         ) if d.problem != null
       ]`,

@@ -4,7 +4,10 @@
  * Clock: apply time (repository parameter, the image's workspaceFolder, the workspace id).
  * Inputs may be null or malformed; the plan never fails on them: a folder that cannot be a
  * mount path, or holds a character outside WORKSPACE_FOLDER_PATTERN (it reaches the IDE links and
- * scripts), becomes the default `/workspaces/<repo_name>`, with a warning naming the value.
+ * scripts), becomes the default `/workspaces/<repo_name>`, with a warning naming the value. So
+ * does a system directory ({@link SYSTEM_DIRECTORIES}, {@link SYSTEM_TREE_PATTERN}) and a path
+ * with a segment over {@link MAX_SEGMENT_BYTES}. Repeated `/` are collapsed silently, as
+ * trailing ones are removed.
  */
 import { Construct, type IResolvable } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
@@ -23,6 +26,57 @@ export const FALLBACK_REPO_NAME = "workspace";
  */
 export const UNUSED_WORKSPACE_FOLDER_MOUNT = "/mnt/.devcontainer-unused-workspace-folder";
 
+/**
+ * Directories that neither the workspace folder nor a mounts[].target may be (paths below them
+ * stay allowed: `/usr/src/app`, `/var/lib/x`): an empty volume there hides what the image needs
+ * to start (its shell, libraries, /etc/passwd, the runtime's /run). `/usr/bin`, `/usr/sbin` and
+ * `/usr/lib*` are what `/bin`, `/sbin` and `/lib*` link to on merged-/usr images, `/var/run`
+ * links to `/run`. Compared after {@link collapseSlashes} and trailing `/` removal.
+ */
+export const SYSTEM_DIRECTORIES = [
+  "/",
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/proc",
+  "/run",
+  "/sbin",
+  "/sys",
+  "/usr",
+  "/usr/bin",
+  "/usr/lib",
+  "/usr/lib32",
+  "/usr/lib64",
+  "/usr/libx32",
+  "/usr/sbin",
+  "/var",
+  "/var/run",
+];
+
+/**
+ * Trees nothing may be mounted in, at any depth: the kernel's /proc and /sys (the API server
+ * refuses a mount path there) and the runtime's /dev (the pod's /dev/shm is its own mount).
+ */
+export const SYSTEM_TREE_PATTERN = "^/(proc|sys|dev)(/|$)";
+
+/** Most bytes of one path segment (Linux NAME_MAX): a longer one cannot be created. */
+export const MAX_SEGMENT_BYTES = 255;
+
+/** `path` with each run of `/` collapsed to one (`//a//b` → `/a/b`), as the kubelet compares. */
+export function collapseSlashes(path: HclValue): IResolvable {
+  return hcl`replace(${path}, "/[/]+/", "/")`;
+}
+
+/** Whether `path` (collapsed, without trailing `/`) is or lies in a system directory. */
+export function isSystemPath(path: HclValue): IResolvable {
+  return hcl`contains(${SYSTEM_DIRECTORIES}, ${path}) || can(regex(${SYSTEM_TREE_PATTERN}, ${path}))`;
+}
+
 export interface WorkspaceFolderProps {
   /** The `repository` parameter (https, ssh or scp-style URL). */
   readonly repository: HclValue;
@@ -39,7 +93,8 @@ export interface WorkspaceFolderProps {
 /**
  * Locals (with `localPrefix`): `repo_name`, `workspace_folder`, `workspace_folder_basename`,
  * `workspace_folder_mounted`, `workspace_folder_mount_path`, `workspace_folder_warnings`, and
- * the intermediate `repo_name_requested` and `workspace_folder_requested`.
+ * the intermediate `repo_name_requested`, `workspace_folder_requested` (what warnings quote) and
+ * `workspace_folder_normalized`.
  */
 export class WorkspaceFolder extends Construct {
   /** Local `repo_name`: the repository's last path segment without `.git`. */
@@ -86,17 +141,24 @@ export class WorkspaceFolder extends Construct {
         "/(.)[/]+$/", "$1")`,
     );
 
+    // Repeated slashes collapsed before any comparison (`//workspaces` is `/workspaces`).
+    const normalized = local("workspace_folder_normalized", collapseSlashes(requested.asString));
+
     // The folder reaches the vscode-desktop link unencoded, the IDE modules' scripts, our
     // scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's characters (so no
     // unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
     const valid = hcl`try(
-      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${requested.asString})) &&
-      !can(regex("(^|/)[.][.]?(/|$)", ${requested.asString})) &&
-      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${requested.asString}), false)`;
+      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${normalized.asString})) &&
+      !can(regex("(^|/)[.][.]?(/|$)", ${normalized.asString})) &&
+      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${normalized.asString}), false)`;
+    // A valid folder the container cannot have: a system directory, or a segment too long to
+    // create (the pattern is ASCII: a character is a byte).
+    const systemPath = isSystemPath(normalized.asString);
+    const longSegment = hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${normalized.asString}))`;
 
     const folder = local(
       "workspace_folder",
-      hcl`${valid} ? ${requested.asString} : format("/workspaces/%s", ${repoName.asString})`,
+      hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
     );
     const basename = local("workspace_folder_basename", hcl`basename(${folder.asString})`);
     const mounted = local(
@@ -116,7 +178,13 @@ export class WorkspaceFolder extends Construct {
           ${quotedForWarning(repoNameRequested.asString)}, ${repoName.asString})] : [],
         ${valid} ? [] : [format(
           "workspaceFolder %s cannot be used as the workspace folder (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, without . or .. segments or unknown variables); the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})]
+          ${quotedForWarning(requested.asString)}, ${folder.asString})],
+        ${valid} && ${systemPath} ? [format(
+          "workspaceFolder %s is a system directory or lies under /proc, /sys or /dev, where the workspace cannot be mounted; the workspace uses %s.",
+          ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
+        ${valid} && !${systemPath} && ${longSegment} ? [format(
+          "workspaceFolder %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the workspace uses %s.",
+          ${quotedForWarning(requested.asString)}, ${folder.asString})] : []
       )`,
     );
 

@@ -11,7 +11,7 @@ import { Construct } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "./named-locals";
 import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
-import { UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
+import { collapseSlashes, isSystemPath, UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
 
 /** uid/gid the pod runs as when the image has none recorded (deprecated, removed in 2.0). */
 export const FALLBACK_UID = 1000;
@@ -57,7 +57,7 @@ export interface WorkspaceUserProps {
 /**
  * Locals (with `localPrefix`): `remote_user`, `uid`, `gid`, `home_dir`, `user_warnings`,
  * plus the intermediate `remote_user_requested`, `recorded_uid`, `recorded_gid`,
- * `recorded_home` and `user_checks`.
+ * `recorded_home` (what the warning quotes), `recorded_home_normalized` and `user_checks`.
  */
 export class WorkspaceUser extends Construct {
   /** Local `remote_user`: the user name (`USER`, `LOGNAME`, the home fallback). */
@@ -87,6 +87,12 @@ export class WorkspaceUser extends Construct {
       "recorded_home",
       hcl`try(replace(trimspace(${props.runtime}.remote_user_home), "/[/]+$/", ""), null)`,
     );
+    // Repeated slashes collapsed: the home is compared with the folder and the mount targets,
+    // which are collapsed too (`/home//vscode` is `/home/vscode`, `//proc` is `/proc`).
+    const home = local(
+      "recorded_home_normalized",
+      hcl`try(${collapseSlashes(recordedHome.asString)}, null)`,
+    ).asString;
 
     // One object of validity flags keeps the decisions below short and readable.
     const checks = local(
@@ -95,8 +101,8 @@ export class WorkspaceUser extends Construct {
         remote_user_valid = try(can(regex(${USER_NAME_PATTERN}, ${requested.asString})), false),
         uid_valid = try(floor(${recordedUid.asNumber}) == ${recordedUid.asNumber} && ${recordedUid.asNumber} >= 0 && ${recordedUid.asNumber} <= ${MAX_ID}, false),
         gid_valid = try(floor(${recordedGid.asNumber}) == ${recordedGid.asNumber} && ${recordedGid.asNumber} >= 0 && ${recordedGid.asNumber} <= ${MAX_ID}, false),
-        home_valid = try(can(regex(${POD_PATH_PATTERN}, ${recordedHome.asString})) && !can(regex("(^|/)[.][.]?(/|$)", ${recordedHome.asString}))
-          && !contains(${PATHS_NOT_A_HOME}, ${recordedHome.asString}) && !can(regex("^/(proc|sys)(/|$)", ${recordedHome.asString})), false)
+        home_valid = try(can(regex(${POD_PATH_PATTERN}, ${home})) && !can(regex("(^|/)[.][.]?(/|$)", ${home}))
+          && !contains(${PATHS_NOT_A_HOME}, ${home}) && !(${isSystemPath(home)}), false)
       }`,
     );
     const check = checks.asAnyMap;
@@ -115,7 +121,7 @@ export class WorkspaceUser extends Construct {
     );
     const homeDir = local(
       "home_dir",
-      hcl`${check}.home_valid ? ${recordedHome.asString} : (
+      hcl`${check}.home_valid ? ${home} : (
         ${remoteUser.asString} == "root" ? "/root" : format("/home/%s", ${remoteUser.asString}))`,
     );
 
@@ -135,7 +141,7 @@ export class WorkspaceUser extends Construct {
           "runtime.remote_user_gid %s is not a valid gid; the workspace runs as gid ${FALLBACK_UID}.",
           jsonencode(${recordedGid.asNumber}))] : [],
         try(length(${recordedHome.asString}) > 0, false) && !${check}.home_valid ? [format(
-          "runtime.remote_user_home %s is not usable as the home directory (an absolute path of letters, digits and . _ @ + , ~ - /, without . and .. segments, not /proc, /sys or a path the pod mounts itself); the home is %s.",
+          "runtime.remote_user_home %s is not usable as the home directory (an absolute path of letters, digits and . _ @ + , ~ - /, without . and .. segments, not a system directory, nothing under /proc, /sys or /dev, not a path the pod mounts itself); the home is %s.",
           ${quotedForWarning(recordedHome.asString)}, ${homeDir.asString})] : []
       )`,
     );

@@ -72,6 +72,40 @@ const MANY_MOUNTS = [
   { kind: "volume", source: "  ", target: "/home/vscode/.local/share", read_only: false },
 ];
 
+/** System directories, repeated slashes and overlong segments; the comments give each fate. */
+const PATH_MOUNTS = [
+  // 0-3 dropped: a system directory, or under /proc, /sys or /dev
+  { kind: "tmpfs", source: null, target: "/proc", read_only: false },
+  { kind: "volume", source: "cg", target: "/sys/fs/cgroup", read_only: false },
+  { kind: "volume", source: "usr", target: "/usr", read_only: false },
+  { kind: "tmpfs", source: null, target: "/etc/", read_only: false },
+  // 4 dropped: /workspaces once the slashes are collapsed
+  { kind: "tmpfs", source: null, target: "//workspaces", read_only: false },
+  // 5 kept at /a/b
+  { kind: "volume", source: "ab", target: "/a//b", read_only: false },
+  // 6 dropped: the same path as 5
+  { kind: "tmpfs", source: null, target: "/a/b", read_only: false },
+  // 7 dropped: the home
+  { kind: "volume", source: "h", target: "/home//vscode", read_only: false },
+  // 8, 9 kept: below a system directory other than /proc, /sys, /dev
+  { kind: "volume", source: "src", target: "/usr/src/app", read_only: false },
+  { kind: "tmpfs", source: null, target: "/var/lib/x", read_only: false },
+  // 10 dropped: under /dev
+  { kind: "tmpfs", source: null, target: "/dev/fuse", read_only: false },
+  // 11 dropped: a segment of 128 two-byte letters is 256 bytes
+  { kind: "tmpfs", source: null, target: `/x/${"é".repeat(128)}`, read_only: false },
+  // 12 kept: a segment of 255 bytes
+  { kind: "tmpfs", source: null, target: `/x/${"a".repeat(255)}`, read_only: false },
+  // 13 dropped: a 256-byte source cannot be a directory name; 14 kept: 255 bytes
+  { kind: "volume", source: "s".repeat(256), target: "/data2", read_only: false },
+  { kind: "volume", source: "s".repeat(255), target: "/data3", read_only: false },
+  // 15 kept inside the mounted folder, slashes collapsed; 16 dropped: the folder itself
+  { kind: "volume", source: "sub", target: "${containerWorkspaceFolder}//sub", read_only: false },
+  { kind: "tmpfs", source: null, target: "//src//widgets", read_only: false },
+  // 17 dropped: a system directory after the slashes are collapsed
+  { kind: "tmpfs", source: null, target: "//proc//1", read_only: false },
+];
+
 const CASES = {
   // Stopped (or a pre-0.3.0 service): no mounts, the fallbacks of §6.
   stopped: {
@@ -100,6 +134,12 @@ const CASES = {
     workspaceFolder: "/workspaces/widgets",
     mounted: false,
     homeDir: "/home/dev",
+  },
+  paths: {
+    mounts: PATH_MOUNTS,
+    workspaceFolder: "/src/widgets",
+    mounted: true,
+    homeDir: "/home/vscode",
   },
   notAList: {
     mounts: "volume",
@@ -271,6 +311,43 @@ describe("DevcontainerMounts (expressions)", () => {
     ]);
   });
 
+  it("mounts collapsed targets, below system directories other than /proc, /sys and /dev", () => {
+    expect(result("paths").volume_mounts).toEqual([
+      ...fixedMounts("/home/vscode", "/src/widgets"),
+      { name: "data", mount_path: "/a/b", sub_path: "volumes/ab", read_only: false },
+      { name: "data", mount_path: "/usr/src/app", sub_path: "volumes/src", read_only: false },
+      { name: "tmpfs-9", mount_path: "/var/lib/x", sub_path: null, read_only: false },
+      { name: "tmpfs-12", mount_path: `/x/${"a".repeat(255)}`, sub_path: null, read_only: false },
+      {
+        name: "data",
+        mount_path: "/data3",
+        sub_path: `volumes/${"s".repeat(255)}`,
+        read_only: false,
+      },
+      { name: "data", mount_path: "/src/widgets/sub", sub_path: "volumes/sub", read_only: false },
+      SHM_MOUNT,
+    ]);
+    expect(result("paths").seed_mount_point_dirs).toEqual(["workspace-folder/sub"]);
+  });
+
+  it("drops system directories, collapsed duplicates and overlong segments, quoting the value", () => {
+    const system = (i: number, target: string, kind: string) =>
+      `mounts[${i}].target ${JSON.stringify(target)} is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted; the ${kind} mount is not mounted.`;
+    expect(result("paths").warnings).toEqual([
+      system(0, "/proc", "tmpfs"),
+      system(1, "/sys/fs/cgroup", "volume"),
+      system(2, "/usr", "volume"),
+      system(3, "/etc/", "tmpfs"),
+      "The tmpfs mount at /workspaces is not mounted: that path is already a mount point (/workspaces).",
+      "The tmpfs mount at /a/b is not mounted: that path is already a mount point (an earlier mount in mounts).",
+      "The volume mount at /home/vscode is not mounted: that path is already a mount point (the home directory).",
+      system(10, "/dev/fuse", "tmpfs"),
+      `mounts[11].target ${JSON.stringify(`/x/${"é".repeat(128)}`)} has a path segment longer than 255 bytes, which cannot be created; the tmpfs mount is not mounted.`,
+      `mounts[13].source ${JSON.stringify("s".repeat(256))} is longer than 255 bytes, too long for its volume directory; the volume mount at /data2 is not mounted.`,
+      "The tmpfs mount at /src/widgets is not mounted: that path is already a mount point (the workspace folder).",
+      system(17, "//proc//1", "tmpfs"),
+    ]);
+  });
   it("reserves the unused workspace-folder path, not the unmounted folder", () => {
     const r = result("unmountedFolder");
     expect(r.warnings).toEqual([

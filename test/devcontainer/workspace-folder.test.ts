@@ -43,6 +43,35 @@ const CASES = {
   },
   shellCharacters: { repository: "https://h/a/widgets", workspaceFolder: '/src/a";$(id);"' },
   plusSign: { repository: "https://h/a/widgets", workspaceFolder: "/workspaces/c++" },
+  // Repeated slashes collapse before every comparison and in the folder itself.
+  doubleSlashWorkspaces: { repository: "https://h/a/widgets", workspaceFolder: "//workspaces" },
+  doubleSlashHome: {
+    repository: "https://h/a/widgets",
+    workspaceFolder: "/home//dev//",
+    homeDir: "/home/dev",
+  },
+  doubleSlashElsewhere: { repository: "https://h/a/widgets", workspaceFolder: "//src///app" },
+  // Below a system directory other than /proc, /sys and /dev: allowed.
+  usrSrc: { repository: "https://h/a/widgets", workspaceFolder: "/usr/src/app" },
+  varLib: { repository: "https://h/a/widgets", workspaceFolder: "/var/lib/x" },
+  // System directories (or under /proc, /sys, /dev): the default, with a warning.
+  proc: { repository: "https://h/a/widgets", workspaceFolder: "/proc" },
+  sysFs: { repository: "https://h/a/widgets", workspaceFolder: "/sys/fs" },
+  dev: { repository: "https://h/a/widgets", workspaceFolder: "/dev" },
+  devPts: { repository: "https://h/a/widgets", workspaceFolder: "/dev/pts" },
+  usr: { repository: "https://h/a/widgets", workspaceFolder: "/usr" },
+  etc: { repository: "https://h/a/widgets", workspaceFolder: "/etc/" },
+  bin: { repository: "https://h/a/widgets", workspaceFolder: "/bin" },
+  lib: { repository: "https://h/a/widgets", workspaceFolder: "/lib" },
+  usrLib: { repository: "https://h/a/widgets", workspaceFolder: "/usr/lib" },
+  varRun: { repository: "https://h/a/widgets", workspaceFolder: "/var/run" },
+  doubleSlashProc: { repository: "https://h/a/widgets", workspaceFolder: "//proc//1" },
+  // A segment of 255 bytes can be created, one of 256 cannot.
+  segment255: { repository: "https://h/a/widgets", workspaceFolder: `/src/${"a".repeat(255)}` },
+  segment256: {
+    repository: "https://h/a/widgets",
+    workspaceFolder: `/workspaces/${"a".repeat(256)}/src`,
+  },
   repoNameWithUrlCharacters: {
     repository: "https://git.example.com/acme/app&url=x",
     workspaceFolder: "/workspaces/${localWorkspaceFolderBasename}",
@@ -166,6 +195,79 @@ describe("WorkspaceFolder", () => {
       expect(r.warnings[0]).toContain("/workspaces/widgets");
     },
   );
+
+  it("collapses repeated slashes before comparing with /workspaces and the home", () => {
+    expect(result("doubleSlashWorkspaces")).toMatchObject({
+      workspace_folder: "/workspaces",
+      basename: "workspaces",
+      mounted: false,
+      mount_path: "/mnt/.devcontainer-unused-workspace-folder",
+      warnings: [],
+    });
+    expect(result("doubleSlashHome")).toMatchObject({
+      workspace_folder: "/home/dev",
+      mounted: false,
+      warnings: [],
+    });
+    expect(result("doubleSlashElsewhere")).toMatchObject({
+      workspace_folder: "/src/app",
+      mounted: true,
+      mount_path: "/src/app",
+      warnings: [],
+    });
+  });
+
+  it("keeps a folder below a system directory other than /proc, /sys and /dev", () => {
+    expect(result("usrSrc")).toMatchObject({
+      workspace_folder: "/usr/src/app",
+      mounted: true,
+      warnings: [],
+    });
+    expect(result("varLib")).toMatchObject({
+      workspace_folder: "/var/lib/x",
+      mounted: true,
+      warnings: [],
+    });
+  });
+
+  it.each([
+    ["proc", "/proc"],
+    ["sysFs", "/sys/fs"],
+    ["dev", "/dev"],
+    ["devPts", "/dev/pts"],
+    ["usr", "/usr"],
+    ["etc", "/etc"],
+    ["bin", "/bin"],
+    ["lib", "/lib"],
+    ["usrLib", "/usr/lib"],
+    ["varRun", "/var/run"],
+    ["doubleSlashProc", "//proc//1"],
+  ] as const)(
+    "replaces the system directory of case %s by the default, with a warning quoting %s",
+    (name, quoted) => {
+      expect(result(name)).toMatchObject({
+        workspace_folder: "/workspaces/widgets",
+        mounted: false,
+        warnings: [
+          `workspaceFolder ${JSON.stringify(quoted)} is a system directory or lies under /proc, /sys or /dev, where the workspace cannot be mounted; the workspace uses /workspaces/widgets.`,
+        ],
+      });
+    },
+  );
+
+  it("refuses a folder with a path segment longer than 255 bytes", () => {
+    expect(result("segment255")).toMatchObject({
+      workspace_folder: CASES.segment255.workspaceFolder,
+      mounted: true,
+      warnings: [],
+    });
+    expect(result("segment256")).toMatchObject({
+      workspace_folder: "/workspaces/widgets",
+      warnings: [
+        `workspaceFolder ${JSON.stringify(CASES.segment256.workspaceFolder)} has a path segment longer than 255 bytes, which cannot be created; the workspace uses /workspaces/widgets.`,
+      ],
+    });
+  });
 
   it("replaces a repository name with URL characters by the fallback name, with a warning", () => {
     expect(result("repoNameWithUrlCharacters")).toEqual({

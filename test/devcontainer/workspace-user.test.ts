@@ -40,6 +40,38 @@ const CASES = {
     runtime: { remote_user_uid: 0, remote_user_gid: 0, remote_user_home: "/root" },
     metadataRead: true,
   },
+  // Repeated slashes collapse before the checks and in the home itself.
+  doubleSlashHome: {
+    remoteUser: "vscode",
+    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "//home//vscode/" },
+    metadataRead: true,
+  },
+  doubleSlashProc: {
+    remoteUser: "vscode",
+    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "//proc/1" },
+    metadataRead: true,
+  },
+  doubleSlashWorkspaces: {
+    remoteUser: "vscode",
+    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "//workspaces" },
+    metadataRead: true,
+  },
+  // A system user's home (bin's is /bin): a volume there hides the image's programs.
+  systemDirectoryHome: {
+    remoteUser: "vscode",
+    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "/usr" },
+    metadataRead: true,
+  },
+  devHome: {
+    remoteUser: "vscode",
+    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "/dev/x" },
+    metadataRead: true,
+  },
+  belowSystemDirectory: {
+    remoteUser: "vscode",
+    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "/var/lib/app" },
+    metadataRead: true,
+  },
 } satisfies Record<string, UserCase>;
 
 type CaseName = keyof typeof CASES;
@@ -137,6 +169,38 @@ describe("WorkspaceUser", () => {
       gid: 0,
       home_dir: "/root",
       warnings: [],
+    });
+  });
+
+  it("refuses a home that is a system directory or under /dev, and keeps one below /var", () => {
+    for (const [name, home] of [
+      ["systemDirectoryHome", "/usr"],
+      ["devHome", "/dev/x"],
+    ] as const) {
+      expect(result(name)).toMatchObject({
+        home_dir: "/home/vscode",
+        warnings: [expect.stringContaining(`runtime.remote_user_home "${home}" is not usable`)],
+      });
+    }
+    expect(result("belowSystemDirectory")).toMatchObject({
+      home_dir: "/var/lib/app",
+      warnings: [],
+    });
+  });
+
+  it("collapses repeated slashes in the home, so //proc and //workspaces cannot slip through", () => {
+    expect(result("doubleSlashHome")).toMatchObject({ home_dir: "/home/vscode", warnings: [] });
+    expect(result("doubleSlashProc")).toMatchObject({
+      home_dir: "/home/vscode",
+      warnings: [
+        expect.stringMatching(/^runtime\.remote_user_home "\/\/proc\/1" .*\/home\/vscode\.$/),
+      ],
+    });
+    expect(result("doubleSlashWorkspaces")).toMatchObject({
+      home_dir: "/home/vscode",
+      warnings: [
+        expect.stringMatching(/^runtime\.remote_user_home "\/\/workspaces" .*\/home\/vscode\.$/),
+      ],
     });
   });
 });
