@@ -41,14 +41,38 @@ export const QUANTITY_SUFFIX_FACTORS: Readonly<Record<string, string>> = {
   Ei: (2n ** 60n).toString(),
 };
 
+/** A DNS-1123 subdomain (IsDNS1123Subdomain), unanchored; its 253-character limit is separate. */
+const DNS_SUBDOMAIN = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+
+/** The name part of a qualified name: at most 63 characters, alphanumeric at both ends. */
+const QUALIFIED_NAME_PART = "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?";
+
 /**
- * A resource name: `cpu`, `memory`, `ephemeral-storage`, `hugepages-<n>(K|M|G)i`, or
- * `<domain>/<name>` (e.g. `nvidia.com/gpu`). Also keeps names safe to print in the
- * agent's metadata script.
+ * A resource name: `cpu`, `memory`, `ephemeral-storage`, `hugepages-<n>(K|M|G)i`, or a
+ * qualified name `<domain>/<name>` (e.g. `nvidia.com/gpu`: a DNS subdomain, a name of at most
+ * 63 characters). Also keeps names safe to print in the agent's metadata script. The
+ * domain's length limits are {@link LABEL_KEY_LONG_PREFIX_PATTERN} and
+ * {@link EXTENDED_RESOURCE_LONG_PREFIX_PATTERN}; {@link isValidResourceName} applies them all.
  */
 export const RESOURCE_NAME_PATTERN =
   "^(cpu|memory|ephemeral-storage|hugepages-[0-9]+[KMG]i|" +
-  "[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$";
+  `${DNS_SUBDOMAIN}/${QUALIFIED_NAME_PART})$`;
+
+/** Names in the kubernetes.io domains: reserved for standard resources. */
+export const KUBERNETES_IO_RESOURCE_PATTERN = "^([^/]*[.])?kubernetes[.]io/";
+
+/**
+ * The prefix of an extended resource name that the API server refuses (helper
+ * IsExtendedResourceName): ResourceQuota names quota as `requests.<name>`, so no extended
+ * resource may start with it.
+ */
+export const EXTENDED_RESOURCE_REQUESTS_PREFIX = "requests.";
+
+/**
+ * An extended resource whose domain is longer than 244 characters: `requests.<name>` must
+ * be a qualified name too (IsExtendedResourceName), and 9 + 244 is a DNS subdomain's 253.
+ */
+export const EXTENDED_RESOURCE_LONG_PREFIX_PATTERN = "^[^/]{245,}/";
 
 /** The resources the template sets itself; every other valid name is an extended resource. */
 export const STANDARD_RESOURCE_NAMES: readonly string[] = ["cpu", "memory", "ephemeral-storage"];
@@ -69,9 +93,20 @@ export function quantityValue(text: string): number | undefined {
   return Number(match[1]) * Number(QUANTITY_SUFFIX_FACTORS[match[2]]);
 }
 
-/** True when `name` is a resource name the template passes on. */
+/**
+ * True when `name` is a resource name the template passes on (synth-time twin of the name
+ * checks in sizing.ts): the pattern, no `..`, a domain of at most 253 characters, not a
+ * kubernetes.io name, and an extended resource name the API server accepts.
+ */
 export function isValidResourceName(name: string): boolean {
-  return new RegExp(RESOURCE_NAME_PATTERN).test(name);
+  return (
+    new RegExp(RESOURCE_NAME_PATTERN).test(name) &&
+    !name.includes("..") &&
+    !new RegExp(LABEL_KEY_LONG_PREFIX_PATTERN).test(name) &&
+    !new RegExp(KUBERNETES_IO_RESOURCE_PATTERN).test(name) &&
+    !name.startsWith(EXTENDED_RESOURCE_REQUESTS_PREFIX) &&
+    !new RegExp(EXTENDED_RESOURCE_LONG_PREFIX_PATTERN).test(name)
+  );
 }
 
 /**
@@ -79,9 +114,7 @@ export function isValidResourceName(name: string): boolean {
  * a name of at most 63 characters. Also the rule for toleration keys. The prefix's own limit
  * (253 characters) is {@link LABEL_KEY_LONG_PREFIX_PATTERN}.
  */
-export const LABEL_KEY_PATTERN =
-  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?" +
-  "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
+export const LABEL_KEY_PATTERN = `^(${DNS_SUBDOMAIN}/)?${QUALIFIED_NAME_PART}$`;
 
 /** A label key whose prefix is longer than a DNS subdomain may be. */
 export const LABEL_KEY_LONG_PREFIX_PATTERN = "^[^/]{254,}/";

@@ -35,6 +35,58 @@ export const BASELINE_CAPABILITIES = [
   "SYS_CHROOT",
 ] as const;
 
+/**
+ * The capability names a container may add: the Linux capabilities (capabilities(7), without
+ * `CAP_`) and `ALL`. The API server passes any string on, and the runtime refuses to start a
+ * container with an unknown one, so the template adds no other name. The plan harness keeps
+ * its own copy (packages/terraform-harness/src/kubernetes-api.ts: it imports nothing of the
+ * project); test/devcontainer/runtime.test.ts proves the two equal.
+ */
+export const KNOWN_CAPABILITIES = [
+  "ALL",
+  "AUDIT_CONTROL",
+  "AUDIT_READ",
+  "AUDIT_WRITE",
+  "BLOCK_SUSPEND",
+  "BPF",
+  "CHECKPOINT_RESTORE",
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "DAC_READ_SEARCH",
+  "FOWNER",
+  "FSETID",
+  "IPC_LOCK",
+  "IPC_OWNER",
+  "KILL",
+  "LEASE",
+  "LINUX_IMMUTABLE",
+  "MAC_ADMIN",
+  "MAC_OVERRIDE",
+  "MKNOD",
+  "NET_ADMIN",
+  "NET_BIND_SERVICE",
+  "NET_BROADCAST",
+  "NET_RAW",
+  "PERFMON",
+  "SETFCAP",
+  "SETGID",
+  "SETPCAP",
+  "SETUID",
+  "SYSLOG",
+  "SYS_ADMIN",
+  "SYS_BOOT",
+  "SYS_CHROOT",
+  "SYS_MODULE",
+  "SYS_NICE",
+  "SYS_PACCT",
+  "SYS_PTRACE",
+  "SYS_RAWIO",
+  "SYS_RESOURCE",
+  "SYS_TIME",
+  "SYS_TTY_CONFIG",
+  "WAKE_ALARM",
+] as const;
+
 /** Size of /dev/shm without `--shm-size` (Docker's default). */
 export const DEFAULT_SHM_SIZE = "64Mi";
 
@@ -128,9 +180,11 @@ export class ContainerRuntime extends Construct {
     );
     const r = requested.asAnyMap;
 
+    // Only names the runtime knows: an unknown one (FOO_BAR, a typo) would keep the pod from
+    // starting, so it is dropped with the "is not a capability name" warning.
     const capabilitiesRequested = local(
       "capabilities_requested",
-      hcl`[for c in ${r}.capabilities : c if can(regex("^[A-Z0-9_]+$", c))]`,
+      hcl`[for c in ${r}.capabilities : c if contains(${KNOWN_CAPABILITIES}, c)]`,
     );
     // restricted lets a container add NET_BIND_SERVICE only, whatever allow_privileged says.
     const capabilitiesAdd = local(

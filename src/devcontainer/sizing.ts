@@ -21,8 +21,12 @@ import {
   DEFAULT_CPU_REQUEST_CORES,
   DEFAULT_MEMORY_REQUEST,
   DEFAULT_MEMORY_REQUEST_BYTES,
+  EXTENDED_RESOURCE_LONG_PREFIX_PATTERN,
+  EXTENDED_RESOURCE_REQUESTS_PREFIX,
   GIB,
   HOST_REQUIREMENTS_GPU_RESOURCE,
+  KUBERNETES_IO_RESOURCE_PATTERN,
+  LABEL_KEY_LONG_PREFIX_PATTERN,
   QUANTITY_PATTERN,
   QUANTITY_SUFFIX_FACTORS,
   RESOURCE_NAME_PATTERN,
@@ -100,16 +104,23 @@ export class DevcontainerSizing extends Construct {
       hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, hclRaw(factor)]))}`,
     );
     // Why the API server would refuse a resource, or "" (pkg/apis/core/validation): a name
-    // that is not qualified or holds "..", a kubernetes.io name that is not standard, a
-    // quantity that does not parse, an extended resource that is not a whole number, or
-    // hugepages that are not a positive multiple of their page size.
+    // that is not qualified (a domain over 253 characters included) or holds "..", a
+    // kubernetes.io name that is not standard, an extended resource name that starts with
+    // "requests." or whose "requests."-prefixed quota name would not be qualified (a domain
+    // over 244 characters), a quantity that does not parse, an extended resource that is not
+    // a whole number, or hugepages that are not a positive multiple of their page size.
     const amount = (value: string) =>
       hcl`tonumber(regex(${pattern}, ${hclRaw(value)})[0]) * ${any(factors)}[regex(${pattern}, ${hclRaw(value)})[1]]`;
     const problem = (name: string, value: string) =>
       hcl`(!can(regex(${namePattern}, ${hclRaw(name)})) || strcontains(${hclRaw(name)}, "..")
+          || can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
         ? "invalid resource name"
-        : can(regex("^([^/]*[.])?kubernetes[.]io/", ${hclRaw(name)}))
+        : can(regex(${KUBERNETES_IO_RESOURCE_PATTERN}, ${hclRaw(name)}))
         ? "invalid resource name (kubernetes.io names are reserved for standard resources)"
+        : startswith(${hclRaw(name)}, ${EXTENDED_RESOURCE_REQUESTS_PREFIX})
+        ? "invalid resource name (the prefix \"requests.\" is reserved for resource quotas)"
+        : can(regex(${EXTENDED_RESOURCE_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
+        ? "invalid resource name (an extended resource's domain may have at most 244 characters)"
         : !can(regex(${pattern}, ${hclRaw(value)})) ? "invalid quantity"
         : startswith(${hclRaw(name)}, "hugepages-")
         ? (try(${amount(value)} > 0 && ${amount(value)} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)

@@ -34,6 +34,9 @@ describe("Kubernetes quantities and resource names (synth-time twins of the HCL)
     "hugepages-1Gi",
     "nvidia.com/gpu",
     "example.com/fpga_v2.1",
+    `example.com/${"g".repeat(63)}`,
+    `${"a".repeat(244)}/x`,
+    "a-b.example.com/requests.x",
   ])("accepts the resource name %s", (name) => expect(isValidResourceName(name)).toBe(true));
 
   it.each([
@@ -45,4 +48,18 @@ describe("Kubernetes quantities and resource names (synth-time twins of the HCL)
     "a/b'c",
     "a/b;rm",
   ])("rejects the resource name %j", (name) => expect(isValidResourceName(name)).toBe(false));
+
+  // apimachinery IsQualifiedName and helper IsExtendedResourceName: what the API server refuses.
+  it.each([
+    ["a name part of 64 characters", `example.com/${"g".repeat(64)}`],
+    ["a domain label starting with -", "a.-b.com/gpu"],
+    ["a domain label ending with -", "a-.b.com/gpu"],
+    ["an empty domain label", "example..com/x"],
+    ["a domain of 254 characters", `${"a".repeat(254)}/x`],
+    ["a requests. prefix", "requests.example.com/gpu"],
+    ["a domain of 245 characters (requests.<name> is not qualified)", `${"a".repeat(245)}/x`],
+    ["a kubernetes.io name", "foo.kubernetes.io/x"],
+  ])("rejects an extended resource name with %s", (_why, name) =>
+    expect(isValidResourceName(name)).toBe(false),
+  );
 });

@@ -1,6 +1,11 @@
 import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
-import { ContainerRuntime } from "../../src/devcontainer/runtime";
+import {
+  BASELINE_CAPABILITIES,
+  ContainerRuntime,
+  KNOWN_CAPABILITIES,
+} from "../../src/devcontainer/runtime";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
+import { KNOWN_CAPABILITIES as HARNESS_CAPABILITIES } from "@coder-cdktf/terraform-harness/src/kubernetes-api";
 import { EMPTY_RUNTIME } from "../templates/devcontainer/synthesized";
 
 interface RuntimeCase {
@@ -55,6 +60,14 @@ const CASES = {
     allowPrivileged: true,
   },
   fractionalShm: { runtime: runtimeObject({ shm_size_bytes: 1.5 }), allowPrivileged: false },
+  unknownAllowed: {
+    runtime: runtimeObject({ cap_add: ["FOO_BAR", "SYS_PTRACE", "cap_bogus", "ALL"] }),
+    allowPrivileged: true,
+  },
+  unknownBaseline: {
+    runtime: runtimeObject({ cap_add: ["FOO_BAR", "CHOWN"] }),
+    allowPrivileged: false,
+  },
 } satisfies Record<string, RuntimeCase>;
 
 type CaseName = keyof typeof CASES;
@@ -186,5 +199,27 @@ describe("ContainerRuntime", () => {
     expect(result("fractionalShm").warnings).toEqual([
       expect.stringMatching(/shm_size_bytes 1\.5/),
     ]);
+  });
+
+  it("drops capability names Linux does not have, even with allow_privileged, quoting each", () => {
+    const allowed = result("unknownAllowed");
+    expect(allowed.capabilities_add).toEqual(["SYS_PTRACE", "ALL"]);
+    expect(allowed.warnings).toEqual([
+      'capAdd "FOO_BAR" is not a capability name; it is not added.',
+      'capAdd "BOGUS" is not a capability name; it is not added.',
+    ]);
+    const baseline = result("unknownBaseline");
+    expect(baseline.capabilities_add).toEqual(["CHOWN"]);
+    expect(baseline.warnings).toEqual([
+      'capAdd "FOO_BAR" is not a capability name; it is not added.',
+    ]);
+  });
+
+  it("knows the same capability names as the plan harness, the baseline among them", () => {
+    expect([...KNOWN_CAPABILITIES].sort()).toEqual([...HARNESS_CAPABILITIES].sort());
+    expect(new Set(KNOWN_CAPABILITIES).size).toBe(KNOWN_CAPABILITIES.length);
+    for (const capability of BASELINE_CAPABILITIES) {
+      expect(KNOWN_CAPABILITIES).toContain(capability);
+    }
   });
 });

@@ -267,6 +267,44 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     },
   ],
   [
+    "extended resource names the API server refuses (qualified names, requests. prefix, long domains) are dropped",
+    {
+      kubernetes: [
+        {
+          resources: {
+            requests: { "requests.example.com/gpu": "1" },
+            limits: {
+              [`example.com/${"g".repeat(64)}`]: "1",
+              [`example.com/${"g".repeat(63)}`]: "1",
+              "a.-b.com/gpu": "1",
+              [`${"a".repeat(254)}/x`]: "1",
+              [`${"a".repeat(245)}/x`]: "1",
+              [`${"a".repeat(244)}/x`]: "2",
+              "requests.example.com/gpu": "1",
+            },
+          },
+        },
+      ],
+    },
+    {
+      summary: `CPU 250m / 2 · memory 512Mi / 2Gi · disk 10Gi · ${"a".repeat(244)}/x 2 / 2 · example.com/${"g".repeat(63)} 1 / 1 · from customizations.kubernetes`,
+      warnings: [
+        `${K8S} resources.requests["requests.example.com/gpu"] = "1": invalid resource name (the prefix "requests." is reserved for resource quotas), ignored`,
+        `${K8S} resources.limits["a.-b.com/gpu"] = "1": invalid resource name, ignored`,
+        `${K8S} resources.limits["${"a".repeat(245)}/x"] = "1": invalid resource name (an extended resource's domain may have at most 244 characters), ignored`,
+        `${K8S} resources.limits["${"a".repeat(254)}/x"] = "1": invalid resource name, ignored`,
+        `${K8S} resources.limits["example.com/${"g".repeat(64)}"] = "1": invalid resource name, ignored`,
+        `${K8S} resources.limits["requests.example.com/gpu"] = "1": invalid resource name (the prefix "requests." is reserved for resource quotas), ignored`,
+      ],
+      limits: {
+        cpu: "2",
+        memory: "2Gi",
+        [`${"a".repeat(244)}/x`]: "2",
+        [`example.com/${"g".repeat(63)}`]: "1",
+      },
+    },
+  ],
+  [
     "an empty storage means unset, without a warning",
     { kubernetes: [{ storage: "" }] },
     {

@@ -70,9 +70,10 @@ const HUGEPAGES = /^hugepages-(.+)$/;
 /**
  * Linux capability names a container may add or drop (capabilities(7), without CAP_;
  * the API server passes any string to the runtime, which fails to start the container on an
- * unknown one), plus ALL.
+ * unknown one), plus ALL. The harness keeps its own list, as it does for Pod Security: it stands
+ * for the cluster. The template's copy (src/devcontainer/runtime.ts) is tested to be equal.
  */
-const KNOWN_CAPABILITIES = new Set(
+export const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set(
   (
     "ALL AUDIT_CONTROL AUDIT_READ AUDIT_WRITE BLOCK_SUSPEND BPF CHECKPOINT_RESTORE CHOWN " +
     "DAC_OVERRIDE DAC_READ_SEARCH FOWNER FSETID IPC_LOCK IPC_OWNER KILL LEASE LINUX_IMMUTABLE " +
@@ -373,9 +374,19 @@ function validateResources(resources: Obj | undefined, path: string, report: (m:
 
 const isWhole = (n: number) => Math.abs(n - Math.round(n)) < 1e-9;
 
-/** Extended resources: a domain-qualified name outside kubernetes.io, not `requests.*`. */
+/** The quota prefix of a resource (ResourceQuota's `requests.<name>`). */
+const REQUESTS_PREFIX = "requests.";
+
+/**
+ * Extended resources (helper.IsExtendedResourceName): a domain-qualified name outside
+ * kubernetes.io, not `requests.*`, whose quota name `requests.<name>` is a qualified name too.
+ */
 function isExtendedResource(name: string): boolean {
-  return name.includes("/") && !isNativeResource(name) && !name.startsWith("requests.");
+  return (
+    !isNativeResource(name) &&
+    !name.startsWith(REQUESTS_PREFIX) &&
+    qualifiedName(REQUESTS_PREFIX + name).length === 0
+  );
 }
 
 function isNativeResource(name: string): boolean {
@@ -391,6 +402,7 @@ function resourceNameProblems(name: string): string[] {
   if (problems.length > 0) return problems;
   if (STANDARD_CONTAINER_RESOURCES.has(name) || HUGEPAGES.test(name)) return [];
   if (isNativeResource(name)) return ["must be a standard resource for containers"];
+  if (!isExtendedResource(name)) return ["doesn't follow extended resource name standard"];
   return [];
 }
 

@@ -147,6 +147,20 @@ describe("Kubernetes API validation of planned objects", () => {
       "must be a standard resource for containers",
     ],
     [
+      "an extended resource name with a requests. prefix",
+      () =>
+        inContainer({
+          resources: [{ requests: {}, limits: { "requests.example.com/gpu": "1" } }],
+        }),
+      'limits[requests.example.com/gpu]: Invalid value: "requests.example.com/gpu": doesn\'t follow extended resource name standard',
+    ],
+    [
+      "an extended resource name whose quota name requests.<name> is not qualified",
+      () =>
+        inContainer({ resources: [{ requests: {}, limits: { [`${"a".repeat(245)}/x`]: "1" } }] }),
+      `Invalid value: "${"a".repeat(245)}/x": doesn't follow extended resource name standard`,
+    ],
+    [
       "fractional extended resource",
       () => inContainer({ resources: [{ requests: {}, limits: { "nvidia.com/gpu": "0.5" } }] }),
       'limits[nvidia.com/gpu]: Invalid value: "0.5": must be an integer',
@@ -260,6 +274,11 @@ describe("Kubernetes API validation of planned objects", () => {
     ],
   ])("rejects %s", (_name, run, message) => {
     expect(run().join("\n")).toContain(message);
+  });
+
+  it("accepts an extended resource whose domain has 244 characters (requests.<name> has 253)", () => {
+    const limits = { [`${"a".repeat(244)}/x`]: "1", "example.com/requests.x": "1" };
+    expect(inContainer({ resources: [{ requests: {}, limits }] })).toEqual([]);
   });
 
   it("rejects a PVC without storage, with an empty one, and without access modes", () => {
