@@ -197,6 +197,14 @@ export function deriveMetadata(
     }
   }
 
+  // Strings the CLI reads as such; another type is not what the file meant.
+  for (const key of ["remoteUser", "containerUser", "workspaceFolder"]) {
+    const value = config[key];
+    if (value !== undefined && value !== null && typeof value !== "string") {
+      warnings.push(`${key} ${JSON.stringify(value)} is not a string; it is ignored.`);
+    }
+  }
+
   // The user.
   const fileRemoteUser = text(config.remoteUser);
   const containerUser = text(config.containerUser);
@@ -266,8 +274,9 @@ export function deriveMetadata(
   warnings.push(...lifecycle.warnings);
   const ports = forwardPorts(config, warnings);
 
-  const containerEnv = [...run.env, ...envEntries(config.containerEnv)];
-  const remoteEnv = envEntries(config.remoteEnv);
+  const containerEnv = [...run.env, ...envEntries(config.containerEnv, "containerEnv", warnings)];
+  const remoteEnv = envEntries(config.remoteEnv, "remoteEnv", warnings);
+  warnings.push(...unsettableReferences(config));
   const envScripts: Record<string, string> = {};
   if (containerEnv.length > 0) envScripts.containerEnv = exportLines(containerEnv);
   if (remoteEnv.length > 0) envScripts.remoteEnv = exportLines(remoteEnv);
@@ -328,6 +337,7 @@ function usedVariables(
   const ignored = (path: string) =>
     ignoredPaths.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
   return findVariableReferences(config)
+    .filter((ref) => ref.kind === "context" || /^\w+$/.test(ref.name))
     .map((ref) => ({ ...ref, used_in: ref.used_in.filter((path) => !ignored(path)) }))
     .filter((ref) => ref.used_in.length > 0);
 }
@@ -423,11 +433,39 @@ function customization(
   return isObject(all[tool]) ? (all[tool] as Record<string, unknown>) : undefined;
 }
 
-function envEntries(value: unknown): [string, string][] {
-  if (!isObject(value)) return [];
-  return Object.entries(value).flatMap(([k, v]) =>
-    typeof v === "string" ? [[k, v] as [string, string]] : [],
-  );
+/**
+ * The entries of containerEnv or remoteEnv that become `export K="…"` lines, every key as
+ * written, as the service renders them (a key that is no shell variable name makes the pod's
+ * wrapper skip the whole script, which the report's notes say). A value must be a string
+ * (remoteEnv's null, which the Dev Containers CLI reads as "unset", has no export line: the
+ * variable stays as the image has it).
+ */
+function envEntries(value: unknown, field: string, warnings: string[]): [string, string][] {
+  if (value === undefined || value === null) return [];
+  if (!isObject(value)) {
+    warnings.push(`${field} ${JSON.stringify(value)} is not an object; it is ignored.`);
+    return [];
+  }
+  return Object.entries(value).flatMap(([k, v]): [string, string][] => {
+    if (typeof v === "string") return [[k, v]];
+    warnings.push(
+      v === null
+        ? `${field} ${k} is null: the workspace does not unset it, it keeps the image's value.`
+        : `${field} ${k} is ${JSON.stringify(v)}, not a string; it is not set.`,
+    );
+    return [];
+  });
+}
+
+/** `${localEnv:A-B}`: a name no shell variable can have, so the workspace uses the default. */
+function unsettableReferences(config: Record<string, unknown>): string[] {
+  return findVariableReferences(config)
+    .filter((ref) => ref.kind !== "context" && !/^\w+$/.test(ref.name))
+    .map(
+      (ref) =>
+        `\${${ref.kind}:${ref.name}} names no shell variable, so the workspace cannot set it; ` +
+        `it becomes ${ref.default === null ? "empty" : `its default ${JSON.stringify(ref.default)}`}.`,
+    );
 }
 
 /** `export K="…"` lines: literal text escaped, references expandable. */

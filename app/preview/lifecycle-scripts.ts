@@ -44,7 +44,9 @@ function commandLines(command: unknown, where: string, warnings: string[]): stri
     const entries = Object.entries(command).flatMap(([name, c]) => {
       const line = asCommand(c);
       if (line === undefined) {
-        warnings.push(`${where}.${name} is neither a string nor a list of strings; it is ignored.`);
+        warnings.push(
+          `${where}.${name} ${JSON.stringify(c)} is neither a string nor a list of strings; it is ignored.`,
+        );
       }
       return line ? [[name, line] as const] : [];
     });
@@ -52,12 +54,26 @@ function commandLines(command: unknown, where: string, warnings: string[]): stri
     // Parallel: start all, then wait for each and keep the first failure's status.
     return [
       "status=0",
-      ...entries.flatMap(([name, line], i) => [`# ${name}`, `( ${line} ) & pid_${i}=$!`]),
+      // The name is a comment: a newline in it would start a command of its own.
+      ...entries.flatMap(([name, line], i) => [
+        // eslint-disable-next-line no-control-regex -- control characters are what it removes
+        `# ${name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")}`,
+        `( ${line} ) & pid_${i}=$!`,
+      ]),
       ...entries.map((_, i) => `wait "$pid_${i}" || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }`),
       'exit "$status"',
     ];
   }
-  warnings.push(`${where} is neither a command, a list nor an object; it is ignored.`);
+  if (Array.isArray(command)) {
+    const bad = command.findIndex((word) => typeof word !== "string");
+    warnings.push(
+      `${where}[${bad}] ${JSON.stringify(command[bad])} is not a string: a command list holds only strings; ${where} is ignored.`,
+    );
+  } else {
+    warnings.push(
+      `${where} ${JSON.stringify(command)} is neither a command, a list nor an object; it is ignored.`,
+    );
+  }
   return [];
 }
 

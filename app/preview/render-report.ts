@@ -194,7 +194,29 @@ export function renderText(report: PreviewReport): string {
   out.push(...bullets(report.unknowns, "nothing beyond the assumptions below"));
   section(out, "Assumed instead");
   out.push(...bullets(report.assumptions, "nothing"));
-  return out.join("\n") + "\n";
+  return out.map(printable).join("\n") + "\n";
+}
+
+/**
+ * Characters a terminal acts on, or that reorder what it shows, as visible escapes (`\x1b`,
+ * `\n`, `\u202e`): the report quotes the repository's text, and an escape sequence in a
+ * label or an env value would set the terminal's title or clear it, a newline would split a
+ * table row, a right-to-left override would show another text than the file's. `--json` has
+ * JSON's own escapes.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what it escapes
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => {
+      const code = c.charCodeAt(0);
+      if (c === "\n") return "\\n";
+      if (c === "\t") return "\\t";
+      return code < 0x100
+        ? `\\x${code.toString(16).padStart(2, "0")}`
+        : `\\u${code.toString(16).padStart(4, "0")}`;
+    },
+  );
 }
 
 /** The level the pod meets; the one asked for too when the pod does not meet it. */

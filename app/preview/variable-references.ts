@@ -25,16 +25,30 @@ const CONTEXT: Record<string, string> = {
   devcontainerId: "DEVCONTAINER_ID",
 };
 
-/** The shell expansion for one reference, or undefined when it is not a known form. */
+/**
+ * The shell expansion for one reference, or undefined when it is not a known form. The Dev
+ * Containers CLI puts a default in as literal text, so its `\ " $ \`` are escaped: the same
+ * backslashes keep it literal inside `"…"` and unquoted in dash, bash and BusyBox sh. A name
+ * that is no shell variable name (`${localEnv:A-B}`) can never be set in the workspace: it
+ * becomes its default as text (or nothing), never a `${…}` the shell refuses.
+ */
 function shellExpansion(kind: string, name?: string, fallback?: string): string | undefined {
+  const literal = fallback === undefined ? "" : escapeForDoubleQuotes(fallback);
   const withDefault = (variable: string) =>
-    fallback === undefined ? `\${${variable}}` : `\${${variable}:-${fallback}}`;
-  if ((kind === "localEnv" || kind === "env") && name && /^\w+$/.test(name)) {
+    fallback === undefined ? `\${${variable}}` : `\${${variable}:-${literal}}`;
+  const variableKind = kind === "localEnv" || kind === "env" || kind === "containerEnv";
+  if (variableKind && name && !/^\w+$/.test(name)) return literal;
+  if ((kind === "localEnv" || kind === "env") && name) {
     return withDefault(`DEVCONTAINER_LOCALENV_${name}`);
   }
-  if (kind === "containerEnv" && name && /^\w+$/.test(name)) return withDefault(name);
+  if (kind === "containerEnv" && name) return withDefault(name);
   if (name === undefined && CONTEXT[kind] !== undefined) return `\${${CONTEXT[kind]}}`;
   return undefined;
+}
+
+/** `text` with the characters that stay special inside `"…"` escaped. */
+function escapeForDoubleQuotes(text: string): string {
+  return text.replace(/[\\"`$]/g, (c) => `\\${c}`);
 }
 
 /** Every reference in `config`'s strings, merged by kind and name, in order of first use. */
@@ -76,7 +90,7 @@ export function withShellReferences(text: string): string {
 
 /** The inside of a `"…"` shell string for `text`: literal text escaped, references expandable. */
 export function doubleQuotedBody(text: string): string {
-  const escape = (literal: string) => literal.replace(/[\\"`$]/g, (c) => `\\${c}`);
+  const escape = escapeForDoubleQuotes;
   let body = "";
   let last = 0;
   for (const m of text.matchAll(REFERENCE)) {

@@ -216,6 +216,15 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
  * The environment the `dev` container's wrapper builds before it starts the agent
  * (devcontainer-template.md §17), then the template's coder_env resources.
  */
+/**
+ * An export line's `"…"` body as the value it sets: the backslashes that keep `" \ \``
+ * literal go; a `${…}` reference stays as written (the workspace expands it), and a literal
+ * `${` keeps its backslash so that it does not read as one.
+ */
+function shownValue(body: string): string {
+  return body.replace(/\\([\\"`]|\$(?!\{))/g, "$1");
+}
+
 function readEnvironment(
   plan: PlanView,
   env: Readonly<Record<string, unknown>>,
@@ -241,18 +250,16 @@ function readEnvironment(
     ["DC_REMOTE_ENV", "remoteEnv"],
   ] as const) {
     const script = Buffer.from(String(env[variable] ?? ""), "base64").toString("utf8");
-    const exports = [...script.matchAll(/^export ([^=\n]*)="((?:[^"\\]|\\.)*)"$/gm)];
-    // The wrapper skips a script the shell refuses whole (dev-entrypoint.sh, step 3). `export`
-    // takes each word of `A B="1"` on its own (A, then B=1), so only a word that is no name
-    // is refused; such a line is not listed either way.
-    const refusedNames = exports
-      .map((m) => m[1])
-      .filter((name) => !name.split(/\s+/).every((word) => SHELL_VARIABLE_NAME.test(word)));
+    const exports = [...script.matchAll(/^export ([^"\n]*)="((?:[^"\\]|\\.)*)"$/gm)];
+    // The wrapper skips a script whole when a line's name is no shell variable name
+    // (dev-entrypoint.sh, step 3): `A-B`, but also `X PATH` (which the shell would take as X,
+    // then PATH) and `A=B` (A, set to `B="…"`).
+    const refusedNames = exports.map((m) => m[1]).filter((name) => !SHELL_VARIABLE_NAME.test(name));
     if (refusedNames.length > 0) {
       skippedEnvScripts.push({ kind: from, refusedNames: [...new Set(refusedNames)] });
       continue;
     }
-    for (const m of exports) if (SHELL_VARIABLE_NAME.test(m[1])) add(m[1], m[2], from);
+    for (const m of exports) if (SHELL_VARIABLE_NAME.test(m[1])) add(m[1], shownValue(m[2]), from);
   }
   const home = stringOr(env.DC_HOME);
   const user = stringOr(env.DC_REMOTE_USER);

@@ -76,18 +76,25 @@ image_path=${PATH-}
 #    this shell, and the container would fail on every start with no terminal to fix it in.
 #    So each script is sourced in a subshell first; one that fails there, or complains (bash
 #    goes on after a failed `export` inside an `if`), is skipped whole, naming the keys at
-#    fault (never a value: the shell's own message would print one).
+#    fault (never a value: the shell's own message would print one). So is a script with a
+#    key the shell would read as another: `export X PATH="…"` sets PATH, `export A=B="…"` A.
+name_line='^export [A-Za-z_][A-Za-z0-9_]*="'
 for kind in containerEnv remoteEnv; do
   if [ "$kind" = containerEnv ]; then encoded=${DC_CONTAINER_ENV-}; else encoded=${DC_REMOTE_ENV-}; fi
   [ -n "$encoded" ] || continue
   printf '%s' "$encoded" | base64 -d >"$env_file"
   set +u
   # shellcheck disable=SC1090 # rendered by devcontainer-builder from devcontainer.json
-  if complaint=$( (. "$env_file") 2>&1 >/dev/null) && [ -z "$complaint" ]; then
+  if ! grep '^export ' "$env_file" | grep -qv "$name_line" &&
+    complaint=$( (. "$env_file") 2>&1 >/dev/null) && [ -z "$complaint" ]; then
     . "$env_file"
   else
-    refused=$(sed -n 's/^export \([^=]*\)=.*/\1/p' "$env_file" | grep -v '^[A-Za-z_][A-Za-z0-9_]*$' | tr '\n' ' ')
-    log "$kind was not applied: the shell refused it${refused:+ (not variable names: ${refused% })}"
+    refused=$(sed -n 's/^export \([^"]*\)=".*/\1/p' "$env_file" | grep -v '^[A-Za-z_][A-Za-z0-9_]*$' | tr '\n' ' ')
+    if [ -n "$refused" ]; then
+      log "$kind was not applied: its keys are not all variable names (${refused% })"
+    else
+      log "$kind was not applied: the shell refused it"
+    fi
   fi
   set -u
 done

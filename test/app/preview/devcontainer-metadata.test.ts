@@ -1,12 +1,14 @@
 /**
  * The devcontainer.json → data source mapping preview feeds the template (no Terraform).
  */
+import { spawnSync } from "node:child_process";
 import { parseDevcontainerJson } from "../../../app/preview/devcontainer-file";
 import { deriveMetadata, imageSource } from "../../../app/preview/devcontainer-metadata";
 import { renderLifecycleScripts } from "../../../app/preview/lifecycle-scripts";
 import { mapMounts } from "../../../app/preview/mounts";
 import { dockerSizeBytes, parseRunArgs } from "../../../app/preview/run-args";
 import { findVariableReferences } from "../../../app/preview/variable-references";
+import { busyboxMissing } from "../../templates/devcontainer/scripts/helpers";
 
 describe("parseDevcontainerJson", () => {
   it("accepts comments and trailing commas", () => {
@@ -307,5 +309,99 @@ describe("imageSource", () => {
     for (const none of [{}, { image: "" }, { build: { context: ".." } }, { name: "x" }]) {
       expect(imageSource(none)).toBeUndefined();
     }
+  });
+});
+
+describe("hostile values the stand-in for the service renders", () => {
+  // Keys are rendered as written, as the service does: the pod's wrapper refuses a script
+  // with a key that is no variable name, and the report's notes say so (workspace-report.ts).
+  it("exports every key as written, but no value that is no string, and says so", () => {
+    const derived = deriveMetadata({
+      containerEnv: { "X PATH": "/evil", N: 5, OK: "fine" },
+      remoteEnv: { U: null },
+    });
+    const scripts = derived.values.env_scripts as Record<string, string>;
+    expect(scripts.containerEnv).toBe('export X PATH="/evil"\nexport OK="fine"');
+    expect(scripts.remoteEnv).toBeUndefined();
+    expect(derived.values.warnings).toEqual([
+      "containerEnv N is 5, not a string; it is not set.",
+      "remoteEnv U is null: the workspace does not unset it, it keeps the image's value.",
+    ]);
+  });
+
+  it("warns about the user, folder and env given as other types than the CLI reads", () => {
+    const derived = deriveMetadata({
+      remoteUser: 1000,
+      containerUser: true,
+      workspaceFolder: ["/x"],
+      containerEnv: "A=1",
+    });
+    expect(derived.values.warnings).toEqual([
+      "remoteUser 1000 is not a string; it is ignored.",
+      "containerUser true is not a string; it is ignored.",
+      'workspaceFolder ["/x"] is not a string; it is ignored.',
+      'containerEnv "A=1" is not an object; it is ignored.',
+    ]);
+  });
+
+  it("keeps a ${localEnv:X:default} default literal, and a name no shell has expands to its default", () => {
+    const derived = deriveMetadata({
+      containerEnv: { D: '${localEnv:FOO:de"f$(id)`id`\\}', E: "${localEnv:A-B:x}" },
+      postStartCommand: ["echo", '${localEnv:X:a"b $(id)}'],
+    });
+    const scripts = derived.values.env_scripts as Record<string, string>;
+    expect(scripts.containerEnv).toBe(
+      'export D="${DEVCONTAINER_LOCALENV_FOO:-de\\"f\\$(id)\\`id\\`\\\\}"\nexport E="x"',
+    );
+    const hook = (derived.values.lifecycle_scripts as Record<string, string>).postStartCommand;
+    expect(hook).toContain(`'echo' "\${DEVCONTAINER_LOCALENV_X:-a\\"b \\$(id)}" || exit $?`);
+    expect(derived.values.warnings).toEqual([
+      '${localEnv:A-B} names no shell variable, so the workspace cannot set it; it becomes its default "x".',
+    ]);
+    expect((derived.values.variables as { name: string }[]).map((v) => v.name)).toEqual([
+      "FOO",
+      "X",
+    ]);
+  });
+
+  // What the escapes mean is the shells' business: source the rendered script in each.
+  const shells: [string, string[], string | undefined][] = [
+    ["sh", ["sh"], undefined],
+    // --norc: bash reads ~/.bashrc when its stdin is a socket, as Node's pipes are.
+    ["bash", ["bash", "--norc"], undefined],
+    ["BusyBox sh", ["busybox", "sh"], busyboxMissing()],
+  ];
+  describe.each(shells)("sourced by %s", (_name, shell, missing) => {
+    (missing === undefined ? it : it.skip)(
+      `sets the default as the file wrote it${missing ? ` [skipped: ${missing}]` : ""}`,
+      () => {
+        const literal = 'de"f $(echo INJECTED) `id` \\ end';
+        const derived = deriveMetadata({ containerEnv: { D: `\${localEnv:FOO:${literal}}` } });
+        const script = (derived.values.env_scripts as Record<string, string>).containerEnv;
+        const run = spawnSync(shell[0], [...shell.slice(1), "-c", `${script}\nprintf %s "$D"`], {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH },
+        });
+        expect(run.stderr).toBe("");
+        expect(run.stdout).toBe(literal);
+      },
+    );
+  });
+
+  it("names a lifecycle command's bad piece and its value, and keeps an entry's name a comment", () => {
+    const rendered = renderLifecycleScripts({
+      onCreateCommand: ["echo", "$(id)", 5],
+      updateContentCommand: { "nl\ntouch /tmp/PWNED #": "true", num: 7 },
+      postCreateCommand: 42,
+    });
+    expect(rendered.warnings).toEqual([
+      "onCreateCommand[2] 5 is not a string: a command list holds only strings; onCreateCommand is ignored.",
+      "updateContentCommand.num 7 is neither a string nor a list of strings; it is ignored.",
+      "postCreateCommand 42 is neither a command, a list nor an object; it is ignored.",
+    ]);
+    const script = rendered.scripts.updateContentCommand ?? "";
+    expect(script.split("\n").filter((l) => l.includes("PWNED"))).toEqual([
+      "# nl touch /tmp/PWNED #",
+    ]);
   });
 });

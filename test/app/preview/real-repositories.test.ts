@@ -321,14 +321,15 @@ describe("worth saying", () => {
       repoWith("env-names", {
         image: IMAGE,
         runArgs: ["-e", "RUN-ARG=1"],
-        // "TWO WORDS" is two exports to the shell (TWO, then WORDS=…), which it accepts.
+        // "TWO WORDS" is two exports to the shell (TWO, then WORDS=…): refused as well, since
+        // "X PATH" would set PATH.
         containerEnv: { GOOD: "1", "A-B": "x", "9LIVES": "y", "TWO WORDS": "z" },
         remoteEnv: { EDITOR: "vim" },
       }),
     );
     expect(report.notes).toEqual([
       expect.stringMatching(
-        /^containerEnv "RUN-ARG", "A-B", "9LIVES": not shell variable names .* skips that whole script .*none of containerEnv is set\.$/,
+        /^containerEnv "RUN-ARG", "A-B", "9LIVES", "TWO WORDS": not shell variable names .* skips that whole script .*none of containerEnv is set\.$/,
       ),
     ]);
     expect(section(text, "Notes")).toEqual([`  - ${report.notes[0]}`]);

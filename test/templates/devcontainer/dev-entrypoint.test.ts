@@ -107,7 +107,16 @@ describeEachShell("a containerEnv script the shell refuses (%s)", (toolset) => {
     const { result, agentEnv } = await run(
       {
         DC_CONTAINER_ENV: b64(
-          'export GOOD="kept-out"\nexport A-B="secret-value"\nexport 9LIVES="x"\nexport AFTER="y"\n',
+          [
+            'export GOOD="kept-out"',
+            'export A-B="secret-value"',
+            'export 9LIVES="x"',
+            // Accepted by the shell, but as other variables than the file names: PATH, and A.
+            'export X PATH="/opt/evil"',
+            'export A=B="z"',
+            'export AFTER="y"',
+            "",
+          ].join("\n"),
         ),
         DC_REMOTE_ENV: b64('export R="from-remote"\n'),
       },
@@ -119,8 +128,10 @@ describeEachShell("a containerEnv script the shell refuses (%s)", (toolset) => {
     // Nothing of a script that failed half-way: no entry before the bad one, none after.
     expect(agentEnv.GOOD).toBeUndefined();
     expect(agentEnv.AFTER).toBeUndefined();
+    expect(agentEnv.PATH).not.toContain("/opt/evil");
+    expect(agentEnv.A).toBeUndefined();
     expect(result.stderr).toContain(
-      "containerEnv was not applied: the shell refused it (not variable names: A-B 9LIVES)",
+      "containerEnv was not applied: its keys are not all variable names (A-B 9LIVES X PATH A=B)",
     );
     expect(result.stderr).not.toContain("secret-value");
   });
