@@ -1462,6 +1462,61 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     expected: { pod: { env: { DC_WORKSPACE_FOLDER: "/workspaces/app" } } },
   },
 
+  {
+    // The API server refuses a mount under /proc or /sys, and "//workspaces" beside the
+    // template's own /workspaces as a duplicate: each used to fail the plan.
+    name: "a workspace folder under /proc, mounts on system directories and doubled slashes",
+    metadata: {
+      workspace_folder: "/proc/self",
+      mounts: [
+        { kind: "tmpfs", source: null, target: "/etc", read_only: null },
+        { kind: "tmpfs", source: null, target: "//sys/x", read_only: null },
+        { kind: "volume", source: "w", target: "//workspaces", read_only: null },
+        { kind: "volume", source: "src", target: "/usr/src//app", read_only: null },
+      ],
+    },
+    warnings: [
+      'workspaceFolder "/proc/self" is a system directory or lies under /proc, /sys or /dev',
+      'mounts[0].target "/etc" is a system directory',
+      'mounts[1].target "//sys/x" is a system directory',
+      "The volume mount at /workspaces is not mounted: that path is already a mount point (/workspaces).",
+    ],
+    expected: {
+      pod: {
+        env: { DC_WORKSPACE_FOLDER: "/workspaces/app" },
+        mounts: [
+          ...STANDARD_MOUNTS("/home/vscode"),
+          { path: "/usr/src/app", volume: "data", subPath: "volumes/src", readOnly: false },
+          SHM_MOUNT,
+        ],
+      },
+    },
+  },
+  {
+    // Each of these reached the pod, and the API server refused the Deployment.
+    name: "extended resource names that are no qualified names, and unknown capabilities",
+    metadata: {
+      configuration_json: kubernetes({
+        resources: {
+          limits: {
+            ["example.com/" + "g".repeat(64)]: "1",
+            "a.-b.com/gpu": "1",
+            "requests.example.com/gpu": "1",
+          },
+        },
+      }),
+      // With allow_privileged too (test/devcontainer/runtime.test.ts): the runtime refuses it.
+      runtime: runtime({ cap_add: ["FOO_BAR", "CHOWN"] }),
+    },
+    warnings: [
+      /^customizations\.kubernetes resources\.limits\["example\.com\/g+"\] = "1": invalid resource name/,
+      'resources.limits["a.-b.com/gpu"] = "1": invalid resource name',
+      'resources.limits["requests.example.com/gpu"] = "1": invalid resource name (the prefix "requests." is reserved',
+      'capAdd "FOO_BAR" is not a capability name',
+    ],
+    expected: { pod: { capabilities: ["CHOWN"] } },
+  },
+
   // --- variables, warnings, scripts and unicode ------------------------------------------------
   {
     name: "variables of odd shapes",
