@@ -16,6 +16,14 @@ import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { hcl, hclRaw, HclValue } from "../core/hcl";
 import { NamedLocals } from "./named-locals";
 
+/** The keys of a `customizations.kubernetes` entry the template reads; others get a warning. */
+export const KUBERNETES_CUSTOMIZATION_KEYS: readonly string[] = [
+  "resources",
+  "storage",
+  "nodeSelector",
+  "tolerations",
+];
+
 export interface KubernetesCustomizationsProps {
   /**
    * The decoded merged configuration (`jsondecode(configuration_json)`, or `{}`/null
@@ -137,6 +145,9 @@ export class KubernetesCustomizations extends Construct {
       hcl`concat(
         try([for entry in concat(${props.configuration}.customizations.kubernetes, []) : format(
           "customizations.kubernetes: %s is not an object, ignored", jsonencode(entry)) if entry != null && !can(keys(entry))], []),
+        flatten([for entry in ${entries} : [for key in keys(entry) : format(
+          "customizations.kubernetes %s is not a setting this template reads (%s); it is ignored.",
+          jsonencode(key), ${KUBERNETES_CUSTOMIZATION_KEYS.join(", ")}) if !contains(${KUBERNETES_CUSTOMIZATION_KEYS}, key)]]),
         ${notObject("resources")},
         ${notObject("resources.requests")},
         ${notObject("resources.limits")}

@@ -111,7 +111,8 @@ export class DevcontainerSizing extends Construct {
     // a whole number, or hugepages that are not a positive multiple of their page size.
     const amount = (value: string) =>
       hcl`tonumber(regex(${pattern}, ${hclRaw(value)})[0]) * ${any(factors)}[regex(${pattern}, ${hclRaw(value)})[1]]`;
-    const problem = (name: string, value: string) =>
+    // A zero cpu or memory limit is no limit to the kubelet: the container would run unbounded.
+    const problem = (name: string, value: string, isLimit: boolean) =>
       hcl`(!can(regex(${namePattern}, ${hclRaw(name)})) || strcontains(${hclRaw(name)}, "..")
           || can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
         ? "invalid resource name"
@@ -127,11 +128,14 @@ export class DevcontainerSizing extends Construct {
           ? "" : "invalid quantity (hugepages must be a positive multiple of the page size)")
         : strcontains(${hclRaw(name)}, "/")
         ? (try(${amount(value)} == floor(${amount(value)}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
-        : "")`;
-    const problems = (given: IResolvable) =>
-      hcl`{ for name, given in ${given} : name => ${problem("name", "given.value")} }`;
-    const requestProblems = locals.add("k8s_request_problems", problems(k8s.requests));
-    const limitProblems = locals.add("k8s_limit_problems", problems(k8s.limits));
+        : ${isLimit ? zeroLimit(name, value) : ""})`;
+    const zeroLimit = (name: string, value: string) =>
+      hcl`contains(["cpu", "memory"], ${hclRaw(name)}) && try(${amount(value)} == 0, false)
+        ? "invalid quantity (a zero limit is no limit to Kubernetes)" : ""`;
+    const problems = (given: IResolvable, isLimit: boolean) =>
+      hcl`{ for name, given in ${given} : name => ${problem("name", "given.value", isLimit)} }`;
+    const requestProblems = locals.add("k8s_request_problems", problems(k8s.requests, false));
+    const limitProblems = locals.add("k8s_limit_problems", problems(k8s.limits, true));
     const valid = (given: IResolvable, found: TerraformLocal) =>
       hcl`{ for name, given in ${given} : name => given.value if ${any(found)}[name] == "" }`;
     const requests = locals.add("k8s_requests", valid(k8s.requests, requestProblems));

@@ -20,6 +20,33 @@ const K8S = "customizations.kubernetes";
 
 const CASES: [string, MappingCase, SizingExpectation][] = [
   [
+    "keys the template does not read are named, a typo among them",
+    { kubernetes: [{ resource: { limits: { cpu: "4" } }, affinity: {}, storage: "20Gi" }] },
+    {
+      summary: "CPU 250m / 2 · memory 512Mi / 2Gi · disk 20Gi · from customizations.kubernetes",
+      warnings: [
+        `${K8S} "affinity" is not a setting this template reads (resources, storage, nodeSelector, tolerations); it is ignored.`,
+        `${K8S} "resource" is not a setting this template reads (resources, storage, nodeSelector, tolerations); it is ignored.`,
+      ],
+      limits: DEFAULT_LIMITS,
+    },
+  ],
+  [
+    "a zero cpu or memory limit is dropped: the kubelet reads it as no limit",
+    {
+      kubernetes: [{ resources: { requests: { cpu: "0" }, limits: { cpu: "0", memory: "0Gi" } } }],
+    },
+    {
+      summary: "CPU 0 / 2 · memory 512Mi / 2Gi · disk 10Gi · from customizations.kubernetes",
+      warnings: [
+        `${K8S} resources.limits["cpu"] = "0": invalid quantity (a zero limit is no limit to Kubernetes), ignored`,
+        `${K8S} resources.limits["memory"] = "0Gi": invalid quantity (a zero limit is no limit to Kubernetes), ignored`,
+      ],
+      requests: { cpu: "0", memory: "512Mi" },
+      limits: DEFAULT_LIMITS,
+    },
+  ],
+  [
     "pieces of the wrong type are named and ignored",
     {
       kubernetes: [

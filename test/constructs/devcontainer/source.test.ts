@@ -83,6 +83,7 @@ it("names each value in a local, and every local read from the metadata falls ba
       "runtime",
       "lifecycle_scripts",
       "env_scripts",
+      "env_script_warnings",
       "vscode_extensions",
       "extension_warnings",
       "vscode_settings",
