@@ -54,6 +54,9 @@ export interface WorkspaceUserProps {
   readonly localPrefix?: string;
 }
 
+/** The longest user name used (useradd's limit): `/home/<name>` stays one short segment. */
+export const USER_NAME_MAX_LENGTH = 32;
+
 /**
  * Locals (with `localPrefix`): `remote_user`, `uid`, `gid`, `home_dir`, `user_warnings`,
  * plus the intermediate `remote_user_requested`, `recorded_uid`, `recorded_gid`,
@@ -76,10 +79,12 @@ export class WorkspaceUser extends Construct {
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);
 
-    // coalesce skips nulls and empty strings; it fails when nothing is left, hence try().
+    // The first of the two that is more than spaces: a remote_user of " " must not hide a
+    // usable container_user. coalesce skips empty strings and fails when nothing is left.
+    const remoteGiven = hcl`try(trimspace(${props.remoteUser}), "")`;
     const requested = local(
       "remote_user_requested",
-      hcl`try(trimspace(coalesce(${props.remoteUser}, ${props.containerUser ?? null})), null)`,
+      hcl`try(coalesce(${remoteGiven}, try(trimspace(${props.containerUser ?? null}), "")), null)`,
     );
     const recordedUid = local("recorded_uid", hcl`try(${props.runtime}.remote_user_uid, null)`);
     const recordedGid = local("recorded_gid", hcl`try(${props.runtime}.remote_user_gid, null)`);
@@ -98,7 +103,7 @@ export class WorkspaceUser extends Construct {
     const checks = local(
       "user_checks",
       hcl`{
-        remote_user_valid = try(can(regex(${USER_NAME_PATTERN}, ${requested.asString})), false),
+        remote_user_valid = try(can(regex(${USER_NAME_PATTERN}, ${requested.asString})) && length(${requested.asString}) <= ${USER_NAME_MAX_LENGTH}, false),
         uid_valid = try(floor(${recordedUid.asNumber}) == ${recordedUid.asNumber} && ${recordedUid.asNumber} >= 0 && ${recordedUid.asNumber} <= ${MAX_ID}, false),
         gid_valid = try(floor(${recordedGid.asNumber}) == ${recordedGid.asNumber} && ${recordedGid.asNumber} >= 0 && ${recordedGid.asNumber} <= ${MAX_ID}, false),
         home_valid = try(can(regex(${POD_PATH_PATTERN}, ${home})) && !can(regex("(^|/)[.][.]?(/|$)", ${home}))
@@ -132,8 +137,8 @@ export class WorkspaceUser extends Construct {
           "The image records no uid/gid for the remote user %q (it was built by a devcontainer-builder older than 0.3.0), so the workspace runs as uid/gid ${FALLBACK_UID}. Increase the Rebuild parameter to rebuild the image.",
           ${remoteUser.asString})] : [],
         ${requested.asString} != null && !${check}.remote_user_valid ? [format(
-          "remote_user %s is not a usable user name (letters, digits and . _ -, not starting with . or -); the workspace uses \"root\" for USER and the home fallback.",
-          ${quotedForWarning(requested.asString)})] : [],
+          "%s %s is not a usable user name (at most ${USER_NAME_MAX_LENGTH} letters, digits and . _ -, not starting with . or -); the workspace uses \"root\" for USER and the home fallback.",
+          ${remoteGiven} != "" ? "remote_user" : "container_user", ${quotedForWarning(requested.asString)})] : [],
         ${recordedUid.asNumber} != null && !${check}.uid_valid ? [format(
           "runtime.remote_user_uid %s is not a valid uid; the workspace runs as uid ${FALLBACK_UID}.",
           jsonencode(${recordedUid.asNumber}))] : [],

@@ -56,6 +56,23 @@ const CASES = {
     runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "//workspaces" },
     metadataRead: true,
   },
+  // A remote_user of spaces does not hide a usable container_user.
+  blankRemoteUser: {
+    remoteUser: "  ",
+    containerUser: "node",
+    runtime: { remote_user_uid: 1000, remote_user_gid: 1000, remote_user_home: null },
+    metadataRead: true,
+  },
+  badContainerUser: {
+    containerUser: "bad user",
+    runtime: { remote_user_uid: 1000, remote_user_gid: 1000, remote_user_home: null },
+    metadataRead: true,
+  },
+  longUser: {
+    remoteUser: "u".repeat(33),
+    runtime: { remote_user_uid: 1000, remote_user_gid: 1000, remote_user_home: null },
+    metadataRead: true,
+  },
   // A system user's home (bin's is /bin): a volume there hides the image's programs.
   systemDirectoryHome: {
     remoteUser: "vscode",
@@ -169,6 +186,24 @@ describe("WorkspaceUser", () => {
       gid: 0,
       home_dir: "/root",
       warnings: [],
+    });
+  });
+
+  it("takes container_user when remote_user is only spaces, and names the field at fault", () => {
+    expect(result("blankRemoteUser")).toMatchObject({
+      remote_user: "node",
+      home_dir: "/home/node",
+      warnings: [],
+    });
+    expect(result("badContainerUser")).toMatchObject({
+      remote_user: "root",
+      warnings: [expect.stringMatching(/^container_user "bad user" is not a usable user name/)],
+    });
+    expect(result("longUser")).toMatchObject({
+      remote_user: "root",
+      warnings: [
+        expect.stringMatching(/^remote_user "u{33}" is not a usable user name \(at most 32 /),
+      ],
     });
   });
 
