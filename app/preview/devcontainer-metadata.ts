@@ -234,6 +234,18 @@ export function deriveMetadata(
 
   // Resources.
   const hr = isObject(config.hostRequirements) ? config.hostRequirements : {};
+  if (config.hostRequirements != null && !isObject(config.hostRequirements)) {
+    warnings.push(
+      `hostRequirements ${JSON.stringify(config.hostRequirements)} is not an object; it is ignored.`,
+    );
+  }
+  // The CLI reads these as booleans: "true" (a string) is not true.
+  for (const key of ["privileged", "init", "overrideCommand"]) {
+    const value = config[key];
+    if (value !== undefined && value !== null && typeof value !== "boolean") {
+      warnings.push(`${key} ${JSON.stringify(value)} is not true or false; it is ignored.`);
+    }
+  }
   const cpus = run.cpus ?? numberOrUndefined(hr.cpus);
   if (hr.cpus !== undefined && hr.cpus !== null && numberOrUndefined(hr.cpus) === undefined) {
     // The CLI's merge takes Math.max of the value: NaN, which the configuration holds as null.
@@ -382,6 +394,14 @@ function forwardPorts(
     const attrs = isObject(attributes[String(port)])
       ? (attributes[String(port)] as Record<string, unknown>)
       : {};
+    for (const field of ["label", "protocol", "onAutoForward"]) {
+      const value = attrs[field];
+      if (value !== undefined && value !== null && typeof value !== "string") {
+        warnings.push(
+          `portsAttributes["${port}"].${field} ${JSON.stringify(value)} is not a string; it is ignored.`,
+        );
+      }
+    }
     ports.push({
       port,
       label: text(attrs.label) ?? null,

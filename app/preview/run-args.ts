@@ -351,12 +351,15 @@ export function parseRunArgs(runArgs: unknown): RunArgsRuntime {
         else hostname = value;
         break;
       case "add-host": {
-        const at = value.lastIndexOf(":");
+        // As Docker's CLI reads it: `host=ip` (Docker 25), else `host:ip` split at the first
+        // ":" (an IPv6 address has more), an IPv6 address optionally in brackets.
+        const at = value.includes("=") ? value.indexOf("=") : value.indexOf(":");
         if (at <= 0) {
           ignore("is not host:ip; it is ignored");
           break;
         }
-        const [host, ip] = [value.slice(0, at), value.slice(at + 1)];
+        const host = value.slice(0, at);
+        const ip = value.slice(at + 1).replace(/^\[(.*)\]$/, "$1");
         const alias = aliases.get(ip) ?? { hostnames: [], sources: [] };
         alias.hostnames.push(host);
         alias.sources.push(option.shown);

@@ -405,3 +405,37 @@ describe("hostile values the stand-in for the service renders", () => {
     ]);
   });
 });
+
+it("warns about booleans, hostRequirements and port attributes given as other types", () => {
+  const derived = deriveMetadata({
+    privileged: "true",
+    init: 1,
+    hostRequirements: "8 cores",
+    forwardPorts: [3000],
+    portsAttributes: { "3000": { label: ["x"], protocol: 443 } },
+  });
+  expect(derived.values.warnings).toEqual([
+    'hostRequirements "8 cores" is not an object; it is ignored.',
+    'privileged "true" is not true or false; it is ignored.',
+    "init 1 is not true or false; it is ignored.",
+    'portsAttributes["3000"].label ["x"] is not a string; it is ignored.',
+    'portsAttributes["3000"].protocol 443 is not a string; it is ignored.',
+  ]);
+  expect((derived.values.runtime as Record<string, unknown>).privileged).toBe(false);
+});
+
+it("splits --add-host as Docker does: host=ip, else at the first colon, brackets around IPv6 dropped", () => {
+  const run = parseRunArgs([
+    "--add-host=bar:::1",
+    "--add-host=br:[::2]",
+    "--add-host=eq=10.0.0.1",
+    "--add-host=v6=[fe80::3]",
+  ]);
+  expect(run.warnings).toEqual([]);
+  expect(run.hostAliases).toEqual([
+    { ip: "::1", hostnames: ["bar"] },
+    { ip: "::2", hostnames: ["br"] },
+    { ip: "10.0.0.1", hostnames: ["eq"] },
+    { ip: "fe80::3", hostnames: ["v6"] },
+  ]);
+});
