@@ -125,7 +125,10 @@ export class DevcontainerSizing extends Construct {
         : !can(regex(${pattern}, ${hclRaw(value)})) ? "invalid quantity"
         : startswith(${hclRaw(name)}, "hugepages-")
         ? (try(${amount(value)} > 0 && ${amount(value)} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
-          ? "" : "invalid quantity (hugepages must be a positive multiple of the page size)")
+          ? (try(${amount(value)} > ${props.maxMemory} * ${GIB}, false)
+            ? format("more than max_memory (%s GiB): hugepages are memory the node sets aside", tostring(${props.maxMemory}))
+            : "")
+          : "invalid quantity (hugepages must be a positive multiple of the page size)")
         : strcontains(${hclRaw(name)}, "/")
         ? (try(${amount(value)} == floor(${amount(value)}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
         : ${isLimit ? zeroLimit(name, value) : ""})`;

@@ -32,6 +32,21 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     },
   ],
   [
+    "hugepages over max_memory are dropped: the node sets that memory aside",
+    {
+      kubernetes: [
+        { resources: { limits: { "hugepages-1Gi": "1000Gi", "hugepages-2Mi": "64Mi" } } },
+      ],
+    },
+    {
+      summary:
+        "CPU 250m / 2 · memory 512Mi / 2Gi · disk 10Gi · hugepages-2Mi 64Mi / 64Mi · from customizations.kubernetes",
+      warnings: [
+        `${K8S} resources.limits["hugepages-1Gi"] = "1000Gi": more than max_memory (32 GiB): hugepages are memory the node sets aside, ignored`,
+      ],
+    },
+  ],
+  [
     "a zero cpu or memory limit is dropped: the kubelet reads it as no limit",
     {
       kubernetes: [{ resources: { requests: { cpu: "0" }, limits: { cpu: "0", memory: "0Gi" } } }],
