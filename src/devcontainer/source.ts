@@ -231,9 +231,16 @@ export class DevcontainerSource extends Construct {
     const hasControlCharacters = hcl`try(${rawLabel} != ${label}, false)`;
     const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
+    const validPorts = local(
+      "ports_valid",
+      hcl`try([for port in ${dc}.forward_ports : merge(port, { label = ${cappedLabel} }) if ${portValid}], [])`,
+    ).asList;
+    // A port listed twice (3000 and "3000" are two entries to the Dev Containers CLI) gets one
+    // app, the first entry's: a second would take a slot for the same URL.
+    const firstOfPort = hcl`index(${validPorts}[*].port, port.port) == position`;
     this.ports = local(
       "ports",
-      hcl`try([for port in ${dc}.forward_ports : merge(port, { label = ${cappedLabel} }) if ${portValid}], [])`,
+      hcl`[for position, port in ${validPorts} : port if ${firstOfPort}]`,
     );
     this.portWarnings = local(
       "port_warnings",
@@ -244,7 +251,9 @@ export class DevcontainerSource extends Construct {
           ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], []),
         try([for index, port in ${dc}.forward_ports : format(
           "portsAttributes label %s of forwardPorts[%d] holds control characters; they became spaces.",
-          ${quotedForWarning(rawLabel)}, index) if ${portValid} && ${hasControlCharacters}], [])
+          ${quotedForWarning(rawLabel)}, index) if ${portValid} && ${hasControlCharacters}], []),
+        [for port in distinct([for position, port in ${validPorts} : port.port if !(${firstOfPort})]) : format(
+          "forwardPorts lists port %d more than once; it gets one app.", port)]
       ), [])`,
     );
     // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).

@@ -91,6 +91,7 @@ it("names each value in a local, and every local read from the metadata falls ba
       "dc_warnings",
       "variables",
       "ports",
+      "ports_valid",
       "port_warnings",
       "dc_mounts",
       "dc_configuration",

@@ -1201,16 +1201,21 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
 
   // --- forwardPorts ----------------------------------------------------------------------------
   {
-    name: "a port without a number, ports without labels and odd protocols",
+    name: "a port without a number, ports without labels, odd protocols and a port twice",
     metadata: {
       forward_ports: [
         { port: null, label: "no number", protocol: "http", on_auto_forward: null },
         { port: 8443, label: null, protocol: "https", on_auto_forward: "silent" },
         { port: 9000, label: "Säker 🔒 'quoted'", protocol: "HTTPS", on_auto_forward: null },
         { port: 3000, label: "", protocol: "tcp", on_auto_forward: "" },
+        // 8443 and "8443" are two entries to the Dev Containers CLI: one app is enough.
+        { port: 8443, label: "again", protocol: "http", on_auto_forward: null },
       ],
     },
-    warnings: [/^forwardPorts\[0\] port = null: not a TCP port number/],
+    warnings: [
+      /^forwardPorts\[0\] port = null: not a TCP port number/,
+      "forwardPorts lists port 8443 more than once; it gets one app.",
+    ],
     expected: {
       ports: [
         { displayName: "Port 8443", url: "https://localhost:8443" },
