@@ -27,7 +27,13 @@ import {
   imageSource,
   type MetadataAssumptions,
 } from "../app/preview/devcontainer-metadata";
-import { renderJson, renderText, type PreviewReport } from "../app/preview/render-report";
+import {
+  jsonText,
+  printable,
+  renderJson,
+  renderText,
+  type PreviewReport,
+} from "../app/preview/render-report";
 import { quoteAddHostOptions } from "../app/preview/run-args";
 import {
   HOST_SESSION_VARIABLES,
@@ -322,6 +328,13 @@ function syntaxErrorLines(where: string, errors: readonly JsoncSyntaxError[]): s
 /** What preview says about which file the service reads, first in the report. */
 function configurationNotes(found: DevcontainerFile, where: ConfigurationLocation): string[] {
   const notes: string[] = [];
+  if (found.kind === "config" && found.invalidUtf8 === true) {
+    notes.push(
+      `${displayPath(found.file)} holds bytes that are not UTF-8; they were read as U+FFFD (\u{fffd}), ` +
+        "as the Dev Containers CLI reads them, so the values around them are not what the file's " +
+        "author meant.",
+    );
+  }
   if (found.kind === "config" && found.syntaxErrors.length > 0) {
     const file = displayPath(found.file);
     notes.push(
@@ -366,9 +379,15 @@ function noImageMessage(file: string): string {
 /** One preview; returns the exit status. */
 export async function runPreview(
   argv: readonly string[],
-  io: PreviewIo,
+  terminal: PreviewIo,
   session?: PreviewSession,
 ): Promise<number> {
+  // Messages quote the repository's paths and values: what a terminal acts on is escaped,
+  // line by line (the report's tables do the same, app/preview/render-report.ts).
+  const io: PreviewIo = {
+    stdout: terminal.stdout,
+    stderr: (text) => terminal.stderr(text.split("\n").map(printable).join("\n")),
+  };
   let args: PreviewArgs;
   try {
     args = parseArgs(argv);
@@ -384,6 +403,12 @@ export async function runPreview(
     io.stderr(`preview: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
+  if (found.kind === "unreadable") {
+    const where = displayPath(found.file);
+    io.stderr(`preview: ${where} ${found.message}.\n`);
+    if (args.json) io.stdout(jsonText({ file: where, error: found.message }));
+    return EXIT_FAILED;
+  }
   if (found.kind === "invalid") {
     const where = displayPath(found.file);
     io.stderr(
@@ -391,7 +416,7 @@ export async function runPreview(
         (found.errors.length > 0 ? ". Its syntax errors:\n" : "\n") +
         syntaxErrorLines(where, found.errors),
     );
-    if (args.json) io.stdout(JSON.stringify({ file: where, errors: found.errors }, null, 2) + "\n");
+    if (args.json) io.stdout(jsonText({ file: where, errors: found.errors }));
     return EXIT_FAILED;
   }
 
@@ -399,9 +424,15 @@ export async function runPreview(
   if (found.kind === "config" && imageSource(config) === undefined) {
     const where = displayPath(found.file);
     io.stderr(noImageMessage(where));
+    if (found.syntaxErrors.length > 0) {
+      io.stderr(
+        "The file has syntax errors, which may hide the image (the CLI reads past them):\n" +
+          syntaxErrorLines(where, found.syntaxErrors),
+      );
+    }
     if (args.json) {
       const missing = ["image", "build.dockerfile", "dockerFile", "dockerComposeFile"];
-      io.stdout(JSON.stringify({ file: where, error: "no image", missing }, null, 2) + "\n");
+      io.stdout(jsonText({ file: where, error: "no image", missing }));
     }
     return EXIT_FAILED;
   }

@@ -9,7 +9,22 @@
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const fs = require("fs");
+const os = require("os");
 const path = require("path");
+
+// Every temp folder of this run (the synthesized template, the harness's work dirs with the
+// configuration and the Dev Container variables, the mock's sockets) is made in one private
+// folder, removed when the process exits, also on Ctrl-C or SIGTERM, which would otherwise
+// leave them behind. Terraform and the mock inherit TMPDIR.
+const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), "coder-cdktf-preview-run-"));
+process.env.TMPDIR = runTmp;
+process.on("exit", () => fs.rmSync(runTmp, { recursive: true, force: true }));
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]) {
+  process.once(signal, () => process.exit(code));
+}
 const { bundleEntry, run, INPUTS } = require("./synth-bundle");
 
 const BUNDLE = path.join(__dirname, "..", "build", "preview.js");

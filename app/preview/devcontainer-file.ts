@@ -7,7 +7,7 @@
  * refuses only a file whose top level is not an object. So a syntax error is reported with
  * its line and column, and the configuration previewed is what was recovered.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 
@@ -30,6 +30,8 @@ export type DevcontainerFile =
       readonly file: string;
       readonly config: Record<string, unknown>;
       readonly syntaxErrors: readonly JsoncSyntaxError[];
+      /** Bytes that are no UTF-8 were read as U+FFFD, as the Dev Containers CLI reads them. */
+      readonly invalidUtf8?: boolean;
     }
   /** A repository folder without any of DEVCONTAINER_LOCATIONS. */
   | { readonly kind: "missing"; readonly folder: string; readonly looked: readonly string[] }
@@ -39,7 +41,21 @@ export type DevcontainerFile =
       readonly file: string;
       readonly errors: readonly JsoncSyntaxError[];
       readonly message: string;
-    };
+    }
+  /**
+   * A file preview does not read: a link out of the repository, no regular file (a device,
+   * a FIFO, a folder), too large, too deeply nested, or not UTF-8 at all.
+   */
+  | { readonly kind: "unreadable"; readonly file: string; readonly message: string };
+
+/**
+ * The largest devcontainer.json preview reads. Real ones are a few kB; a repository can
+ * commit a link to /dev/zero or a file of hundreds of MB, which would exhaust memory.
+ */
+export const MAX_DEVCONTAINER_FILE_BYTES = 1024 * 1024;
+
+/** The deepest nesting of objects and arrays preview reads (the parser recurses). */
+export const MAX_DEVCONTAINER_DEPTH = 256;
 
 /**
  * Reads `target`: a devcontainer.json file, or a repository folder in which the
@@ -55,7 +71,93 @@ export function readDevcontainerFile(target: string): DevcontainerFile {
     }
     file = found;
   }
-  return parseDevcontainerJson(readFileSync(file, "utf8"), file);
+  const problem = unreadable(file);
+  if (problem !== undefined) return { kind: "unreadable", file, message: problem };
+  const bytes = readFileSync(file);
+  if (
+    bytes.length >= 2 &&
+    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+  ) {
+    return {
+      kind: "unreadable",
+      file,
+      message:
+        "is UTF-16 (it starts with a UTF-16 byte order mark); the Dev Containers CLI reads UTF-8",
+    };
+  }
+  const text = bytes.toString("utf8");
+  const depth = nestingDepth(text, MAX_DEVCONTAINER_DEPTH);
+  if (depth > MAX_DEVCONTAINER_DEPTH) {
+    return {
+      kind: "unreadable",
+      file,
+      message: `nests objects and arrays more than ${MAX_DEVCONTAINER_DEPTH} levels deep; preview reads no deeper`,
+    };
+  }
+  const read = parseDevcontainerJson(text, file);
+  if (read.kind === "config" && !isUtf8(bytes)) return { ...read, invalidUtf8: true };
+  return read;
+}
+
+/**
+ * Why `file` is not read, or undefined. It must lie in its repository once links are
+ * resolved (devcontainer-builder reads its own clone, where a link out of the repository
+ * points at something else, and preview would print a file of the operator's), be a regular
+ * file (a link to /dev/zero or a FIFO would never end), and be at most
+ * {@link MAX_DEVCONTAINER_FILE_BYTES}.
+ */
+function unreadable(file: string): string | undefined {
+  const repository = realpathSync(repositoryOf(file));
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return "is a link that leads nowhere";
+  }
+  if (real !== repository && !real.startsWith(repository + sep)) {
+    return (
+      "is a link to a file outside the repository; devcontainer-builder reads its own clone, " +
+      "where the link does not lead there, so preview does not read it"
+    );
+  }
+  const stat = statSync(real);
+  if (!stat.isFile()) return "is not a regular file (a folder, a device or a FIFO)";
+  if (stat.size > MAX_DEVCONTAINER_FILE_BYTES) {
+    return `is ${stat.size} bytes; preview reads at most ${MAX_DEVCONTAINER_FILE_BYTES}`;
+  }
+  return undefined;
+}
+
+/** The deepest nesting of `{`/`[` outside strings and comments, counted up to `limit` + 1. */
+function nestingDepth(text: string, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === "{" || c === "[") {
+      deepest = Math.max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c === "}" || c === "]") {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Parses JSONC text; `file` only labels the result. */
@@ -110,18 +212,7 @@ export interface ConfigurationLocation {
  * `.devcontainer/` belongs to the repository above `.devcontainer/`.
  */
 export function locateConfiguration(found: DevcontainerFile): ConfigurationLocation {
-  let repository: string;
-  if (found.kind === "missing") {
-    repository = resolve(found.folder);
-  } else {
-    const dir = dirname(resolve(found.file));
-    repository =
-      basename(dir) === ".devcontainer"
-        ? dirname(dir)
-        : basename(dirname(dir)) === ".devcontainer"
-          ? dirname(dirname(dir))
-          : dir;
-  }
+  const repository = found.kind === "missing" ? resolve(found.folder) : repositoryOf(found.file);
   const previewed =
     found.kind === "missing"
       ? null
@@ -137,4 +228,18 @@ export function locateConfiguration(found: DevcontainerFile): ConfigurationLocat
         .sort()
     : [];
   return { repository, previewed, serviceReads, subfolderConfigurations };
+}
+
+/**
+ * The repository a configuration file belongs to: the folder above `.devcontainer/` (for
+ * `.devcontainer/devcontainer.json` and `.devcontainer/<name>/devcontainer.json`), else the
+ * file's own folder (`.devcontainer.json`).
+ */
+function repositoryOf(file: string): string {
+  const dir = dirname(resolve(file));
+  return basename(dir) === ".devcontainer"
+    ? dirname(dir)
+    : basename(dirname(dir)) === ".devcontainer"
+      ? dirname(dirname(dir))
+      : dir;
 }

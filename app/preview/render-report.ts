@@ -32,7 +32,20 @@ export interface PreviewReport {
 
 /** The report as JSON (stable key order, two-space indent). */
 export function renderJson(report: PreviewReport): string {
-  return JSON.stringify(report, null, 2) + "\n";
+  return jsonText(report);
+}
+
+/**
+ * `value` as JSON text, two-space indent, with the characters JSON leaves raw but a terminal
+ * acts on or hides (C1 controls, bidirectional controls, invisible ones) as `\u` escapes: the
+ * same JSON value, safe to print.
+ */
+export function jsonText(value: unknown): string {
+  return (
+    JSON.stringify(value, null, 2).replace(HIDDEN_OR_ACTIVE, (c) =>
+      c.charCodeAt(0) < 0x20 ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    ) + "\n"
+  );
 }
 
 /** The report as text tables. */
@@ -205,18 +218,31 @@ export function renderText(report: PreviewReport): string {
  * JSON's own escapes.
  */
 export function printable(text: string): string {
-  return text.replace(
-    // eslint-disable-next-line no-control-regex -- control characters are what it escapes
-    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => {
-      const code = c.charCodeAt(0);
-      if (c === "\n") return "\\n";
-      if (c === "\t") return "\\t";
-      return code < 0x100
-        ? `\\x${code.toString(16).padStart(2, "0")}`
-        : `\\u${code.toString(16).padStart(4, "0")}`;
-    },
-  );
+  return text
+    .replace(
+      // eslint-disable-next-line no-control-regex -- control characters are what it escapes
+      /[\u0000-\u001f]/g,
+      (c) => controlEscape(c),
+    )
+    .replace(HIDDEN_OR_ACTIVE, (c) => controlEscape(c));
+}
+
+/**
+ * Besides C0 controls: DEL and C1 controls, the soft hyphen, the Arabic letter mark, zero-width
+ * spaces and marks, line and paragraph separators, bidirectional embeddings, overrides and
+ * isolates, word joiners and invisible operators, the byte order mark. Not the zero-width
+ * joiner, which emoji sequences need.
+ */
+const HIDDEN_OR_ACTIVE =
+  /[\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+function controlEscape(c: string): string {
+  const code = c.charCodeAt(0);
+  if (c === "\n") return "\\n";
+  if (c === "\t") return "\\t";
+  return code < 0x100
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
 /** The level the pod meets; the one asked for too when the pod does not meet it. */

@@ -238,6 +238,45 @@ describe("npm run preview (scripts/preview.js)", () => {
   });
 });
 
+describe("an interrupted npm run preview", () => {
+  it("removes its temp folders (the configuration and variables among them) and exits 130", () => {
+    // A terraform that interrupts preview as its apply starts, as Ctrl-C would.
+    const bin = mkdtempSync(join(tmpdir(), "preview-interrupt-"));
+    const runTmp = mkdtempSync(join(tmpdir(), "preview-tmp-"));
+    try {
+      const real = spawnSync("sh", ["-c", "command -v terraform"], { encoding: "utf8" });
+      writeFileSync(
+        join(bin, "terraform"),
+        `#!/bin/sh\n[ "$1" = apply ] && kill -INT "$PPID"\nexec '${real.stdout.trim()}' "$@"\n`,
+      );
+      chmodSync(join(bin, "terraform"), 0o755);
+      const env: Record<string, string | undefined> = {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        TMPDIR: runTmp,
+      };
+      delete env[RUN_CACHE_ENV];
+      const root = join(__dirname, "..", "..", "..");
+      const run = spawnSync(
+        process.execPath,
+        [
+          join(root, "scripts", "preview.js"),
+          join(FIXTURES, "over-caps"),
+          "--param",
+          "devcontainer_variables=NPM_TOKEN=secret-value-123",
+        ],
+        { encoding: "utf8", env },
+      );
+      expect(run.status).toBe(130);
+      expect(run.stdout).toBe("");
+      expect(readdirSync(runTmp)).toEqual([]);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+      rmSync(runTmp, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("Dev Container variables", () => {
   it("counts a variable as set by its name and never prints the values", async () => {
     const { status, stdout } = await preview(
