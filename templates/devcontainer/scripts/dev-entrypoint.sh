@@ -27,8 +27,6 @@
 #                         lines starting with # are skipped. Example: "NPM_TOKEN=abc"
 #   DC_CONTAINER_ENV, DC_REMOTE_ENV
 #                         base64 of the rendered containerEnv / remoteEnv script, or ''.
-#   DC_ENV_FILE           where the decoded scripts are written while sourced.
-#                         Default /tmp/devcontainer-env.sh; only tests change it.
 # The agent token comes as CODER_AGENT_TOKEN and is left alone: the agent reads it.
 
 set -eu
@@ -69,54 +67,64 @@ done <<EOF_VARIABLES
 ${DC_VARIABLES-}
 EOF_VARIABLES
 
-# 3. containerEnv, then remoteEnv.
-env_file=${DC_ENV_FILE:-/tmp/devcontainer-env.sh}
+# 3. containerEnv, then remoteEnv. The wrapper's own inputs are read first: a script that sets
+#    DC_INIT_SCRIPT or DC_HOME must not replace the agent or the home.
+init_script=$DC_INIT_SCRIPT
+remote_user=$DC_REMOTE_USER
+home_dir=$DC_HOME
 image_path=${PATH-}
+#    A PATH without the shell or the tools this script uses (`PATH=/opt/tool/bin`, or "") would
+#    end the container at its next command, on every start. The scripts' entries stay first.
+repair_path() {
+  for tool in sh base64 grep sed env tr; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+      log "the PATH $1 set has no $tool; the image's PATH was appended to it"
+      PATH=${PATH:+$PATH:}$image_path
+      export PATH
+      return
+    fi
+  done
+}
 #    An entry the shell refuses (`export A-B="x"`: a key that is no variable name) would end
-#    this shell, and the container would fail on every start with no terminal to fix it in.
-#    So each script is sourced in a subshell first; one that fails there, or complains (bash
-#    goes on after a failed `export` inside an `if`), is skipped whole, naming the keys at
-#    fault (never a value: the shell's own message would print one). So is a script with a
-#    key the shell would read as another: `export X PATH="…"` sets PATH, `export A=B="…"` A.
+#    this shell, and the container would fail on every start with no terminal to fix it in;
+#    a key the shell reads as another (`export X PATH="…"` sets PATH, `export A=B="…"` A) would
+#    set what the file does not name. So a script with such a key is skipped whole, naming the
+#    keys (never a value: the shell's own message would print one), and one that fails when
+#    tried in a subshell first is skipped too. The scripts are decoded into a variable, not a
+#    file: the image's /tmp may be read-only or hold a directory of that name.
 name_line='^export [A-Za-z_][A-Za-z0-9_]*="'
 for kind in containerEnv remoteEnv; do
   if [ "$kind" = containerEnv ]; then encoded=${DC_CONTAINER_ENV-}; else encoded=${DC_REMOTE_ENV-}; fi
   [ -n "$encoded" ] || continue
-  printf '%s' "$encoded" | base64 -d >"$env_file"
+  if ! script=$(printf '%s' "$encoded" | base64 -d); then
+    log "$kind was not applied: it is not base64"
+    continue
+  fi
+  refused=$(printf '%s\n' "$script" | sed -n 's/^export \([^"]*\)=".*/\1/p' | grep -v '^[A-Za-z_][A-Za-z0-9_]*$' | tr '\n' ' ')
   set +u
-  # shellcheck disable=SC1090 # rendered by devcontainer-builder from devcontainer.json
-  if ! grep '^export ' "$env_file" | grep -qv "$name_line" &&
-    complaint=$( (. "$env_file") 2>&1 >/dev/null) && [ -z "$complaint" ]; then
-    . "$env_file"
+  if [ -n "$refused" ] || printf '%s\n' "$script" | grep '^export ' | grep -qv "$name_line"; then
+    log "$kind was not applied: its keys are not all variable names${refused:+ (${refused% })}"
+  elif (eval "$script") >/dev/null 2>&1; then
+    eval "$script"
+    repair_path "$kind"
   else
-    refused=$(sed -n 's/^export \([^"]*\)=".*/\1/p' "$env_file" | grep -v '^[A-Za-z_][A-Za-z0-9_]*$' | tr '\n' ' ')
-    if [ -n "$refused" ]; then
-      log "$kind was not applied: its keys are not all variable names (${refused% })"
-    else
-      log "$kind was not applied: the shell refused it"
-    fi
+    log "$kind was not applied: the shell refused it"
   fi
   set -u
 done
-#    A PATH without the shell or the tools used below (`PATH=/opt/tool/bin`, or "") would end the
-#    container at its next command, on every start. The scripts' entries stay first.
-for tool in sh rm env sed; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    log "the PATH containerEnv/remoteEnv set has no $tool; the image's PATH was appended to it"
-    PATH=${PATH:+$PATH:}$image_path
-    export PATH
-    break
-  fi
-done
-rm -f "$env_file"
 
-# 4. The remote user's identity, then the agent with no DC_* inputs left behind.
-HOME=$DC_HOME
-USER=$DC_REMOTE_USER
-LOGNAME=$DC_REMOTE_USER
+# 4. The remote user's identity, then the agent with no DC_* inputs left behind. The names are
+#    split with the shell's default IFS: a script may have set another (`IFS=","`), and unset
+#    is a special builtin whose error would end the shell. The script's IFS stays for the agent.
+HOME=$home_dir
+USER=$remote_user
+LOGNAME=$remote_user
 export HOME USER LOGNAME
-init_script=$DC_INIT_SCRIPT
+if [ -n "${IFS+set}" ]; then saved_ifs=$IFS; else saved_ifs=; unset_ifs=1; fi
+IFS=' 	
+'
 for name in $(env | sed -n 's/^\(DC_[A-Za-z0-9_]*\)=.*/\1/p'); do
   unset "$name"
 done
+if [ -n "${unset_ifs-}" ]; then unset IFS; else IFS=$saved_ifs; fi
 exec sh -c "$init_script"

@@ -2,7 +2,7 @@
  * dev-entrypoint.sh, run for real: the environment the agent (here a fake init script that
  * dumps its environment) inherits from the `dev` container's wrapper.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../../../src/core/project-root";
 import { linkHostTools, runScript, tempDirs } from "../../support/run-script";
@@ -20,7 +20,16 @@ async function run(env: Record<string, string>, toolset?: ImageToolset) {
   const image = toolset && createImageSandbox(dirs, { toolset, withGit: false });
   const bin =
     image?.toolBin ??
-    linkHostTools(join(dir, "bin"), ["sh", "env", "sed", "base64", "basename", "rm", "cat"]);
+    linkHostTools(join(dir, "bin"), [
+      "sh",
+      "env",
+      "sed",
+      "base64",
+      "basename",
+      "grep",
+      "tr",
+      "cat",
+    ]);
   const dump = join(dir, "agent-env");
   const result = await runScript({
     script: SCRIPT,
@@ -33,7 +42,7 @@ async function run(env: Record<string, string>, toolset?: ImageToolset) {
       DC_HOME: "/home/vscode",
       DC_WORKSPACE_FOLDER: "/workspaces/app",
       DC_ID: "ws-1",
-      DC_ENV_FILE: join(dir, "devcontainer-env.sh"),
+      TMPDIR: dir,
       ...env,
     },
   });
@@ -48,7 +57,7 @@ async function run(env: Record<string, string>, toolset?: ImageToolset) {
   } catch {
     // the agent never started
   }
-  return { result, agentEnv, envFile: join(dir, "devcontainer-env.sh") };
+  return { result, agentEnv, dir };
 }
 
 it("exports the folder, id, identity and localEnv values, then execs the agent without DC_* inputs", async () => {
@@ -89,7 +98,7 @@ it("exports the folder, id, identity and localEnv values, then execs the agent w
 });
 
 it("sources containerEnv then remoteEnv, unset variables expanding to empty", async () => {
-  const { result, agentEnv, envFile } = await run({
+  const { result, agentEnv } = await run({
     DC_CONTAINER_ENV: b64('export A="from-container"\nexport P="${PATH}:/extra"\n'),
     DC_REMOTE_ENV: b64('export A="${A}-then-remote"\nexport U="x${UNSET_VARIABLE}y"\n'),
   });
@@ -97,7 +106,50 @@ it("sources containerEnv then remoteEnv, unset variables expanding to empty", as
   expect(agentEnv.A).toBe("from-container-then-remote");
   expect(agentEnv.P).toMatch(/^\/image\/bin:.*:\/extra$/);
   expect(agentEnv.U).toBe("xy");
-  expect(() => readFileSync(envFile)).toThrow();
+});
+
+// Each of these ended the wrapper (and so the container, on every start) or replaced what it
+// starts, in some shell.
+describeEachShell("an env script that changes the wrapper's own ground (%s)", (toolset) => {
+  it("keeps the agent, the home and the DC_* clean-up when a script sets IFS or DC_* inputs", async () => {
+    const { result, agentEnv } = await run(
+      {
+        DC_CONTAINER_ENV: b64(
+          'export IFS=","\nexport DC_INIT_SCRIPT="echo not the agent"\nexport DC_HOME="/elsewhere"\n',
+        ),
+      },
+      toolset,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("agent started as vscode\n");
+    expect(agentEnv.HOME).toBe("/home/vscode");
+    expect(Object.keys(agentEnv).filter((k) => k.startsWith("DC_"))).toEqual([]);
+  });
+
+  it("repairs a PATH from containerEnv before remoteEnv needs base64, and needs no writable /tmp", async () => {
+    const { result, agentEnv, dir } = await run(
+      {
+        DC_CONTAINER_ENV: b64('export PATH="/opt/tool/bin"\n'),
+        DC_REMOTE_ENV: b64('export R="from-remote"\n'),
+        TMPDIR: "/nonexistent",
+      },
+      toolset,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(agentEnv.R).toBe("from-remote");
+    expect(agentEnv.PATH).toMatch(/^\/opt\/tool\/bin:\/image\/bin:/);
+    expect(readdirSync(dir).filter((f) => f.includes("env"))).toEqual(["agent-env"]);
+  });
+
+  it("applies a script whose export makes the shell warn but not fail (bash's setlocale)", async () => {
+    const { result, agentEnv } = await run(
+      { DC_CONTAINER_ENV: b64('export LC_ALL="xx_XX.UTF-8"\nexport NODE_ENV="development"\n') },
+      toolset,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(agentEnv.NODE_ENV).toBe("development");
+    expect(agentEnv.LC_ALL).toBe("xx_XX.UTF-8");
+  });
 });
 
 // A key that is no shell variable name makes `export` end a POSIX shell (dash, BusyBox) and
@@ -150,7 +202,7 @@ describeEachShell("a containerEnv PATH without the image's tools (%s)", (toolset
     expect(agentEnv.AFTER).toBe("y");
     expect(agentEnv.PATH).toMatch(/^\/opt\/tool\/bin:\/image\/bin:/);
     expect(result.stderr).toContain(
-      "the PATH containerEnv/remoteEnv set has no sh; the image's PATH was appended to it",
+      "the PATH containerEnv set has no sh; the image's PATH was appended to it",
     );
   });
 
