@@ -28,6 +28,24 @@
 # or GIT_SSH_COMMAND (ssh). This script never handles a token itself.
 #
 # Exit status: 0, 1 when the clone failed or git is missing, or the first failing hook's status.
+#
+# An interrupted clone. While this script clones, .git holds the in-progress marker; once the
+# checkout may have written files it reads "checkout". A later start deletes that .git and
+# clones again only while it provably holds nothing but what the clone itself fetched: no
+# branch at all, no index, and every ref, reflog entry and HEAD inside the fetched history.
+# One whose checkout got as far as switching the branch is finished in place (upstream and
+# marker), never deleted, when its branch is the only one, HEAD is on it, every commit is in
+# the fetched history and "git status" reports nothing (no change, no file it cannot read).
+# Anything else (another branch, a commit, a stash, an edit) is the user's: the marker is
+# removed, the working copy is kept and marked as cloned, the log says what was found.
+# The retry overwrites files in the way (checkout -f) only when the marker reads "checkout",
+# so only files a stopped checkout of this clone wrote while no one could log in.
+# A failing checkout is not retried on every start: if it set the branch (it wrote part of the
+# files, e.g. a file name too long or a full disk), the partial working copy is kept as the
+# user's and marked as cloned, and this start fails once; if not, .git is removed and the
+# next start tries again without overwriting anything. So every failed start leaves either no
+# .git or the user's working copy, never an in-progress clone someone could work in.
+# Needs git 1.8 or newer (branch --set-upstream-to); uses nothing newer.
 
 set -u
 
@@ -159,10 +177,23 @@ ensure_known_host() {
   rm -f "$known_hosts.scan"
 }
 
-# Clones into $folder. $1 is 1 in retry mode (after an interrupted clone), else 0.
+# Makes the clone in $folder (the current directory) the user's working copy: sets the
+# upstream, writes the marker, removes the in-progress marker. Only logs when a step fails:
+# without either marker, the next start keeps the working copy too.
+finish_clone() {
+  if ! git branch -q --set-upstream-to="origin/$branch" "$branch"; then
+    log "could not set the upstream of $branch to origin/$branch (continuing)"
+  fi
+  # printf, not ":": a failed redirection of a special builtin would end the shell.
+  printf '' >"$marker" || log "cannot write $marker (continuing)"
+  rm -f "$in_progress" || log "cannot remove $in_progress (continuing)"
+}
+
+# Clones into $folder. $1 is 1 when files a stopped checkout of this clone wrote may be in the
+# way (the checkout then overwrites them), else 0.
 # Runs git in this shell (never in a subshell), in $folder.
 clone() {
-  retry=$1
+  force=$1
   ensure_known_host
   if ! mkdir -p "$folder" || ! cd "$folder"; then
     log "cannot create $folder"
@@ -173,7 +204,8 @@ clone() {
   # which needs git 2.28. .git is created here, holding the in-progress marker, before git
   # init fills it: a stop at any point leaves either an empty .git or a marked one.
   log "cloning branch $branch of $(display_url "$repository") into $folder"
-  if ! mkdir "$git_dir" || ! printf '' >"$in_progress"; then
+  if [ "$force" = 1 ]; then stage=checkout; else stage=; fi
+  if ! mkdir "$git_dir" || ! printf '%s\n' "$stage" >"$in_progress"; then
     log "cannot create $git_dir"
     rmdir "$git_dir" 2>/dev/null
     return 1
@@ -199,26 +231,100 @@ clone() {
     fi
   fi
 
-  if [ "$retry" = 1 ]; then set -- -f; else set --; fi
+  # From here on the checkout may write files: a retry after a stop must overwrite them. If
+  # this write fails, the retry does not overwrite, lists the files in the way and fails.
+  printf 'checkout\n' >"$in_progress" || log "cannot write $in_progress (continuing)"
+  if [ "$force" = 1 ]; then set -- -f; else set --; fi
   if ! git checkout -q "$@" -B "$branch" "$target"; then
-    if [ "$retry" = 1 ]; then
-      log "the checkout failed; the next start tries again"
+    if git rev-parse --verify -q 'HEAD^{commit}' >/dev/null; then
+      # The checkout set the branch and wrote part of the files: whatever made it fail (a
+      # file name too long, a full disk) would fail a retry too. Kept, so no one works in a
+      # copy that a later start could take for an interrupted clone.
+      log "the checkout failed after it had set $branch and written part of the files (see the errors above)"
+      finish_clone
+      log "keeping this partial working copy as yours; the clone is not retried. \"git status\" in $folder lists the files that are missing or cannot be read"
+      log "to have this template clone again instead, move $git_dir away and restart the workspace"
+    elif [ "$force" = 1 ]; then
+      log "the checkout failed; removing $git_dir, the next start tries again without overwriting files"
+      rm -rf "$git_dir"
     else
       log "the checkout failed (files already in $folder that are in the way are listed above); removing $git_dir"
       rm -rf "$git_dir"
     fi
     return 1
   fi
-  if ! git branch -q --set-upstream-to="origin/$branch" "$branch"; then
-    log "could not set the upstream of $branch to origin/$branch (continuing)"
-  fi
-  # printf, not ":": a failed redirection of a special builtin would end the shell.
-  if ! printf '' >"$marker"; then
-    log "cannot write $marker; the next start clones again"
-    return 1
-  fi
-  rm -f "$in_progress"
+  finish_clone
   log "checked out $branch at $(git rev-parse --short HEAD)"
+}
+
+# git on this template's clone in $git_dir only: GIT_DIR keeps git from walking up to a parent
+# repository while .git is not one yet. The working tree is the current directory.
+in_clone() {
+  GIT_DIR=$git_dir git "$@"
+}
+
+# Looks at this template's interrupted clone in $folder (the current directory). Sets
+# clone_state to "empty" (nothing but what it fetched, no branch yet: delete it and clone
+# again), "checked-out" (its checkout completed and nothing was added: finish it) or "kept"
+# (it holds something else; $found says what). Only asks git questions.
+inspect_interrupted_clone() {
+  found=
+  head_ref=$(in_clone symbolic-ref -q HEAD 2>/dev/null)
+  rc=$?
+  if [ "$rc" -gt 1 ]; then
+    # Stopped before or during "git init": not a repository yet.
+    clone_state=empty
+    return 0
+  fi
+  [ "$rc" -eq 0 ] || found="$found, a detached HEAD"
+  has_branch=0
+  has_fetched=0
+  if ! refs=$(in_clone for-each-ref --format='%(refname)'); then
+    found="$found, refs git cannot list"
+  fi
+  # Ref names hold no white space or glob characters.
+  for ref in $refs; do
+    case $ref in
+      "refs/heads/$branch") has_branch=1 ;;
+      "refs/remotes/origin/$branch") has_fetched=1 ;;
+      # The fetch brings tags that point into what it fetched; the history check covers them.
+      refs/tags/*) ;;
+      refs/heads/*) found="$found, branch ${ref#refs/heads/}" ;;
+      *) found="$found, $ref" ;;
+    esac
+  done
+  # Every commit a ref, a reflog entry or HEAD names must be in the fetched history.
+  set -- --all --reflog
+  [ "$has_fetched" = 0 ] || set -- "$@" --not "refs/remotes/origin/$branch"
+  if [ -n "$commit" ] && in_clone cat-file -e "$commit^{commit}" 2>/dev/null; then
+    [ "$has_fetched" = 1 ] || set -- "$@" --not
+    set -- "$@" "$commit"
+  fi
+  if ! unfetched=$(in_clone rev-list -n 1 "$@"); then
+    found="$found, a history git cannot walk"
+  elif [ -n "$unfetched" ]; then
+    found="$found, commits that were not fetched (${unfetched%"${unfetched#???????}"}...)"
+  fi
+  if [ "$has_branch" = 1 ]; then
+    if [ "$rc" -eq 0 ] && [ "$head_ref" != "refs/heads/$branch" ]; then
+      found="$found, HEAD on ${head_ref#refs/heads/}"
+    fi
+    # A partial checkout leaves files missing (reported as deleted) or unreadable (an error,
+    # not a status line): both count, as does any edit. Untracked files are never touched.
+    if ! changes=$(in_clone status --porcelain --untracked-files=no 2>&1) || [ -n "$changes" ]; then
+      found="$found, uncommitted changes or files git cannot read (\"git status\" lists them)"
+    fi
+  elif [ -e "$git_dir/index" ]; then
+    found="$found, staged files"
+  fi
+  found=${found#, }
+  if [ -n "$found" ]; then
+    clone_state=kept
+  elif [ "$has_branch" = 1 ]; then
+    clone_state=checked-out
+  else
+    clone_state=empty
+  fi
 }
 
 # A .git this script did not create (or finish creating): says what it is and keeps it.
@@ -264,7 +370,7 @@ prepare_working_copy() {
     log "$folder is already cloned; leaving it as it is"
     return 0
   fi
-  retry=0
+  force=0
   ours=0
   if [ -d "$git_dir" ] && [ ! -L "$git_dir" ] && [ -e "$in_progress" ]; then
     ours=1
@@ -282,11 +388,38 @@ prepare_working_copy() {
     return 1
   fi
   if [ "$ours" = 1 ]; then
-    log "found this template's interrupted clone in $folder; removing its .git and cloning again"
-    rm -rf "$git_dir"
-    retry=1
+    if ! cd "$folder"; then
+      log "cannot enter $folder"
+      return 1
+    fi
+    inspect_interrupted_clone
+    case $clone_state in
+      empty)
+        stage=
+        IFS= read -r stage <"$in_progress" 2>/dev/null
+        log "found this template's interrupted clone in $folder, holding nothing but what it fetched; removing its .git and cloning again"
+        rm -rf "$git_dir"
+        [ "$stage" != checkout ] || force=1
+        ;;
+      checked-out)
+        log "found this template's interrupted clone in $folder with its checkout complete and nothing added; finishing it"
+        finish_clone
+        log "checked out $branch at $(git rev-parse --short HEAD)"
+        return 0
+        ;;
+      *)
+        log "found this template's interrupted clone in $folder, but it holds $found"
+        log "keeping it as your working copy: the clone is not retried and nothing in it is changed"
+        if ! rm -f "$in_progress"; then
+          log "cannot remove $in_progress; keeping the working copy anyway"
+          return 0
+        fi
+        keep_existing_git
+        return 0
+        ;;
+    esac
   fi
-  clone "$retry"
+  clone "$force"
 }
 
 run_hooks() {

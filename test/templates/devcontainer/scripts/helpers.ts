@@ -2,7 +2,7 @@
  * Fixtures for the devcontainer template's workspace scripts: a stand-in for the workspace
  * image (a home and a PATH of chosen host tools plus fakes) and a local origin repository.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { hostTool, linkHostTools, shellQuote, TempDirs } from "../../../support/run-script";
@@ -186,6 +186,16 @@ function hostGitEnv(): Record<string, string> {
 /** Runs the host's git for fixtures (never through the sandbox's fakes). */
 export function hostGit(cwd: string, args: readonly string[]): string {
   return execFileSync("git", args, { cwd, env: hostGitEnv(), encoding: "utf8" }).trim();
+}
+
+/**
+ * Runs the host's git like {@link hostGit}, and returns what it wrote to stderr after what it
+ * wrote to stdout, instead of passing stderr on to the test's output. Throws when it fails.
+ */
+export function hostGitWithErrors(cwd: string, args: readonly string[]): string {
+  const result = spawnSync("git", args, { cwd, env: hostGitEnv(), encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr}`);
+  return `${result.stdout}${result.stderr}`.trim();
 }
 
 /**

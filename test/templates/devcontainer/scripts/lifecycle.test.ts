@@ -23,6 +23,7 @@ import {
   createOriginRepo,
   hostGit,
   hostGitSteps,
+  hostGitWithErrors,
   ImageSandbox,
   ImageToolset,
   OriginRepo,
@@ -105,6 +106,42 @@ function headOf(folder: string): string {
 
 function statusOf(ws: Workspace): string | undefined {
   return existsSync(ws.statusFile) ? readFileSync(ws.statusFile, "utf8") : undefined;
+}
+
+/** Shell code for {@link stopOnceAt}: stop the script instead of running git. */
+const STOP_BEFORE = 'kill -KILL "$PPID"; exit 137';
+/** Shell code for {@link stopOnceAt}: run git, then stop the script. */
+const STOP_AFTER = '"$real" "$@"; kill -KILL "$PPID"; exit 137';
+
+/** Puts a git on PATH that runs `action` at its first `git <step>` only ($real: the real git). */
+function stopOnceAt(ws: Workspace, step: string, action: string): void {
+  const once = join(ws.sandbox.root, "interrupted-once");
+  writeFakeExecutable(
+    ws.sandbox.fakeBin,
+    "git",
+    [
+      `real=${shellQuote(hostTool("git"))}`,
+      `if [ "$1" = ${shellQuote(step)} ] && [ ! -e ${shellQuote(once)} ]; then`,
+      `  : > ${shellQuote(once)}`,
+      `  ${action}`,
+      "fi",
+      'exec "$real" "$@"',
+    ].join("\n"),
+  );
+}
+
+/**
+ * Commits, on the origin's main, a file whose name is too long for any file system: every
+ * checkout of it fails, after writing the other files. Returns the commit.
+ */
+function commitUnwritableFile(origin: OriginRepo): string {
+  const blob = hostGit(origin.path, ["hash-object", "-w", "README.md"]);
+  const name = `a-name-too-long-${"x".repeat(300)}`;
+  return hostGitSteps(origin.path, [
+    ["update-index", "--add", "--cacheinfo", "100644", blob, name],
+    ["commit", "-q", "-m", "a file no checkout can write"],
+    ["rev-parse", "HEAD"],
+  ]);
 }
 
 describeEachToolset("with %s tools", (toolset) => {
@@ -411,7 +448,7 @@ describe("with host tools", () => {
       {
         name: "the workspace stops during the fetch",
         step: "fetch",
-        action: '"$real" "$@"; kill -KILL "$PPID"; exit 137',
+        action: STOP_AFTER,
         killed: true,
       },
       {
@@ -430,19 +467,7 @@ describe("with host tools", () => {
 
     test.each(interruptions)("$name: the next start recovers", async ({ step, action, killed }) => {
       const ws = createWorkspace({ toolset });
-      const once = join(ws.sandbox.root, "interrupted-once");
-      writeFakeExecutable(
-        ws.sandbox.fakeBin,
-        "git",
-        [
-          `real=${shellQuote(hostTool("git"))}`,
-          `if [ "$1" = ${step} ] && [ ! -e ${shellQuote(once)} ]; then`,
-          `  : > ${shellQuote(once)}`,
-          `  ${action}`,
-          "fi",
-          'exec "$real" "$@"',
-        ].join("\n"),
-      );
+      stopOnceAt(ws, step, action);
 
       const first = await ws.run();
       if (killed) {
@@ -602,26 +627,282 @@ describeEachShell("with %s: nothing a working copy holds is lost", (toolset) => 
     expect(headOf(ws.folder)).toBe(ws.builtCommit);
     expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
   });
+
+  /** A postStartCommand that leaves a file behind, and the git calls of this start. */
+  async function startAgain(
+    ws: Workspace,
+    extra: Record<string, string> = {},
+  ): Promise<{ run: ScriptRun; calls: string[][] }> {
+    const hook = hookRan(ws);
+    rmSync(hook.file, { force: true });
+    rmSync(ws.gitCalls, { force: true });
+    recordGitCalls(ws);
+    const run = await ws.run({ ...hook.env, ...extra });
+    if (run.exitCode === 0) expect(readFileSync(hook.file, "utf8")).toBe("ran\n");
+    return { run, calls: readRecordedCalls(ws.gitCalls) };
+  }
+
+  /** Git calls that only ask: what a start may run on a working copy it keeps. */
+  function onlyQuestions(calls: string[][]): void {
+    const questions = ["rev-parse", "for-each-ref", "cat-file", "rev-list", "status"];
+    for (const argv of calls)
+      expect([
+        argv,
+        questions.includes(argv[0]) || (argv[0] === "symbolic-ref" && argv[1] === "-q"),
+      ]).toEqual([argv, true]);
+  }
+
+  /** What a working copy holds, as git and the files say. */
+  function contents(folder: string): Record<string, string> {
+    return {
+      head: readFileSync(join(folder, ".git", "HEAD"), "utf8"),
+      refs: hostGit(folder, ["for-each-ref", "--format=%(refname) %(objectname)"]),
+      reflog: hostGit(folder, ["log", "-g", "--format=%H %gs", "HEAD"]),
+      // With its errors: files git cannot read are reported there, not as status lines.
+      status: hostGitWithErrors(folder, ["status", "--porcelain", "--untracked-files=all"]),
+      readme: existsSync(join(folder, "README.md"))
+        ? readFileSync(join(folder, "README.md"), "utf8")
+        : "(none)",
+    };
+  }
+
+  test("the audit: a checkout that can never write one file keeps its partial copy once, and the user's branch, commit and edits survive every later start", async () => {
+    const ws = createWorkspace({ toolset });
+    const unwritable = commitUnwritableFile(ws.origin);
+    const env = { DC_COMMIT: unwritable };
+    // Start 1 is stopped as its checkout begins: start 2 retries, overwriting files in the way.
+    stopOnceAt(ws, "checkout", STOP_BEFORE);
+    expect((await ws.run(env)).signal).toBe("SIGKILL");
+
+    const second = await startAgain(ws, env);
+
+    expect(second.run.exitCode).toBe(1);
+    expect(statusOf(ws)).toBe("1\n");
+    expect(second.run.output).toMatch(/File name too long/);
+    expect(second.run.output).toMatch(
+      /checkout failed after it had set main and written part of the files/,
+    );
+    expect(second.run.output).toMatch(
+      /keeping this partial working copy as yours; the clone is not retried/,
+    );
+    expect(second.calls).toContainEqual(["checkout", "-q", "-f", "-B", "main", unwritable]);
+    expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
+    expect(existsSync(join(ws.folder, ".git", "devcontainer-cloned"))).toBe(true);
+    expect(readFileSync(join(ws.folder, "README.md"), "utf8")).toBe("built\n");
+
+    // Coder lets the user in after a failed start: a branch, a commit, edits.
+    writeFileSync(join(ws.folder, "NOTES.md"), "committed work\n");
+    const work = hostGitSteps(ws.folder, [
+      ["checkout", "-q", "-b", "work"],
+      ["add", "NOTES.md"],
+      ["commit", "-q", "-m", "the user's work"],
+      ["rev-parse", "HEAD"],
+    ]);
+    writeFileSync(join(ws.folder, "README.md"), "edited, not committed\n");
+    writeFileSync(join(ws.folder, "scratch.txt"), "untracked\n");
+    const before = contents(ws.folder);
+
+    for (const start of [3, 4]) {
+      const { run, calls } = await startAgain(ws, env);
+      expect([start, run.exitCode, statusOf(ws)]).toEqual([start, 0, "0\n"]);
+      expect(run.output).toMatch(/already cloned; leaving it as it is/);
+      expect(calls).toEqual([]);
+    }
+    expect(contents(ws.folder)).toEqual(before);
+    expect(headOf(ws.folder)).toBe(work);
+    expect(hostGit(ws.folder, ["symbolic-ref", "--short", "HEAD"])).toBe("work");
+    expect(readFileSync(join(ws.folder, "README.md"), "utf8")).toBe("edited, not committed\n");
+    expect(readFileSync(join(ws.folder, "scratch.txt"), "utf8")).toBe("untracked\n");
+  });
+
+  test("after a stop during the fetch, the retry overwrites no file in the way, and a later start clones once it is moved", async () => {
+    const ws = createWorkspace({ toolset });
+    mkdirSync(ws.folder, { recursive: true });
+    writeFileSync(join(ws.folder, "README.md"), "mine\n");
+    stopOnceAt(ws, "fetch", STOP_AFTER);
+    expect((await ws.run()).signal).toBe("SIGKILL");
+
+    for (const start of [2, 3]) {
+      const { run, calls } = await startAgain(ws);
+      expect([start, run.exitCode]).toEqual([start, 1]);
+      expect(run.output).toMatch(/README\.md/);
+      expect(run.output).toMatch(/in the way are listed above/);
+      expect(calls).toContainEqual(["checkout", "-q", "-B", "main", ws.builtCommit]);
+      expect(readFileSync(join(ws.folder, "README.md"), "utf8")).toBe("mine\n");
+      expect(existsSync(join(ws.folder, ".git"))).toBe(false);
+    }
+
+    rmSync(join(ws.folder, "README.md"));
+    const { run } = await startAgain(ws);
+    expect(run.exitCode).toBe(0);
+    expect(headOf(ws.folder)).toBe(ws.builtCommit);
+  });
+
+  test.each([
+    { name: "a stop during the fetch", step: "fetch", action: STOP_AFTER, force: [] },
+    { name: "a stop as the checkout begins", step: "checkout", action: STOP_BEFORE, force: ["-f"] },
+  ])(
+    "$name, with nothing of the user's: the next start removes the clone and clones again",
+    async ({ step, action, force }) => {
+      const ws = createWorkspace({ toolset });
+      stopOnceAt(ws, step, action);
+      expect((await ws.run()).signal).toBe("SIGKILL");
+
+      const { run, calls } = await startAgain(ws);
+
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(
+        /interrupted clone in .*, holding nothing but what it fetched; removing its \.git and cloning again/,
+      );
+      expect(calls).toEqual(
+        expect.arrayContaining([
+          ["init", "-q"],
+          ["fetch", "origin", "+refs/heads/main:refs/remotes/origin/main"],
+          ["checkout", "-q", ...force, "-B", "main", ws.builtCommit],
+        ]),
+      );
+      expect(headOf(ws.folder)).toBe(ws.builtCommit);
+      expect(hostGit(ws.folder, ["status", "--porcelain"])).toBe("");
+      expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
+    },
+  );
+
+  /** A finished clone turned back into one in progress, as an earlier version left it. */
+  async function leftInProgress(ws: Workspace): Promise<void> {
+    expect((await ws.run()).exitCode).toBe(0);
+    rmSync(join(ws.folder, ".git", "devcontainer-cloned"));
+    writeFileSync(join(ws.folder, IN_PROGRESS), "");
+  }
+
+  test("a clone left in progress with its checkout complete and nothing added is finished in place", async () => {
+    const ws = createWorkspace({ toolset });
+    await leftInProgress(ws);
+    writeFileSync(join(ws.folder, "untracked.txt"), "kept\n");
+    hostGit(ws.folder, ["branch", "-q", "--unset-upstream"]);
+
+    const { run, calls } = await startAgain(ws);
+
+    expect(run.exitCode).toBe(0);
+    expect(run.output).toMatch(/checkout complete and nothing added; finishing it/);
+    expect(calls.map((argv) => argv[0])).not.toContain("init");
+    expect(calls.map((argv) => argv[0])).not.toContain("checkout");
+    expect(hostGit(ws.folder, ["rev-parse", "--abbrev-ref", "main@{upstream}"])).toBe(
+      "origin/main",
+    );
+    expect(readFileSync(join(ws.folder, "untracked.txt"), "utf8")).toBe("kept\n");
+    expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
+    expect(existsSync(join(ws.folder, ".git", "devcontainer-cloned"))).toBe(true);
+  });
+
+  test.each<{ name: string; found: RegExp; work: (ws: Workspace) => void }>([
+    {
+      name: "another branch",
+      found: /holds branch work/,
+      work: (ws) => hostGit(ws.folder, ["checkout", "-q", "-b", "work"]),
+    },
+    {
+      name: "a commit on the branch",
+      found: /holds commits that were not fetched/,
+      work: (ws) => {
+        writeFileSync(join(ws.folder, "NOTES.md"), "notes\n");
+        hostGitSteps(ws.folder, [
+          ["add", "NOTES.md"],
+          ["commit", "-q", "-m", "mine"],
+        ]);
+      },
+    },
+    {
+      name: "a commit only the reflog still names",
+      found: /holds commits that were not fetched/,
+      work: (ws) =>
+        hostGitSteps(ws.folder, [
+          ["commit", "-q", "--allow-empty", "-m", "mine"],
+          ["reset", "-q", "--hard", ws.builtCommit],
+        ]),
+    },
+    {
+      name: "a stash",
+      found: /holds refs\/stash, commits that were not fetched/,
+      work: (ws) => {
+        writeFileSync(join(ws.folder, "README.md"), "stashed\n");
+        hostGit(ws.folder, ["stash", "-q"]);
+      },
+    },
+    {
+      name: "an edit of a tracked file",
+      found: /holds uncommitted changes/,
+      work: (ws) => writeFileSync(join(ws.folder, "README.md"), "edited\n"),
+    },
+    {
+      name: "a deleted tracked file",
+      found: /holds uncommitted changes/,
+      work: (ws) => rmSync(join(ws.folder, "README.md")),
+    },
+    {
+      name: "a staged new file",
+      found: /holds uncommitted changes/,
+      work: (ws) => {
+        writeFileSync(join(ws.folder, "NEW.md"), "new\n");
+        hostGit(ws.folder, ["add", "NEW.md"]);
+      },
+    },
+    {
+      name: "a detached HEAD",
+      found: /holds a detached HEAD/,
+      work: (ws) => hostGit(ws.folder, ["checkout", "-q", "--detach"]),
+    },
+  ])(
+    "a clone an earlier version left in progress, holding $name, is kept as the user's working copy and not cloned again",
+    async ({ found, work }) => {
+      const ws = createWorkspace({ toolset });
+      await leftInProgress(ws);
+      work(ws);
+      const before = contents(ws.folder);
+
+      const { run, calls } = await startAgain(ws);
+
+      expect(run.exitCode).toBe(0);
+      expect(statusOf(ws)).toBe("0\n");
+      expect(run.output).toMatch(found);
+      expect(run.output).toMatch(
+        /keeping it as your working copy: the clone is not retried and nothing in it is changed/,
+      );
+      onlyQuestions(calls);
+      expect(contents(ws.folder)).toEqual(before);
+      expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
+      expect(existsSync(join(ws.folder, ".git", "devcontainer-cloned"))).toBe(true);
+
+      const again = await startAgain(ws);
+      expect(again.run.exitCode).toBe(0);
+      expect(again.run.output).toMatch(/already cloned/);
+      expect(again.calls).toEqual([]);
+      expect(contents(ws.folder)).toEqual(before);
+    },
+  );
 });
 
 // What a stop leaves is git's state and the image's tools' (mkdir, rmdir, rm): the host's and
 // BusyBox's. bash runs the other paths above.
 describeEachToolset("with %s tools: a stopped clone", (toolset) => {
-  test("starts stopped before or after each git step of the clone in turn: the last one clones, nothing else is lost", async () => {
-    // The script's own process: the topmost ancestor running lifecycle.sh (git may run in a
-    // command substitution's subshell).
-    const killScript = [
-      "p=$PPID; top=",
-      'while [ "$p" -gt 1 ] && grep -q lifecycle.sh /proc/$p/cmdline 2>/dev/null; do',
-      "  top=$p",
-      '  while read -r key value; do [ "$key" = PPid: ] && p=$value && break; done < /proc/$p/status',
-      "done",
-      'kill -KILL "$top"; exit 137',
-    ].join("\n");
-    const ws = createWorkspace({ toolset });
+  // The script's own process: the topmost ancestor running lifecycle.sh (git may run in a
+  // command substitution's subshell).
+  const killScript = [
+    "p=$PPID; top=",
+    'while [ "$p" -gt 1 ] && grep -q lifecycle.sh /proc/$p/cmdline 2>/dev/null; do',
+    "  top=$p",
+    '  while read -r key value; do [ "$key" = PPid: ] && p=$value && break; done < /proc/$p/status',
+    "done",
+    'kill -KILL "$top"; exit 137',
+  ].join("\n");
+
+  /**
+   * Each start counts its own git calls; it is stopped at call $KILL_AT_GIT_CALL, before the
+   * real git runs when $KILL_BEFORE is set, else right after; or right after its first
+   * `git $KILL_AFTER`. The stopped call's first two arguments go to the returned file.
+   */
+  function stoppingGit(ws: Workspace): string {
     const count = join(ws.sandbox.root, "git-call-count");
-    // Each start counts its own git calls; it is stopped at call $KILL_AT_GIT_CALL, before the
-    // real git runs when $KILL_BEFORE is set, else right after.
+    const stopped = join(ws.sandbox.root, "stopped-at");
     writeFakeExecutable(
       ws.sandbox.fakeBin,
       "git",
@@ -629,31 +910,34 @@ describeEachToolset("with %s tools: a stopped clone", (toolset) => {
         `real=${shellQuote(hostTool("git"))}`,
         `n=0; [ ! -e ${shellQuote(count)} ] || read -r n < ${shellQuote(count)}`,
         `n=$((n + 1)); echo "$n" > ${shellQuote(count)}`,
-        'if [ "$n" = "${KILL_AT_GIT_CALL-}" ]; then',
-        '  [ -n "${KILL_BEFORE-}" ] || "$real" "$@"',
+        'if [ "$n" = "${KILL_AT_GIT_CALL-}" ] || [ "$1" = "${KILL_AFTER-}" ]; then',
+        '  if [ -n "${KILL_BEFORE-}" ]; then at=before; else at=after; "$real" "$@"; fi',
+        `  echo "$at $1 $2" > ${shellQuote(stopped)}`,
         killScript.replace(/^/gm, "  "),
         "fi",
         'exec "$real" "$@"',
       ].join("\n"),
     );
-    // A volume mounted inside the folder, with content the clone must keep.
-    const kept = join(ws.folder, "node_modules", "pkg", "index.js");
-    mkdirSync(join(kept, ".."), { recursive: true });
-    writeFileSync(kept, "kept\n");
+    return stopped;
+  }
 
-    // The first start is stopped before its first git call (git init), the next one after
-    // its first, the next after its second, and so on: one start per step.
+  /**
+   * Runs starts until one is not stopped: the first with `first`, then start n stopped at
+   * its own git call n. Returns where each was stopped, and the last run.
+   */
+  async function stopAtEachCall(
+    ws: Workspace,
+    first: Record<string, string>,
+    kept: string,
+  ): Promise<{ stops: string[]; run: ScriptRun }> {
+    const stopped = stoppingGit(ws);
+    const count = join(ws.sandbox.root, "git-call-count");
     const stops: string[] = [];
-    let run: ScriptRun;
     for (let start = 0; ; start++) {
       rmSync(count, { force: true });
-      run = await ws.run(
-        start === 0
-          ? { KILL_AT_GIT_CALL: "1", KILL_BEFORE: "1" }
-          : { KILL_AT_GIT_CALL: `${start}` },
-      );
-      if (run.signal !== "SIGKILL" || start > 15) break;
-      stops.push(start === 0 ? "before 1" : `after ${start}`);
+      const run = await ws.run(start === 0 ? first : { KILL_AT_GIT_CALL: `${start}` });
+      if (run.signal !== "SIGKILL" || start > 30) return { stops, run };
+      stops.push(readFileSync(stopped, "utf8").trim());
       expect(readFileSync(kept, "utf8")).toBe("kept\n");
       // Whatever was left is marked as this script's, finished or not.
       expect([
@@ -662,9 +946,17 @@ describeEachToolset("with %s tools: a stopped clone", (toolset) => {
           existsSync(join(ws.folder, ".git", "devcontainer-cloned")),
       ]).toEqual([stops.at(-1), true]);
     }
+  }
 
-    // init, symbolic-ref, remote, fetch, cat-file, checkout, branch, rev-parse.
-    expect(stops).toEqual(["before 1", ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `after ${n}`)]);
+  /** A volume mounted inside the folder, with content the clone must keep. */
+  function volumeIn(ws: Workspace): string {
+    const kept = join(ws.folder, "node_modules", "pkg", "index.js");
+    mkdirSync(join(kept, ".."), { recursive: true });
+    writeFileSync(kept, "kept\n");
+    return kept;
+  }
+
+  function expectCloned(ws: Workspace, run: ScriptRun, kept: string): void {
     expect(run.exitCode).toBe(0);
     expect(statusOf(ws)).toBe("0\n");
     expect(
@@ -676,5 +968,62 @@ describeEachToolset("with %s tools: a stopped clone", (toolset) => {
     expect(existsSync(join(ws.folder, ".git", "devcontainer-cloned"))).toBe(true);
     expect(existsSync(join(ws.folder, IN_PROGRESS))).toBe(false);
     expect(readFileSync(kept, "utf8")).toBe("kept\n");
+  }
+
+  // The questions an interrupted clone is asked before it is removed: while .git is not a
+  // repository yet, then with no branch yet.
+  const notRepository = ["after symbolic-ref -q"];
+  const noBranch = [
+    "after symbolic-ref -q",
+    "after for-each-ref --format=%(refname)",
+    "after cat-file -e",
+    "after rev-list -n",
+  ];
+
+  test("starts stopped before or after each git step of the clone in turn: the last one clones, nothing else is lost", async () => {
+    const ws = createWorkspace({ toolset });
+    const kept = volumeIn(ws);
+
+    // The first start is stopped before its first git call (git init), the next one after
+    // its first, the next after its second, and so on: one start per step. The questions
+    // asked of an interrupted clone come first, so a start is stopped among them too.
+    const { stops, run } = await stopAtEachCall(
+      ws,
+      { KILL_AT_GIT_CALL: "1", KILL_BEFORE: "1" },
+      kept,
+    );
+
+    expect(stops).toEqual([
+      "before init -q",
+      ...notRepository,
+      "after init -q",
+      // Start n is stopped after its call n: start 3 at the third question, start 4 at the
+      // fourth, start 5 after the init that follows them.
+      ...noBranch.slice(2),
+      "after init -q",
+      "after symbolic-ref HEAD",
+      "after remote add",
+      "after fetch origin",
+      // Now the built commit is there: the question about it is asked and answered.
+      "after cat-file -e",
+      "after checkout -q",
+    ]);
+    expectCloned(ws, run, kept);
+  });
+
+  test("starts stopped after the checkout, then at each git step that finishes it: the last one finishes it in place", async () => {
+    const ws = createWorkspace({ toolset });
+    const kept = volumeIn(ws);
+
+    const { stops, run } = await stopAtEachCall(ws, { KILL_AFTER: "checkout" }, kept);
+
+    expect(stops).toEqual([
+      "after checkout -q",
+      ...noBranch,
+      "after status --porcelain",
+      "after branch -q",
+      "after rev-parse --short",
+    ]);
+    expectCloned(ws, run, kept);
   });
 });
