@@ -11,7 +11,10 @@
 #      rebuilds never seed again: the home belongs to the user.
 # Each entry is copied under a temporary name beside its target and renamed into place, so a
 # copy cut short (the pod stopped or was evicted) leaves no half-written file under the real
-# name; the next start removes the temporaries and copies what is still missing.
+# name; the next start removes the temporaries (read-only trees too) and copies what is still
+# missing. A temporary that cannot be removed is left, with a warning, and never copied into:
+# the entry goes through a fresh name. The names .devcontainer-home-seed.partial* and the
+# marker are this script's own: the image's files of those names are not copied.
 # It never fails the pod: a file that cannot be copied is skipped, and a directory that cannot
 # be created (a path the user turned into a symbolic link or a file) is left alone, each with
 # a warning.
@@ -82,28 +85,57 @@ if [ -e "$marker" ]; then
   exit 0
 fi
 
-# A start that was stopped while copying left a temporary copy behind: never renamed into
-# place, so nothing under it is the user's. find does not follow symbolic links.
-if [ -d "$data/home" ] && ! find "$data/home" -name "$partial" -prune -exec rm -rf {} \; 2>/dev/null; then
-  log "warning: could not remove every leftover $partial in the home"
+# Removes the temporary $1 (a file, a link or a whole tree) and succeeds only when it is gone.
+# A copy of a read-only tree (Go's module cache is 0555) is made writable first, or rm could
+# not empty it; a link is removed, never followed (chmod would change what it points at).
+remove_temporary() {
+  if [ ! -L "$1" ] && [ -d "$1" ]; then
+    chmod -R u+w "$1" 2>/dev/null || true
+  fi
+  rm -rf "$1" 2>/dev/null || true
+  [ ! -e "$1" ] && [ ! -L "$1" ]
+}
+
+# A start that was stopped while copying left temporary copies behind: never renamed into
+# place, so nothing under them is the user's. find does not follow symbolic links, and its
+# status says nothing about what -exec did: a last find checks that none is left.
+if [ -d "$data/home" ]; then
+  find "$data/home" -name "$partial*" -prune ! -type l -exec chmod -R u+w {} \; 2>/dev/null || true
+  find "$data/home" -name "$partial*" -prune -exec rm -rf {} \; 2>/dev/null || true
+  left=$(find "$data/home" -name "$partial*" -prune -print 2>/dev/null | tr '\n' ' ' || true)
+  if [ -n "$left" ]; then
+    log "warning: cannot remove these leftover temporaries; they stay, and the copy goes around them: $left"
+  fi
 fi
 
 # Copies the entry $1 into the directory $2 as $3 (a name that does not exist yet): first as
 # $2/$partial, then renamed, which is atomic. A file that cp could not copy whole is dropped;
-# a directory keeps what could be copied (cp reports what it skipped).
+# a directory keeps what could be copied (cp reports what it skipped). The temporary must not
+# exist, or cp would copy into it: a leftover that cannot be removed is passed over for
+# $partial.1, .2, ...; when none is free, the entry is skipped with a warning.
 copy_entry() {
-  tmp=$2/$partial
-  rm -rf "$tmp" 2>/dev/null || true
+  tmp=
+  for suffix in '' .1 .2 .3 .4 .5 .6 .7 .8 .9; do
+    if remove_temporary "$2/$partial$suffix"; then
+      tmp=$2/$partial$suffix
+      break
+    fi
+  done
+  if [ -z "$tmp" ]; then
+    log "warning: no free temporary name in $2; $3 is not seeded"
+    copy_failed=1
+    return 0
+  fi
   if ! cp -R -p "$1" "$tmp"; then
     copy_failed=1
     if [ -L "$1" ] || [ ! -d "$1" ] || [ ! -d "$tmp" ]; then
-      rm -rf "$tmp" 2>/dev/null || true
+      remove_temporary "$tmp" || log "warning: cannot remove $tmp; leaving it"
       return 0
     fi
   fi
   if ! mv -f "$tmp" "$3"; then
     copy_failed=1
-    rm -rf "$tmp" 2>/dev/null || true
+    remove_temporary "$tmp" || log "warning: cannot remove $tmp; leaving it"
   fi
   return 0
 }
@@ -124,7 +156,10 @@ copy_missing() {
   fi
   for entry in "$1"/* "$1"/.[!.]* "$1"/..?*; do
     [ -e "$entry" ] || [ -L "$entry" ] || continue # an unmatched pattern
-    [ "${entry##*/}" != "$partial" ] || continue
+    case ${entry##*/} in "$partial"*) continue ;; esac
+    # The image's own marker file (an image made from a seeded home) is not this start's:
+    # copied, it would make a start stopped after it skip everything still missing.
+    [ "$2/${entry##*/}" != "$marker" ] || continue
     existing=$2/${entry##*/}
     if [ ! -e "$existing" ] && [ ! -L "$existing" ]; then
       copy_entry "$entry" "$2" "$existing"

@@ -2,6 +2,7 @@
  * seed-home.sh (the "seed-home" init container), run for real as an unprivileged user, as in
  * the pod: under root, a chmod 000 file would still be readable and prove nothing.
  */
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -237,8 +238,11 @@ function installDyingCp(seed: SeedFixture): { reset(): void } {
   return { reset: () => rmSync(calls, { force: true }) };
 }
 
-/** What the volume's home must hold after a completed seed over the user's own .profile. */
-function expectSeededHome(seed: SeedFixture): void {
+/**
+ * What the volume's home must hold after a completed seed over the user's own .profile, plus
+ * `extra` (paths the test put on the volume itself).
+ */
+function expectSeededHome(seed: SeedFixture, extra: Readonly<Record<string, string>> = {}): void {
   const home = join(seed.data, "home");
   const expected = treeOf(seed.imageHome);
   // Unreadable for the remote user: skipped.
@@ -246,8 +250,33 @@ function expectSeededHome(seed: SeedFixture): void {
     if (content === "(unreadable)") delete expected[path];
   expected[".profile"] = "mine\n"; // the user's, never overwritten
   expected[".cache/pip"] = "dir"; // a mount point
-  expected[".devcontainer-home-seeded"] = "";
-  expect(treeOf(home)).toEqual(expected);
+  expected[".devcontainer-home-seeded"] = ""; // the script's own marker, never the image's
+  expect(treeOf(home)).toEqual({ ...expected, ...extra });
+}
+
+/** Makes everything under the fixture writable again, so that it can be cleaned up. */
+function makeWritable(seed: SeedFixture): void {
+  execFileSync("chmod", ["-R", "u+w", seed.sandbox.root]);
+}
+
+/**
+ * Runs a start stopped during its copy number `step`, then a start that must complete the
+ * home; returns false when that start had fewer copies than `step` (nothing was stopped).
+ */
+async function stopThenComplete(
+  seed: SeedFixture,
+  step: number,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<boolean> {
+  const cp = installDyingCp(seed);
+  const stopped = await seed.run({ KILL_AT_COPY: String(step) });
+  if (stopped.exitCode === 0) return false;
+  expect([step, stopped.signal]).toEqual([step, "SIGKILL"]);
+  cp.reset();
+  const next = await seed.run();
+  expect([step, next.exitCode]).toEqual([step, 0]);
+  expectSeededHome(seed, extra);
+  return true;
 }
 
 describeEachToolset("seed-home.sh with %s tools: a stopped copy", (toolset) => {
@@ -294,6 +323,65 @@ describeEachShell("seed-home.sh with %s: nothing is lost or half-written", (tool
     expect(starts).toBe(4);
     expectSeededHome(seed);
   });
+
+  test("a stopped copy of a read-only tree (0555, like Go's module cache) is removed whole; the next start copies it afresh", async () => {
+    let kills = 0;
+    for (let step = 1; step < 20; step++) {
+      const seed = createSeedFixture(toolset);
+      writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
+      const ro = join(seed.imageHome, ".config", "ro");
+      mkdirSync(ro);
+      writeFileSync(join(ro, "x"), "read-only content\n");
+      chmodSync(ro, 0o555);
+      writeFileSync(join(seed.imageHome, ".config", "big"), "a large file\n");
+      try {
+        if (!(await stopThenComplete(seed, step))) break;
+        kills++;
+        expect(existsSync(join(seed.data, "home", ".config", ".config"))).toBe(false);
+      } finally {
+        makeWritable(seed);
+      }
+    }
+    expect(kills).toBe(4);
+  });
+
+  // Copied, the image's marker would tell a start stopped right after it that the home is
+  // complete; its content shows whether it was copied.
+  test("an image file named like the marker is not copied: only the script writes the marker", async () => {
+    const seed = createSeedFixture(toolset);
+    writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
+    writeFileSync(join(seed.imageHome, ".devcontainer-home-seeded"), "from another home\n");
+    writeFileSync(join(seed.imageHome, ".zshrc"), "zsh\n");
+    const run = await seed.run();
+    expect(run.exitCode).toBe(0);
+    expectSeededHome(seed);
+  });
+
+  (isRoot ? test : test.skip)(
+    "a leftover temporary the user cannot remove is left with a warning and never copied into",
+    async () => {
+      const seed = createSeedFixture(toolset);
+      writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
+      // Left by a stop, holding a directory of root's (a later `sudo` in the workspace).
+      const leftover = join(seed.data, "home", ".devcontainer-home-seed.partial");
+      writeAsUser(join(leftover, "mine-too"), "cut\n");
+      mkdirSync(join(leftover, "locked"));
+      writeFileSync(join(leftover, "locked", "file"), "root's\n");
+
+      const run = await seed.run();
+
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(/warning: cannot remove these leftover temporaries.*\.partial/);
+      expectSeededHome(seed, {
+        ".devcontainer-home-seed.partial": "dir",
+        ".devcontainer-home-seed.partial/locked": "dir",
+        ".devcontainer-home-seed.partial/locked/file": "root's\n",
+      });
+      expect(readdirSync(join(seed.data, "home")).filter((n) => n.includes("partial"))).toEqual([
+        ".devcontainer-home-seed.partial",
+      ]);
+    },
+  );
 
   test("a mount point behind a symbolic link or a file is left alone with a warning; the pod starts", async () => {
     const seed = createSeedFixture(toolset);
