@@ -1,5 +1,6 @@
 import { Construct, TerraformVariable } from "../core/cdk";
 import { useKubeconfigVariable } from "../constructs/providers";
+import { hcl } from "../core/hcl";
 import { TemplateVariable } from "../core/template-variable";
 import {
   DNS_LABEL,
@@ -9,6 +10,7 @@ import {
   emptyOr,
   oneOf,
   wholeNumberBetween,
+  type Rule,
 } from "../core/validate";
 
 /** The Pod Security levels a devcontainer workspace can be asked to meet. */
@@ -16,6 +18,25 @@ export const POD_SECURITY_LEVELS: readonly string[] = ["baseline", "restricted"]
 
 /** Most forwarded-port app slots: each is a coder_app in every running workspace. */
 export const MAX_FORWARDED_PORT_SLOTS = 100;
+
+/**
+ * An http(s) URL with a user part (`https://user@`, `https://user:password@`), anywhere in
+ * the value: the user part is as often a token (`https://glpat-…@`) as a name. Written for
+ * both JavaScript and Terraform's RE2.
+ */
+const HTTP_URL_WITH_USERINFO = "[hH][tT][tT][pP][sS]?://[^\\s/?#@]*@";
+
+/**
+ * `vscode_extension`: no credentials in a VSIX URL. Every workspace's script downloads it,
+ * so they would be in the template, in process lists and in the logs; a URL that needs
+ * them should carry a signed query (an expiring pre-signed URL) instead.
+ */
+const VSCODE_EXTENSION_WITHOUT_CREDENTIALS: Rule = {
+  requirement:
+    'a Marketplace ID, an http(s):// URL of a VSIX with no user name or password in it, or ""',
+  test: (value) => typeof value === "string" && !new RegExp(HTTP_URL_WITH_USERINFO).test(value),
+  condition: (ref) => hcl`!can(regex(${HTTP_URL_WITH_USERINFO}, ${ref}))`,
+};
 
 /**
  * The devcontainer template's variables (set once per template version with
@@ -121,7 +142,8 @@ export class DevcontainerTemplateVariables extends Construct {
       description:
         "How many forwardPorts of a repository get an app on the workspace page; unused slots are hidden.",
     });
-    this.vscodeExtension = new TerraformVariable(this, "vscode_extension", {
+    this.vscodeExtension = new TemplateVariable(this, "vscode_extension", {
+      rules: [VSCODE_EXTENSION_WITHOUT_CREDENTIALS],
       type: "string",
       default: "deepspacecartel.devcontainer-builder",
       description:

@@ -8,7 +8,8 @@
 #   - the repository's settings, merged into the Machine settings as defaults: a key is
 #     written only when the user does not have it, or still has the value this script wrote
 #     (and recorded) last time. A key the user set, even to the repository's value, stays
-#     theirs. A symlinked settings.json stays a symlink: its target is rewritten.
+#     theirs. A symlinked settings.json stays a symlink: its target is rewritten. The file
+#     keeps its mode (0600 stays 0600); one that cannot be written is left as it is.
 # It also removes the retired extension deepspacecartel.devcontainer-builder-rebuild.
 # Problems are logged; the script exits 0 so that a Marketplace hiccup never marks the start
 # as failed.
@@ -156,8 +157,14 @@ case $own_extension in
   '') ;;
   http://* | https://*)
     vsix=$cache_dir/devcontainer-builder.vsix
-    # Logged without its query string, which may carry a signature.
-    shown_url=${own_extension%%\?*}
+    # Logged without its query string and fragment, which may carry a signature, and with a
+    # user name or password (refused at push time, but older versions took them) as ***.
+    shown_url=${own_extension%%[?#]*}
+    rest=${shown_url#*://}
+    authority=${rest%%/*}
+    case $authority in
+      *@*) shown_url="${shown_url%%://*}://***@${authority##*@}${rest#"$authority"}" ;;
+    esac
     if mkdir -p "$cache_dir" && download "$own_extension" "$vsix.tmp" && mv -f "$vsix.tmp" "$vsix"; then
       install_extension "$vsix" --force || true
     else
@@ -201,10 +208,36 @@ const log = (message) => console.error("devcontainer-vscode: " + message);
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+// Writes beside the file and renames, so a stop never leaves it half-written. An existing
+// file keeps its mode (a 0600 settings.json may hold proxy credentials): the temporary is
+// 0600 while it is written, then gets that mode. Throws with the file unchanged.
 const writeAtomically = (file, value) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file + ".tmp", JSON.stringify(value, null, 2) + "\n");
-  fs.renameSync(file + ".tmp", file);
+  let mode;
+  try {
+    mode = fs.statSync(file).mode & 0o7777;
+  } catch (e) {
+    mode = undefined; // a new file: the umask's mode, as before
+  }
+  const tmp = file + ".tmp";
+  const fd = fs.openSync(tmp, "w", mode === undefined ? 0o666 : 0o600);
+  try {
+    try {
+      if (mode !== undefined) fs.fchmodSync(fd, 0o600); // a leftover temporary keeps its mode
+      fs.writeFileSync(fd, JSON.stringify(value, null, 2) + "\n");
+      if (mode !== undefined) fs.fchmodSync(fd, mode);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch (ignored) {
+      // already gone
+    }
+    throw e;
+  }
 };
 const readRecord = (file) => {
   try {
@@ -244,8 +277,17 @@ if (link) {
 }
 
 let target = {};
+// Named in messages as the user knows it: the link, and what it points at.
+const shown = writeTo === targetFile ? targetFile : targetFile + " (a link to " + writeTo + ")";
+
 if (fs.existsSync(writeTo)) {
-  const text = fs.readFileSync(writeTo, "utf8");
+  let text;
+  try {
+    text = fs.readFileSync(writeTo, "utf8");
+  } catch (e) {
+    log("cannot read " + shown + " (" + (e.code || e.message) + "); leaving it untouched");
+    process.exit(0);
+  }
   if (text.trim() !== "") {
     try {
       target = JSON.parse(text);
@@ -279,8 +321,23 @@ for (const key of Object.keys(repo)) {
   }
 }
 if (written.length > 0) {
-  writeAtomically(pendingFile, changes);
-  writeAtomically(writeTo, Object.assign(target, changes));
+  try {
+    writeAtomically(pendingFile, changes);
+    writeAtomically(writeTo, Object.assign(target, changes));
+  } catch (e) {
+    // Nothing of this merge reached the target. What is known to be the script's (the
+    // record, and keys a stopped merge noted and the target still holds) stays recorded;
+    // the note of this merge, never written, goes.
+    const why = e.code || e.message;
+    log("cannot write " + shown + " (" + why + "); leaving it untouched, without the settings");
+    try {
+      writeAtomically(appliedFile, applied);
+      fs.rmSync(pendingFile, { force: true });
+    } catch (ignored) {
+      // the cache is not writable either: the next start sees the same note
+    }
+    process.exit(0);
+  }
 }
 writeAtomically(appliedFile, record);
 fs.rmSync(pendingFile, { force: true });

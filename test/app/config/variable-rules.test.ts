@@ -174,6 +174,44 @@ describe("the same rules at push time", () => {
     ]);
   });
 
+  const DEVCONTAINER_REQUIRED = {
+    namespace: "coder-workspaces",
+    devcontainer_builder_endpoint: "http://devcontainer-builder:8080",
+  };
+
+  it.each([
+    ["https://ci-bot:glpat-SECRET123@artifacts.example.com/ext.vsix?X-Amz-Signature=abc"],
+    ["HTTPS://glpat-SECRET123@artifacts.example.com/ext.vsix"],
+  ])("devcontainer: vscode_extension %s (credentials in the URL) fails the plan", async (url) => {
+    const errors = await refusal("devcontainer", {
+      ...DEVCONTAINER_REQUIRED,
+      vscode_extension: url,
+    });
+    expect(errors).toEqual([
+      'Invalid value for variable: vscode_extension must be a Marketplace ID, an http(s):// URL of a VSIX with no user name or password in it, or "".',
+    ]);
+    expect(errors.join("\n")).not.toContain("SECRET123");
+  });
+
+  it("devcontainer: a Marketplace ID and a VSIX URL with a signed query pass vscode_extension's rule", async () => {
+    for (const value of [
+      "acme.our-extension",
+      "https://artifacts.example.com/@scope/ext.vsix?X-Amz-Signature=a@b",
+      "",
+    ]) {
+      // max_cpu fails the plan, so that it stops at the variables.
+      const errors = await refusal("devcontainer", {
+        ...DEVCONTAINER_REQUIRED,
+        vscode_extension: value,
+        max_cpu: -4,
+      });
+      expect([value, errors]).toEqual([
+        value,
+        ["Invalid value for variable: max_cpu must be a number greater than 0."],
+      ]);
+    }
+  });
+
   it("devcontainer: a negative max_cpu and 500 port slots fail the plan, each with its rule", async () => {
     const errors = await refusal("devcontainer", {
       namespace: "coder-workspaces",

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -23,6 +24,7 @@ import {
   ScriptRun,
   shellQuote,
   tempDirs,
+  UnprivilegedUser,
   writeFakeExecutable,
   writeRecordingExecutable,
 } from "../../../support/run-script";
@@ -64,7 +66,8 @@ interface VscodeFixture {
   readonly appliedFile: string;
   /** Installs a fake server under ~/.vscode-server/cli/servers; returns its argv log. */
   addDesktopServer(name: string, mtimeSeconds: number): string;
-  run(env?: Readonly<Record<string, string>>): Promise<ScriptRun>;
+  /** Runs the script, as `asUser` when given (the tests run as root, who may write anything). */
+  run(env?: Readonly<Record<string, string>>, asUser?: UnprivilegedUser): Promise<ScriptRun>;
 }
 
 function createVscodeFixture(toolset: ImageToolset): VscodeFixture {
@@ -83,10 +86,11 @@ function createVscodeFixture(toolset: ImageToolset): VscodeFixture {
       utimesSync(server, mtimeSeconds, mtimeSeconds);
       return calls;
     },
-    run(env = {}) {
+    run(env = {}, asUser = undefined) {
       return runScript({
         script: scriptPath("vscode-extensions.sh"),
         shell: sandbox.shell,
+        asUser,
         env: sandbox.env({
           DC_VSCODE_EXTENSIONS: "",
           DC_VSCODE_SETTINGS_B64: base64("{}"),
@@ -167,6 +171,29 @@ describeEachToolset("with %s tools", (toolset) => {
         "--extensions-dir",
         vscode.extensionsDir,
       ]);
+    });
+
+    test.each([
+      [
+        "https://ci-bot:glpat-SECRET123@artifacts.example.com/ext.vsix?X-Amz-Signature=abc",
+        "https://***@artifacts.example.com/ext.vsix",
+      ],
+      [
+        "https://ghp_SECRET123@artifacts.example.com:8443/a/ext.vsix#x",
+        "https://***@artifacts.example.com:8443/a/ext.vsix",
+      ],
+      ["http://a:b@c:SECRET123@artifacts.example.com", "http://***@artifacts.example.com"],
+    ])("a URL with credentials %s is logged without them, as %s", async (url, shown) => {
+      const vscode = createVscodeFixture(toolset);
+      vscode.addDesktopServer("Stable-a", 1_700_000_000);
+      writeFakeExecutable(vscode.sandbox.fakeBin, "curl", FAKE_DOWNLOADER);
+
+      const run = await vscode.run({ DC_VSCODE_OWN_EXTENSION: url });
+
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toContain(`could not download ${shown}; skipping`);
+      expect(run.output).not.toContain("SECRET123");
+      expect(run.output).not.toContain("ci-bot");
     });
 
     test("a failed download of the own extension is logged and skipped; the rest goes on", async () => {
@@ -380,6 +407,94 @@ describeEachToolset("with %s tools: a setting the user has is never lost", (tool
     expect(readlinkSync(vscode.machineSettings)).toBe("../../../dotfiles/vscode.json");
     expect(readJson(dotfile)).toEqual({ mine: 1, "editor.tabSize": 2 });
     expect(existsSync(`${dotfile}.tmp`)).toBe(false);
+  });
+
+  test.each([
+    ["0600", 0o600],
+    ["0400", 0o400],
+    ["0640", 0o640],
+  ])(
+    "a settings.json of mode %s (proxy credentials) keeps its mode, linked or not",
+    async (_name, mode) => {
+      const vscode = createVscodeFixture(toolset);
+      vscode.addDesktopServer("Stable-a", 1_700_000_000);
+      mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+      writeFileSync(vscode.machineSettings, JSON.stringify({ "http.proxy": "http://u:p@proxy" }));
+      chmodSync(vscode.machineSettings, mode);
+      const dotfile = join(vscode.sandbox.home, "dotfiles", "vscode.json");
+      mkdirSync(join(dotfile, ".."), { recursive: true });
+      writeFileSync(dotfile, JSON.stringify({ mine: 1 }));
+      chmodSync(dotfile, mode);
+
+      const run = await vscode.run(settingsEnv({ "editor.tabSize": 2 }));
+      expect(readJson(vscode.machineSettings)).toEqual({
+        "http.proxy": "http://u:p@proxy",
+        "editor.tabSize": 2,
+      });
+      expect(statSync(vscode.machineSettings).mode & 0o777).toBe(mode);
+      rmSync(vscode.machineSettings);
+      symlinkSync(dotfile, vscode.machineSettings);
+      const linked = await vscode.run(settingsEnv({ "editor.tabSize": 2, "editor.rulers": [] }));
+
+      for (const r of [run, linked]) expect(r.exitCode).toBe(0);
+      expect(readJson(vscode.appliedFile)).toEqual({ "editor.tabSize": 2, "editor.rulers": [] });
+      expect(readJson(dotfile)).toEqual({ mine: 1, "editor.tabSize": 2, "editor.rulers": [] });
+      expect(statSync(dotfile).mode & 0o777).toBe(mode);
+      expect(lstatSync(vscode.machineSettings).isSymbolicLink()).toBe(true);
+      expect(existsSync(`${dotfile}.tmp`)).toBe(false);
+    },
+  );
+
+  test("a settings.json linked to a file it cannot write is left untouched, with one log line and its record kept", async () => {
+    const user: UnprivilegedUser = { uid: 4243, gid: 4243 };
+    const asUser = process.getuid?.() === 0 ? user : undefined;
+    const vscode = createVscodeFixture(toolset);
+    vscode.addDesktopServer("Stable-a", 1_700_000_000);
+    // The home is the user's; the dotfiles the link points at are not writable for them.
+    if (asUser) execFileSync("chown", ["-R", `${user.uid}:${user.gid}`, vscode.sandbox.root]);
+    const dotfiles = join(vscode.sandbox.root, "dotfiles");
+    const dotfile = join(dotfiles, "vscode.json");
+    mkdirSync(dotfiles);
+    writeFileSync(dotfile, JSON.stringify({ mine: 1 }));
+    if (asUser) execFileSync("chown", ["-R", `${user.uid}:${user.gid}`, dotfiles]);
+    mkdirSync(join(vscode.machineSettings, ".."), { recursive: true });
+    symlinkSync(dotfile, vscode.machineSettings);
+    if (asUser) execFileSync("chown", ["-h", `${user.uid}:${user.gid}`, vscode.machineSettings]);
+    const first = await vscode.run(settingsEnv({ "editor.tabSize": 2 }), asUser);
+    expect(first.exitCode).toBe(0);
+    expect(readJson(vscode.appliedFile)).toEqual({ "editor.tabSize": 2 });
+    const before = readFileSync(dotfile, "utf8");
+
+    if (asUser) execFileSync("chown", ["-R", "0:0", dotfiles]);
+    chmodSync(dotfiles, 0o555);
+    chmodSync(dotfile, 0o444);
+    let run: ScriptRun;
+    try {
+      run = await vscode.run(settingsEnv({ "editor.tabSize": 4, "b.new": true }), asUser);
+    } finally {
+      chmodSync(dotfiles, 0o755);
+      chmodSync(dotfile, 0o644);
+      if (asUser) execFileSync("chown", ["-R", `${user.uid}:${user.gid}`, dotfiles]);
+    }
+
+    expect(run.exitCode).toBe(0);
+    const lines = run.output
+      .split("\n")
+      .filter((line) => line.includes("settings") || line.includes("vscode.json"));
+    expect(lines).toEqual([
+      `devcontainer-vscode: cannot write ${vscode.machineSettings} (a link to ${dotfile}) (EACCES); leaving it untouched, without the settings`,
+    ]);
+    expect(run.output).not.toMatch(/^\s+at |Error:/m);
+    expect(readFileSync(dotfile, "utf8")).toBe(before);
+    expect(readlinkSync(vscode.machineSettings)).toBe(dotfile);
+    expect(existsSync(`${vscode.appliedFile}.pending`)).toBe(false);
+    expect(existsSync(`${dotfile}.tmp`)).toBe(false);
+    expect(readJson(vscode.appliedFile)).toEqual({ "editor.tabSize": 2 });
+
+    // Writable again: the key the script wrote is still its own to change.
+    const again = await vscode.run(settingsEnv({ "editor.tabSize": 4, "b.new": true }), asUser);
+    expect(again.exitCode).toBe(0);
+    expect(readJson(dotfile)).toEqual({ mine: 1, "editor.tabSize": 4, "b.new": true });
   });
 
   test("a settings.json linked to nothing is left alone", async () => {
