@@ -37,6 +37,11 @@ export interface DevcontainerScriptsProps {
   readonly vscodeSettings: string;
   /** `var.vscode_extension`: the project's own extension (ID or VSIX URL), or "". */
   readonly ownExtension: string;
+  /**
+   * Seconds the login-blocking lifecycle script may run before the agent ends it (and the
+   * user can log in); 0 is no limit. @default 0
+   */
+  readonly lifecycleTimeoutSeconds?: number;
 }
 
 /**
@@ -67,6 +72,7 @@ export class DevcontainerScripts extends Construct {
       displayName: "Dev Container lifecycle",
       icon: "/icon/docker.svg",
       startBlocksLogin: true,
+      timeout: props.lifecycleTimeoutSeconds,
       script: embeddedScript(this, `${SCRIPTS_DIR}/lifecycle.sh`, [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
         { name: "DC_REPOSITORY", value: props.repository },

@@ -64,6 +64,11 @@ export class DevcontainerTemplateVariables extends Construct {
   public readonly subdomainApps: TerraformVariable;
   /** `max_forwarded_ports` (number, 10): coder_app slots for forwardPorts. */
   public readonly maxForwardedPorts: TerraformVariable;
+  /**
+   * `lifecycle_timeout_minutes` (number, 60): how long the login-blocking lifecycle script
+   * (clone and hooks) may run before the agent ends it and lets the user in; 0 is no limit.
+   */
+  public readonly lifecycleTimeoutMinutes: TerraformVariable;
   /** `vscode_extension` (string): the project's own VS Code extension, ID or VSIX URL; "" for none. */
   public readonly vscodeExtension: TerraformVariable;
   /** `external_auth_id` (string, ""): Coder external auth provider for builds and clones. */
@@ -141,6 +146,16 @@ export class DevcontainerTemplateVariables extends Construct {
       default: 10,
       description:
         "How many forwardPorts of a repository get an app on the workspace page; unused slots are hidden.",
+    });
+    // A hook that never returns (a dev server started in the foreground by postStartCommand)
+    // would keep the user out of the workspace for good.
+    this.lifecycleTimeoutMinutes = new TemplateVariable(this, "lifecycle_timeout_minutes", {
+      rules: [wholeNumberBetween(0, 1440)],
+      type: "number",
+      default: 60,
+      description:
+        "Minutes the login-blocking Dev Container lifecycle script (the clone and the hooks up to " +
+        "postStartCommand) may run before the agent ends it and lets the user in; 0 is no limit.",
     });
     this.vscodeExtension = new TemplateVariable(this, "vscode_extension", {
       rules: [VSCODE_EXTENSION_WITHOUT_CREDENTIALS],

@@ -173,6 +173,9 @@ export class DevcontainerTemplate extends TemplateStack {
       vscodeExtensions: source.vscodeExtensions.asList,
       vscodeSettings: source.vscodeSettings.asString,
       ownExtension: vars.vscodeExtension.stringValue,
+      lifecycleTimeoutSeconds: Token.asNumber(
+        hcl`${vars.lifecycleTimeoutMinutes.numberValue} * 60`,
+      ),
     });
     new DevcontainerApps(this, "apps", {
       startCount: ws.startCount,

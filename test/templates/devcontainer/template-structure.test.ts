@@ -30,6 +30,7 @@ it("writes the template variables in the spec's order, with types, defaults and 
     ["pod_security_level", "string", "baseline", false],
     ["subdomain_apps", "bool", true, false],
     ["max_forwarded_ports", "number", 10, false],
+    ["lifecycle_timeout_minutes", "number", 60, false],
     ["vscode_extension", "string", "deepspacecartel.devcontainer-builder", false],
     ["external_auth_id", "string", "", false],
     ["max_cpu", "number", 8, false],

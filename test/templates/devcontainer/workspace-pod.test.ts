@@ -380,6 +380,8 @@ describe("devcontainer template: the workspace pod", () => {
         icon: "/icon/docker.svg",
         run_on_start: true,
         start_blocks_login: true,
+        // lifecycle_timeout_minutes' 60: a hook that never returns cannot keep the user out.
+        timeout: 3600,
       });
       const b64 = (text: string) => Buffer.from(text).toString("base64");
       expect(lifecycle.script).toContain("\nDC_WORKSPACE_FOLDER='/workspaces/app'\n");
