@@ -64,6 +64,12 @@ describe("an operator's variable default that breaks the variable's rule", () =>
     ],
     [
       "devcontainer",
+      "lifecycle_timeout_minutes",
+      1441,
+      "deploy.jsonc:3:34: templates.devcontainer.variables.lifecycle_timeout_minutes: 1441 is not allowed; lifecycle_timeout_minutes must be a whole number from 0 to 1440",
+    ],
+    [
+      "devcontainer",
       "namespace",
       "",
       `deploy.jsonc:3:18: templates.devcontainer.variables.namespace: "" is not allowed; namespace must be ${DNS_LABEL}`,
