@@ -100,7 +100,8 @@ clone() {
 
   local args=(clone --quiet)
   if [[ -n "${branch}" ]]; then args+=(--branch "${branch}"); fi
-  log "cloning ${url}${branch:+ (branch ${branch})} into ${dir} (timeout ${timeout_s}s)"
+  # The query and fragment are left out: a signed URL or ?access_token= carries a secret there.
+  log "cloning ${url%%[?#]*}${branch:+ (branch ${branch})} into ${dir} (timeout ${timeout_s}s)"
   local bounded=(timeout --kill-after=5 "${timeout_s}")
   if ! command -v timeout >/dev/null; then
     log "no timeout command in the image; the clone is not bounded"
@@ -116,9 +117,38 @@ clone() {
     fi
     die "git clone failed (status ${status}); the next start tries again"
   fi
-  mv -- "${scratch}" "${dir}"
+  place_clone "${scratch}"
   touch "${dir}/.git/${marker_name}"
   log "cloned $(git -C "${dir}" rev-parse --short HEAD) into ${dir}"
+}
+
+# Renames the finished clone in $1 into ${dir}. Another start script may have made ${dir}
+# while git ran (the AI task's module creates its workdir, which is ${dir}): `mv` would then
+# move the clone inside it, and every later start would refuse the folder. An empty ${dir}
+# is replaced; one that holds files gets the clone's entries beside them, none overwritten.
+place_clone() {
+  local scratch="$1" entry name kept=()
+  if [[ -d "${dir}" && ! -L "${dir}" ]]; then rmdir -- "${dir}" 2>/dev/null || true; fi
+  if [[ ! -e "${dir}" && ! -L "${dir}" ]]; then
+    mv -- "${scratch}" "${dir}"
+    return 0
+  fi
+  log "${dir} appeared while git cloned (another start script made it); adding the clone to what it holds"
+  shopt -s dotglob nullglob
+  for entry in "${scratch}"/*; do
+    name="$(basename "${entry}")"
+    if [[ -e "${dir}/${name}" || -L "${dir}/${name}" ]]; then
+      kept+=("${name}")
+    else
+      mv -- "${entry}" "${dir}/${name}"
+    fi
+  done
+  shopt -u dotglob nullglob
+  if ((${#kept[@]} > 0)); then
+    log "warning: ${dir} already had ${kept[*]}; the clone's own are left in ${scratch}"
+  else
+    rmdir -- "${scratch}"
+  fi
 }
 
 if [[ -z "${url}" ]]; then

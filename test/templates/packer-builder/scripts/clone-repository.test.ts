@@ -139,6 +139,39 @@ describe("clone-repository.sh (start script)", () => {
     expect(readFileSync(join(target, "README.md"), "utf8")).toBe("v1\n");
   });
 
+  // The AI task's module makes its workdir (the clone's target) from its own start script,
+  // which the agent runs beside this one: `mv` then moved the clone inside it for good.
+  it.each([
+    ["empty", ""],
+    ["holding a file", 'echo task > "$CLONE_DIR/.task-notes"'],
+  ])("places the clone into a target another script made while git ran (%s)", (_case, write) => {
+    box.fake(
+      "git",
+      `/usr/bin/git "$@" || exit $?\n[ "$1" = clone ] && mkdir -p "$CLONE_DIR"\n${write}\nexit 0`,
+    );
+    const first = box.run(SCRIPT, { env });
+    expect(first.status).toBe(0);
+    expect(readFileSync(join(target, "README.md"), "utf8")).toBe("v1\n");
+    expect(existsSync(join(target, ".git", "packer-builder-cloned"))).toBe(true);
+    expect(readdirSync(persistent)).toEqual(["ggl_core_infra"]);
+    if (write !== "") {
+      expect(readFileSync(join(target, ".task-notes"), "utf8")).toBe("task\n");
+      expect(first.stderr).toContain("appeared while git cloned");
+    }
+    const again = box.run(SCRIPT, { env });
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain("was cloned before");
+  });
+
+  it("logs the repository URL without its query, where a token may sit", () => {
+    box.fake("git", "exit 0");
+    const run = box.run(SCRIPT, {
+      env: { ...env, CLONE_REPO_URL: "https://git.example.test/r.git?access_token=SECRET#frag" },
+    });
+    expect(run.stderr).toContain("cloning https://git.example.test/r.git into");
+    expect(run.stderr).not.toContain("SECRET");
+  });
+
   it("fails a clone that cannot be fetched without leaving anything behind", () => {
     const run = box.run(SCRIPT, { env: { ...env, CLONE_REPO_URL: `file://${box.root}/nope` } });
     expect(run.status).toBe(1);
