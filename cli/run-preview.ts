@@ -10,9 +10,9 @@
 // Terraform's.
 //
 // Run through scripts/preview.js (a plain node launcher that runs it bundled).
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import {
   DEVCONTAINER_LOCATIONS,
   displayPath,
@@ -366,6 +366,35 @@ function configurationNotes(found: DevcontainerFile, where: ConfigurationLocatio
   return notes;
 }
 
+/**
+ * A Dockerfile the service could not find in its clone: missing, no file, or outside the
+ * repository (`../../etc/passwd`). Its path is relative to the devcontainer.json, as the Dev
+ * Containers CLI reads it; preview never reads the file.
+ */
+export function dockerfileNotes(
+  found: DevcontainerFile,
+  config: Record<string, unknown>,
+  repository: string,
+): string[] {
+  const source = imageSource(config);
+  if (found.kind !== "config" || source?.kind !== "dockerfile") return [];
+  const path = resolve(dirname(resolve(found.file)), source.dockerfile);
+  const inside = path === repository || path.startsWith(repository + sep);
+  const what = !inside
+    ? "lies outside the repository, so the service's clone has no such file"
+    : !existsSync(path)
+      ? "is not in the repository"
+      : !statSync(path).isFile()
+        ? "is not a file"
+        : undefined;
+  return what === undefined
+    ? []
+    : [
+        `${source.property} ${JSON.stringify(source.dockerfile)} (${displayPath(path)}) ${what}: ` +
+          "the image build fails and the workspace never starts.",
+      ];
+}
+
 /** The error for a configuration that names no image source, as the Dev Containers CLI has it. */
 function noImageMessage(file: string): string {
   return (
@@ -465,6 +494,7 @@ export async function runPreview(
     const workspace = readWorkspaceReport(plan);
     const notes = [
       ...configurationNotes(found, where),
+      ...dockerfileNotes(found, config, where.repository),
       ...workspaceNotes(config),
       ...workspace.skippedEnvScripts.map(skippedEnvScriptNote),
     ];

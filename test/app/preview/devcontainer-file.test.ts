@@ -13,7 +13,7 @@ import {
   MAX_DEVCONTAINER_FILE_BYTES,
   readDevcontainerFile,
 } from "../../../app/preview/devcontainer-file";
-import { runPreview } from "../../../cli/run-preview";
+import { dockerfileNotes, runPreview } from "../../../cli/run-preview";
 
 let root: string;
 beforeAll(() => {
@@ -140,5 +140,31 @@ describe("preview's messages", () => {
     expect(stderr).toMatch(/is not a regular file/);
     // eslint-disable-next-line no-control-regex -- what must not be printed
     expect(stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+  });
+});
+
+describe("dockerfileNotes", () => {
+  it("says when the Dockerfile is missing, no file, or outside the repository; never reads it", () => {
+    const dir = repository("dockerfiles", (file) => writeFileSync(file, "{}"));
+    writeFileSync(join(dir, ".devcontainer", "Dockerfile"), "FROM alpine\n");
+    mkdirSync(join(dir, ".devcontainer", "folder"));
+    const file = join(dir, ".devcontainer", "devcontainer.json");
+    const notes = (config: Record<string, unknown>) =>
+      dockerfileNotes({ kind: "config", file, config, syntaxErrors: [] }, config, dir);
+    expect(notes({ build: { dockerfile: "Dockerfile" } })).toEqual([]);
+    expect(notes({ build: { dockerfile: "Nope" } })).toEqual([
+      expect.stringMatching(
+        /^build\.dockerfile "Nope" \(.*\) is not in the repository: the image build fails/,
+      ),
+    ]);
+    expect(notes({ dockerFile: "folder" })).toEqual([
+      expect.stringMatching(/^dockerFile "folder" \(.*\) is not a file:/),
+    ]);
+    expect(notes({ build: { dockerfile: "../../../../../../etc/passwd" } })).toEqual([
+      expect.stringMatching(
+        /"\.\.\/\.\.\/\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd" \(\/etc\/passwd\) lies outside the repository/,
+      ),
+    ]);
+    expect(notes({ image: "alpine" })).toEqual([]);
   });
 });
