@@ -58,8 +58,12 @@ export const RESOURCE_NAME_PATTERN =
   "^(cpu|memory|ephemeral-storage|hugepages-[0-9]+[KMG]i|" +
   `${DNS_SUBDOMAIN}/${QUALIFIED_NAME_PART})$`;
 
-/** Names in the kubernetes.io domains: reserved for standard resources. */
-export const KUBERNETES_IO_RESOURCE_PATTERN = "^([^/]*[.])?kubernetes[.]io/";
+/**
+ * Names the API server takes for native resources, reserved for the standard ones: any name
+ * that contains `kubernetes.io/` (helper.IsPrefixedNativeResource is a plain "contains", so
+ * `xkubernetes.io/gpu` counts too).
+ */
+export const KUBERNETES_IO_RESOURCE_PATTERN = "kubernetes[.]io/";
 
 /**
  * The prefix of an extended resource name that the API server refuses (helper

@@ -59,6 +59,8 @@ describe("Kubernetes quantities and resource names (synth-time twins of the HCL)
     ["a requests. prefix", "requests.example.com/gpu"],
     ["a domain of 245 characters (requests.<name> is not qualified)", `${"a".repeat(245)}/x`],
     ["a kubernetes.io name", "foo.kubernetes.io/x"],
+    // The API server's check is a plain "contains kubernetes.io/".
+    ["a name that only contains kubernetes.io/", "xkubernetes.io/gpu"],
   ])("rejects an extended resource name with %s", (_why, name) =>
     expect(isValidResourceName(name)).toBe(false),
   );

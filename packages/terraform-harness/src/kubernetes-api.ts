@@ -389,10 +389,9 @@ function isExtendedResource(name: string): boolean {
   );
 }
 
+/** helper.IsNativeResource: no domain, or one that contains `kubernetes.io/` anywhere. */
 function isNativeResource(name: string): boolean {
-  if (!name.includes("/")) return true;
-  const domain = name.split("/")[0]!;
-  return domain === "kubernetes.io" || domain.endsWith(".kubernetes.io");
+  return !name.includes("/") || name.includes("kubernetes.io/");
 }
 
 /** validateContainerResourceName: qualified, standard or extended, no `..`. */

@@ -147,6 +147,11 @@ describe("Kubernetes API validation of planned objects", () => {
       "must be a standard resource for containers",
     ],
     [
+      "a name that only contains kubernetes.io/ (the API server's check is a plain contains)",
+      () => inContainer({ resources: [{ requests: {}, limits: { "xkubernetes.io/gpu": "1" } }] }),
+      'limits[xkubernetes.io/gpu]: Invalid value: "xkubernetes.io/gpu": must be a standard resource for containers',
+    ],
+    [
       "an extended resource name with a requests. prefix",
       () =>
         inContainer({
