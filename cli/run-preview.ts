@@ -12,10 +12,11 @@
 // Run through scripts/preview.js (a plain node launcher that runs it bundled).
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import {
   DEVCONTAINER_LOCATIONS,
   displayPath,
+  isWithin,
   locateConfiguration,
   readDevcontainerFile,
   type ConfigurationLocation,
@@ -379,8 +380,7 @@ export function dockerfileNotes(
   const source = imageSource(config);
   if (found.kind !== "config" || source?.kind !== "dockerfile") return [];
   const path = resolve(dirname(resolve(found.file)), source.dockerfile);
-  const inside = path === repository || path.startsWith(repository + sep);
-  const what = !inside
+  const what = !isWithin(path, repository)
     ? "lies outside the repository, so the service's clone has no such file"
     : !existsSync(path)
       ? "is not in the repository"

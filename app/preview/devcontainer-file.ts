@@ -114,7 +114,7 @@ function unreadable(file: string): string | undefined {
   } catch {
     return "is a link that leads nowhere";
   }
-  if (real !== repository && !real.startsWith(repository + sep)) {
+  if (!isWithin(real, repository)) {
     return (
       "is a link to a file outside the repository; devcontainer-builder reads its own clone, " +
       "where the link does not lead there, so preview does not read it"
@@ -242,4 +242,9 @@ function repositoryOf(file: string): string {
     : basename(dirname(dir)) === ".devcontainer"
       ? dirname(dirname(dir))
       : dir;
+}
+
+/** Whether `path` is `root` or lies below it (both absolute, resolved the same way). */
+export function isWithin(path: string, root: string): boolean {
+  return path === root || path.startsWith(root + sep);
 }

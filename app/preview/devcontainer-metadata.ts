@@ -14,6 +14,7 @@ import { parseRunArgs } from "./run-args";
 import {
   doubleQuotedBody,
   findVariableReferences,
+  isReferenceName,
   type VariableReference,
 } from "./variable-references";
 
@@ -199,9 +200,8 @@ export function deriveMetadata(
 
   // Strings the CLI reads as such; another type is not what the file meant.
   for (const key of ["remoteUser", "containerUser", "workspaceFolder"]) {
-    const value = config[key];
-    if (value !== undefined && value !== null && typeof value !== "string") {
-      warnings.push(`${key} ${JSON.stringify(value)} is not a string; it is ignored.`);
+    if (setButNot(config[key], "string")) {
+      warnings.push(`${key} ${JSON.stringify(config[key])} is not a string; it is ignored.`);
     }
   }
 
@@ -241,9 +241,8 @@ export function deriveMetadata(
   }
   // The CLI reads these as booleans: "true" (a string) is not true.
   for (const key of ["privileged", "init", "overrideCommand"]) {
-    const value = config[key];
-    if (value !== undefined && value !== null && typeof value !== "boolean") {
-      warnings.push(`${key} ${JSON.stringify(value)} is not true or false; it is ignored.`);
+    if (setButNot(config[key], "boolean")) {
+      warnings.push(`${key} ${JSON.stringify(config[key])} is not true or false; it is ignored.`);
     }
   }
   const cpus = run.cpus ?? numberOrUndefined(hr.cpus);
@@ -288,7 +287,8 @@ export function deriveMetadata(
 
   const containerEnv = [...run.env, ...envEntries(config.containerEnv, "containerEnv", warnings)];
   const remoteEnv = envEntries(config.remoteEnv, "remoteEnv", warnings);
-  warnings.push(...unsettableReferences(config));
+  const references = findVariableReferences(config);
+  warnings.push(...unsettableReferences(references));
   const envScripts: Record<string, string> = {};
   if (containerEnv.length > 0) envScripts.containerEnv = exportLines(containerEnv);
   if (remoteEnv.length > 0) envScripts.remoteEnv = exportLines(remoteEnv);
@@ -322,7 +322,7 @@ export function deriveMetadata(
       host_requirements: hostRequirements,
       forward_ports: ports,
       mounts: mounts.mounts,
-      variables: usedVariables(config, { runArgs: run.ignored, mounts: mounts.ignored }),
+      variables: usedVariables(references, { runArgs: run.ignored, mounts: mounts.ignored }),
       warnings,
     },
     unknowns,
@@ -337,7 +337,7 @@ export function deriveMetadata(
  * listed, so its variable is not demanded.
  */
 function usedVariables(
-  config: Record<string, unknown>,
+  references: readonly VariableReference[],
   ignoredEntries: Readonly<Record<string, readonly number[]>>,
 ): VariableReference[] {
   const ignoredPaths = [
@@ -348,8 +348,8 @@ function usedVariables(
   ];
   const ignored = (path: string) =>
     ignoredPaths.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
-  return findVariableReferences(config)
-    .filter((ref) => ref.kind === "context" || /^\w+$/.test(ref.name))
+  return references
+    .filter(settable)
     .map((ref) => ({ ...ref, used_in: ref.used_in.filter((path) => !ignored(path)) }))
     .filter((ref) => ref.used_in.length > 0);
 }
@@ -395,10 +395,9 @@ function forwardPorts(
       ? (attributes[String(port)] as Record<string, unknown>)
       : {};
     for (const field of ["label", "protocol", "onAutoForward"]) {
-      const value = attrs[field];
-      if (value !== undefined && value !== null && typeof value !== "string") {
+      if (setButNot(attrs[field], "string")) {
         warnings.push(
-          `portsAttributes["${port}"].${field} ${JSON.stringify(value)} is not a string; it is ignored.`,
+          `portsAttributes["${port}"].${field} ${JSON.stringify(attrs[field])} is not a string; it is ignored.`,
         );
       }
     }
@@ -477,10 +476,15 @@ function envEntries(value: unknown, field: string, warnings: string[]): [string,
   });
 }
 
-/** `${localEnv:A-B}`: a name no shell variable can have, so the workspace uses the default. */
-function unsettableReferences(config: Record<string, unknown>): string[] {
-  return findVariableReferences(config)
-    .filter((ref) => ref.kind !== "context" && !/^\w+$/.test(ref.name))
+/** Whether the workspace can set the variable: `${localEnv:A-B}` names none a shell can have. */
+function settable(ref: VariableReference): boolean {
+  return ref.kind === "context" || isReferenceName(ref.name);
+}
+
+/** The references no shell variable can hold: the workspace uses their default. */
+function unsettableReferences(references: readonly VariableReference[]): string[] {
+  return references
+    .filter((ref) => !settable(ref))
     .map(
       (ref) =>
         `\${${ref.kind}:${ref.name}} names no shell variable, so the workspace cannot set it; ` +
@@ -507,6 +511,11 @@ function sizeBytes(value: unknown, where: string, warnings: string[]): number | 
     return undefined;
   }
   return Number(m[1]) * SIZE_UNITS[m[2] ?? ""];
+}
+
+/** Set (not absent, not null) to a value of another type than `type`. */
+function setButNot(value: unknown, type: "string" | "boolean"): boolean {
+  return value !== undefined && value !== null && typeof value !== type;
 }
 
 function numberOrUndefined(value: unknown): number | undefined {

@@ -41,11 +41,7 @@ export function renderJson(report: PreviewReport): string {
  * same JSON value, safe to print.
  */
 export function jsonText(value: unknown): string {
-  return (
-    JSON.stringify(value, null, 2).replace(HIDDEN_OR_ACTIVE, (c) =>
-      c.charCodeAt(0) < 0x20 ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-    ) + "\n"
-  );
+  return JSON.stringify(value, null, 2).replace(HIDDEN_OR_ACTIVE, unicodeEscape) + "\n";
 }
 
 /** The report as text tables. */
@@ -240,9 +236,12 @@ function controlEscape(c: string): string {
   const code = c.charCodeAt(0);
   if (c === "\n") return "\\n";
   if (c === "\t") return "\\t";
-  return code < 0x100
-    ? `\\x${code.toString(16).padStart(2, "0")}`
-    : `\\u${code.toString(16).padStart(4, "0")}`;
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : unicodeEscape(c);
+}
+
+/** `\uXXXX` for one UTF-16 unit: JSON's escape, and the report's above U+00FF. */
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
 /** The level the pod meets; the one asked for too when the pod does not meet it. */

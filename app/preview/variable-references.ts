@@ -37,13 +37,18 @@ function shellExpansion(kind: string, name?: string, fallback?: string): string 
   const withDefault = (variable: string) =>
     fallback === undefined ? `\${${variable}}` : `\${${variable}:-${literal}}`;
   const variableKind = kind === "localEnv" || kind === "env" || kind === "containerEnv";
-  if (variableKind && name && !/^\w+$/.test(name)) return literal;
+  if (variableKind && name && !isReferenceName(name)) return literal;
   if ((kind === "localEnv" || kind === "env") && name) {
     return withDefault(`DEVCONTAINER_LOCALENV_${name}`);
   }
   if (kind === "containerEnv" && name) return withDefault(name);
   if (name === undefined && CONTEXT[kind] !== undefined) return `\${${CONTEXT[kind]}}`;
   return undefined;
+}
+
+/** Whether a `${localEnv:NAME}` or `${containerEnv:NAME}` name can be a shell variable's. */
+export function isReferenceName(name: string): boolean {
+  return /^\w+$/.test(name);
 }
 
 /** `text` with the characters that stay special inside `"…"` escaped. */
@@ -90,16 +95,15 @@ export function withShellReferences(text: string): string {
 
 /** The inside of a `"…"` shell string for `text`: literal text escaped, references expandable. */
 export function doubleQuotedBody(text: string): string {
-  const escape = escapeForDoubleQuotes;
   let body = "";
   let last = 0;
   for (const m of text.matchAll(REFERENCE)) {
     const expansion = shellExpansion(m[1], m[2], m[3]);
     if (expansion === undefined) continue;
-    body += escape(text.slice(last, m.index)) + expansion;
+    body += escapeForDoubleQuotes(text.slice(last, m.index)) + expansion;
     last = (m.index ?? 0) + m[0].length;
   }
-  return body + escape(text.slice(last));
+  return body + escapeForDoubleQuotes(text.slice(last));
 }
 
 /** One shell word for `text`: single-quoted, with references left expandable. */

@@ -259,7 +259,7 @@ function readEnvironment(
       skippedEnvScripts.push({ kind: from, refusedNames: [...new Set(refusedNames)] });
       continue;
     }
-    for (const m of exports) if (SHELL_VARIABLE_NAME.test(m[1])) add(m[1], shownValue(m[2]), from);
+    for (const m of exports) add(m[1], shownValue(m[2]), from);
   }
   const home = stringOr(env.DC_HOME);
   const user = stringOr(env.DC_REMOTE_USER);
