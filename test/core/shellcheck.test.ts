@@ -4,10 +4,10 @@
  * scripts that matter, reports a finding, and says how to install shellcheck when it is
  * missing; the findings themselves are lint's.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDirs } from "../support/run-script";
+import { itWithShellcheck } from "../support/shellcheck";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const lint = require("../../scripts/lint-shell.js") as {
@@ -40,16 +40,11 @@ test("without shellcheck it fails and says how to install it", () => {
   expect(result.output).toContain("apt-get install -y shellcheck");
 });
 
-const hasShellcheck = spawnSync("shellcheck", ["--version"]).status === 0;
-// shellcheck's own verdict can only be tested where it is installed.
-(hasShellcheck ? test : test.skip)(
-  `a finding fails it, naming file and line${hasShellcheck ? "" : " [skipped: shellcheck is not installed]"}`,
-  () => {
-    const root = dirs.make("bad-script");
-    mkdirSync(join(root, "templates"));
-    writeFileSync(join(root, "templates", "bad.sh"), "#!/bin/sh\nrm -rf $1/x\n");
-    const result = lint.lintShell(root);
-    expect(result.status).toBe(1);
-    expect(result.output).toMatch(/^templates\/bad\.sh:2:\d+: .*SC2086/m);
-  },
-);
+itWithShellcheck("a finding fails it, naming file and line", () => {
+  const root = dirs.make("bad-script");
+  mkdirSync(join(root, "templates"));
+  writeFileSync(join(root, "templates", "bad.sh"), "#!/bin/sh\nrm -rf $1/x\n");
+  const result = lint.lintShell(root);
+  expect(result.status).toBe(1);
+  expect(result.output).toMatch(/^templates\/bad\.sh:2:\d+: .*SC2086/m);
+});

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../src/core/cdk";
 import { DevcontainerWarnings, WARNINGS_HEADING } from "../../src/devcontainer/warnings";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
+import { itWithShellcheck } from "../support/shellcheck";
 
 interface WarningsCase {
   readonly service?: unknown;
@@ -181,7 +182,7 @@ describe("DevcontainerWarnings (planned)", () => {
     expect(runScript(value(1, "variables_script") as string)).toBe("all set");
   });
 
-  it("gives metadata scripts that pass shellcheck", () => {
+  itWithShellcheck("gives metadata scripts that pass shellcheck", () => {
     for (const name of ["variables_script", "warnings_script"]) {
       const file = join(outdir, `${name}.sh`);
       writeFileSync(file, value(0, name) as string);

@@ -3,6 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { projectRoot } from "../../../src/core/project-root";
+import { itWithShellcheck } from "../../support/shellcheck";
 
 // `npm run push` end to end, run the way npm runs it (scripts/push.js: cli/push.ts bundled),
 // against a fake `coder` on PATH that records its argv and the folder it was given.
@@ -71,7 +72,7 @@ function readCalls(log: string): Call[] {
 }
 
 describe("npm run push", () => {
-  it("uses a fake coder that passes shellcheck", () => {
+  itWithShellcheck("uses a fake coder that passes shellcheck", () => {
     const run = spawnSync("shellcheck", [path.join(__dirname, "fake-coder.sh")], {
       encoding: "utf8",
     });
