@@ -68,10 +68,20 @@ if [ -z "$extensions_compact" ] && [ -z "$own_extension" ] && [ "$settings_compa
   exit 0
 fi
 
-# Downloads $1 to $2 with curl, else wget. Never prints the URL.
+# Downloads $1 to $2 with curl, else wget. Never prints the URL. curl reads it as a config
+# line on its standard input, so a signed URL's query is in no process's argv for others in
+# the container to read; BusyBox's wget takes a URL only as an argument. A line break would
+# start a config line of its own (`output = ...`), so such a URL is refused.
 download() {
+  case $1 in
+    *"
+"* | *"$(printf '\r')"*)
+      log "a download URL holds a line break; refusing it"
+      return 1
+      ;;
+  esac
   if command -v curl >/dev/null 2>&1; then
-    curl -fsSL -o "$2" "$1"
+    printf 'url = "%s"\n' "$(printf '%s' "$1" | sed 's/[\\"]/\\&/g')" | curl -fsSL -o "$2" -K -
   elif command -v wget >/dev/null 2>&1; then
     wget -q -O "$2" "$1"
   else
@@ -160,6 +170,8 @@ case $own_extension in
     # Logged without its query string and fragment, which may carry a signature, and with a
     # user name or password (refused at push time, but older versions took them) as ***.
     shown_url=${own_extension%%[?#]*}
+    # Cut at a control character, so a line break cannot start a log line of its own.
+    case $shown_url in *[[:cntrl:]]*) shown_url="${shown_url%%[[:cntrl:]]*}..." ;; esac
     rest=${shown_url#*://}
     authority=${rest%%/*}
     case $authority in

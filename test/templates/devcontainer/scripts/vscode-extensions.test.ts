@@ -50,10 +50,16 @@ const FAKE_CODE_SERVER = `case "$1" in
     echo "Extension '$2' was successfully installed." ;;
 esac`;
 
-/** A fake downloader (curl or wget) that serves $FAKE_DOWNLOAD, or fails without it. */
+/**
+ * A fake downloader (curl or wget) that serves $FAKE_DOWNLOAD, or fails without it. What curl
+ * reads with `-K -` (the URL, as a config line) is appended to $FAKE_CONFIG_LOG.
+ */
 const FAKE_DOWNLOADER = `out=
 while [ $# -gt 0 ]; do
-  case "$1" in -o | -O) out=$2; shift ;; esac
+  case "$1" in
+    -o | -O) out=$2; shift ;;
+    -K) [ "$2" = - ] && cat >>"\${FAKE_CONFIG_LOG:-/dev/null}"; shift ;;
+  esac
   shift
 done
 [ -n "\${FAKE_DOWNLOAD-}" ] || { echo "simulated download failure" >&2; exit 22; }
@@ -157,11 +163,19 @@ describeEachToolset("with %s tools", (toolset) => {
       writeFileSync(vsixSource, "PK fake vsix");
       const url = "https://downloads.example.test/devcontainer-builder-1.2.3.vsix?sig=abc";
 
-      const run = await vscode.run({ DC_VSCODE_OWN_EXTENSION: url, FAKE_DOWNLOAD: vsixSource });
+      const config = join(vscode.sandbox.root, "curl-config");
+
+      const run = await vscode.run({
+        DC_VSCODE_OWN_EXTENSION: url,
+        FAKE_DOWNLOAD: vsixSource,
+        FAKE_CONFIG_LOG: config,
+      });
 
       expect(run.exitCode).toBe(0);
       const vsix = join(vscode.sandbox.home, ".cache", "devcontainer-builder.vsix");
-      expect(readRecordedCalls(curlCalls)).toEqual([["-fsSL", "-o", `${vsix}.tmp`, url]]);
+      // The signed URL reaches curl on its standard input, never in its argv.
+      expect(readRecordedCalls(curlCalls)).toEqual([["-fsSL", "-o", `${vsix}.tmp`, "-K", "-"]]);
+      expect(readFileSync(config, "utf8")).toBe(`url = "${url}"\n`);
       expect(readFileSync(vsix, "utf8")).toBe("PK fake vsix");
       expect(existsSync(`${vsix}.tmp`)).toBe(false);
       expect(readRecordedCalls(calls)).toContainEqual([
@@ -228,15 +242,42 @@ describeEachToolset("with %s tools", (toolset) => {
       return tarball;
     }
 
+    test("quotes a URL's double quotes and backslashes for curl, and refuses a line break", async () => {
+      const vscode = createVscodeFixture(toolset);
+      vscode.addDesktopServer("Stable-a", 1_700_000_000);
+      const curlCalls = join(vscode.sandbox.root, "curl-calls");
+      writeRecordingExecutable(vscode.sandbox.fakeBin, "curl", curlCalls, FAKE_DOWNLOADER);
+      const vsixSource = join(vscode.sandbox.root, "build.vsix");
+      writeFileSync(vsixSource, "PK fake vsix");
+      const config = join(vscode.sandbox.root, "curl-config");
+      const env = { FAKE_DOWNLOAD: vsixSource, FAKE_CONFIG_LOG: config };
+
+      const quoted = 'https://downloads.example.test/a"b\\c.vsix';
+      expect((await vscode.run({ ...env, DC_VSCODE_OWN_EXTENSION: quoted })).exitCode).toBe(0);
+      expect(readFileSync(config, "utf8")).toBe(
+        'url = "https://downloads.example.test/a\\"b\\\\c.vsix"\n',
+      );
+
+      const split = "https://downloads.example.test/x.vsix\noutput = /tmp/elsewhere";
+      const run = await vscode.run({ ...env, DC_VSCODE_OWN_EXTENSION: split });
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(/a download URL holds a line break; refusing it/);
+      expect(run.output).not.toContain("elsewhere");
+      expect(run.output).toContain("could not download https://downloads.example.test/x.vsix...;");
+      expect(readRecordedCalls(curlCalls)).toHaveLength(1);
+    });
+
     test("downloads the latest stable server once with curl and installs through it", async () => {
       const vscode = createVscodeFixture(toolset);
       writeFakeExecutable(vscode.sandbox.fakeBin, "uname", "echo x86_64");
       const curlCalls = join(vscode.sandbox.root, "curl-calls");
       writeRecordingExecutable(vscode.sandbox.fakeBin, "curl", curlCalls, FAKE_DOWNLOADER);
       const serverCalls = join(vscode.sandbox.root, "installer-calls");
+      const config = join(vscode.sandbox.root, "curl-config");
       const env = {
         DC_VSCODE_EXTENSIONS: "ms-python.python",
         FAKE_DOWNLOAD: serverTarball(vscode, serverCalls),
+        FAKE_CONFIG_LOG: config,
       };
 
       expect((await vscode.run(env)).exitCode).toBe(0);
@@ -245,8 +286,9 @@ describeEachToolset("with %s tools", (toolset) => {
       const installer = join(vscode.sandbox.home, ".cache", "vscode-server-installer");
       const curl = readRecordedCalls(curlCalls);
       expect(curl).toHaveLength(1);
-      expect(curl[0].at(-1)).toBe(
-        "https://update.code.visualstudio.com/latest/server-linux-x64/stable",
+      expect(curl[0].slice(-2)).toEqual(["-K", "-"]);
+      expect(readFileSync(config, "utf8")).toBe(
+        'url = "https://update.code.visualstudio.com/latest/server-linux-x64/stable"\n',
       );
       expect(statSync(join(installer, "bin", "code-server")).isFile()).toBe(true);
       expect(existsSync(`${installer}.tar.gz`)).toBe(false);
