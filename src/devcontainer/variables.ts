@@ -39,6 +39,19 @@ const VSCODE_EXTENSION_WITHOUT_CREDENTIALS: Rule = {
 };
 
 /**
+ * `vscode_extension`: one line. Each workspace's script hands a VSIX URL to curl as a config
+ * line on its standard input (never in argv); a line break would start an option of its own.
+ */
+const VSCODE_EXTENSION_ONE_LINE: Rule = {
+  requirement: "free of line breaks and other control characters",
+  test: (value) => typeof value === "string" && !CONTROL_CHARACTER.test(value),
+  condition: (ref) => hcl`!can(regex("[[:cntrl:]]", ${ref}))`,
+};
+/** What RE2's `[[:cntrl:]]` matches: the C0 controls and DEL. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+
+/**
  * The devcontainer template's variables (set once per template version with
  * `coder templates push --var name=value`), declared in this order. Their names,
  * types and defaults are part of the template's stable surface: operators' push
@@ -158,7 +171,7 @@ export class DevcontainerTemplateVariables extends Construct {
         "postStartCommand) may run before the agent ends it and lets the user in; 0 is no limit.",
     });
     this.vscodeExtension = new TemplateVariable(this, "vscode_extension", {
-      rules: [VSCODE_EXTENSION_WITHOUT_CREDENTIALS],
+      rules: [VSCODE_EXTENSION_WITHOUT_CREDENTIALS, VSCODE_EXTENSION_ONE_LINE],
       type: "string",
       default: "deepspacecartel.devcontainer-builder",
       description:

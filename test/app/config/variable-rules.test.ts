@@ -199,6 +199,16 @@ describe("the same rules at push time", () => {
     expect(errors.join("\n")).not.toContain("SECRET123");
   });
 
+  it("devcontainer: a vscode_extension with a line break fails the plan", async () => {
+    const errors = await refusal("devcontainer", {
+      ...DEVCONTAINER_REQUIRED,
+      vscode_extension: "https://artifacts.example.com/ext.vsix\noutput = /tmp/x",
+    });
+    expect(errors).toEqual([
+      "Invalid value for variable: vscode_extension must be free of line breaks and other control characters.",
+    ]);
+  });
+
   it("devcontainer: a Marketplace ID and a VSIX URL with a signed query pass vscode_extension's rule", async () => {
     for (const value of [
       "acme.our-extension",
