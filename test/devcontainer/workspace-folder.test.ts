@@ -10,6 +10,11 @@ interface FolderCase {
 
 const WORKSPACE_ID = "8f14e45f-ceea-467f-a0e6-0a1b2c3d4e5f";
 
+/** A case of the repository https://h/a/widgets (so the default folder is /workspaces/widgets). */
+function widgets(workspaceFolder: string, homeDir?: string) {
+  return { repository: "https://h/a/widgets", workspaceFolder, ...(homeDir && { homeDir }) };
+}
+
 const CASES = {
   // Stopped / no workspaceFolder: the default with the repo name.
   defaultHttps: { repository: "https://github.com/acme/widgets.git" },
@@ -23,55 +28,41 @@ const CASES = {
     workspaceFolder:
       "/src/${localWorkspaceFolderBasename}-${devcontainerId}/${containerWorkspaceFolderBasename}/",
   },
-  exactlyWorkspaces: { repository: "https://h/a/widgets", workspaceFolder: "/workspaces" },
-  underWorkspaces: { repository: "https://h/a/widgets", workspaceFolder: "/workspaces/other/dir" },
-  isHome: {
-    repository: "https://h/a/widgets",
-    workspaceFolder: "/home/dev/",
-    homeDir: "/home/dev",
-  },
+  exactlyWorkspaces: widgets("/workspaces"),
+  underWorkspaces: widgets("/workspaces/other/dir"),
+  isHome: widgets("/home/dev/", "/home/dev"),
   // Bad values: the default folder and a warning naming the value.
-  relative: { repository: "https://h/a/widgets", workspaceFolder: "src/widgets" },
-  root: { repository: "https://h/a/widgets", workspaceFolder: "/" },
-  unknownVariable: { repository: "https://h/a/widgets", workspaceFolder: "/src/${localEnv:HOME}" },
-  dotDot: { repository: "https://h/a/widgets", workspaceFolder: "/src/../etc" },
-  devShm: { repository: "https://h/a/widgets", workspaceFolder: "/dev/shm" },
+  relative: widgets("src/widgets"),
+  root: widgets("/"),
+  unknownVariable: widgets("/src/${localEnv:HOME}"),
+  dotDot: widgets("/src/../etc"),
+  devShm: widgets("/dev/shm"),
   // Hostile values (docs/security.md, "Values from the repository").
-  urlAttack: {
-    repository: "https://h/a/widgets",
-    workspaceFolder: "/workspaces/app&url=https://attacker.example",
-  },
-  shellCharacters: { repository: "https://h/a/widgets", workspaceFolder: '/src/a";$(id);"' },
-  plusSign: { repository: "https://h/a/widgets", workspaceFolder: "/workspaces/c++" },
+  urlAttack: widgets("/workspaces/app&url=https://attacker.example"),
+  shellCharacters: widgets('/src/a";$(id);"'),
+  plusSign: widgets("/workspaces/c++"),
   // Repeated slashes collapse before every comparison and in the folder itself.
-  doubleSlashWorkspaces: { repository: "https://h/a/widgets", workspaceFolder: "//workspaces" },
-  doubleSlashHome: {
-    repository: "https://h/a/widgets",
-    workspaceFolder: "/home//dev//",
-    homeDir: "/home/dev",
-  },
-  doubleSlashElsewhere: { repository: "https://h/a/widgets", workspaceFolder: "//src///app" },
+  doubleSlashWorkspaces: widgets("//workspaces"),
+  doubleSlashHome: widgets("/home//dev//", "/home/dev"),
+  doubleSlashElsewhere: widgets("//src///app"),
   // Below a system directory other than /proc, /sys and /dev: allowed.
-  usrSrc: { repository: "https://h/a/widgets", workspaceFolder: "/usr/src/app" },
-  varLib: { repository: "https://h/a/widgets", workspaceFolder: "/var/lib/x" },
+  usrSrc: widgets("/usr/src/app"),
+  varLib: widgets("/var/lib/x"),
   // System directories (or under /proc, /sys, /dev): the default, with a warning.
-  proc: { repository: "https://h/a/widgets", workspaceFolder: "/proc" },
-  sysFs: { repository: "https://h/a/widgets", workspaceFolder: "/sys/fs" },
-  dev: { repository: "https://h/a/widgets", workspaceFolder: "/dev" },
-  devPts: { repository: "https://h/a/widgets", workspaceFolder: "/dev/pts" },
-  usr: { repository: "https://h/a/widgets", workspaceFolder: "/usr" },
-  etc: { repository: "https://h/a/widgets", workspaceFolder: "/etc/" },
-  bin: { repository: "https://h/a/widgets", workspaceFolder: "/bin" },
-  lib: { repository: "https://h/a/widgets", workspaceFolder: "/lib" },
-  usrLib: { repository: "https://h/a/widgets", workspaceFolder: "/usr/lib" },
-  varRun: { repository: "https://h/a/widgets", workspaceFolder: "/var/run" },
-  doubleSlashProc: { repository: "https://h/a/widgets", workspaceFolder: "//proc//1" },
+  proc: widgets("/proc"),
+  sysFs: widgets("/sys/fs"),
+  dev: widgets("/dev"),
+  devPts: widgets("/dev/pts"),
+  usr: widgets("/usr"),
+  etc: widgets("/etc/"),
+  bin: widgets("/bin"),
+  lib: widgets("/lib"),
+  usrLib: widgets("/usr/lib"),
+  varRun: widgets("/var/run"),
+  doubleSlashProc: widgets("//proc//1"),
   // A segment of 255 bytes can be created, one of 256 cannot.
-  segment255: { repository: "https://h/a/widgets", workspaceFolder: `/src/${"a".repeat(255)}` },
-  segment256: {
-    repository: "https://h/a/widgets",
-    workspaceFolder: `/workspaces/${"a".repeat(256)}/src`,
-  },
+  segment255: widgets(`/src/${"a".repeat(255)}`),
+  segment256: widgets(`/workspaces/${"a".repeat(256)}/src`),
   repoNameWithUrlCharacters: {
     repository: "https://git.example.com/acme/app&url=x",
     workspaceFolder: "/workspaces/${localWorkspaceFolderBasename}",

@@ -10,6 +10,15 @@ interface UserCase {
   readonly metadataRead: boolean;
 }
 
+/** A started image whose user vscode (uid and gid 1001) has the recorded home `home`. */
+function vscodeWithHome(home: string): UserCase {
+  return {
+    remoteUser: "vscode",
+    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: home },
+    metadataRead: true,
+  };
+}
+
 const CASES = {
   // Started, 0.3.0+ image: everything recorded.
   recorded: {
@@ -41,21 +50,9 @@ const CASES = {
     metadataRead: true,
   },
   // Repeated slashes collapse before the checks and in the home itself.
-  doubleSlashHome: {
-    remoteUser: "vscode",
-    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "//home//vscode/" },
-    metadataRead: true,
-  },
-  doubleSlashProc: {
-    remoteUser: "vscode",
-    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "//proc/1" },
-    metadataRead: true,
-  },
-  doubleSlashWorkspaces: {
-    remoteUser: "vscode",
-    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "//workspaces" },
-    metadataRead: true,
-  },
+  doubleSlashHome: vscodeWithHome("//home//vscode/"),
+  doubleSlashProc: vscodeWithHome("//proc/1"),
+  doubleSlashWorkspaces: vscodeWithHome("//workspaces"),
   // A remote_user of spaces does not hide a usable container_user.
   blankRemoteUser: {
     remoteUser: "  ",
@@ -74,21 +71,9 @@ const CASES = {
     metadataRead: true,
   },
   // A system user's home (bin's is /bin): a volume there hides the image's programs.
-  systemDirectoryHome: {
-    remoteUser: "vscode",
-    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "/usr" },
-    metadataRead: true,
-  },
-  devHome: {
-    remoteUser: "vscode",
-    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "/dev/x" },
-    metadataRead: true,
-  },
-  belowSystemDirectory: {
-    remoteUser: "vscode",
-    runtime: { remote_user_uid: 1001, remote_user_gid: 1001, remote_user_home: "/var/lib/app" },
-    metadataRead: true,
-  },
+  systemDirectoryHome: vscodeWithHome("/usr"),
+  devHome: vscodeWithHome("/dev/x"),
+  belowSystemDirectory: vscodeWithHome("/var/lib/app"),
 } satisfies Record<string, UserCase>;
 
 type CaseName = keyof typeof CASES;

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 
 /** Whether `shellcheck` runs on this machine. */
-export const hasShellcheck = spawnSync("shellcheck", ["--version"]).status === 0;
+const hasShellcheck = spawnSync("shellcheck", ["--version"]).status === 0;
 
 /** `it`, or a visibly skipped `it` where shellcheck is not installed. */
 export function itWithShellcheck(title: string, body: () => void): void {
