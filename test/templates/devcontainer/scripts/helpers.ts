@@ -67,7 +67,6 @@ export function busyboxMissing(): string | undefined {
   }
 }
 
-/**
 /** The toolsets of {@link describeEachToolset} by default: the host's and BusyBox. */
 export const HOST_AND_BUSYBOX: readonly ImageToolset[] = ["host", "busybox"];
 
