@@ -39,7 +39,9 @@
 # Anything else (another branch, a commit, a stash, an edit) is the user's: the marker is
 # removed, the working copy is kept and marked as cloned, the log says what was found.
 # The retry overwrites files in the way (checkout -f) only when the marker reads "checkout",
-# so only files a stopped checkout of this clone wrote while no one could log in.
+# which is written only when nothing stood at the paths the checkout writes: so it overwrites
+# only files a stopped checkout of this clone wrote while no one could log in, never a file
+# that was in the folder before (the user's, or the home's when the folder is the home).
 # A failing checkout is not retried on every start: if it set the branch (it wrote part of the
 # files, e.g. a file name too long or a full disk), the partial working copy is kept as the
 # user's and marked as cloned, and this start fails once; if not, .git is removed and the
@@ -189,6 +191,29 @@ finish_clone() {
   rm -f "$in_progress" || log "cannot remove $in_progress (continuing)"
 }
 
+# Whether the checkout of $target would meet something already in $folder (the current
+# directory): anything where it writes a file, or a non-directory where it needs a directory.
+# A name git prints quoted (a control character, a quote or a backslash in it) counts as in
+# the way, as does a tree git cannot list: the answer only ever withholds the overwrite.
+checkout_in_the_way() {
+  listing=$(git -c core.quotePath=false ls-tree -r -t "$target") || return 0
+  tab=$(printf '\t')
+  printf '%s\n' "$listing" | {
+    while IFS= read -r entry; do
+      [ -n "$entry" ] || continue
+      name=${entry#*"$tab"}
+      case $name in '"'*) exit 0 ;; esac
+      case ${entry%%"$tab"*} in
+        *' tree '* | *' commit '*)
+          if [ -L "$name" ] || { [ -e "$name" ] && [ ! -d "$name" ]; }; then exit 0; fi
+          ;;
+        *) if [ -e "$name" ] || [ -L "$name" ]; then exit 0; fi ;;
+      esac
+    done
+    exit 1
+  }
+}
+
 # Clones into $folder. $1 is 1 when files a stopped checkout of this clone wrote may be in the
 # way (the checkout then overwrites them), else 0.
 # Runs git in this shell (never in a subshell), in $folder.
@@ -231,9 +256,14 @@ clone() {
     fi
   fi
 
-  # From here on the checkout may write files: a retry after a stop must overwrite them. If
-  # this write fails, the retry does not overwrite, lists the files in the way and fails.
-  printf 'checkout\n' >"$in_progress" || log "cannot write $in_progress (continuing)"
+  # From here on the checkout may write files: a retry after a stop must overwrite them, and
+  # only them. So "checkout" is written only while nothing stands where the checkout writes;
+  # with something in the way the checkout below refuses and lists it, and a retry after a
+  # stop does the same. If this write fails, the retry does not overwrite, lists the files in
+  # the way and fails.
+  if [ "$force" = 1 ] || ! checkout_in_the_way; then
+    printf 'checkout\n' >"$in_progress" || log "cannot write $in_progress (continuing)"
+  fi
   if [ "$force" = 1 ]; then set -- -f; else set --; fi
   if ! git checkout -q "$@" -B "$branch" "$target"; then
     if git rev-parse --verify -q 'HEAD^{commit}' >/dev/null; then

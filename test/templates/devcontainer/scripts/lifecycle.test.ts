@@ -2,7 +2,7 @@
  * lifecycle.sh (coder_script "devcontainer_lifecycle"), run for real with sh, the host's git,
  * a file:// origin and fake executables on PATH.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   hostTool,
@@ -738,6 +738,44 @@ describeEachShell("with %s: nothing a working copy holds is lost", (toolset) => 
     expect(headOf(ws.folder)).toBe(ws.builtCommit);
   });
 
+  test.each<{ name: string; put: (folder: string) => void; listed: RegExp }>([
+    {
+      name: "a file where the checkout writes one (the folder is the user's home, say)",
+      put: (folder) => writeFileSync(join(folder, "README.md"), "mine\n"),
+      listed: /README\.md/,
+    },
+    {
+      name: "a file where the checkout needs a directory",
+      put: (folder) => writeFileSync(join(folder, ".devcontainer"), "mine\n"),
+      listed: /\.devcontainer/,
+    },
+  ])(
+    "after a stop as the checkout begins, with $name, the retry overwrites nothing of the user's",
+    async ({ put, listed }) => {
+      const ws = createWorkspace({ toolset });
+      mkdirSync(ws.folder, { recursive: true });
+      put(ws.folder);
+      const before = readdirSync(ws.folder).map((name) => [
+        name,
+        readFileSync(join(ws.folder, name), "utf8"),
+      ]);
+      stopOnceAt(ws, "checkout", STOP_BEFORE);
+      expect((await ws.run()).signal).toBe("SIGKILL");
+
+      for (const start of [2, 3]) {
+        const { run, calls } = await startAgain(ws);
+        expect([start, run.exitCode]).toEqual([start, 1]);
+        expect(run.output).toMatch(listed);
+        expect(run.output).toMatch(/in the way are listed above/);
+        expect(calls).toContainEqual(["checkout", "-q", "-B", "main", ws.builtCommit]);
+        expect(existsSync(join(ws.folder, ".git"))).toBe(false);
+        expect(
+          readdirSync(ws.folder).map((name) => [name, readFileSync(join(ws.folder, name), "utf8")]),
+        ).toEqual(before);
+      }
+    },
+  );
+
   test.each([
     { name: "a stop during the fetch", step: "fetch", action: STOP_AFTER, force: [] },
     { name: "a stop as the checkout begins", step: "checkout", action: STOP_BEFORE, force: ["-f"] },
@@ -1006,6 +1044,8 @@ describeEachToolset("with %s tools: a stopped clone", (toolset) => {
       "after fetch origin",
       // Now the built commit is there: the question about it is asked and answered.
       "after cat-file -e",
+      // The question whether anything stands where the checkout writes (ls-tree).
+      "after -c core.quotePath=false",
       "after checkout -q",
     ]);
     expectCloned(ws, run, kept);
