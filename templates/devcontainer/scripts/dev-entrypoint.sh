@@ -42,8 +42,12 @@ DEVCONTAINER_ID=${DC_ID-}
 export DEVCONTAINER_WORKSPACE_FOLDER DEVCONTAINER_WORKSPACE_FOLDER_BASENAME DEVCONTAINER_ID
 
 # 2. ${localEnv:NAME} values. The here-document keeps the loop in this shell, so the exports
-#    stay; values are taken as they are (never expanded again).
+#    stay; values are taken as they are (never expanded again). A line that is skipped is named
+#    by its number only: what a user typed there (`TOKEN: value`, `TOKEN value=`) may be the
+#    secret itself, and the container's log is not the place for it.
+number=0
 while IFS= read -r line || [ -n "$line" ]; do
+  number=$((number + 1))
   line=${line%"$(printf '\r')"}
   case $line in
     '' | '#'*) continue ;;
@@ -51,14 +55,14 @@ while IFS= read -r line || [ -n "$line" ]; do
   case $line in
     *=*) ;;
     *)
-      log "Dev Container variables: a line without '=' was skipped"
+      log "Dev Container variables: line $number has no '='; skipped"
       continue
       ;;
   esac
   key=${line%%=*}
   case $key in
     '' | *[!A-Za-z0-9_]*)
-      log "Dev Container variables: '$key' is not a variable name (letters, digits, _); skipped"
+      log "Dev Container variables: line $number does not start with a variable name (letters, digits, _) and '='; skipped"
       continue
       ;;
   esac
@@ -67,19 +71,21 @@ done <<EOF_VARIABLES
 ${DC_VARIABLES-}
 EOF_VARIABLES
 
-# 3. containerEnv, then remoteEnv. The wrapper's own inputs are read first: a script that sets
-#    DC_INIT_SCRIPT or DC_HOME must not replace the agent or the home.
-init_script=$DC_INIT_SCRIPT
-remote_user=$DC_REMOTE_USER
-home_dir=$DC_HOME
-image_path=${PATH-}
+# 3. containerEnv, then remoteEnv. The scripts are evaluated in this shell, and their keys may
+#    be any variable name (`home_dir`, `init_script`, `DC_HOME`, ...): so the wrapper's own
+#    inputs, both scripts among them, are read first and kept in the positional parameters,
+#    which no `export` line can set. After a script runs, this shell reads nothing but them
+#    and what it sets itself again: $1 the agent's init script, $2 the remote user, $3 the
+#    home, $4 the image's PATH, $5 and $6 the scripts.
+set -- "$DC_INIT_SCRIPT" "$DC_REMOTE_USER" "$DC_HOME" "${PATH-}" "${DC_CONTAINER_ENV-}" "${DC_REMOTE_ENV-}"
 #    A PATH without the shell or the tools this script uses (`PATH=/opt/tool/bin`, or "") would
 #    end the container at its next command, on every start. The scripts' entries stay first.
+#    $1: the script's kind; $2: the image's PATH.
 repair_path() {
   for tool in sh base64 grep sed env tr; do
     if ! command -v "$tool" >/dev/null 2>&1; then
       log "the PATH $1 set has no $tool; the image's PATH was appended to it"
-      PATH=${PATH:+$PATH:}$image_path
+      PATH=${PATH:+$PATH:}$2
       export PATH
       return
     fi
@@ -92,39 +98,41 @@ repair_path() {
 #    keys (never a value: the shell's own message would print one), and one that fails when
 #    tried in a subshell first is skipped too. The scripts are decoded into a variable, not a
 #    file: the image's /tmp may be read-only or hold a directory of that name.
-name_line='^export [A-Za-z_][A-Za-z0-9_]*="'
-for kind in containerEnv remoteEnv; do
-  if [ "$kind" = containerEnv ]; then encoded=${DC_CONTAINER_ENV-}; else encoded=${DC_REMOTE_ENV-}; fi
-  [ -n "$encoded" ] || continue
-  if ! script=$(printf '%s' "$encoded" | base64 -d); then
-    log "$kind was not applied: it is not base64"
-    continue
+#    $1: the script's kind; $2: its base64, or ''; $3: the image's PATH. Every variable it
+#    reads is set in this call before the script runs.
+apply_env_script() {
+  [ -n "$2" ] || return 0
+  if ! script=$(printf '%s' "$2" | base64 -d); then
+    log "$1 was not applied: it is not base64"
+    return 0
   fi
   refused=$(printf '%s\n' "$script" | sed -n 's/^export \([^"]*\)=".*/\1/p' | grep -v '^[A-Za-z_][A-Za-z0-9_]*$' | tr '\n' ' ')
   set +u
-  if [ -n "$refused" ] || printf '%s\n' "$script" | grep '^export ' | grep -qv "$name_line"; then
-    log "$kind was not applied: its keys are not all variable names${refused:+ (${refused% })}"
+  if [ -n "$refused" ] || printf '%s\n' "$script" | grep '^export ' | grep -qv '^export [A-Za-z_][A-Za-z0-9_]*="'; then
+    log "$1 was not applied: its keys are not all variable names${refused:+ (${refused% })}"
   elif (eval "$script") >/dev/null 2>&1; then
     eval "$script"
-    repair_path "$kind"
+    repair_path "$1" "$3"
   else
-    log "$kind was not applied: the shell refused it"
+    log "$1 was not applied: the shell refused it"
   fi
   set -u
-done
+}
+apply_env_script containerEnv "$5" "$4"
+apply_env_script remoteEnv "$6" "$4"
 
 # 4. The remote user's identity, then the agent with no DC_* inputs left behind. The names are
 #    split with the shell's default IFS: a script may have set another (`IFS=","`), and unset
 #    is a special builtin whose error would end the shell. The script's IFS stays for the agent.
-HOME=$home_dir
-USER=$remote_user
-LOGNAME=$remote_user
+HOME=$3
+USER=$2
+LOGNAME=$2
 export HOME USER LOGNAME
-if [ -n "${IFS+set}" ]; then saved_ifs=$IFS; else saved_ifs=; unset_ifs=1; fi
+if [ -n "${IFS+set}" ]; then saved_ifs=$IFS; unset_ifs=; else saved_ifs=; unset_ifs=1; fi
 IFS=' 	
 '
 for name in $(env | sed -n 's/^\(DC_[A-Za-z0-9_]*\)=.*/\1/p'); do
   unset "$name"
 done
-if [ -n "${unset_ifs-}" ]; then unset IFS; else IFS=$saved_ifs; fi
-exec sh -c "$init_script"
+if [ -n "$unset_ifs" ]; then unset IFS; else IFS=$saved_ifs; fi
+exec sh -c "$1"

@@ -70,6 +70,9 @@ it("exports the folder, id, identity and localEnv values, then execs the agent w
       "no equals sign",
       "=empty",
       "WIN=crlf\r",
+      // Typed as NAME: value or NAME value: the text before the first "=" is part of the value.
+      "DATABASE_URL: postgres://app:hunter2@db/app?sslmode=require",
+      "AUTH_TOKEN dGhpcyBpcyBhIHNlY3JldA==",
     ].join("\n"),
   });
   expect(result.exitCode).toBe(0);
@@ -91,10 +94,14 @@ it("exports the folder, id, identity and localEnv values, then execs the agent w
       .filter((k) => k.startsWith("DEVCONTAINER_LOCALENV_"))
       .sort(),
   ).toEqual(["DEVCONTAINER_LOCALENV_NPM_TOKEN", "DEVCONTAINER_LOCALENV_WIN"]);
-  expect(result.stderr).toContain("'bad-name' is not a variable name");
-  expect(result.stderr).toContain("a line without '=' was skipped");
-  // Values never reach the log.
-  expect(result.stderr).not.toContain("abc=def");
+  for (const line of [4, 6, 8, 9])
+    expect(result.stderr).toContain(
+      `line ${line} does not start with a variable name (letters, digits, _) and '='; skipped`,
+    );
+  expect(result.stderr).toContain("line 5 has no '='; skipped");
+  // Values never reach the log, nor does any part of a skipped line.
+  for (const part of ["abc=def", "bad-name", "hunter2", "dGhpcyBp", "DATABASE_URL"])
+    expect(result.stderr).not.toContain(part);
 });
 
 it("sources containerEnv then remoteEnv, unset variables expanding to empty", async () => {
@@ -124,6 +131,42 @@ describeEachShell("an env script that changes the wrapper's own ground (%s)", (t
     expect(result.stdout).toBe("agent started as vscode\n");
     expect(agentEnv.HOME).toBe("/home/vscode");
     expect(Object.keys(agentEnv).filter((k) => k.startsWith("DC_"))).toEqual([]);
+  });
+
+  it("keeps the agent, the home, the user and remoteEnv when containerEnv's keys are the names the wrapper uses inside", async () => {
+    const { result, agentEnv } = await run(
+      {
+        DC_CONTAINER_ENV: b64(
+          [
+            'export init_script="echo not the agent"',
+            'export home_dir="/tmp/not-persisted"',
+            'export remote_user="root"',
+            'export image_path=""',
+            'export name_line="."',
+            'export saved_ifs=","',
+            'export unset_ifs="1"',
+            'export kind="x"',
+            'export encoded="x"',
+            'export script="x"',
+            `export DC_REMOTE_ENV="${b64('export R="from-containerEnv"\n')}"`,
+            "",
+          ].join("\n"),
+        ),
+        // A key the shell reads as another: refused whatever containerEnv set.
+        DC_REMOTE_ENV: b64('export R="from-remote"\nexport X PATH="/nowhere"\n'),
+      },
+      toolset,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("agent started as vscode\n");
+    expect(result.stderr).toContain(
+      "remoteEnv was not applied: its keys are not all variable names (X PATH)",
+    );
+    expect(agentEnv.HOME).toBe("/home/vscode");
+    expect([agentEnv.USER, agentEnv.LOGNAME]).toEqual(["vscode", "vscode"]);
+    expect(agentEnv.R).toBeUndefined();
+    // The keys themselves are the repository's variables, and the agent has them.
+    expect(agentEnv.home_dir).toBe("/tmp/not-persisted");
   });
 
   it("repairs a PATH from containerEnv before remoteEnv needs base64, and needs no writable /tmp", async () => {
