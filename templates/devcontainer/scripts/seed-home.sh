@@ -15,6 +15,8 @@
 # missing. A temporary that cannot be removed is left, with a warning, and never copied into:
 # the entry goes through a fresh name. The names .devcontainer-home-seed.partial* and the
 # marker are this script's own: the image's files of those names are not copied.
+# A copy that fails without a stop (a full volume) leaves no file cut short either: a file that
+# cannot be copied whole is left out, with a warning naming it.
 # It never fails the pod: a file that cannot be copied is skipped, and a directory that cannot
 # be created (a path the user turned into a symbolic link or a file) is left alone, each with
 # a warning.
@@ -108,11 +110,36 @@ if [ -d "$data/home" ]; then
   fi
 fi
 
+# After cp failed on the directory $1, copied as $2: cp may have left a file of it cut short
+# (a full volume) or empty (BusyBox's cp on a full volume), under its real name inside $2. So
+# every regular file of $2 is copied again on its own, as $partial.recopy beside it, and
+# replaces the first copy only when that cp succeeds; one that cannot be copied whole is
+# removed, with a warning naming it. Fails when a file is left that could be neither replaced
+# nor removed: the caller then drops $2 whole. The temporary's name is one the copy skips, so
+# no file of the image is mistaken for it.
+recopy_files() {
+  left=$(find "$2" -type f -exec sh -c '
+    src=$1 tmp=$2 partial=$3
+    shift 3
+    for f do
+      t=${f%/*}/$partial.recopy
+      if cp -p "$src${f#"$tmp"}" "$t" 2>/dev/null && mv -f "$t" "$f"; then continue; fi
+      rm -f "$t"
+      if rm -f "$f" && [ ! -e "$f" ]; then
+        printf "seed-home: warning: %s could not be copied whole (a full volume?); it is not seeded\n" "$src${f#"$tmp"}" >&2
+      else
+        printf x
+      fi
+    done' sh "$1" "$2" "$partial" {} +) || return 1
+  [ -z "$left" ]
+}
+
 # Copies the entry $1 into the directory $2 as $3 (a name that does not exist yet): first as
 # $2/$partial, then renamed, which is atomic. A file that cp could not copy whole is dropped;
-# a directory keeps what could be copied (cp reports what it skipped). The temporary must not
-# exist, or cp would copy into it: a leftover that cannot be removed is passed over for
-# $partial.1, .2, ...; when none is free, the entry is skipped with a warning.
+# a directory keeps what could be copied whole (cp reports what it skipped; recopy_files drops
+# what it cut short). The temporary must not exist, or cp would copy into it: a leftover that
+# cannot be removed is passed over for $partial.1, .2, ...; when none is free, the entry is
+# skipped with a warning.
 copy_entry() {
   tmp=
   for suffix in '' .1 .2 .3 .4 .5 .6 .7 .8 .9; do
@@ -128,7 +155,7 @@ copy_entry() {
   fi
   if ! cp -R -p "$1" "$tmp"; then
     copy_failed=1
-    if [ -L "$1" ] || [ ! -d "$1" ] || [ ! -d "$tmp" ]; then
+    if [ -L "$1" ] || [ ! -d "$1" ] || [ ! -d "$tmp" ] || ! recopy_files "$1" "$tmp"; then
       remove_temporary "$tmp" || log "warning: cannot remove $tmp; leaving it"
       return 0
     fi

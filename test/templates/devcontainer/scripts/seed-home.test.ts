@@ -347,6 +347,46 @@ describeEachShell("seed-home.sh with %s: nothing is lost or half-written", (tool
 
   // Copied, the image's marker would tell a start stopped right after it that the home is
   // complete; its content shows whether it was copied.
+  test("a directory copy cut short by a full volume keeps no cut-short or empty file: what fits is copied whole, the rest is left out with a warning", async () => {
+    const seed = createSeedFixture(toolset);
+    chmodSync(join(seed.imageHome, "secret.key"), 0o644);
+    writeFileSync(join(seed.imageHome, ".config", "tool", "big.db"), "x".repeat(4096));
+    // A full volume as cp meets it: the copy of .config writes big.db cut short and
+    // settings.ini empty (BusyBox's cp), then fails; copied alone, big.db still does not fit.
+    const realCp = shellQuote(join(seed.sandbox.toolBin, "cp"));
+    writeFakeExecutable(
+      seed.sandbox.fakeBin,
+      "cp",
+      [
+        'src=; dest=; for arg in "$@"; do src=$dest; dest=$arg; done',
+        "case $src in",
+        "  */.config)",
+        `    ${realCp} -R -p "$src" "$dest"`,
+        '    printf xxx > "$dest/tool/big.db"; : > "$dest/tool/settings.ini"',
+        '    echo "cp: write error: No space left on device" >&2; exit 1 ;;',
+        '  */big.db) printf xxx > "$dest"; echo "cp: No space left on device" >&2; exit 1 ;;',
+        "esac",
+        `exec ${realCp} "$@"`,
+      ].join("\n"),
+    );
+
+    const run = await seed.run();
+
+    expect(run.exitCode).toBe(0);
+    expect(run.output).toMatch(
+      /\.config\/tool\/big\.db could not be copied whole .*; it is not seeded/,
+    );
+    const home = join(seed.data, "home");
+    expect(existsSync(join(home, ".devcontainer-home-seeded"))).toBe(true);
+    const expected = treeOf(seed.imageHome);
+    delete expected[".config/tool/big.db"];
+    expect(treeOf(home)).toEqual({
+      ...expected,
+      ".cache/pip": "dir",
+      ".devcontainer-home-seeded": "",
+    });
+  });
+
   test("an image file named like the marker is not copied: only the script writes the marker", async () => {
     const seed = createSeedFixture(toolset);
     writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
