@@ -66,7 +66,8 @@ export interface PackerBuilderTemplateProps {
   /**
    * Existing roles bound to each workspace's Harvester identity, in the identity namespace
    * or in `harvester-public` (the namespaces the template documents), never to the built-in
-   * `cluster-admin`, `admin` or `edit` ClusterRoles, unless an entry sets `allowUnsafe`.
+   * `cluster-admin`, `admin` or `edit` ClusterRoles or Kubernetes' own `system:*` ClusterRoles,
+   * unless an entry sets `allowUnsafe`; a role name once per namespace.
    * @default Role packer-builder and Role packer-builder-read in the identity namespace
    */
   readonly identityRoleBindings?: readonly IdentityRoleBinding[];
@@ -83,7 +84,7 @@ export interface PackerBuilderTemplateProps {
 export interface IdentityRoleBinding extends RoleBindingTarget {
   /**
    * The operator's explicit override: bind this entry even though its role is a built-in
-   * broad ClusterRole (`cluster-admin`, `admin`, `edit`) or its namespace is neither the
+   * broad ClusterRole (`cluster-admin`, `admin`, `edit`, `system:*`) or its namespace is neither the
    * identity namespace nor `harvester-public`. Such a binding can undo the template's
    * promises (publishing is additive, the identity is scoped to the build namespace), so
    * the operator says so per entry. @default false
@@ -95,6 +96,16 @@ export interface IdentityRoleBinding extends RoleBindingTarget {
 export const PUBLIC_IMAGES_NAMESPACE = "harvester-public";
 /** Built-in ClusterRoles that grant (nearly) everything in a namespace or cluster. */
 const BROAD_CLUSTER_ROLES = ["cluster-admin", "admin", "edit"];
+/**
+ * Kubernetes' own ClusterRoles are named `system:…`: among them the pieces `admin` and `edit`
+ * are aggregated from (`system:aggregate-to-admin`, `system:aggregate-to-edit`: Secrets,
+ * `pods/exec`, RBAC) and the controllers' roles. None is a role for a build identity.
+ */
+const SYSTEM_CLUSTER_ROLE_PREFIX = "system:";
+const isBuiltInBroadClusterRole = (binding: IdentityRoleBinding): boolean =>
+  binding.roleKind === "ClusterRole" &&
+  (BROAD_CLUSTER_ROLES.includes(binding.roleName) ||
+    binding.roleName.startsWith(SYSTEM_CLUSTER_ROLE_PREFIX));
 const IDENTITY_BINDING_FIELDS = ["namespace", "roleKind", "roleName", "allowUnsafe"];
 
 /** Label every build VM of a workspace carries; the stop sweep deletes by it. */
@@ -514,6 +525,7 @@ function checkPackerBuilderProps(id: string, props: PackerBuilderTemplateProps):
   checkProp(id, "identityRoleBindings", props.identityRoleBindings, ROLE_BINDING_LIST);
   const identityNamespace = props.identityNamespace ?? "packer-dev";
   const documented = [identityNamespace, PUBLIC_IMAGES_NAMESPACE];
+  const bound = new Map<string, number>();
   props.identityRoleBindings?.forEach((binding, i) => {
     const prop = `identityRoleBindings[${i}]`;
     for (const [field, value] of Object.entries(binding)) {
@@ -526,14 +538,20 @@ function checkPackerBuilderProps(id: string, props: PackerBuilderTemplateProps):
     checkProp(id, `${prop}.roleKind`, binding.roleKind, oneOf(["Role", "ClusterRole"]));
     checkProp(id, `${prop}.roleName`, binding.roleName, RBAC_ROLE_NAME);
     checkProp(id, `${prop}.allowUnsafe`, binding.allowUnsafe, BOOLEAN);
+    // The binding's name is the identity's name and the role's: one per role name and namespace.
+    const key = `${binding.namespace}/${binding.roleName}`;
+    const earlier = bound.get(key);
+    checkProp(id, prop, binding, {
+      requirement: `a role name not bound in ${binding.namespace} yet (identityRoleBindings[${earlier}] binds ${binding.roleName} there); bind a role name once per namespace`,
+      test: () => earlier === undefined,
+    });
+    bound.set(key, i);
     if (binding.allowUnsafe === true) return;
     checkProp(id, prop, binding, {
       requirement:
         `a binding in ${documented.join(" or ")} (the namespaces the template documents) to a role other than ` +
-        `the built-in ClusterRoles ${BROAD_CLUSTER_ROLES.join(", ")}; set "allowUnsafe": true on the entry to bind it anyway`,
-      test: () =>
-        documented.includes(binding.namespace) &&
-        !(binding.roleKind === "ClusterRole" && BROAD_CLUSTER_ROLES.includes(binding.roleName)),
+        `the built-in ClusterRoles ${BROAD_CLUSTER_ROLES.join(", ")} and ${SYSTEM_CLUSTER_ROLE_PREFIX}*; set "allowUnsafe": true on the entry to bind it anyway`,
+      test: () => documented.includes(binding.namespace) && !isBuiltInBroadClusterRole(binding),
     });
   });
   checkProp(id, "podReaderRole", props.podReaderRole, RBAC_ROLE_NAME);

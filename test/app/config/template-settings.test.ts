@@ -101,19 +101,47 @@ describe("identity role bindings stay within what the template documents (issue 
   const PACKER = { namespace: "packer-dev", roleKind: "Role", roleName: "packer-builder" };
   const REQUIREMENT = (namespaces: string) =>
     `must be a binding in ${namespaces} (the namespaces the template documents) to a role other than ` +
-    'the built-in ClusterRoles cluster-admin, admin, edit; set "allowUnsafe": true on the entry to bind it anyway';
+    'the built-in ClusterRoles cluster-admin, admin, edit and system:*; set "allowUnsafe": true on the entry to bind it anyway';
 
   it.each([
     [{ namespace: "kube-system", roleKind: "ClusterRole", roleName: "cluster-admin" }],
     [{ namespace: "harvester-public", roleKind: "ClusterRole", roleName: "admin" }],
     [{ namespace: "packer-dev", roleKind: "ClusterRole", roleName: "edit" }],
     [{ namespace: "default", roleKind: "Role", roleName: "coder-packer-builder" }],
+    // What admin and edit are aggregated from, and the controllers' roles.
+    [{ namespace: "packer-dev", roleKind: "ClusterRole", roleName: "system:aggregate-to-edit" }],
+    [
+      {
+        namespace: "harvester-public",
+        roleKind: "ClusterRole",
+        roleName: "system:aggregate-to-admin",
+      },
+    ],
+    [
+      {
+        namespace: "packer-dev",
+        roleKind: "ClusterRole",
+        roleName: "system:controller:namespace-controller",
+      },
+    ],
   ])("refuses %j, naming the entry at its position", (entry) => {
     expect(() => synth(withBindings([PACKER, entry]), "packer-builder")).toThrow(
       `deploy.jsonc:4:5: templates.packer-builder.settings.identityRoleBindings[1]: ` +
         `template "packer-builder": identityRoleBindings[1] = ${JSON.stringify(entry)}: ` +
         REQUIREMENT("packer-dev or harvester-public"),
     );
+  });
+
+  it("refuses a role name bound twice in a namespace at the second entry, whatever its kind", () => {
+    const again = { namespace: "packer-dev", roleKind: "ClusterRole", roleName: "packer-builder" };
+    expect(() => synth(withBindings([PACKER, again]), "packer-builder")).toThrow(
+      `deploy.jsonc:4:5: templates.packer-builder.settings.identityRoleBindings[1]: ` +
+        `template "packer-builder": identityRoleBindings[1] = ${JSON.stringify(again)}: ` +
+        "must be a role name not bound in packer-dev yet (identityRoleBindings[0] binds packer-builder there); " +
+        "bind a role name once per namespace",
+    );
+    const elsewhere = { ...again, namespace: "harvester-public" };
+    expect(() => synth(withBindings([PACKER, elsewhere]), "packer-builder")).not.toThrow();
   });
 
   it("binds such an entry when the operator sets allowUnsafe on it, and only that entry", () => {
