@@ -119,12 +119,16 @@ describe("packer-builder template props", () => {
     ).toBe(`template "builds": workspaceNamespace = "": must be ${DNS_LABEL}`);
   });
 
-  it("takes valid props, system ClusterRoles included", () => {
+  it("takes valid props, ClusterRole names with a colon included", () => {
     const stack = new PackerBuilderTemplate(app(), "packer-builder", {
       workspaceNamespace: "builders",
       identityNamespace: "images-dev",
       identityRoleBindings: [
-        binding({ namespace: "images-dev", roleKind: "ClusterRole", roleName: "system:view" }),
+        binding({
+          namespace: "images-dev",
+          roleKind: "ClusterRole",
+          roleName: "harvesterhci.io:view",
+        }),
       ],
       podReaderRole: "secret-reader",
       uid: 2000,
@@ -135,7 +139,7 @@ describe("packer-builder template props", () => {
     );
     expect(refs.sort()).toEqual([
       "builders/Role/secret-reader",
-      "images-dev/ClusterRole/system:view",
+      "images-dev/ClusterRole/harvesterhci.io:view",
     ]);
     const pod = tf.resource.kubernetes_deployment_v1.main.spec.template.spec;
     expect(pod.security_context).toMatchObject({ run_as_user: "2000", run_as_group: "2000" });
