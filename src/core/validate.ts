@@ -229,11 +229,13 @@ export const SHA256_HEX = patternRule(
 
 /**
  * Matches a URL with credentials: a password in any scheme (`scheme://user:password@`), or
- * any user part of an http(s) URL, which is as often a token (`https://ghp_…@`) as a name.
- * `ssh://git@host/…` and scp-style `git@host:…` name a user, not a secret, and pass.
+ * any user part of an http(s) URL, which is as often a token (`https://ghp_…@`) as a name;
+ * also behind git's `<transport>::<address>` form (`https::https://ghp_…@host/…`), which git
+ * hands to the transport as it is. `ssh://git@host/…` and scp-style `git@host:…` name a
+ * user, not a secret, and pass.
  */
 const URL_WITH_CREDENTIALS =
-  "^([A-Za-z][A-Za-z0-9+.-]*://[^/@]*:[^/@]*@|[hH][tT][tT][pP][sS]?://[^/?#@]*@)";
+  "^([A-Za-z][A-Za-z0-9+.-]*::)*([A-Za-z][A-Za-z0-9+.-]*://[^/@]*:[^/@]*@|[hH][tT][tT][pP][sS]?://[^/?#@]*@)";
 
 /**
  * A git remote (https://, ssh:// or scp-style) without credentials in it: a token or
@@ -302,13 +304,17 @@ export function describeValue(value: unknown): string {
   return json === undefined ? String(value) : json;
 }
 
-/** `scheme://user:password@` → `scheme://user:***@`; an http(s) user alone (often a token) → `***`. */
+/**
+ * `scheme://user:password@` → `scheme://user:***@`; all of an http(s) URL's user part, which is
+ * as often a token as a name (`https://ghp_…@`, `https://ghp_…:x-oauth-basic@`) → `***`. Up to
+ * the last `@` before the path: a password may hold an `@` itself.
+ */
 export function maskUrlCredentials(text: string): string {
   return text.replace(
-    /\b([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/@\s:]*)(:[^/@\s]*)?@/g,
+    /\b([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/@\s:]*(?:@[^/@\s:]*)*)(:[^/\s]*)?@/g,
     (match, scheme: string, user: string, password: string | undefined) => {
-      if (password !== undefined) return `${scheme}://${user}:***@`;
-      return /^https?$/i.test(scheme) ? `${scheme}://***@` : match;
+      if (/^https?$/i.test(scheme)) return `${scheme}://***@`;
+      return password !== undefined ? `${scheme}://${user}:***@` : match;
     },
   );
 }

@@ -95,12 +95,17 @@ const CASES: [string, Rule, unknown[], unknown[]][] = [
       "ssh://git@host/r",
       "",
       "https://git.example.com/org/@scope/r.git",
+      "ssh::ssh://git@host/r",
     ],
     [
       "https://user:token@git.example.com/a.git",
       "ssh://git:pw@host/r",
       "https://ghp_0123456789abcdef@github.com/a/b.git",
       "HTTP://tok@host/r",
+      // git's <transport>::<address> form hands the address to the transport as it is.
+      "https::https://ghp_0123456789abcdef@github.com/a/b.git",
+      "http::http://tok@host/r",
+      "a::b::ssh://git:pw@host/r",
     ],
   ],
   [
@@ -164,8 +169,13 @@ it("every variable rule has a Terraform form that agrees with it, sample by samp
 
 describe("messages", () => {
   it.each([
-    ["https://bot:hunter2@git.example.com/a.git", '"https://bot:***@git.example.com/a.git"'],
+    ["https://bot:hunter2@git.example.com/a.git", '"https://***@git.example.com/a.git"'],
     ["https://ghp_token@github.com/a.git", '"https://***@github.com/a.git"'],
+    ["https://ghp_token:x-oauth-basic@github.com/a.git", '"https://***@github.com/a.git"'],
+    ["https::https://ghp_token@github.com/a.git", '"https::https://***@github.com/a.git"'],
+    // A password with an "@" in it: masked up to the host.
+    ["ssh://deploy:hunter2@Tail@git.example.com/r.git", '"ssh://deploy:***@git.example.com/r.git"'],
+    ["https://a@b@host/r.git?x=1", '"https://***@host/r.git?x=1"'],
     ["ssh://git@host/r", '"ssh://git@host/r"'],
     ["git@github.com:a/b.git", '"git@github.com:a/b.git"'],
   ])("show %j as %s: no password or token reaches a log", (value, shown) => {

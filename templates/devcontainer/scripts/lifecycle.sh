@@ -108,9 +108,10 @@ if ! mkdir -p "$hook_dir"; then
   exit 1
 fi
 
-# For log lines only: credentials embedded in an http(s) URL must never reach the log.
+# For log lines only: credentials embedded in an http(s) URL must never reach the log, also
+# behind git's <transport>::<address> form (https::https://token@host/...).
 display_url() {
-  printf '%s\n' "$1" | sed -e 's#^\([Hh][Tt][Tt][Pp][Ss]*://\)[^/@]*@#\1***@#'
+  printf '%s\n' "$1" | sed -e 's#^\(\([A-Za-z][A-Za-z0-9+.-]*::\)*[Hh][Tt][Tt][Pp][Ss]*://\)[^/@]*@#\1***@#'
 }
 
 # Prints "host port" (port may be empty) for ssh:// and scp-style URLs; nothing for others.

@@ -71,7 +71,9 @@ link_into_home() {
 clone() {
   command -v git >/dev/null || die "git is not installed in the image"
   # ssh://git@host/... is a user name, not a secret; over HTTP(S) any user part may be a token.
-  if [[ "${url}" =~ ^[a-zA-Z][a-zA-Z0-9+.-]*://[^/@]*:[^/@]*@ || "${url}" =~ ^[hH][tT][tT][pP][sS]?://[^/]*@ ]]; then
+  # Also behind git's <transport>::<address> form (https::https://token@host/...).
+  local transport='^([a-zA-Z][a-zA-Z0-9+.-]*::)*'
+  if [[ "${url}" =~ ${transport}[a-zA-Z][a-zA-Z0-9+.-]*://[^/@]*:[^/@]*@ || "${url}" =~ ${transport}[hH][tT][tT][pP][sS]?://[^/]*@ ]]; then
     die "the repository URL carries credentials; refusing it (configure a token for the template instead)"
   fi
   local parent scratch

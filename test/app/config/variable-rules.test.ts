@@ -168,6 +168,7 @@ describe("the same rules at push time", () => {
   it.each([
     ["https://ghp_0123456789abcdefTOKEN@github.com/org/infra.git"],
     ["https://bot:hunter2@git.example.com/infra.git"],
+    ["https::https://ghp_0123456789abcdefTOKEN@github.com/org/infra.git"],
   ])("packer-builder: repository_url %s (credentials in the URL) fails the plan", async (url) => {
     expect(
       await refusal("packer-builder", {

@@ -190,6 +190,17 @@ describeEachToolset("with %s tools", (toolset) => {
       );
     });
 
+    test.each([
+      ["https://ghp_s3cr3t@git.invalid/r.git", "https://***@git.invalid/r.git"],
+      ["https::https://ghp_s3cr3t@git.invalid/r.git", "https::https://***@git.invalid/r.git"],
+    ])("logs %s as %s: a token in the URL never reaches the log", async (url, shown) => {
+      const ws = createWorkspace({ toolset });
+      const run = await ws.run({ DC_REPOSITORY: url, GIT_TERMINAL_PROMPT: "0" });
+      expect(run.exitCode).toBe(1);
+      expect(run.output).toContain(`cloning branch main of ${shown} into`);
+      expect(run.output).not.toContain("s3cr3t");
+    });
+
     test("without a built commit, checks out the branch head", async () => {
       const ws = createWorkspace({ toolset });
       const head = ws.origin.commit("main", { "README.md": "head\n" }, "head");

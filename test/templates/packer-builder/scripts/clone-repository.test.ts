@@ -193,6 +193,11 @@ describe("clone-repository.sh (start script)", () => {
   it.each([
     ["a password", "https://bob:s3cr3t-token@git.example.test/org/repo.git"],
     ["a token as user name", "https://s3cr3t-token@git.example.test/org/repo.git"],
+    [
+      "a token behind git's transport:: form",
+      "https::https://s3cr3t-token@git.example.test/org/repo.git",
+    ],
+    ["a password behind git's transport:: form", "ext::ssh://bob:s3cr3t-token@git.example.test/r"],
   ])("refuses a URL that carries %s, without printing it", (_what, url) => {
     box.fake("git");
     const run = box.run(SCRIPT, { env: { ...env, CLONE_REPO_URL: url } });
