@@ -319,7 +319,7 @@ describe("devcontainer template: the workspace pod", () => {
     it("gives the dev container the image, the wrapper and its DC_* inputs", () => {
       const [dev] = pod.container;
       expect(dev).toMatchObject({ name: "dev", image: IMAGE, image_pull_policy: "IfNotPresent" });
-      expect(dev.command[2]).toContain('exec sh -c "$init_script"');
+      expect(dev.command[2]).toContain('exec sh -c "$1"');
       const env = Object.fromEntries(dev.env.map((e: Json) => [e.name, e.value]));
       expect(Object.keys(env)).toEqual([
         "CODER_AGENT_TOKEN",
