@@ -64,7 +64,7 @@ const EXIT_FAILED = 1;
 /** Values for the template variables that have no default (the plan needs some). */
 const PLACEHOLDER_VARIABLES: Readonly<Record<string, string>> = {
   namespace: "coder-workspaces",
-  devcontainer_builder_endpoint: "http://devcontainer-builder.invalid:8080",
+  devcontainer_builder_endpoint: "http://devcontainer-builder.invalid.svc:8080",
 };
 
 /** What the mock service's build resource returns. */

@@ -215,6 +215,17 @@ export const HTTP_URL = patternRule(
   "^https?://[^/@\\s]+(/[^@\\s]*)?$",
 );
 
+/**
+ * An https:// URL, or an http:// one to a host inside the cluster: a Service's name (one
+ * label) or a name with a `.svc` label (`builder.ns.svc`, `builder.ns.svc.cluster.local`).
+ * For a service the template sends git tokens to: in the clear only over the cluster's own
+ * network.
+ */
+export const HTTPS_OR_IN_CLUSTER_HTTP_URL = patternRule(
+  "an https:// URL, or an http:// URL to a Service in the cluster (one label, or a name with a .svc label such as builder.ns.svc.cluster.local), without credentials (git tokens are sent there)",
+  "^(https://[^/@\\s]+|http://([A-Za-z0-9-]+|[^/@:\\s]+[.]svc([.][^/@:\\s]+)?)(:[0-9]+)?)(/[^@\\s]*)?$",
+);
+
 /** An https:// URL with a host and no user or password in it. */
 export const HTTPS_URL = patternRule(
   "an https:// URL without credentials (https://host[:port][/path])",

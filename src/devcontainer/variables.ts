@@ -5,7 +5,7 @@ import { TemplateVariable } from "../core/template-variable";
 import {
   DNS_LABEL,
   DNS_SUBDOMAIN,
-  HTTP_URL,
+  HTTPS_OR_IN_CLUSTER_HTTP_URL,
   POSITIVE_NUMBER,
   emptyOr,
   oneOf,
@@ -106,11 +106,12 @@ export class DevcontainerTemplateVariables extends Construct {
       description: "Existing Kubernetes namespace for the workspaces' Deployments and PVCs.",
     });
     this.builderEndpoint = new TemplateVariable(this, "devcontainer_builder_endpoint", {
-      rules: [HTTP_URL],
+      rules: [HTTPS_OR_IN_CLUSTER_HTTP_URL],
       type: "string",
       description:
         "Base URL of the running devcontainer-builder service, e.g. " +
-        "http://devcontainer-builder.devcontainer-builder.svc.cluster.local:8080. " +
+        "http://devcontainer-builder.devcontainer-builder.svc.cluster.local:8080 " +
+        "(https, or http to a Service in the cluster: git tokens are sent there). " +
         "The template does not deploy the service or BuildKit.",
     });
     this.imagePullSecretName = new TemplateVariable(this, "image_pull_secret_name", {

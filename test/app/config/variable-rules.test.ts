@@ -78,7 +78,13 @@ describe("an operator's variable default that breaks the variable's rule", () =>
       "devcontainer",
       "devcontainer_builder_endpoint",
       "devcontainer-builder:8080",
-      'deploy.jsonc:3:38: templates.devcontainer.variables.devcontainer_builder_endpoint: "devcontainer-builder:8080" is not allowed; devcontainer_builder_endpoint must be an http:// or https:// URL without credentials (http[s]://host[:port][/path])',
+      'deploy.jsonc:3:38: templates.devcontainer.variables.devcontainer_builder_endpoint: "devcontainer-builder:8080" is not allowed; devcontainer_builder_endpoint must be an https:// URL, or an http:// URL to a Service in the cluster (one label, or a name with a .svc label such as builder.ns.svc.cluster.local), without credentials (git tokens are sent there)',
+    ],
+    [
+      "devcontainer",
+      "devcontainer_builder_endpoint",
+      "http://builder.example.com:8080",
+      'deploy.jsonc:3:38: templates.devcontainer.variables.devcontainer_builder_endpoint: "http://builder.example.com:8080" is not allowed; devcontainer_builder_endpoint must be an https:// URL, or an http:// URL to a Service in the cluster (one label, or a name with a .svc label such as builder.ns.svc.cluster.local), without credentials (git tokens are sent there)',
     ],
     [
       "kubernetes",

@@ -111,7 +111,7 @@ describe("wrong today", () => {
       // preview's own inputs, so that within a jest run this reads the preview's apply
       {
         namespace: "coder-workspaces",
-        devcontainer_builder_endpoint: "http://devcontainer-builder.invalid:8080",
+        devcontainer_builder_endpoint: "http://devcontainer-builder.invalid.svc:8080",
       },
       { repository: "https://git.example.com/legacy-vscode.git" },
       "legacy-vscode",
