@@ -37,6 +37,8 @@ export const DATA_VOLUME = "data";
 export const SHM_VOLUME = "dshm";
 /** Where seed-home mounts the whole PVC. */
 export const SEED_HOME_DATA_MOUNT = "/mnt/data";
+/** mounts entries read from the configuration; the rest is left out with a warning. */
+export const MOUNTS_READ = 200;
 
 /** Placeholders a mount target or source may contain, besides `${devcontainerId}`. */
 const FOLDER_PLACEHOLDERS = ["${containerWorkspaceFolder}", "${localWorkspaceFolder}"];
@@ -115,10 +117,12 @@ export class DevcontainerMounts extends Construct {
     // Each requested mount, normalized: placeholders substituted, surrounding spaces and
     // trailing slashes removed, repeated slashes collapsed, an empty source meaning an
     // anonymous volume.
+    // Every request costs each plan and apply time, and no workspace needs this many: the
+    // rest is not read (mount_warnings says so). Cut at the end, so indexes stay the same.
     const requests = local(
       "mount_requests",
       hcl`try([
-        for i, m in ${props.mounts} : {
+        for i, m in slice(${props.mounts}, 0, min(length(${props.mounts}), ${MOUNTS_READ})) : {
           index = i,
           kind = try(tostring(m.kind), null),
           source = try(coalesce(${substitute(hcl`trimspace(m.source)`)}), null),
@@ -142,6 +146,12 @@ export class DevcontainerMounts extends Construct {
     // A segment no file system can create (the target's letters may be multi-byte).
     const longSegment = (t: IResolvable) =>
       hcl`try(anytrue([for s in split("/", ${t}) : ${utf8Bytes(hcl`s`)} > ${MAX_SEGMENT_BYTES}]), false)`;
+    // Each target's first request, from one map built once: searching the earlier requests for
+    // every request made a list of n mounts cost n².
+    const firstRequest = local(
+      "mount_first_request",
+      hcl`{ for r in ${requests.expression} : r.target => r.index... if r.target != null }`,
+    ).asAnyMap;
     const decisions = local(
       "mount_decisions",
       hcl`[
@@ -155,7 +165,7 @@ export class DevcontainerMounts extends Construct {
             r.kind == "volume" && try(length(r.source) > ${MAX_SEGMENT_BYTES}, false) ? "long_source" :
             try(contains(${reserved}[*].path, r.target), false) ? "reserved" :
             try(${isSystemPath(hcl`r.target`)}, false) ? "system" :
-            try(contains(slice(${requests.expression}[*].target, 0, r.index), r.target), false) ? "earlier" : null
+            try(${firstRequest}[r.target][0] < r.index, false) ? "earlier" : null
           ),
           collides_with = try(one([for p in ${reserved} : p.what if p.path == r.target]), null),
         })
@@ -220,7 +230,7 @@ export class DevcontainerMounts extends Construct {
 
     const warnings = local(
       "mount_warnings",
-      hcl`[
+      hcl`concat(can(slice(${props.mounts}, 0, 0)) && try(length(${props.mounts}), 0) > ${MOUNTS_READ} ? [format("mounts lists %d entries; only the first ${MOUNTS_READ} are read.", length(${props.mounts}))] : [], [
         for d in ${decisions.expression} : (
           d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
           d.problem == "target" ? format("mounts[%d].target %s is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments); the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
@@ -231,7 +241,7 @@ export class DevcontainerMounts extends Construct {
           d.problem == "system" ? format("mounts[%d].target %s is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
           format("The %s mount at %s is not mounted: that path is already a mount point (an earlier mount in mounts).", d.kind, d.target)
         ) if d.problem != null
-      ]`,
+      ])`,
     );
 
     this.volumeMounts = volumeMounts.expression as IResolvable;

@@ -58,6 +58,13 @@ export interface DevcontainerSourceProps {
 export const ENV_SCRIPT_MAX_BASE64 = 131000;
 
 /**
+ * forwardPorts entries read from the configuration; the rest is left out with a warning.
+ * Ten times the largest max_forwarded_ports, so every app slot can still be filled past
+ * entries that are no ports.
+ */
+export const FORWARD_PORTS_READ = 1000;
+
+/**
  * Where a workspace's container comes from, and what its Dev Container configuration
  * says (apply time):
  *
@@ -231,13 +238,25 @@ export class DevcontainerSource extends Construct {
     const hasControlCharacters = hcl`try(${rawLabel} != ${label}, false)`;
     const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
+    // Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and
+    // no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.
+    const forwardPorts = local(
+      "forward_ports_read",
+      hcl`try(slice(${dc}.forward_ports, 0, min(length(${dc}.forward_ports), ${FORWARD_PORTS_READ})), [])`,
+    ).asList;
     const validPorts = local(
       "ports_valid",
-      hcl`try([for port in ${dc}.forward_ports : merge(port, { label = ${cappedLabel} }) if ${portValid}], [])`,
+      hcl`try([for port in ${forwardPorts} : merge(port, { label = ${cappedLabel} }) if ${portValid}], [])`,
     ).asList;
     // A port listed twice (3000 and "3000" are two entries to the Dev Containers CLI) gets one
-    // app, the first entry's: a second would take a slot for the same URL.
-    const firstOfPort = hcl`index(${validPorts}[*].port, port.port) == position`;
+    // app, the first entry's: a second would take a slot for the same URL. Each port's first
+    // position comes from one map, built once: searching the list for every entry made a list
+    // of n ports cost n² (65,535 ports, under preview's size limit, took hours to plan).
+    const firstPositions = local(
+      "ports_first_position",
+      hcl`{ for position, port in ${validPorts} : tostring(port.port) => position... }`,
+    ).asAnyMap;
+    const firstOfPort = hcl`${firstPositions}[tostring(port.port)][0] == position`;
     this.ports = local(
       "ports",
       hcl`[for position, port in ${validPorts} : port if ${firstOfPort}]`,
@@ -245,11 +264,12 @@ export class DevcontainerSource extends Construct {
     this.portWarnings = local(
       "port_warnings",
       hcl`try(concat(
-        try([for index, port in ${dc}.forward_ports : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
-        try([for index, port in ${dc}.forward_ports : format(
+        can(slice(${dc}.forward_ports, 0, 0)) && try(length(${dc}.forward_ports), 0) > ${FORWARD_PORTS_READ} ? [format("forwardPorts lists %d entries; only the first ${FORWARD_PORTS_READ} are read.", length(${dc}.forward_ports))] : [],
+        try([for index, port in ${forwardPorts} : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
+        try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
           ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], []),
-        try([for index, port in ${dc}.forward_ports : format(
+        try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] holds control characters; they became spaces.",
           ${quotedForWarning(rawLabel)}, index) if ${portValid} && ${hasControlCharacters}], []),
         [for port in distinct([for position, port in ${validPorts} : port.port if !(${firstOfPort})]) : format(

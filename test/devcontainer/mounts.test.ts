@@ -142,7 +142,19 @@ const CASES = {
     homeDir: "/home/vscode",
   },
   notAList: {
-    mounts: "volume",
+    mounts: "volume".repeat(50),
+    workspaceFolder: "/workspaces/w",
+    mounted: false,
+    homeDir: "/root",
+  },
+  // One more than is read: the last is left out, with a warning.
+  tooMany: {
+    mounts: Array.from({ length: 201 }, (_, i) => ({
+      kind: "tmpfs",
+      source: null,
+      target: `/t/${i}`,
+      read_only: false,
+    })),
     workspaceFolder: "/workspaces/w",
     mounted: false,
     homeDir: "/root",
@@ -241,6 +253,16 @@ describe("DevcontainerMounts (expressions)", () => {
   it("treats mounts that are not a list like no mounts", () => {
     expect(result("notAList").volume_mounts).toEqual([...fixedMounts("/root", UNUSED), SHM_MOUNT]);
     expect(result("notAList").warnings).toEqual([]);
+  });
+
+  it("reads the first 200 mounts of a longer list and says so", () => {
+    const r = result("tooMany");
+    expect(r.warnings).toEqual(["mounts lists 201 entries; only the first 200 are read."]);
+    expect(r.volume_mounts.map((m) => m.mount_path)).toEqual([
+      ...fixedMounts("/root", UNUSED).map((m) => m.mount_path),
+      ...Array.from({ length: 200 }, (_, i) => `/t/${i}`),
+      "/dev/shm",
+    ]);
   });
 
   it("keeps volume and tmpfs mounts with placeholders substituted, indexes counted before dropping", () => {

@@ -136,6 +136,26 @@ const ROWS: Record<string, Row> = {
       ]);
     },
   },
+  "forwardPorts past the first 1000 entries are not read": {
+    metadata: {
+      forward_ports: [
+        ...Array.from({ length: 1000 }, () => ({
+          port: 3000,
+          label: null,
+          protocol: null,
+          on_auto_forward: null,
+        })),
+        { port: 4000, label: null, protocol: null, on_auto_forward: null },
+      ],
+    },
+    check: (workspace) => {
+      expect(workspace.ports.map((p) => p.url)).toEqual(["http://localhost:3000"]);
+      expect(workspace.warnings).toEqual([
+        "forwardPorts lists 1001 entries; only the first 1000 are read.",
+        "forwardPorts lists port 3000 more than once; it gets one app.",
+      ]);
+    },
+  },
   "a forwardPorts protocol never becomes the app URL's scheme or host": {
     metadata: {
       forward_ports: [
