@@ -115,3 +115,14 @@ function lastLines(text: string): string[] {
       .slice(-TAIL_LINES)
   );
 }
+
+/**
+ * One item of a repeatable `coder` flag such as `--var` or `--provisioner-tag`, as the CLI
+ * reads it back: it splits each such argument as a line of CSV (Go's encoding/csv), so an
+ * unquoted `,` would start another item (`name=a,allow_privileged=true` sets two variables),
+ * and a `"` or a line break would fail or cut the value. An item holding any of them is
+ * quoted, its quotes doubled; others are passed as they are.
+ */
+export function coderArrayItem(item: string): string {
+  return /[",\r\n]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item;
+}

@@ -3,6 +3,7 @@
  * (`coder templates push --provisioner-tag k=v`). Coder runs the template's import
  * job and every workspace build only on a provisioner that carries all of them.
  */
+import { coderArrayItem } from "./coder-cli";
 
 /** Tag name → value. An empty set means "untagged": generic provisioners only. */
 export type ProvisionerTags = Readonly<Record<string, string>>;
@@ -88,7 +89,7 @@ export function validateProvisionerTags(owner: string, tags: ProvisionerTags): v
 export function provisionerTagArgs(tags: ProvisionerTags, canClear = true): string[] {
   const keys = Object.keys(tags).sort();
   if (keys.length === 0) return canClear ? ["--provisioner-tag=-"] : [];
-  return keys.flatMap((key) => ["--provisioner-tag", `${key}=${tags[key]}`]);
+  return keys.flatMap((key) => ["--provisioner-tag", coderArrayItem(`${key}=${tags[key]}`)]);
 }
 
 /** `k=v k=v` for messages and docs; `(untagged)` for none. */

@@ -19,6 +19,7 @@ import {
   formatCoderVersion,
   type CoderVersion,
 } from "./coder-version";
+import { coderArrayItem } from "./coder-cli";
 import { provisionerTagArgs, type ProvisionerTags } from "./provisioner-tags";
 import type { TemplateFrontMatter } from "../src/constructs/template-stack";
 
@@ -143,7 +144,7 @@ function configuredVariableArgs(template: PushableTemplate, fromFile: readonly s
   return Object.keys(values)
     .filter((name) => !fromFile.includes(name))
     .sort()
-    .flatMap((name) => ["--var", `${name}=${variableValueText(values[name])}`]);
+    .flatMap((name) => ["--var", coderArrayItem(`${name}=${variableValueText(values[name])}`)]);
 }
 
 /** A value as Coder takes it from `--var`: text, which Terraform converts to the variable's type. */

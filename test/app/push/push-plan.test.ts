@@ -98,6 +98,84 @@ describe("configured variables", () => {
   });
 });
 
+/**
+ * The items of one repeatable flag's argument as the coder CLI reads them (serpent's
+ * StringArray: one line of Go's encoding/csv): `,` separates, a field in quotes may hold
+ * `,`, `"` (doubled) and line breaks, and a bare `"` in an unquoted field is an error.
+ */
+function coderArrayItems(arg: string): string[] {
+  const items: string[] = [];
+  let at = 0;
+  for (;;) {
+    let field = "";
+    if (arg[at] === '"') {
+      for (at++; ; at++) {
+        if (at >= arg.length) throw new Error(`unterminated quote in ${JSON.stringify(arg)}`);
+        if (arg[at] === '"' && arg[at + 1] === '"') ((field += '"'), at++);
+        else if (arg[at] === '"') break;
+        else field += arg[at];
+      }
+      at++;
+      if (at < arg.length && arg[at] !== ",") throw new Error(`extraneous " in ${arg}`);
+    } else {
+      while (at < arg.length && arg[at] !== "," && arg[at] !== "\n") {
+        if (arg[at] === '"') throw new Error(`bare " in non-quoted field: ${arg}`);
+        field += arg[at++];
+      }
+    }
+    items.push(field);
+    if (at >= arg.length || arg[at] === "\n") return items;
+    at++; // the comma
+  }
+}
+
+/** name → value of every `flag` item of a push command, read as the coder CLI reads them. */
+function readBack(push: readonly string[], flag: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  push.forEach((arg, i) => {
+    if (push[i - 1] !== flag) return;
+    for (const item of coderArrayItems(arg)) {
+      const eq = item.indexOf("=");
+      values[item.slice(0, eq)] = item.slice(eq + 1);
+    }
+  });
+  return values;
+}
+
+describe("values the coder CLI would split", () => {
+  it("reach Coder as configured: a comma, a quote or a line break never adds or cuts a variable or a tag", () => {
+    const variables = {
+      allow_privileged: false,
+      git_credentials_username: "ci-bot,allow_privileged=true",
+      packer_plugin_source: 'github.com/acme/"harvester"',
+      packer_plugin_path: "/opt/plugins/harvester\nrm -rf /",
+      extra: ["a", "b"],
+    };
+    const tags = { cluster: "harvester,scope=user,owner=mallory", zone: "b" };
+    const plan = planPush(
+      {
+        name: "k",
+        dir: os.tmpdir(),
+        provisionerTags: tags,
+        frontMatter,
+        configuredVariables: variables,
+      },
+      { coderVersion: V2_24 },
+    );
+    expect(readBack(plan.push, "--var")).toEqual({
+      allow_privileged: "false",
+      git_credentials_username: "ci-bot,allow_privileged=true",
+      packer_plugin_source: 'github.com/acme/"harvester"',
+      packer_plugin_path: "/opt/plugins/harvester\nrm -rf /",
+      extra: '["a","b"]',
+    });
+    expect(readBack(plan.push, "--provisioner-tag")).toEqual(tags);
+    // Plain items stay as they were.
+    expect(plan.push).toContain("allow_privileged=false");
+    expect(plan.push).toContain("zone=b");
+  });
+});
+
 describe("the coder release", () => {
   const untagged = () => ({ name: "k", dir: os.tmpdir(), provisionerTags: {}, frontMatter });
 
