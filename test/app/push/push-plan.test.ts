@@ -111,8 +111,10 @@ function coderArrayItems(arg: string): string[] {
     if (arg[at] === '"') {
       for (at++; ; at++) {
         if (at >= arg.length) throw new Error(`unterminated quote in ${JSON.stringify(arg)}`);
-        if (arg[at] === '"' && arg[at + 1] === '"') ((field += '"'), at++);
-        else if (arg[at] === '"') break;
+        if (arg[at] === '"' && arg[at + 1] === '"') {
+          field += '"';
+          at++;
+        } else if (arg[at] === '"') break;
         else field += arg[at];
       }
       at++;
