@@ -1,5 +1,6 @@
 import { Construct, Token } from "../core/cdk";
 import { DataCoderWorkspacePreset } from "../../.gen/providers/coder/data-coder-workspace-preset";
+import { escapeTemplateLiteral } from "../core/escape";
 import { describeValue } from "../core/validate";
 import type { WorkspaceParameter } from "./workspace-parameter";
 
@@ -57,11 +58,13 @@ export class WorkspacePreset extends Construct {
       throw new Error(`${this.node.path}: ${problem.field}: ${problem.reason}`);
     const prebuilds = props.prebuilds;
     this.preset = new DataCoderWorkspacePreset(this, id, {
-      name: props.name,
-      description: props.description,
-      icon: props.icon,
+      name: literal(props.name),
+      description: literal(props.description),
+      icon: literal(props.icon),
       default: props.default,
-      parameters: { ...props.parameters },
+      parameters: Object.fromEntries(
+        Object.entries(props.parameters).map(([name, value]) => [name, literal(value)]),
+      ),
       prebuilds:
         prebuilds === undefined
           ? undefined
@@ -75,8 +78,11 @@ export class WorkspacePreset extends Construct {
                 prebuilds.scheduling === undefined
                   ? undefined
                   : {
-                      timezone: prebuilds.scheduling.timezone,
-                      schedule: prebuilds.scheduling.schedule.map((s) => ({ ...s })),
+                      timezone: literal(prebuilds.scheduling.timezone),
+                      schedule: prebuilds.scheduling.schedule.map((s) => ({
+                        ...s,
+                        cron: literal(s.cron),
+                      })),
                     },
             },
     });
@@ -305,4 +311,14 @@ export function presetParameterProblem(
     return `${shown} does not match the pattern of parameter "${parameter.name}"`;
   }
   return undefined;
+}
+
+/**
+ * A preset's text as Terraform must be given it: Terraform strings are templates, so a
+ * literal `${` or `%{` (an operator's preset named "Team ${x}", a branch "x%{") is escaped
+ * and shows as written, instead of being evaluated (`${file("/etc/hostname")}` read a file
+ * of the provisioner) or failing synth. Tokens pass as they are.
+ */
+function literal<T extends string | undefined>(text: T): T {
+  return (text === undefined || Token.isUnresolved(text) ? text : escapeTemplateLiteral(text)) as T;
 }

@@ -4,6 +4,7 @@ import * as path from "path";
 import { ConfigError, parseOperatorConfig } from "../../../app/operator-config";
 import { synthTemplates } from "../../../app/synth";
 import { TEMPLATES } from "../../../app/registry";
+import { planExpressions } from "@coder-cdktf/terraform-harness";
 import { thrownMessage } from "../../support/thrown-message";
 
 // Operator presets in coder-cdktf.jsonc (`templates.<id>.presets`): written into the template
@@ -82,6 +83,27 @@ describe("a valid preset", () => {
     });
     // The template's default stays when the operator sets none.
     expect(presets.small.default).toBe(true);
+  });
+
+  it("keeps ${ and %{ in its texts as written: Terraform reads them back literally, never evaluates them", async () => {
+    const written = {
+      name: "Acme ${var.namespace}",
+      description: '${file("/etc/hostname")} %{ if true }x%{ endif }',
+      icon: '/icon/${upper("x")}.svg',
+      parameters: { repository: "https://github.com/acme/app.git", branch: "x${" },
+    };
+    const tf = synth("devcontainer", JSON.stringify([written]));
+    const [preset] = Object.values(tf.data.coder_workspace_preset).filter(
+      (p: any) => p.name !== undefined && String(p.name).startsWith("Acme"),
+    ) as any[];
+    const { "//": _metadata, ...texts } = preset;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "preset-texts-"));
+    dirs.push(dir);
+    fs.writeFileSync(
+      path.join(dir, "main.tf.json"),
+      JSON.stringify({ output: { preset: { value: texts } } }),
+    );
+    expect((await planExpressions(dir)).values.preset).toEqual(written);
   });
 
   it("as the default replaces the template's default: exactly one stays", () => {
