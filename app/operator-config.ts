@@ -166,7 +166,7 @@ export function parseOperatorConfig(
               problem.startsWith(`tag name`) || key === "owner" ? tagKeyNode : valueNode;
             fail(blamed, tagField, `${describeValue(valueNode)} is not allowed: ${problem}`);
           }
-          tags[key] = String(valueNode.value);
+          setOwn(tags, key, String(valueNode.value));
         }
         provisionerTags = tags;
       }
@@ -175,14 +175,14 @@ export function parseOperatorConfig(
       const variablesNode = fields.get("variables");
       if (variablesNode !== undefined) {
         for (const [key, valueNode] of expectObject(variablesNode, `${field}.variables`)) {
-          variables[key] = nodeValue(valueNode);
+          setOwn(variables, key, nodeValue(valueNode));
         }
       }
       const settings: Record<string, unknown> = {};
       const settingsNode = fields.get("settings");
       if (settingsNode !== undefined) {
         for (const [key, valueNode] of expectObject(settingsNode, `${field}.settings`)) {
-          settings[key] = nodeValue(valueNode);
+          setOwn(settings, key, nodeValue(valueNode));
         }
       }
       const presets = presetList(fields.get("presets"), `${field}.presets`, fail);
@@ -284,6 +284,20 @@ function properties(node: JsonNode): [string, JsonNode, JsonNode][] {
   return (node.children ?? []).map((property) => {
     const [keyNode, valueNode] = property.children ?? [];
     return [String(keyNode.value), valueNode, keyNode];
+  });
+}
+
+/**
+ * `target[key] = value` as an own property, whatever the key: a plain assignment of the key
+ * `__proto__` sets the object's prototype instead, so the fields under it slipped past the
+ * unknown-field checks and were still read (a setting given as `"__proto__": {...}`).
+ */
+function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
   });
 }
 

@@ -163,7 +163,8 @@ function createStack(
   const field = (name: string) => `templates.${definition.id}.settings.${name}`;
   const offered = definition.settings ?? {};
   for (const name of Object.keys(settings)) {
-    if (!(name in offered)) {
+    // hasOwn, not `in`: "__proto__" (or "constructor") is `in` every object.
+    if (!Object.hasOwn(offered, name)) {
       const allowed = Object.keys(offered);
       throw new ConfigError(
         `${config!.position(["templates", definition.id, "settings", name], "key")}: ${field(name)}: ` +

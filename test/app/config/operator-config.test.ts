@@ -195,6 +195,17 @@ describe("variable defaults at synth", () => {
     );
   });
 
+  it("a variable named __proto__ fails as unknown, and hides nothing under it", () => {
+    const message = configError(() =>
+      synthWith(
+        '{ "templates": { "kubernetes": {\n  "variables": {\n    "__proto__": { "no_such_variable": 1 } } } } }',
+      ),
+    );
+    expect(message).toMatch(
+      /^deploy\.jsonc:3:5: templates\.kubernetes\.variables\.__proto__: unknown variable "__proto__"/,
+    );
+  });
+
   it("a value of the wrong type fails at the value, naming the type", () => {
     expect(
       configError(() =>

@@ -48,6 +48,17 @@ it("binds the roles an operator lists, e.g. publishing in harvester-public", () 
   ]);
 });
 
+it("rejects a setting named __proto__, which would hide the settings under it from the checks", () => {
+  expect(() =>
+    synth(
+      `{ "templates": { "packer-builder": { "settings": { "__proto__": { "identityNamespace": "kube-system" } } } } }`,
+      "packer-builder",
+    ),
+  ).toThrow(
+    /^deploy\.jsonc:1:52: templates\.packer-builder\.settings\.__proto__: unknown setting; allowed: /,
+  );
+});
+
 it("rejects a setting the template does not offer, at the setting's name", () => {
   expect(() =>
     synth(
