@@ -92,6 +92,12 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
       configuredVariables: settings?.variables ?? {},
     };
   });
+  // A stack's folder holds only what this synth writes: a file left from an earlier run (a
+  // lock file since removed from the template, a stray .tf, the half of a failed synth) would
+  // otherwise be planned and pushed with it.
+  for (const { stack } of stacks) {
+    fs.rmSync(path.join(outdir, "stacks", stack.node.id), { recursive: true, force: true });
+  }
   app.synth();
 
   const results = stacks.map(

@@ -40,6 +40,25 @@ describe("synthesized templates", () => {
     fs.rmSync(second, { recursive: true, force: true });
   });
 
+  it("leaves in a template's folder only what it writes: nothing of an earlier run stays to be pushed", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "synth-again-"));
+    try {
+      synthTemplates({ outdir: dir, only: ["kubernetes"] });
+      const stack = path.join(dir, "stacks", "kubernetes");
+      fs.writeFileSync(path.join(stack, "stale.tf"), 'output "x" { value = 1 }\n');
+      fs.writeFileSync(
+        path.join(stack, ".terraform.lock.hcl"),
+        "# a lock the template no longer ships\n",
+      );
+      synthTemplates({ outdir: dir, only: ["kubernetes"] });
+      expect(listFiles(stack).sort()).toEqual(
+        listFiles(path.join(second, "stacks", "kubernetes")).sort(),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("writes one folder per template", () => {
     expect(fs.readdirSync(path.join(first, "stacks")).sort()).toEqual(
       TEMPLATES.map((t) => t.id).sort(),
