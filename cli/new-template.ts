@@ -15,8 +15,9 @@ import { parseCommandLine, UsageError } from "../app/cli-args";
 import { projectRoot } from "../src/core/project-root";
 import { templateAddresses, writeRecordedAddresses } from "../app/template-addresses";
 import { deriveIntent, INTENT_FILE } from "../app/intent";
+import { MAX_CODER_TEMPLATE_NAME } from "../src/core/coder-names";
 
-const USAGE = "usage: npm run new-template -- <id>   (a lowercase name: letters, digits, dashes)";
+const USAGE = `usage: npm run new-template -- <id>   (a lowercase name: letters, digits, dashes; at most ${MAX_CODER_TEMPLATE_NAME} characters)`;
 const ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const REGISTRY = "app/registry.ts";
 
@@ -26,6 +27,24 @@ export function className(id: string): string {
     .split("-")
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join("")}Template`;
+}
+
+/**
+ * Why `id` cannot be a new template beside those `registry` (app/registry.ts's text) holds, or
+ * undefined. The id is the template's default name in Coder, which takes at most
+ * MAX_CODER_TEMPLATE_NAME characters, and its class name must be new: `a-1` and `a1` both
+ * make `A1Template`, and the registry could not import both.
+ */
+export function idProblem(id: string, registry: string): string | undefined {
+  if (!ID.test(id)) return `template id "${id}": not a lowercase name`;
+  if (id.length > MAX_CODER_TEMPLATE_NAME) {
+    return `template id "${id}": ${id.length} characters; Coder takes a template name of at most ${MAX_CODER_TEMPLATE_NAME}`;
+  }
+  const name = className(id);
+  if (new RegExp(`\\b${name}\\b`).test(registry)) {
+    return `template id "${id}": its class ${name} is already in ${REGISTRY}; choose an id that differs in more than its dashes`;
+  }
+  return undefined;
 }
 
 /** The files of a new template, by path from the project root. */
@@ -326,8 +345,13 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     if (positionals.length !== 1) throw new UsageError(`name the template, once\n${USAGE}`);
     const [id] = positionals;
-    if (!ID.test(id)) throw new UsageError(`template id "${id}": not a lowercase name\n${USAGE}`);
     const root = projectRoot();
+    const registry = fs.readFileSync(path.join(root, REGISTRY), "utf8");
+    // --record runs once the registry holds the new template: only the id's own rules apply.
+    // A taken id is refused by the scaffold, naming its folder.
+    const taken = fs.existsSync(path.join(root, "templates", id));
+    const problem = idProblem(id, values.record || taken ? "" : registry);
+    if (problem !== undefined) throw new UsageError(`${problem}\n${USAGE}`);
     if (values.record) await record(root, id);
     else scaffold(root, id);
     return 0;

@@ -15,6 +15,7 @@
  * Values that are cdktf tokens (known only when Terraform runs) are not checked here.
  */
 import { Token, TerraformStack, type IConstruct, type IResolvable } from "./cdk";
+import { MAX_CODER_TEMPLATE_NAME } from "./coder-names";
 import { hcl } from "./hcl";
 
 /** A rule a value must follow. */
@@ -153,7 +154,7 @@ export const LABEL_VALUE = patternRule(
 );
 
 /** Longest Coder template name. */
-export const MAX_CODER_TEMPLATE_NAME = 31;
+export { MAX_CODER_TEMPLATE_NAME };
 
 /** A Coder template name: letters and digits with single hyphens between, at most 31 characters. */
 export const CODER_TEMPLATE_NAME = patternRule(

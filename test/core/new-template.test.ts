@@ -10,7 +10,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { projectRoot } from "../../src/core/project-root";
-import { className, registered } from "../../cli/new-template";
+import { className, idProblem, registered } from "../../cli/new-template";
 
 jest.setTimeout(240_000);
 
@@ -57,6 +57,20 @@ function node(args: readonly string[]) {
     env: { ...process.env, CHECKPOINT_DISABLE: "1", CODER_CDKTF_TEST_SYNTH_DIR: "" },
   });
 }
+
+test("refuses an id Coder cannot name a template, or whose class another template has", () => {
+  const registry = fs.readFileSync(path.join(ROOT, "app/registry.ts"), "utf8");
+  expect(idProblem("a".repeat(31), registry)).toBeUndefined();
+  expect(idProblem("a".repeat(32), registry)).toBe(
+    `template id "${"a".repeat(32)}": 32 characters; Coder takes a template name of at most 31`,
+  );
+  expect(idProblem("../x", registry)).toBe('template id "../x": not a lowercase name');
+  const withA1 = registered(registry, "a1");
+  expect(idProblem("a-1", withA1)).toBe(
+    'template id "a-1": its class A1Template is already in app/registry.ts; choose an id that differs in more than its dashes',
+  );
+  expect(idProblem("a-1", registry)).toBeUndefined();
+});
 
 test("derives the class from the id and registers it once, last", () => {
   expect(className("jupyter-lab")).toBe("JupyterLabTemplate");

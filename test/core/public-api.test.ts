@@ -25,6 +25,7 @@ const INTERNAL = [
   "cdk",
   "cli-args",
   "coder-cli",
+  "coder-names",
   "coder-version",
   "construct-ids",
   "hcl-files",
