@@ -11,6 +11,7 @@ import { Construct } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "./named-locals";
 import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
+import { SEED_HOME_DATA_MOUNT } from "./mounts";
 import { collapseSlashes, isSystemPath, UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
 
 /** uid/gid the pod runs as when the image has none recorded (deprecated, removed in 2.0). */
@@ -18,7 +19,9 @@ export const FALLBACK_UID = 1000;
 
 /**
  * Paths that cannot be the home: the pod mounts something else there (two volumes cannot share
- * a mount path), or the container runtime owns them.
+ * a mount path), or the container runtime owns them. seed-home reads the image's home where
+ * its init container has the whole volume mounted (SEED_HOME_DATA_MOUNT), so a home there, or
+ * under it, or its parent, would copy the volume into itself: {@link SEED_MOUNT_TREE} too.
  */
 const PATHS_NOT_A_HOME = [
   "/workspaces",
@@ -26,8 +29,12 @@ const PATHS_NOT_A_HOME = [
   "/dev/shm",
   "/proc",
   "/sys",
+  "/mnt",
+  SEED_HOME_DATA_MOUNT,
   UNUSED_WORKSPACE_FOLDER_MOUNT,
 ];
+/** Paths under seed-home's mount of the volume. */
+const SEED_MOUNT_TREE = `^${SEED_HOME_DATA_MOUNT}/`;
 
 /** Highest uid/gid Kubernetes accepts in runAsUser/runAsGroup/fsGroup. */
 const MAX_ID = 2147483647;
@@ -90,7 +97,9 @@ export class WorkspaceUser extends Construct {
     const recordedGid = local("recorded_gid", hcl`try(${props.runtime}.remote_user_gid, null)`);
     const recordedHome = local(
       "recorded_home",
-      hcl`try(replace(trimspace(${props.runtime}.remote_user_home), "/[/]+$/", ""), null)`,
+      // Trailing slashes dropped, but not the only one: "/" stays "/", and is refused (with a
+      // warning) as a system directory, instead of becoming "" and passing unmentioned.
+      hcl`try(replace(trimspace(${props.runtime}.remote_user_home), "/(.)[/]+$/", "$1"), null)`,
     );
     // Repeated slashes collapsed: the home is compared with the folder and the mount targets,
     // which are collapsed too (`/home//vscode` is `/home/vscode`, `//proc` is `/proc`).
@@ -107,7 +116,8 @@ export class WorkspaceUser extends Construct {
         uid_valid = try(floor(${recordedUid.asNumber}) == ${recordedUid.asNumber} && ${recordedUid.asNumber} >= 0 && ${recordedUid.asNumber} <= ${MAX_ID}, false),
         gid_valid = try(floor(${recordedGid.asNumber}) == ${recordedGid.asNumber} && ${recordedGid.asNumber} >= 0 && ${recordedGid.asNumber} <= ${MAX_ID}, false),
         home_valid = try(can(regex(${POD_PATH_PATTERN}, ${home})) && !can(regex("(^|/)[.][.]?(/|$)", ${home}))
-          && !contains(${PATHS_NOT_A_HOME}, ${home}) && !(${isSystemPath(home)}), false)
+          && !contains(${PATHS_NOT_A_HOME}, ${home}) && !can(regex(${SEED_MOUNT_TREE}, ${home}))
+          && !(${isSystemPath(home)}), false)
       }`,
     );
     const check = checks.asAnyMap;

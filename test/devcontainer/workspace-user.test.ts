@@ -74,6 +74,12 @@ const CASES = {
   systemDirectoryHome: vscodeWithHome("/usr"),
   devHome: vscodeWithHome("/dev/x"),
   belowSystemDirectory: vscodeWithHome("/var/lib/app"),
+  // Where seed-home's init container has the whole volume mounted, and its parent.
+  seedMountHome: vscodeWithHome("/mnt/data"),
+  underSeedMountHome: vscodeWithHome("/mnt/data/vscode/"),
+  mntHome: vscodeWithHome("/mnt"),
+  rootDirectoryHome: vscodeWithHome("/"),
+  slashesHome: vscodeWithHome("///"),
 } satisfies Record<string, UserCase>;
 
 type CaseName = keyof typeof CASES;
@@ -206,6 +212,24 @@ describe("WorkspaceUser", () => {
       home_dir: "/var/lib/app",
       warnings: [],
     });
+  });
+
+  it("refuses a home where seed-home mounts the volume (it would copy the volume into itself), and / itself, naming the value", () => {
+    for (const [name, home] of [
+      ["seedMountHome", "/mnt/data"],
+      ["underSeedMountHome", "/mnt/data/vscode"],
+      ["mntHome", "/mnt"],
+      ["rootDirectoryHome", "/"],
+      ["slashesHome", "/"],
+    ] as const) {
+      expect([name, result(name)]).toMatchObject([
+        name,
+        {
+          home_dir: "/home/vscode",
+          warnings: [expect.stringContaining(`runtime.remote_user_home "${home}" is not usable`)],
+        },
+      ]);
+    }
   });
 
   it("collapses repeated slashes in the home, so //proc and //workspaces cannot slip through", () => {
