@@ -1,6 +1,7 @@
 /**
  * `npm run preview` output: the planned workspace as readable tables, or as JSON.
  */
+import { HIDDEN_FORMAT_CHARACTERS } from "../../src/devcontainer/repository-values";
 import type { WorkspaceReport } from "./workspace-report";
 
 /** Everything preview prints. */
@@ -224,13 +225,21 @@ export function printable(text: string): string {
 }
 
 /**
- * Besides C0 controls: DEL and C1 controls, the soft hyphen, the Arabic letter mark, zero-width
- * spaces and marks, line and paragraph separators, bidirectional embeddings, overrides and
- * isolates, word joiners and invisible operators, the byte order mark. Not the zero-width
- * joiner, which emoji sequences need.
+ * Besides C0 controls: DEL and C1 controls, and the invisible or direction-changing characters
+ * the template replaces in app names and build-log lines (HIDDEN_FORMAT_CHARACTERS: the soft
+ * hyphen, bidirectional overrides, zero-width spaces, ...). Not the zero-width joiner, which
+ * emoji sequences need.
  */
-const HIDDEN_OR_ACTIVE =
-  /[\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const HIDDEN_OR_ACTIVE = new RegExp(
+  `[\\u007f-\\u009f${HIDDEN_FORMAT_CHARACTERS.map(([first, last]) =>
+    first === last ? codeUnit(first) : `${codeUnit(first)}-${codeUnit(last)}`,
+  ).join("")}]`,
+  "g",
+);
+
+function codeUnit(code: number): string {
+  return `\\u${code.toString(16).padStart(4, "0")}`;
+}
 
 function controlEscape(c: string): string {
   const code = c.charCodeAt(0);

@@ -46,21 +46,51 @@ export const EXTENSION_ID_PATTERN =
   "^[A-Za-z0-9][A-Za-z0-9_-]*[.][A-Za-z0-9][A-Za-z0-9_-]*(@[0-9][0-9A-Za-z.+-]*)?$";
 
 /**
- * Control characters (C0, DEL, C1), as a Terraform replace() pattern: a build-log line may quote
- * the repository, and the `coder` CLI prints the build log to the user's terminal, where an
- * escape sequence would act.
+ * Characters besides the control characters that are invisible or change the direction of the
+ * text around them, as [first, last] code points: the soft hyphen, the Arabic letter mark,
+ * the zero-width space, the left-to-right and right-to-left marks, the line and paragraph
+ * separators, bidirectional embeddings, overrides and isolates, word joiners and invisible
+ * operators, the byte order mark. Not the zero-width (non-)joiners, which scripts and emoji
+ * sequences need. Preview escapes the same ones when it prints (app/preview/render-report.ts).
  */
-export const CONTROL_CHARACTERS = "/\\p{Cc}+/";
+export const HIDDEN_FORMAT_CHARACTERS: readonly (readonly [number, number])[] = [
+  [0x00ad, 0x00ad],
+  [0x061c, 0x061c],
+  [0x200b, 0x200b],
+  [0x200e, 0x200f],
+  [0x2028, 0x202e],
+  [0x2060, 0x2064],
+  [0x2066, 0x2069],
+  [0xfeff, 0xfeff],
+];
+
+const hex = (code: number) => code.toString(16).toUpperCase().padStart(4, "0");
+/** Control characters (C0, DEL, C1) and HIDDEN_FORMAT_CHARACTERS, as an RE2 class. */
+const CONTROL_OR_HIDDEN = `[\\p{Cc}${HIDDEN_FORMAT_CHARACTERS.map(([a, b]) =>
+  a === b ? `\\x{${hex(a)}}` : `\\x{${hex(a)}}-\\x{${hex(b)}}`,
+).join("")}]`;
+
+/**
+ * Control characters (C0, DEL, C1) and the invisible or direction-changing ones, as a
+ * Terraform replace() pattern: a build-log line or an app name may quote the repository, the
+ * `coder` CLI prints the build log to the user's terminal, where an escape sequence would
+ * act, and the dashboard shows app names, where a right-to-left override would reverse one.
+ */
+export const CONTROL_CHARACTERS = `/${CONTROL_OR_HIDDEN}+/`;
+/** The same characters as a Terraform regex() pattern that finds one. */
+export const CONTROL_CHARACTER = CONTROL_OR_HIDDEN;
 
 /** Most bytes (UTF-8, Go's len) the coder provider accepts in a coder_app display_name. */
 export const DISPLAY_NAME_MAX_BYTES = 64;
 
 /**
  * A value as a warning shows it: JSON-quoted, with the `&`, `<` and `>` that Terraform's
- * jsonencode writes as `\u0026`, `\u003c`, `\u003e` shown as themselves.
+ * jsonencode writes as `\u0026`, `\u003c`, `\u003e` shown as themselves. A value that holds
+ * the text `\u0026` itself is JSON `\\u0026` and stays so: escaped backslashes are set aside
+ * (as NUL, which jsonencode never writes) while the escapes are replaced.
  */
 export function quotedForWarning(value: HclValue): IResolvable {
-  return hcl`replace(replace(replace(jsonencode(${value}), "\\u0026", "&"), "\\u003c", "<"), "\\u003e", ">")`;
+  return hcl`replace(replace(replace(replace(replace(jsonencode(${value}), "\\\\", "\u0000"), "\\u0026", "&"), "\\u003c", "<"), "\\u003e", ">"), "\u0000", "\\\\")`;
 }
 
 /** The number of bytes of a string in UTF-8 (Terraform's length() counts characters). */

@@ -16,6 +16,7 @@ import { TerraformData } from "../core/terraform-data";
 import type { WorkspaceData } from "../constructs/workspace-data";
 import {
   capUtf8Bytes,
+  CONTROL_CHARACTER,
   CONTROL_CHARACTERS,
   DISPLAY_NAME_MAX_BYTES,
   EXTENSION_ID_PATTERN,
@@ -233,9 +234,10 @@ export class DevcontainerSource extends Construct {
     // app is named after its port, when not even one character fits). Its control characters
     // become spaces first: the name is shown wherever Coder lists the workspace's apps, and
     // preview prints it to the operator's terminal, where an escape sequence would act.
-    const rawLabel = hcl`trimspace(port.label)`;
+    // Looked for in the label as given: trimspace() alone would drop a tab, a line break or a
+    // NEL at either end without a word.
     const label = hcl`trimspace(replace(port.label, ${CONTROL_CHARACTERS}, " "))`;
-    const hasControlCharacters = hcl`try(${rawLabel} != ${label}, false)`;
+    const hasControlCharacters = hcl`can(regex(${CONTROL_CHARACTER}, port.label))`;
     const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
     // Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and
@@ -270,8 +272,8 @@ export class DevcontainerSource extends Construct {
           "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
           ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], []),
         try([for index, port in ${forwardPorts} : format(
-          "portsAttributes label %s of forwardPorts[%d] holds control characters; they became spaces.",
-          ${quotedForWarning(rawLabel)}, index) if ${portValid} && ${hasControlCharacters}], []),
+          "portsAttributes label %s of forwardPorts[%d] holds control or invisible characters; they became spaces.",
+          ${quotedForWarning(hcl`port.label`)}, index) if ${portValid} && ${hasControlCharacters}], []),
         [for port in distinct([for position, port in ${validPorts} : port.port if !(${firstOfPort})]) : format(
           "forwardPorts lists port %d more than once; it gets one app.", port)]
       ), [])`,

@@ -41,6 +41,8 @@ const CASES = {
   urlAttack: widgets("/workspaces/app&url=https://attacker.example"),
   shellCharacters: widgets('/src/a";$(id);"'),
   plusSign: widgets("/workspaces/c++"),
+  // The text \u0026 itself, once after a backslash: the warning must quote it, not "&".
+  escapeText: widgets("/w/\\u0026url=x\\\\u0026&"),
   // Repeated slashes collapse before every comparison and in the folder itself.
   doubleSlashWorkspaces: widgets("//workspaces"),
   doubleSlashHome: widgets("/home//dev//", "/home/dev"),
@@ -174,6 +176,7 @@ describe("WorkspaceFolder", () => {
     "urlAttack",
     "shellCharacters",
     "plusSign",
+    "escapeText",
   ] as const)(
     "replaces the unusable folder of case %s by the default, with a warning naming it",
     (name) => {

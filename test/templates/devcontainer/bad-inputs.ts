@@ -1663,17 +1663,29 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
       forward_ports: [
         { port: 3000, label: "Web\u001b[31m\nApp\u0007", protocol: null, on_auto_forward: null },
         { port: 3001, label: "\u0000\u009b", protocol: null, on_auto_forward: null },
+        // At either end only: trimspace() alone would drop them without a word.
+        { port: 3002, label: "\tTab\n", protocol: null, on_auto_forward: null },
+        // A right-to-left override would show "NIGOL" in the dashboard; soft hyphens no name.
+        { port: 3003, label: "Admin \u202eLOGIN", protocol: null, on_auto_forward: null },
+        { port: 3004, label: "\u00ad".repeat(70), protocol: null, on_auto_forward: null },
       ],
     },
     warnings: [
-      'portsAttributes label "Web\\u001b[31m\\nApp\\u0007" of forwardPorts[0] holds control characters; they became spaces.',
+      'portsAttributes label "Web\\u001b[31m\\nApp\\u0007" of forwardPorts[0] holds control or invisible characters; they became spaces.',
       // jsonencode leaves a C1 character (U+009B) as it is; the build log's rule makes it a space.
-      'portsAttributes label "\\u0000 " of forwardPorts[1] holds control characters; they became spaces.',
+      'portsAttributes label "\\u0000 " of forwardPorts[1] holds control or invisible characters; they became spaces.',
+      'portsAttributes label "\\tTab\\n" of forwardPorts[2] holds control or invisible characters; they became spaces.',
+      // The build log's rule makes the override and the soft hyphens spaces too.
+      'portsAttributes label "Admin  LOGIN" of forwardPorts[3] holds control or invisible characters; they became spaces.',
+      'portsAttributes label " " of forwardPorts[4] holds control or invisible characters; they became spaces.',
     ],
     expected: {
       ports: [
         { displayName: "Web [31m App", url: "http://localhost:3000" },
         { displayName: "Port 3001", url: "http://localhost:3001" },
+        { displayName: "Tab", url: "http://localhost:3002" },
+        { displayName: "Admin  LOGIN", url: "http://localhost:3003" },
+        { displayName: "Port 3004", url: "http://localhost:3004" },
       ],
     },
   },
