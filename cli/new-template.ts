@@ -346,11 +346,12 @@ async function main(argv: readonly string[]): Promise<number> {
     if (positionals.length !== 1) throw new UsageError(`name the template, once\n${USAGE}`);
     const [id] = positionals;
     const root = projectRoot();
-    const registry = fs.readFileSync(path.join(root, REGISTRY), "utf8");
     // --record runs once the registry holds the new template: only the id's own rules apply.
     // A taken id is refused by the scaffold, naming its folder.
     const taken = fs.existsSync(path.join(root, "templates", id));
-    const problem = idProblem(id, values.record || taken ? "" : registry);
+    const registry =
+      values.record || taken ? "" : fs.readFileSync(path.join(root, REGISTRY), "utf8");
+    const problem = idProblem(id, registry);
     if (problem !== undefined) throw new UsageError(`${problem}\n${USAGE}`);
     if (values.record) await record(root, id);
     else scaffold(root, id);

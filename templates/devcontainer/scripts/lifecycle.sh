@@ -261,8 +261,8 @@ clone() {
   # only them. So "checkout" is written only while nothing stands where the checkout writes;
   # with something in the way the checkout below refuses and lists it, and a retry after a
   # stop does the same. If this write fails, the retry does not overwrite, lists the files in
-  # the way and fails.
-  if [ "$force" = 1 ] || ! checkout_in_the_way; then
+  # the way and fails. A forced retry's marker reads "checkout" already (written with .git).
+  if [ "$force" = 0 ] && ! checkout_in_the_way; then
     printf 'checkout\n' >"$in_progress" || log "cannot write $in_progress (continuing)"
   fi
   if [ "$force" = 1 ]; then set -- -f; else set --; fi
