@@ -8,7 +8,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { projectRoot } from "../src/core/project-root";
+import { projectRoot } from "../lib/core/project-root";
 
 export const INTENT_FILE = "intent.json";
 const START_COUNT = "${data.coder_workspace.me.start_count}";

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { loadOperatorConfig, resolveConfigPath, type OperatorConfig } from "./operator-config";
-import { projectRoot } from "../src/core/project-root";
+import { projectRoot } from "../lib/core/project-root";
 import { TEMPLATES } from "./registry";
 
 /**

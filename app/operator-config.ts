@@ -19,7 +19,7 @@ import { ConfigError } from "./config-path";
 
 export { CONFIG_ENV_VAR, ConfigError, DEFAULT_CONFIG_FILE, resolveConfigPath } from "./config-path";
 import { provisionerTagProblem, type ProvisionerTags } from "./provisioner-tags";
-import { CODER_TEMPLATE_NAME, MAX_CODER_TEMPLATE_NAME } from "../src/core/validate";
+import { CODER_TEMPLATE_NAME, MAX_CODER_TEMPLATE_NAME } from "../lib/core/validate";
 
 /** What the operator set for one template; unset fields keep the template's defaults. */
 export interface TemplateConfig {

@@ -5,17 +5,17 @@
  * configuration: a preset that names a parameter the template lacks, or a value the
  * parameter refuses, would otherwise fail every workspace (and every prebuild) created from it.
  */
-import type { IConstruct } from "../src/core/cdk";
+import type { IConstruct } from "../lib/core/cdk";
 import { ConfigError } from "./operator-config";
-import { describeValue, type Rule } from "../src/core/validate";
-import { WorkspaceParameter } from "../src/constructs/workspace-parameter";
+import { describeValue, type Rule } from "../lib/core/validate";
+import { WorkspaceParameter } from "../lib/constructs/workspace-parameter";
 import {
   presetParameterProblem,
   presetShapeProblem,
   WorkspacePreset,
   type PresetPrebuilds,
   type WorkspacePresetProps,
-} from "../src/constructs/workspace-preset";
+} from "../lib/constructs/workspace-preset";
 
 /** `file:line:column` of a field's value (or its name, with "key") in the config file. */
 export type PresetPositionOf = (

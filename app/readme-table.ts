@@ -4,7 +4,7 @@
  * description shows. `npm run docs` rewrites the table between its markers; a test fails when
  * the checked-in README differs (test/core/readme.test.ts).
  */
-import { App } from "../src/core/cdk";
+import { App } from "../lib/core/cdk";
 import { TEMPLATES, type TemplateDefinition } from "./registry";
 
 export const README_FILE = "README.md";

@@ -1,8 +1,8 @@
-import type { Construct } from "../src/core/cdk";
+import type { Construct } from "../lib/core/cdk";
 import type { OperatorPresetRules } from "./operator-presets";
-import { GIT_URL_WITHOUT_PASSWORD } from "../src/core/validate";
+import { GIT_URL_WITHOUT_PASSWORD } from "../lib/core/validate";
 import type { ProvisionerRequirement } from "./provisioner-tags";
-import type { TemplateStack } from "../src/constructs/template-stack";
+import type { TemplateStack } from "../lib/constructs/template-stack";
 import { DevcontainerTemplate } from "../templates/devcontainer";
 import { KubernetesTemplate } from "../templates/kubernetes";
 import {

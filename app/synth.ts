@@ -1,14 +1,14 @@
 import * as fs from "fs";
 import * as path from "path";
-import { App } from "../src/core/cdk";
+import { App } from "../lib/core/cdk";
 import { ConfigError, type OperatorConfig } from "./operator-config";
-import { InvalidPropError } from "../src/core/validate";
-import { projectRoot } from "../src/core/project-root";
+import { InvalidPropError } from "../lib/core/validate";
+import { projectRoot } from "../lib/core/project-root";
 import { validateProvisionerTags, type ProvisionerTags } from "./provisioner-tags";
-import { writeHclFiles } from "../src/private/hcl-files";
-import { localGroups } from "../src/private/locals-file";
+import { writeHclFiles } from "../lib/private/hcl-files";
+import { localGroups } from "../lib/private/locals-file";
 import { shipTemplateFiles } from "./template-files";
-import type { TemplateFrontMatter, TemplateStack } from "../src/constructs/template-stack";
+import type { TemplateFrontMatter, TemplateStack } from "../lib/constructs/template-stack";
 import { applyVariableDefaults } from "./variable-defaults";
 import { applyOperatorPresets } from "./operator-presets";
 import {
@@ -40,7 +40,7 @@ export interface SynthesizedTemplate {
   readonly hasLockFile: boolean;
   /**
    * The template's configuration as one Terraform JSON document: cdk.tf.json with what
-   * synth writes to locals.tf and main.tf (src/private/hcl-files.ts).
+   * synth writes to locals.tf and main.tf (lib/private/hcl-files.ts).
    */
   readonly model: Record<string, unknown>;
 }

@@ -1,10 +1,10 @@
 import * as fs from "fs";
 import * as path from "path";
-import { projectRoot } from "../src/core/project-root";
-import { HCL_FILES } from "../src/private/hcl-files";
-import { writeShippedFiles } from "../src/core/shipped-file";
+import { projectRoot } from "../lib/core/project-root";
+import { HCL_FILES } from "../lib/private/hcl-files";
+import { writeShippedFiles } from "../lib/core/shipped-file";
 import { WORKSPACE_TAGS_FILE } from "./workspace-tags";
-import type { TemplateFrontMatter, TemplateStack } from "../src/constructs/template-stack";
+import type { TemplateFrontMatter, TemplateStack } from "../lib/constructs/template-stack";
 
 /** Names Coder's CLI would skip or that must never be uploaded with a template. */
 const FORBIDDEN = [/^\./, /\.tfstate/, /^terraform\.tfvars(\.json)?$/, /\.auto\.tfvars(\.json)?$/];

@@ -21,7 +21,7 @@ import {
 } from "./coder-version";
 import { coderArrayItem } from "./coder-cli";
 import { provisionerTagArgs, type ProvisionerTags } from "./provisioner-tags";
-import type { TemplateFrontMatter } from "../src/constructs/template-stack";
+import type { TemplateFrontMatter } from "../lib/constructs/template-stack";
 
 /** The lock file `coder templates push` looks for in the template folder. */
 export const TERRAFORM_LOCK_FILE = ".terraform.lock.hcl";

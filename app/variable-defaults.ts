@@ -6,10 +6,10 @@
  * push time) fail synth at the config's position; sensitive variables never take a default from the file (it would be
  * uploaded with the template): they are set at push time with --variables-file.
  */
-import { TerraformVariable, type IConstruct } from "../src/core/cdk";
+import { TerraformVariable, type IConstruct } from "../lib/core/cdk";
 import { ConfigError } from "./operator-config";
-import { TemplateVariable } from "../src/core/template-variable";
-import { describeValue } from "../src/core/validate";
+import { TemplateVariable } from "../lib/core/template-variable";
+import { describeValue } from "../lib/core/validate";
 
 /** Where a value came from, for messages (`file:line:column`). */
 export type PositionOf = (variableName: string, part: "key" | "value") => string;

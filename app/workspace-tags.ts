@@ -23,16 +23,16 @@ import {
   Token,
   Tokenization,
   type IConstruct,
-} from "../src/core/cdk";
-import { escapeTemplateLiteral } from "../src/core/escape";
+} from "../lib/core/cdk";
+import { escapeTemplateLiteral } from "../lib/core/escape";
 import {
   HclReference,
   renderHclFile,
   type HclBlock,
   type HclBodyItem,
-} from "../src/private/hcl-writer";
-import type { HclWriterValue } from "../src/private/hcl-writer";
-import { readProjectFile } from "../src/core/project-root";
+} from "../lib/private/hcl-writer";
+import type { HclWriterValue } from "../lib/private/hcl-writer";
+import { readProjectFile } from "../lib/core/project-root";
 import { provisionerTagProblem } from "./provisioner-tags";
 
 /** File name synth writes beside cdk.tf.json. */

@@ -1,7 +1,7 @@
 // The layers of docs/architecture.md as a lint rule (`npm run lint`). An import may point
 // only down the table, or within its own layer; product code never imports test/; the plan
 // harness (packages/terraform-harness) is a package of its own: it imports nothing of the
-// project, and the project uses it by its package name, from app/ and cli/ only. Templates
+// project, and the project uses it by its package name, from app/ and scripts/ only. Templates
 // compose the library's constructs: no raw provider bindings (.gen/, @cdktf/provider-*).
 // Every error names both files and both layers. test/ may import anything.
 import * as fs from "node:fs";
@@ -14,15 +14,15 @@ const HARNESS_NAME = "@coder-cdktf/terraform-harness";
 
 /** Layers, lowest first: [name, test of a path relative to the project root]. */
 export const LAYERS = [
-  ["core", (p) => p.startsWith("src/core/")],
-  ["private", (p) => p.startsWith("src/private/")],
-  ["policy", (p) => p.startsWith("src/policy/")],
-  ["constructs", (p) => p.startsWith("src/constructs/")],
-  ["devcontainer", (p) => p.startsWith("src/devcontainer/")],
-  ["public API", (p) => p === "src/index.ts"],
+  ["core", (p) => p.startsWith("lib/core/")],
+  ["private", (p) => p.startsWith("lib/private/")],
+  ["policy", (p) => p.startsWith("lib/policy/")],
+  ["constructs", (p) => p.startsWith("lib/constructs/")],
+  ["devcontainer", (p) => p.startsWith("lib/devcontainer/")],
+  ["public API", (p) => p === "lib/index.ts"],
   ["templates", (p) => p.startsWith("templates/")],
   ["app", (p) => p.startsWith("app/")],
-  ["cli", (p) => p.startsWith("cli/") || p.startsWith("scripts/") || p === "main.ts"],
+  ["cli", (p) => p.startsWith("scripts/") || p === "main.ts"],
 ];
 const ORDER = LAYERS.map(([name]) => name);
 /** Layers that may use the plan harness (by its package name): the tools, not the library. */
@@ -62,15 +62,15 @@ export function violation(from, fromAbs, specifier) {
   if (fromLayer === undefined || fromLayer === "test") return undefined;
   if (specifier === HARNESS_NAME || specifier.startsWith(`${HARNESS_NAME}/`)) {
     if (fromLayer === "harness" || HARNESS_USERS.has(fromLayer)) return undefined;
-    return `${from} (${fromLayer}) imports ${specifier} (harness): only app/ and cli/ may use the plan harness`;
+    return `${from} (${fromLayer}) imports ${specifier} (harness): only app/ and scripts/ may use the plan harness`;
   }
   if (fromLayer === "templates" && specifier.startsWith("@cdktf/provider-")) {
-    return `${from} (templates) imports ${specifier}: templates compose the library's constructs (src/index.ts), not raw provider bindings`;
+    return `${from} (templates) imports ${specifier}: templates compose the library's constructs (lib/index.ts), not raw provider bindings`;
   }
   if (!specifier.startsWith(".")) return undefined;
   const to = resolveRelative(fromAbs, specifier);
   if (fromLayer === "templates" && to.startsWith(".gen/")) {
-    return `${from} (templates) imports ${to}: templates compose the library's constructs (src/index.ts), not raw provider bindings`;
+    return `${from} (templates) imports ${to}: templates compose the library's constructs (lib/index.ts), not raw provider bindings`;
   }
   const toLayer = layerOf(to);
   if (fromLayer === "harness") {
@@ -85,7 +85,7 @@ export function violation(from, fromAbs, specifier) {
   }
   if (toLayer === undefined || toLayer === fromLayer) return undefined;
   if (fromLayer === "templates" && toLayer === "private") {
-    return `${from} (templates) imports ${to} (private): src/private/ is internal to the library`;
+    return `${from} (templates) imports ${to} (private): lib/private/ is internal to the library`;
   }
   if (ORDER.indexOf(toLayer) > ORDER.indexOf(fromLayer)) {
     return `${from} (${fromLayer}) imports ${to} (${toLayer}): imports only point down the layer table of docs/architecture.md`;

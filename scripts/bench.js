@@ -87,7 +87,7 @@ function relativeImports(file) {
 
 /**
  * Test files that run Terraform through the plan harness: those that import (directly or
- * through helpers such as the bad-input planner or cli/run-preview.ts) a module of
+ * through helpers such as the bad-input planner or scripts/commands/run-preview.ts) a module of
  * packages/terraform-harness that spawns Terraform.
  */
 function harnessTestFiles() {

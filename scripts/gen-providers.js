@@ -74,7 +74,7 @@ async function generate(p) {
 
 /**
  * Renames the provider's local name in the generated code (see PROVIDERS) and
- * points its cdktf import at src/core/cdk.ts.
+ * points its cdktf import at lib/core/cdk.ts.
  */
 function rewriteGenerated(dir, from, to) {
   const files = [];
@@ -95,7 +95,7 @@ function rewriteGenerated(dir, from, to) {
         ),
         `$1$2 $3${to}$3`,
       )
-      // Route the bindings' cdktf import through our one cdktf module (src/core/cdk.ts),
+      // Route the bindings' cdktf import through our one cdktf module (lib/core/cdk.ts),
       // so moving to CDK Terrain stays a one-file change.
       .replace(/from 'cdktf';/g, `from '${cdkModuleFrom(f)}';`);
     if (out !== src) fs.writeFileSync(f, out);
@@ -104,7 +104,7 @@ function rewriteGenerated(dir, from, to) {
 
 function cdkModuleFrom(file) {
   const rel = path
-    .relative(path.dirname(file), path.join(root, "src", "core", "cdk"))
+    .relative(path.dirname(file), path.join(root, "lib", "core", "cdk"))
     .split(path.sep)
     .join("/");
   return rel.startsWith(".") ? rel : `./${rel}`;

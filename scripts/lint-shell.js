@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run lint` (after eslint): ShellCheck, all severities, over every shell script the
-// project ships or runs: *.sh under templates/, src/, app/, test/
+// project ships or runs: *.sh under templates/, lib/, app/, test/
 // and packages/, and .ci/run. Without
 // shellcheck it fails and says how to install it (.ci/run does).
 "use strict";
@@ -10,7 +10,7 @@ const path = require("path");
 
 const ROOT = path.resolve(__dirname, "..");
 /** Folders whose *.sh files are embedded into templates, run by them, or run by tests. */
-const SCRIPT_ROOTS = ["templates", "src", "app", "test", "packages"];
+const SCRIPT_ROOTS = ["templates", "lib", "app", "test", "packages"];
 /** Shell scripts without the .sh suffix. */
 const OTHER_SCRIPTS = [".ci/run"];
 const INSTALL_HINT =

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run preview`: runs cli/run-preview.ts. Everything it imports, the plan harness
+// `npm run preview`: runs scripts/commands/run-preview.ts. Everything it imports, the plan harness
 // (packages/terraform-harness) included, is bundled into build/preview.js (only when a source
 // changed) and run with V8's code cache, as `npm run synth` does (synth-bundle.js): loading
 // cdktf and the constructs from source was a third of a preview, and the harness from source
@@ -33,9 +33,9 @@ const SYNTH_CACHE = path.join(__dirname, "..", "build", "preview-synth");
 let runPreview;
 try {
   bundleEntry({
-    entry: "cli/run-preview.ts",
+    entry: "scripts/commands/run-preview.ts",
     outfile: BUNDLE,
-    inputs: [...INPUTS, "cli/run-preview.ts", "packages/terraform-harness/src"],
+    inputs: [...INPUTS, "scripts/commands/run-preview.ts", "packages/terraform-harness/src"],
   });
   let skipCdktfCreationStacks, useSynthCache;
   ({ runPreview, skipCdktfCreationStacks, useSynthCache } = run(BUNDLE));

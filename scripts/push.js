@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run push`: runs cli/push.ts bundled with everything it imports into build/push.js
+// `npm run push`: runs scripts/commands/push.ts bundled with everything it imports into build/push.js
 // (only when a source changed) and with V8's code cache, as `npm run synth` does
 // (synth-bundle.js). Transpiling and loading cdktf and the constructs from source was most
 // of a push's own time, and of every case of test/app/push/push.test.ts, which runs this.
@@ -12,9 +12,9 @@ const BUNDLE = path.join(__dirname, "..", "build", "push.js");
 
 try {
   bundleEntry({
-    entry: "cli/push.ts",
+    entry: "scripts/commands/push.ts",
     outfile: BUNDLE,
-    inputs: [...INPUTS, "cli/push.ts"],
+    inputs: [...INPUTS, "scripts/commands/push.ts"],
   });
 } catch (error) {
   process.stderr.write(`push: ${error && error.message ? error.message : error}\n`);

@@ -16,7 +16,7 @@ const BUNDLE = path.join(root, "build", "synth.js");
 /** What the bundle is made of: rebuilt when any of these is newer than it. */
 const INPUTS = [
   "main.ts",
-  "src",
+  "lib",
   "app",
   "templates",
   ".gen",

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The project's one way to run TypeScript: esbuild's transform, without type-checking (that
 // is `npm run typecheck`), with the compiler options of tsconfig.json. Used three ways:
-//   node scripts/ts.js cli/push.ts [args]   run a script (npm run push, docs, preview, …)
+//   node scripts/ts.js scripts/commands/push.ts [args]   run a script (npm run push, docs, preview, …)
 //   require("./ts").register()                  load .ts files from source (bench, preview)
 //   jest.config.js `transform`                   the tests (this module is the transformer)
 // and by `npm run synth`, which bundles main.ts with the same esbuild (synth-bundle.js).

@@ -1,7 +1,7 @@
 /**
  * `npm run preview` output: the planned workspace as readable tables, or as JSON.
  */
-import { HIDDEN_FORMAT_CHARACTERS } from "../../src/devcontainer/repository-values";
+import { HIDDEN_FORMAT_CHARACTERS } from "../../lib/devcontainer/repository-values";
 import type { WorkspaceReport } from "./workspace-report";
 
 /** Everything preview prints. */

@@ -5,7 +5,7 @@
  * the PVC's size, the apps, and the warnings the build log would show. Nothing here
  * decides anything; every value is Terraform's.
  */
-import { VARIABLE_NAME_PATTERN } from "../../src/devcontainer/warnings";
+import { VARIABLE_NAME_PATTERN } from "../../lib/devcontainer/warnings";
 
 /** What the `dev` wrapper can export: the shell's variable names (the template's own rule). */
 const SHELL_VARIABLE_NAME = new RegExp(VARIABLE_NAME_PATTERN);

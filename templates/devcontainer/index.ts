@@ -33,7 +33,7 @@ import {
   WorkspaceFolder,
   workspaceObjectMeta,
   WorkspaceUser,
-} from "../../src";
+} from "../../lib";
 
 /**
  * `devcontainer`: a workspace built from a repository's Dev Container configuration.
@@ -201,7 +201,7 @@ export class DevcontainerTemplate extends TemplateStack {
       resources: {
         requests: Token.asStringMap(sizing.requests),
         // A plan-time map the policy cannot evaluate: cpu and memory are always in it
-        // (src/devcontainer/sizing.ts; test/templates/devcontainer plans it).
+        // (lib/devcontainer/sizing.ts; test/templates/devcontainer plans it).
         limits: Token.asStringMap(declareLimits(this, sizing.limits, ["cpu", "memory"])),
       },
       nodeSelector: placement.nodeSelector,

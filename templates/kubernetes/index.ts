@@ -27,7 +27,7 @@ import {
   WorkspaceDeployment,
   workspaceObjectMeta,
   WorkspaceParameter,
-} from "../../src";
+} from "../../lib";
 
 /** Options a deployment may set for this template (operator configuration). */
 export interface KubernetesTemplateProps {

@@ -55,7 +55,7 @@ import {
   type WorkspaceObjectMeta,
   WorkspaceParameter,
   WorkspaceScript,
-} from "../../src";
+} from "../../lib";
 
 /** Operator configuration, fixed when the template is generated. */
 export interface PackerBuilderTemplateProps {

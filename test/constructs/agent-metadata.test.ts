@@ -3,7 +3,7 @@
  * UI, and shell expansions in the scripts must reach the agent unevaluated by Terraform.
  */
 import { execFileSync } from "node:child_process";
-import { TerraformOutput } from "../../src/core/cdk";
+import { TerraformOutput } from "../../lib/core/cdk";
 import {
   cpuUsage,
   diskUsage,
@@ -11,7 +11,7 @@ import {
   item,
   ramUsage,
   standardMetadata,
-} from "../../src/constructs/agent-metadata";
+} from "../../lib/constructs/agent-metadata";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 import { synthConstruct } from "./construct-stack";
 

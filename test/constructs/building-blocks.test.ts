@@ -1,5 +1,5 @@
 /**
- * The general building blocks (src/constructs/workspace-app.ts, workspace-script.ts, ide-modules.ts and
+ * The general building blocks (lib/constructs/workspace-app.ts, workspace-script.ts, ide-modules.ts and
  * WorkspaceDeployment's scheduling props): a template written from them plans with real
  * Terraform, ids are unique per type, and tokens reach the dynamic blocks they need.
  */
@@ -22,7 +22,7 @@ import {
   coderProvider,
   type TemplateStack,
   type WorkspaceDeploymentProps,
-} from "../../src";
+} from "../../lib";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir } from "./construct-stack";
 

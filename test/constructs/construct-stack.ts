@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, Testing } from "../../src/core/cdk";
-import { writeHclFiles } from "../../src/private/hcl-files";
-import { writeShippedFiles } from "../../src/core/shipped-file";
-import { TemplateStack } from "../../src/constructs/template-stack";
+import { App, Testing } from "../../lib/core/cdk";
+import { writeHclFiles } from "../../lib/private/hcl-files";
+import { writeShippedFiles } from "../../lib/core/shipped-file";
+import { TemplateStack } from "../../lib/constructs/template-stack";
 
 /** The stack id; synthesized folders are `<outdir>/stacks/<STACK_ID>`. */
 export const STACK_ID = "construct";

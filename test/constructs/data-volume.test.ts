@@ -2,8 +2,8 @@
  * DataVolume: the workspace's PVC. No count (it outlives stops), an address that is a
  * contract, and a size fixed at creation.
  */
-import { TerraformOutput } from "../../src/core/cdk";
-import { DataVolume } from "../../src/constructs/data-volume";
+import { TerraformOutput } from "../../lib/core/cdk";
+import { DataVolume } from "../../lib/constructs/data-volume";
 import { synthConstruct } from "./construct-stack";
 
 const META = { labels: { "app.kubernetes.io/name": "coder-pvc" }, annotations: { note: "n" } };

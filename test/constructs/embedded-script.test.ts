@@ -3,10 +3,10 @@
  * and how each value is written. (test/templates/devcontainer/embedded-script.test.ts plans a
  * script and runs it with sh.)
  */
-import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
-import { assignmentLine, embeddedScript, shellQuote } from "../../src/core/embedded-script";
-import { readProjectFile } from "../../src/core/project-root";
-import { type ShippedFile, shippedFiles } from "../../src/core/shipped-file";
+import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
+import { assignmentLine, embeddedScript, shellQuote } from "../../lib/core/embedded-script";
+import { readProjectFile } from "../../lib/core/project-root";
+import { type ShippedFile, shippedFiles } from "../../lib/core/shipped-file";
 import { synthConstruct } from "./construct-stack";
 
 const WITHOUT_SHEBANG = "test/constructs/fixtures/script-without-shebang.txt";

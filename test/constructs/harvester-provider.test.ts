@@ -6,7 +6,7 @@ import {
   DEFAULT_PARENT_KUBECONFIG_PATH,
   harvesterKubeconfigPathVariable,
   harvesterProvider,
-} from "../../src/constructs/harvester-provider";
+} from "../../lib/constructs/harvester-provider";
 import { synthConstruct, type TerraformJson } from "./construct-stack";
 
 let tf: TerraformJson;

@@ -3,10 +3,10 @@
  * yamlencode at apply time, so the token only ever lives in sensitive Secret data.
  */
 import { parse } from "yaml";
-import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
+import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../src/constructs/kubeconfig-secret";
-import type { TemplateStack } from "../../src/constructs/template-stack";
+import { KubeconfigSecret, KUBECONFIG_SECRET_KEY } from "../../lib/constructs/kubeconfig-secret";
+import type { TemplateStack } from "../../lib/constructs/template-stack";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir } from "./construct-stack";
 

@@ -2,8 +2,8 @@
  * sanitizedLabelValue: a human-readable name made into a valid Kubernetes label value, the same
  * way for literal text (at synth) and for an apply-time value (as a Terraform expression).
  */
-import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
-import { MAX_LABEL_VALUE_LENGTH, sanitizedLabelValue } from "../../src/constructs/label-value";
+import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
+import { MAX_LABEL_VALUE_LENGTH, sanitizedLabelValue } from "../../lib/constructs/label-value";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 
 /** Kubernetes' rule for label values: alphanumeric at both ends, `-_.` and alphanumerics inside. */

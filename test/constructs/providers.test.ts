@@ -6,8 +6,8 @@ import {
   coderProvider,
   useKubeconfigVariable,
   workspaceClusterProvider,
-} from "../../src/constructs/providers";
-import { PROVIDER_VERSION_CONSTRAINTS } from "../../src/constructs/template-stack";
+} from "../../lib/constructs/providers";
+import { PROVIDER_VERSION_CONSTRAINTS } from "../../lib/constructs/template-stack";
 import { synthConstruct, type TerraformJson } from "./construct-stack";
 
 let tf: TerraformJson;

@@ -2,7 +2,7 @@
  * RegistryModule: a registry module pinned to one exact version, with inputs and an optional
  * count (set by override, as cdktf's module class has none).
  */
-import { RegistryModule } from "../../src/constructs/registry-module";
+import { RegistryModule } from "../../lib/constructs/registry-module";
 import { synthConstruct } from "./construct-stack";
 
 const SOURCE = "registry.coder.com/coder/vscode-web/coder";

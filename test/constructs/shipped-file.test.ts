@@ -4,9 +4,9 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, TerraformStack } from "../../src/core/cdk";
-import { readProjectFile } from "../../src/core/project-root";
-import { ShippedFile, shippedFiles, writeShippedFiles } from "../../src/core/shipped-file";
+import { App, TerraformStack } from "../../lib/core/cdk";
+import { readProjectFile } from "../../lib/core/project-root";
+import { ShippedFile, shippedFiles, writeShippedFiles } from "../../lib/core/shipped-file";
 
 const SCRIPT = "templates/devcontainer/scripts/post-attach.sh";
 

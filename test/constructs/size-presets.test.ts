@@ -2,10 +2,10 @@
  * Size presets: every template offers sizes as presets, built from the options its CPU and
  * memory parameters offer, with exactly one default (the size the parameters default to).
  */
-import { coderProvider } from "../../src/constructs/providers";
-import { sizePresets, type SizePreset } from "../../src/constructs/size-presets";
-import type { TemplateStack } from "../../src/constructs/template-stack";
-import { WorkspaceParameter } from "../../src/constructs/workspace-parameter";
+import { coderProvider } from "../../lib/constructs/providers";
+import { sizePresets, type SizePreset } from "../../lib/constructs/size-presets";
+import type { TemplateStack } from "../../lib/constructs/template-stack";
+import { WorkspaceParameter } from "../../lib/constructs/workspace-parameter";
 import { synthTemplate } from "../support/synth-template";
 import { synthConstruct } from "./construct-stack";
 

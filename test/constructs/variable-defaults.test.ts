@@ -2,9 +2,9 @@
  * applyVariableDefaults: an operator's template-variable defaults replace the declared ones at
  * synth; unknown names, wrong types and sensitive variables fail with the config's position.
  */
-import { TerraformVariable } from "../../src/core/cdk";
+import { TerraformVariable } from "../../lib/core/cdk";
 import { ConfigError } from "../../app/operator-config";
-import type { TemplateStack } from "../../src/constructs/template-stack";
+import type { TemplateStack } from "../../lib/constructs/template-stack";
 import { applyVariableDefaults, type PositionOf } from "../../app/variable-defaults";
 import { synthConstruct } from "./construct-stack";
 

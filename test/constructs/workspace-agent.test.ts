@@ -2,10 +2,10 @@
  * WorkspaceAgent: `coder_agent.<name>` for a Linux workspace, without a count, so that its id
  * and token stay the same across stops.
  */
-import { TerraformOutput } from "../../src/core/cdk";
-import { coderProvider } from "../../src/constructs/providers";
-import { WorkspaceAgent } from "../../src/constructs/workspace-agent";
-import { item } from "../../src/constructs/agent-metadata";
+import { TerraformOutput } from "../../lib/core/cdk";
+import { coderProvider } from "../../lib/constructs/providers";
+import { WorkspaceAgent } from "../../lib/constructs/workspace-agent";
+import { item } from "../../lib/constructs/agent-metadata";
 import { synthConstruct } from "./construct-stack";
 
 it("is coder_agent.main for linux/amd64 by default, without count, metadata or startup script", () => {

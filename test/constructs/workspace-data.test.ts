@@ -2,9 +2,9 @@
  * WorkspaceData: the two data sources every template reads, addressed `me`, and the values
  * other constructs take from them.
  */
-import { TerraformOutput } from "../../src/core/cdk";
-import { coderProvider } from "../../src/constructs/providers";
-import { WorkspaceData } from "../../src/constructs/workspace-data";
+import { TerraformOutput } from "../../lib/core/cdk";
+import { coderProvider } from "../../lib/constructs/providers";
+import { WorkspaceData } from "../../lib/constructs/workspace-data";
 import { synthConstruct } from "./construct-stack";
 
 it("reads data.coder_workspace.me and data.coder_workspace_owner.me, without arguments", () => {

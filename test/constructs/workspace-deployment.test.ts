@@ -4,19 +4,19 @@
  * in an env var.
  */
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { coderProvider } from "../../src/constructs/providers";
-import type { TemplateStack } from "../../src/constructs/template-stack";
-import { WorkspaceAgent } from "../../src/constructs/workspace-agent";
-import { WorkspaceData } from "../../src/constructs/workspace-data";
-import { workspaceObjectMeta } from "../../src/constructs/workspace-labels";
-import { DataVolume } from "../../src/constructs/data-volume";
+import { coderProvider } from "../../lib/constructs/providers";
+import type { TemplateStack } from "../../lib/constructs/template-stack";
+import { WorkspaceAgent } from "../../lib/constructs/workspace-agent";
+import { WorkspaceData } from "../../lib/constructs/workspace-data";
+import { workspaceObjectMeta } from "../../lib/constructs/workspace-labels";
+import { DataVolume } from "../../lib/constructs/data-volume";
 import {
   agentContainer,
   RESTRICTED_CONTAINER_SECURITY,
   WORKSPACE_POD_ANTI_AFFINITY,
   WorkspaceDeployment,
   type WorkspaceDeploymentProps,
-} from "../../src/constructs/workspace-deployment";
+} from "../../lib/constructs/workspace-deployment";
 import { DEFAULT_WORKSPACE, TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir, type TerraformJson } from "./construct-stack";
 

@@ -4,10 +4,10 @@
  */
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { ConfigMapV1 } from "@cdktf/provider-kubernetes/lib/config-map-v1";
-import { coderProvider } from "../../src/constructs/providers";
-import type { TemplateStack } from "../../src/constructs/template-stack";
-import { WorkspaceData } from "../../src/constructs/workspace-data";
-import { workspaceObjectMeta } from "../../src/constructs/workspace-labels";
+import { coderProvider } from "../../lib/constructs/providers";
+import type { TemplateStack } from "../../lib/constructs/template-stack";
+import { WorkspaceData } from "../../lib/constructs/workspace-data";
+import { workspaceObjectMeta } from "../../lib/constructs/workspace-labels";
 import { DEFAULT_OWNER, DEFAULT_WORKSPACE, TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir } from "./construct-stack";
 

@@ -2,9 +2,9 @@
  * WorkspaceParameter: `data.coder_parameter.<id>` with an explicit order (a .tf.json template
  * loses source order), immutable unless asked, and a default that must be one of its options.
  */
-import { TerraformOutput } from "../../src/core/cdk";
-import { coderProvider } from "../../src/constructs/providers";
-import { WorkspaceParameter } from "../../src/constructs/workspace-parameter";
+import { TerraformOutput } from "../../lib/core/cdk";
+import { coderProvider } from "../../lib/constructs/providers";
+import { WorkspaceParameter } from "../../lib/constructs/workspace-parameter";
 import { synthConstruct } from "./construct-stack";
 
 const BASE = { order: 1, displayName: "Region", description: "Where it runs." };

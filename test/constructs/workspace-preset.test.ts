@@ -5,7 +5,7 @@
 import {
   prebuildCronProblem,
   prebuildSchedulesOverlap,
-} from "../../src/constructs/workspace-preset";
+} from "../../lib/constructs/workspace-preset";
 
 it.each([["* 8-18 * * 1-5"], ["* * * * *"], ["* 0,12 1-15 1-6 *"], ["  * 9 * * 0  "]])(
   "accepts %j",

@@ -2,7 +2,7 @@
  * Bad input at synth: a template or construct given a prop that Kubernetes or Coder would
  * refuse (or silently misuse) fails synth with `template "<id>": <prop> = <value>: <reason>`.
  */
-import { Testing, TerraformStack } from "../../src/core/cdk";
+import { Testing, TerraformStack } from "../../lib/core/cdk";
 import { testApp } from "../support/test-app";
 import { KubernetesTemplate, type KubernetesTemplateProps } from "../../templates/kubernetes";
 import {
@@ -13,15 +13,15 @@ import { DevcontainerTemplate } from "../../templates/devcontainer";
 import {
   ScopedServiceAccount,
   type ScopedServiceAccountProps,
-} from "../../src/constructs/scoped-service-account";
-import { DataVolume, type DataVolumeProps } from "../../src/constructs/data-volume";
-import { WorkspaceParameter } from "../../src/constructs/workspace-parameter";
-import { WorkspaceDeployment } from "../../src/constructs/workspace-deployment";
-import { WorkspaceData } from "../../src/constructs/workspace-data";
-import { workspaceObjectMeta } from "../../src/constructs/workspace-labels";
-import { TemplateVariable } from "../../src/core/template-variable";
-import { InvalidPropError, POSITIVE_NUMBER } from "../../src/core/validate";
-import type { RoleBindingTarget } from "../../src/constructs/scoped-service-account";
+} from "../../lib/constructs/scoped-service-account";
+import { DataVolume, type DataVolumeProps } from "../../lib/constructs/data-volume";
+import { WorkspaceParameter } from "../../lib/constructs/workspace-parameter";
+import { WorkspaceDeployment } from "../../lib/constructs/workspace-deployment";
+import { WorkspaceData } from "../../lib/constructs/workspace-data";
+import { workspaceObjectMeta } from "../../lib/constructs/workspace-labels";
+import { TemplateVariable } from "../../lib/core/template-variable";
+import { InvalidPropError, POSITIVE_NUMBER } from "../../lib/core/validate";
+import type { RoleBindingTarget } from "../../lib/constructs/scoped-service-account";
 import { thrownMessage } from "../support/thrown-message";
 
 // What each rule says is allowed, as the messages spell it out.

@@ -1,6 +1,6 @@
-import { App, TerraformStack, TerraformVariable } from "../../src/core/cdk";
-import { CheckBlock } from "../../src/core/check-block";
-import { hcl } from "../../src/core/hcl";
+import { App, TerraformStack, TerraformVariable } from "../../lib/core/cdk";
+import { CheckBlock } from "../../lib/core/check-block";
+import { hcl } from "../../lib/core/hcl";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 
 describe("CheckBlock", () => {

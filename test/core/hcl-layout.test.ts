@@ -1,10 +1,10 @@
 /**
- * The layout of long expressions (src/private/hcl-layout.ts) and the shared scanner's tokens
- * (src/private/hcl-template.ts). That a laid-out expression plans the same values is shown by
+ * The layout of long expressions (lib/private/hcl-layout.ts) and the shared scanner's tokens
+ * (lib/private/hcl-template.ts). That a laid-out expression plans the same values is shown by
  * locals-file.test.ts and by every template's "same plan" test.
  */
-import { formatSequence, layoutExpression, LINE_LIMIT } from "../../src/private/hcl-layout";
-import { expressionTokens } from "../../src/private/hcl-template";
+import { formatSequence, layoutExpression, LINE_LIMIT } from "../../lib/private/hcl-layout";
+import { expressionTokens } from "../../lib/private/hcl-template";
 import { terraformFmtCheck } from "../support/terraform-fmt";
 
 describe("expressionTokens", () => {

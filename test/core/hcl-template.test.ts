@@ -1,6 +1,6 @@
-import { soleInterpolation, templateParts } from "../../src/private/hcl-template";
+import { soleInterpolation, templateParts } from "../../lib/private/hcl-template";
 
-// Template strings split into their text and their sequences (src/private/hcl-template.ts).
+// Template strings split into their text and their sequences (lib/private/hcl-template.ts).
 
 describe("templateParts", () => {
   it("splits text from interpolations and directives, keeping escapes in the text", () => {

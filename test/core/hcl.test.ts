@@ -6,8 +6,8 @@ import {
   TerraformStack,
   TerraformVariable,
   Token,
-} from "../../src/core/cdk";
-import { hcl, hclString } from "../../src/core/hcl";
+} from "../../lib/core/cdk";
+import { hcl, hclString } from "../../lib/core/hcl";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 
 /** Synthesizes `build`'s elements and returns the stack's JSON. */

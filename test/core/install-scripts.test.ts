@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "../../src/core/project-root";
+import { projectRoot } from "../../lib/core/project-root";
 
 const read = (file: string) => JSON.parse(readFileSync(join(projectRoot(), file), "utf8"));
 

@@ -2,11 +2,11 @@
  * The layering lint rule (eslint/layers.mjs, in `npm run lint`) can fail: each fixture is
  * linted by ESLint with the project's own configuration, as if it were a file at the given
  * path. An import up the layer table, product code importing test/, a template importing
- * src/private/ or a raw provider binding, the library using the plan harness, and the harness reaching into the
+ * lib/private/ or a raw provider binding, the library using the plan harness, and the harness reaching into the
  * project all fail, naming both sides; imports down the table pass.
  */
 import { spawnSync } from "node:child_process";
-import { projectRoot } from "../../src/core/project-root";
+import { projectRoot } from "../../lib/core/project-root";
 
 const ROOT = projectRoot();
 
@@ -41,22 +41,22 @@ function lintFixtures(
 /** [fixture path, code, what the one message must say]. */
 const FORBIDDEN: readonly (readonly [string, string, string])[] = [
   [
-    "src/core/fixture.ts",
+    "lib/core/fixture.ts",
     'import { WorkspaceAgent } from "../constructs/workspace-agent";\nexport const a = WorkspaceAgent;\n',
-    "src/core/fixture.ts (core) imports src/constructs/workspace-agent.ts (constructs): imports only point down",
+    "lib/core/fixture.ts (core) imports lib/constructs/workspace-agent.ts (constructs): imports only point down",
   ],
   [
-    "src/core/fixture.ts",
+    "lib/core/fixture.ts",
     'import { hclQuoted } from "../private/hcl-writer";\nexport const q = hclQuoted;\n',
-    "src/core/fixture.ts (core) imports src/private/hcl-writer.ts (private): imports only point down",
+    "lib/core/fixture.ts (core) imports lib/private/hcl-writer.ts (private): imports only point down",
   ],
   [
-    "src/constructs/fixture.ts",
+    "lib/constructs/fixture.ts",
     'export { DevcontainerPod } from "../devcontainer/workspace-pod";\n',
-    "(constructs) imports src/devcontainer/workspace-pod.ts (devcontainer)",
+    "(constructs) imports lib/devcontainer/workspace-pod.ts (devcontainer)",
   ],
   [
-    "src/devcontainer/fixture.ts",
+    "lib/devcontainer/fixture.ts",
     'import { synthTemplates } from "../../app/synth";\nexport const s = synthTemplates;\n',
     "(devcontainer) imports app/synth.ts (app)",
   ],
@@ -67,8 +67,8 @@ const FORBIDDEN: readonly (readonly [string, string, string])[] = [
   ],
   [
     "templates/fixture/index.ts",
-    'import { renderHclFile } from "../../src/private/hcl-writer";\nexport const r = renderHclFile;\n',
-    "(templates) imports src/private/hcl-writer.ts (private): src/private/ is internal",
+    'import { renderHclFile } from "../../lib/private/hcl-writer";\nexport const r = renderHclFile;\n',
+    "(templates) imports lib/private/hcl-writer.ts (private): lib/private/ is internal",
   ],
   [
     "templates/fixture/index.ts",
@@ -82,8 +82,8 @@ const FORBIDDEN: readonly (readonly [string, string, string])[] = [
   ],
   [
     "app/fixture.ts",
-    'import { pushCommand } from "../cli/push";\nexport const p = pushCommand;\n',
-    "(app) imports cli/push.ts (cli)",
+    'import { pushCommand } from "../scripts/commands/push";\nexport const p = pushCommand;\n',
+    "(app) imports scripts/commands/push.ts (cli)",
   ],
   [
     "app/fixture.ts",
@@ -91,19 +91,19 @@ const FORBIDDEN: readonly (readonly [string, string, string])[] = [
     "(app) imports test/support/synth-template.ts (test): product code never imports test/",
   ],
   [
-    "src/constructs/fixture.ts",
+    "lib/constructs/fixture.ts",
     'import { TerraformHarness } from "@coder-cdktf/terraform-harness";\nexport const h = TerraformHarness;\n',
-    "(constructs) imports @coder-cdktf/terraform-harness (harness): only app/ and cli/",
+    "(constructs) imports @coder-cdktf/terraform-harness (harness): only app/ and scripts/",
   ],
   [
-    "cli/fixture.ts",
-    'import { TerraformHarness } from "../packages/terraform-harness/src/terraform-harness";\nexport const h = TerraformHarness;\n',
+    "scripts/commands/fixture.ts",
+    'import { TerraformHarness } from "../../packages/terraform-harness/src/terraform-harness";\nexport const h = TerraformHarness;\n',
     "(cli) imports packages/terraform-harness/src/terraform-harness.ts (harness): import the package",
   ],
   [
     "packages/terraform-harness/src/fixture.ts",
-    'import { escapeTemplateLiteral } from "../../../src/core/escape";\nexport const e = escapeTemplateLiteral;\n',
-    "(harness) imports src/core/escape.ts: the plan harness is a package of its own",
+    'import { escapeTemplateLiteral } from "../../../lib/core/escape";\nexport const e = escapeTemplateLiteral;\n',
+    "(harness) imports lib/core/escape.ts: the plan harness is a package of its own",
   ],
   [
     "scripts/fixture.js",
@@ -114,15 +114,15 @@ const FORBIDDEN: readonly (readonly [string, string, string])[] = [
 
 const ALLOWED: readonly (readonly [string, string])[] = [
   [
-    "src/devcontainer/fixture.ts",
+    "lib/devcontainer/fixture.ts",
     'import { WorkspaceData } from "../constructs/workspace-data";\nexport const w = WorkspaceData;\n',
   ],
   [
-    "src/constructs/fixture.ts",
+    "lib/constructs/fixture.ts",
     'import { Fn } from "../core/cdk";\nimport { hclQuoted } from "../private/hcl-writer";\nexport const f = [Fn, hclQuoted];\n',
   ],
   [
-    "src/private/fixture.ts",
+    "lib/private/fixture.ts",
     'import { TerraformStack } from "../core/cdk";\nexport const s = TerraformStack;\n',
   ],
   [
@@ -130,7 +130,7 @@ const ALLOWED: readonly (readonly [string, string])[] = [
     'import { TerraformHarness } from "@coder-cdktf/terraform-harness";\nexport const h = TerraformHarness;\n',
   ],
   [
-    "cli/fixture.ts",
+    "scripts/commands/fixture.ts",
     'import { synthTemplates } from "../app/synth";\nexport const s = synthTemplates;\n',
   ],
   [
@@ -168,7 +168,7 @@ it.each(ALLOWED.map(([file], i) => [file, i] as const))("passes %s", (_file, i) 
 // leaves a fresh cdktf.outdir.* folder in the temp dir on every call.
 describe("Testing.app() without an outdir", () => {
   const code = (call: string) =>
-    `import { Testing } from "../../src/core/cdk";\nexport const app = ${call};\n`;
+    `import { Testing } from "../../lib/core/cdk";\nexport const app = ${call};\n`;
   let messages: string[][];
   beforeAll(() => {
     messages = lintFixtures(

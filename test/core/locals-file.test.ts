@@ -1,12 +1,12 @@
 /**
- * Locals written in HCL (src/private/locals-file.ts): the text, and real Terraform planning the same
+ * Locals written in HCL (lib/private/locals-file.ts): the text, and real Terraform planning the same
  * values from locals.tf as from the cdk.tf.json cdktf writes.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { writeHclFiles } from "../../src/private/hcl-files";
-import { LOCALS_FILE, localNames, renderLocalsFile } from "../../src/private/locals-file";
+import { writeHclFiles } from "../../lib/private/hcl-files";
+import { LOCALS_FILE, localNames, renderLocalsFile } from "../../lib/private/locals-file";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 import { terraformFmtCheck } from "../support/terraform-fmt";
 
@@ -22,7 +22,7 @@ const LOCALS: Record<string, unknown> = {
   nested: { "key with space": { inner: "${local.number * 2}" }, "${var.k}": "dynamic key" },
   multiline: '${var.n > 1 ?\n  "yes" :\n  "no"}',
   plain: "C:\\path\\n",
-  // Long enough to be broken over lines (src/private/hcl-layout.ts).
+  // Long enough to be broken over lines (lib/private/hcl-layout.ts).
   long_for:
     '${[for i, s in ["alpha", "beta", "gamma", "delta"] : { index = i, name = upper(s), long = format("%s-%s-%s", s, s, s) } if length(s) > 4 && !contains(["gamma"], s)]}',
   long_conditional:

@@ -9,17 +9,16 @@ import { spawnSync } from "node:child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { projectRoot } from "../../src/core/project-root";
-import { className, idProblem, registered } from "../../cli/new-template";
+import { projectRoot } from "../../lib/core/project-root";
+import { className, idProblem, registered } from "../../scripts/commands/new-template";
 
 jest.setTimeout(240_000);
 
 const ROOT = projectRoot();
 /** What the copy needs: sources, tests, docs and configuration; the rest is linked. */
 const COPIED = [
-  "src",
+  "lib",
   "app",
-  "cli",
   "packages",
   "eslint",
   "templates",
@@ -84,7 +83,11 @@ test("derives the class from the id and registers it once, last", () => {
 });
 
 test("scaffolds a template that synthesizes, plans and passes the suite's per-template tests", () => {
-  const scaffold = node([path.join(copy, "scripts/ts.js"), "cli/new-template.ts", "jupyter-lab"]);
+  const scaffold = node([
+    path.join(copy, "scripts/ts.js"),
+    "scripts/commands/new-template.ts",
+    "jupyter-lab",
+  ]);
   expect({ status: scaffold.status, stderr: scaffold.stderr }).toEqual({ status: 0, stderr: "" });
   for (const file of [
     "templates/jupyter-lab/index.ts",
@@ -104,7 +107,11 @@ test("scaffolds a template that synthesizes, plans and passes the suite's per-te
     "kubernetes_deployment_v1.main",
   );
   // A second scaffold of the same id is refused, naming the folder.
-  const again = node([path.join(copy, "scripts/ts.js"), "cli/new-template.ts", "jupyter-lab"]);
+  const again = node([
+    path.join(copy, "scripts/ts.js"),
+    "scripts/commands/new-template.ts",
+    "jupyter-lab",
+  ]);
   expect({ status: again.status, stderr: again.stderr }).toEqual({
     status: 2,
     stderr: "templates/jupyter-lab already exists\n",

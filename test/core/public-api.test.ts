@@ -1,5 +1,5 @@
 /**
- * The public API (src/index.ts): named in package.json, the only src/ path templates import,
+ * The public API (lib/index.ts): named in package.json, the only lib/ path templates import,
  * a decision for every module (exported, or on the internal list docs/lib-reference.md keeps),
  * and docs/api/ generated from its current sources.
  */
@@ -13,7 +13,7 @@ import {
   reachableSources,
   recordedFingerprint,
 } from "../../app/api-docs";
-import { projectRoot } from "../../src/core/project-root";
+import { projectRoot } from "../../lib/core/project-root";
 
 const root = projectRoot();
 const read = (rel: string) => fs.readFileSync(path.join(root, rel), "utf8");
@@ -46,26 +46,26 @@ const INTERNAL = [
   "workspace-tags",
 ];
 
-test("package.json names src/index.ts as the entry point", () => {
+test("package.json names lib/index.ts as the entry point", () => {
   const pkg = JSON.parse(read("package.json"));
   expect(pkg.types).toBe(API_ENTRY);
   expect(pkg.exports["."].types).toBe(`./${API_ENTRY}`);
 });
 
-test("every module of src/ is either exported by src/index.ts or on the internal list", () => {
+test("every module of lib/ is either exported by lib/index.ts or on the internal list", () => {
   const exported = [...read(API_ENTRY).matchAll(/^export \* from "\.\/([^"]+)";$/gm)].map(
     (m) => m[1],
   );
-  // The library's modules: src/ but its policies (every stack applies them; none is used by name).
+  // The library's modules: lib/ but its policies (every stack applies them; none is used by name).
   const modules = ["core", "private", "constructs", "devcontainer"]
     .flatMap((dir) =>
       fs
-        .readdirSync(path.join(root, "src", dir))
+        .readdirSync(path.join(root, "lib", dir))
         .filter((f) => f.endsWith(".ts"))
         .map((f) => `${dir}/${f}`),
     )
     .map((f) => f.replace(/\.ts$/, ""));
-  // src/private/ is internal by its folder; other internal modules are on the list.
+  // lib/private/ is internal by its folder; other internal modules are on the list.
   const internal = (m: string) => m.startsWith("private/") || INTERNAL.includes(path.basename(m));
   const undecided = modules.filter((m) => !exported.includes(m) && !internal(m));
   expect(undecided).toEqual([]);
@@ -75,7 +75,7 @@ test("every module of src/ is either exported by src/index.ts or on the internal
   for (const m of INTERNAL) expect(reference).toContain(`\`${m}.ts\``);
 });
 
-test("templates import the library only through src/index.ts", () => {
+test("templates import the library only through lib/index.ts", () => {
   for (const dir of fs.readdirSync(path.join(root, "templates"))) {
     const file = path.join("templates", dir, "index.ts");
     if (!fs.existsSync(path.join(root, file))) continue;
@@ -96,21 +96,21 @@ test("the fingerprint follows re-exports and changes with any source it reaches"
       fs.writeFileSync(path.join(dir, rel), text);
     };
     write("typedoc.json", "{}");
-    write("src/index.ts", 'export * from "./a";\nexport { b } from "./sub";\n');
-    write("src/a.ts", 'import { c } from "./c";\nexport const a = c;\n');
-    write("src/c.ts", "export const c = 1;\n");
-    write("src/sub/index.ts", 'export const b = 2;\nimport "fs";\n');
-    write("src/unused.ts", "export const u = 3;\n");
+    write("lib/index.ts", 'export * from "./a";\nexport { b } from "./sub";\n');
+    write("lib/a.ts", 'import { c } from "./c";\nexport const a = c;\n');
+    write("lib/c.ts", "export const c = 1;\n");
+    write("lib/sub/index.ts", 'export const b = 2;\nimport "fs";\n');
+    write("lib/unused.ts", "export const u = 3;\n");
     expect(reachableSources(dir)).toEqual([
-      "src/a.ts",
-      "src/c.ts",
-      "src/index.ts",
-      "src/sub/index.ts",
+      "lib/a.ts",
+      "lib/c.ts",
+      "lib/index.ts",
+      "lib/sub/index.ts",
     ]);
     const before = publicApiFingerprint(dir);
-    write("src/unused.ts", "export const u = 4;\n");
+    write("lib/unused.ts", "export const u = 4;\n");
     expect(publicApiFingerprint(dir)).toBe(before);
-    write("src/c.ts", "/** documented */\nexport const c = 1;\n");
+    write("lib/c.ts", "/** documented */\nexport const c = 1;\n");
     expect(publicApiFingerprint(dir)).not.toBe(before);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

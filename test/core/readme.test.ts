@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { projectRoot } from "../../src/core/project-root";
+import { projectRoot } from "../../lib/core/project-root";
 import { TEMPLATES } from "../../app/registry";
 import { README_FILE, renderTemplateTable, withTemplateTable } from "../../app/readme-table";
 import { synthTemplate } from "../support/synth-template";

@@ -1,14 +1,14 @@
 /**
- * Resources and data sources written in HCL (src/private/resources-file.ts): blocks told from
+ * Resources and data sources written in HCL (lib/private/resources-file.ts): blocks told from
  * arguments by the schema, meta-arguments as references, types without a schema left in
  * the JSON, and real Terraform planning the same from main.tf as from cdk.tf.json.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import type { BlockSchemas } from "../../src/private/block-schemas";
-import { writeHclFiles } from "../../src/private/hcl-files";
-import { RESOURCES_FILE, splitResources } from "../../src/private/resources-file";
+import type { BlockSchemas } from "../../lib/private/block-schemas";
+import { writeHclFiles } from "../../lib/private/hcl-files";
+import { RESOURCES_FILE, splitResources } from "../../lib/private/resources-file";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 
 jest.setTimeout(60_000);

@@ -2,7 +2,7 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { projectRoot } from "../../src/core/project-root";
+import { projectRoot } from "../../lib/core/project-root";
 import { TEMPLATES } from "../../app/registry";
 
 // `npm run synth` as a user runs it (transpile, then synthesize), on a PATH that holds

@@ -3,12 +3,12 @@ import * as os from "os";
 import * as path from "path";
 import { synthTemplates } from "../../app/synth";
 import { TEMPLATES } from "../../app/registry";
-import { projectRoot } from "../../src/core/project-root";
-import { App } from "../../src/core/cdk";
-import { LOCALS_FILE, localNames } from "../../src/private/locals-file";
-import { RESOURCES_FILE } from "../../src/private/resources-file";
+import { projectRoot } from "../../lib/core/project-root";
+import { App } from "../../lib/core/cdk";
+import { LOCALS_FILE, localNames } from "../../lib/private/locals-file";
+import { RESOURCES_FILE } from "../../lib/private/resources-file";
 import { terraformFmtCheck } from "../support/terraform-fmt";
-import { shippedFiles } from "../../src/core/shipped-file";
+import { shippedFiles } from "../../lib/core/shipped-file";
 
 // What `coder templates push -d cdktf.out/stacks/<template>` needs, checked on
 // every template: the files, their size, no backend, no host paths, and

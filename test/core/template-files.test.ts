@@ -1,10 +1,10 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { App } from "../../src/core/cdk";
-import { projectRoot } from "../../src/core/project-root";
+import { App } from "../../lib/core/cdk";
+import { projectRoot } from "../../lib/core/project-root";
 import { shipTemplateFiles } from "../../app/template-files";
-import { TemplateStack } from "../../src/constructs/template-stack";
+import { TemplateStack } from "../../lib/constructs/template-stack";
 
 // The files a template ships beside its configuration, and the names it may not ship.
 

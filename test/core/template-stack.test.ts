@@ -1,11 +1,11 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { App, TerraformVariable } from "../../src/core/cdk";
-import { TemplateStack } from "../../src/constructs/template-stack";
-import { escapeTemplateLiteral } from "../../src/core/escape";
-import { coderProvider } from "../../src/constructs/providers";
-import { WorkspaceParameter } from "../../src/constructs/workspace-parameter";
+import { App, TerraformVariable } from "../../lib/core/cdk";
+import { TemplateStack } from "../../lib/constructs/template-stack";
+import { escapeTemplateLiteral } from "../../lib/core/escape";
+import { coderProvider } from "../../lib/constructs/providers";
+import { WorkspaceParameter } from "../../lib/constructs/workspace-parameter";
 import { DataCoderParameter } from "../../.gen/providers/coder/data-coder-parameter";
 import { renderFrontMatter } from "../../app/template-files";
 

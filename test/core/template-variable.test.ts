@@ -1,12 +1,12 @@
 /**
- * src/core/template-variable.ts: a TemplateVariable's default reaches the template as given.
+ * lib/core/template-variable.ts: a TemplateVariable's default reaches the template as given.
  * cdktf writes a variable's attributes with snake_case keys and did so into the default too,
  * so a map of node labels lost its dots and slashes; an operator's default from
  * coder-cdktf.jsonc (app/variable-defaults.ts) took the same path.
  */
 import { applyVariableDefaults } from "../../app/variable-defaults";
-import { TerraformOutput } from "../../src/core/cdk";
-import { TemplateVariable } from "../../src/core/template-variable";
+import { TerraformOutput } from "../../lib/core/cdk";
+import { TemplateVariable } from "../../lib/core/template-variable";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 import { synthConstruct } from "../constructs/construct-stack";
 

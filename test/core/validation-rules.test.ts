@@ -1,9 +1,9 @@
 /**
- * The synth-time rules of src/core/validate.ts, and their Terraform form: for every sample, the
+ * The synth-time rules of lib/core/validate.ts, and their Terraform form: for every sample, the
  * TypeScript test and the variable `validation` block that Terraform runs at push time give
  * the same verdict (one provider-free plan with one variable per sample).
  */
-import { TemplateVariable } from "../../src/core/template-variable";
+import { TemplateVariable } from "../../lib/core/template-variable";
 import {
   CODER_PARAMETER_NAME,
   CODER_TEMPLATE_NAME,
@@ -26,7 +26,7 @@ import {
   oneOf,
   wholeNumberBetween,
   type Rule,
-} from "../../src/core/validate";
+} from "../../lib/core/validate";
 import { planExpressions, TerraformError } from "@coder-cdktf/terraform-harness";
 
 jest.setTimeout(60_000);

@@ -2,7 +2,7 @@ import {
   isValidResourceName,
   QUANTITY_SUFFIX_FACTORS,
   quantityValue,
-} from "../../src/devcontainer/kubernetes-quantities";
+} from "../../lib/devcontainer/kubernetes-quantities";
 
 describe("Kubernetes quantities and resource names (synth-time twins of the HCL)", () => {
   it.each([

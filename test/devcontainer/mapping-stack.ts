@@ -6,18 +6,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../src/core/cdk";
-import { KubernetesCustomizations } from "../../src/devcontainer/kubernetes-customizations";
-import { DevcontainerPlacement } from "../../src/devcontainer/placement";
-import { DevcontainerSizing } from "../../src/devcontainer/sizing";
+import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../lib/core/cdk";
+import { KubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
+import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
+import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
 import {
   type ModuleBatch,
   planExpressions,
   prepareModuleBatch,
 } from "@coder-cdktf/terraform-harness";
-import { hcl } from "../../src/core/hcl";
-import { writeShippedFiles } from "../../src/core/shipped-file";
-import { writeHclFiles } from "../../src/private/hcl-files";
+import { hcl } from "../../lib/core/hcl";
+import { writeShippedFiles } from "../../lib/core/shipped-file";
+import { writeHclFiles } from "../../lib/private/hcl-files";
 
 /** The data source's host_requirements object (every attribute present, as the provider gives it). */
 export interface HostRequirements {

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DeploymentV1 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { App, TerraformOutput, TerraformStack, TerraformVariable, Token } from "../../src/core/cdk";
-import { hcl } from "../../src/core/hcl";
-import { DevcontainerMounts, seedHomeInitContainer } from "../../src/devcontainer/mounts";
-import { ContainerRuntime } from "../../src/devcontainer/runtime";
-import { WorkspaceFolder } from "../../src/devcontainer/workspace-folder";
-import { WorkspaceUser } from "../../src/devcontainer/workspace-user";
+import { App, TerraformOutput, TerraformStack, TerraformVariable, Token } from "../../lib/core/cdk";
+import { hcl } from "../../lib/core/hcl";
+import { DevcontainerMounts, seedHomeInitContainer } from "../../lib/devcontainer/mounts";
+import { ContainerRuntime } from "../../lib/devcontainer/runtime";
+import { WorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
+import { WorkspaceUser } from "../../lib/devcontainer/workspace-user";
 import {
   type ExpressionPlan,
   planExpressions,

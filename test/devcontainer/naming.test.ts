@@ -2,12 +2,12 @@
  * In a template (no prefix) the mapping constructs' decisions are the named locals and
  * check blocks that operators read in Coder's template editor.
  */
-import { App, TerraformVariable } from "../../src/core/cdk";
-import { KubernetesCustomizations } from "../../src/devcontainer/kubernetes-customizations";
-import { DevcontainerPlacement } from "../../src/devcontainer/placement";
-import { DevcontainerSizing } from "../../src/devcontainer/sizing";
-import { DevcontainerWarnings } from "../../src/devcontainer/warnings";
-import { TemplateStack } from "../../src/constructs/template-stack";
+import { App, TerraformVariable } from "../../lib/core/cdk";
+import { KubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
+import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
+import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
+import { DevcontainerWarnings } from "../../lib/devcontainer/warnings";
+import { TemplateStack } from "../../lib/constructs/template-stack";
 
 function templateStack(): TemplateStack {
   return new TemplateStack(new App({ outdir: "/tmp/naming-test-unused" }), "devcontainer", {

@@ -1,7 +1,7 @@
 /**
  * Placement (spec §11) planned by real Terraform, all cases in one plan.
  */
-import { WORKSPACE_POD_ANTI_AFFINITY } from "../../src/constructs/workspace-deployment";
+import { WORKSPACE_POD_ANTI_AFFINITY } from "../../lib/constructs/workspace-deployment";
 import { type MappingCase, plannedMappingCases } from "./mapping-stack";
 
 interface PlacementExpectation {

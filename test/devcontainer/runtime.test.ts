@@ -1,9 +1,9 @@
-import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
+import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
 import {
   BASELINE_CAPABILITIES,
   ContainerRuntime,
   KNOWN_CAPABILITIES,
-} from "../../src/devcontainer/runtime";
+} from "../../lib/devcontainer/runtime";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
 import { KNOWN_CAPABILITIES as HARNESS_CAPABILITIES } from "@coder-cdktf/terraform-harness/src/kubernetes-api";
 import { EMPTY_RUNTIME } from "../templates/devcontainer/synthesized";

@@ -6,8 +6,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../src/core/cdk";
-import { DevcontainerWarnings, WARNINGS_HEADING } from "../../src/devcontainer/warnings";
+import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../lib/core/cdk";
+import { DevcontainerWarnings, WARNINGS_HEADING } from "../../lib/devcontainer/warnings";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
 import { itWithShellcheck } from "../support/shellcheck";
 

@@ -1,5 +1,5 @@
-import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
-import { WorkspaceFolder } from "../../src/devcontainer/workspace-folder";
+import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
+import { WorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
 
 interface FolderCase {

@@ -1,5 +1,5 @@
-import { TerraformOutput, TerraformVariable } from "../../src/core/cdk";
-import { WorkspaceUser } from "../../src/devcontainer/workspace-user";
+import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
+import { WorkspaceUser } from "../../lib/devcontainer/workspace-user";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
 
 /** One case: the data source's values for the user (null = attribute absent or null). */

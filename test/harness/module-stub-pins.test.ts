@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { TEMPLATES } from "../../app/registry";
-import { IDE_MODULES } from "../../src";
+import { IDE_MODULES } from "../../lib";
 import { synthTemplate } from "../support/synth-template";
 import { MODULE_STUBS_DIR, stubNameFor } from "@coder-cdktf/terraform-harness/src/template-workdir";
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, Fn, TerraformOutput, TerraformStack, TerraformVariable } from "../../src/core/cdk";
+import { App, Fn, TerraformOutput, TerraformStack, TerraformVariable } from "../../lib/core/cdk";
 import { planExpressions } from "@coder-cdktf/terraform-harness/src/plan-expressions";
 import { TerraformError } from "@coder-cdktf/terraform-harness/src/terraform-cli";
 

@@ -1,10 +1,10 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { App, TerraformVariable } from "../../src/core/cdk";
-import { TemplateStack } from "../../src/constructs/template-stack";
-import { coderProvider } from "../../src/constructs/providers";
-import { WorkspaceAgent } from "../../src/constructs/workspace-agent";
+import { App, TerraformVariable } from "../../lib/core/cdk";
+import { TemplateStack } from "../../lib/constructs/template-stack";
+import { coderProvider } from "../../lib/constructs/providers";
+import { WorkspaceAgent } from "../../lib/constructs/workspace-agent";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 
 // Terraform, not the harness, judges a synthesized config: a misspelled attribute and a

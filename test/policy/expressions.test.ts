@@ -1,4 +1,4 @@
-import { interpolations, isGatedBy, references } from "../../src/policy/expressions";
+import { interpolations, isGatedBy, references } from "../../lib/policy/expressions";
 
 describe("interpolations", () => {
   it("returns the bodies of ${…} and %{…}, skipping $${ and %%{ escapes", () => {

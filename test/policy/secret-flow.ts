@@ -17,12 +17,12 @@ import {
   references,
   soleExpression,
   stripOuterParens,
-} from "../../src/policy/expressions";
+} from "../../lib/policy/expressions";
 import {
   type BlockSchema,
   type BlockSchemas,
   vendoredBlockSchemas,
-} from "../../src/private/block-schemas";
+} from "../../lib/private/block-schemas";
 
 type Json = Record<string, unknown>;
 

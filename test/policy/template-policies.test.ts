@@ -1,11 +1,11 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { App, Fn, Op, TerraformLocal, TerraformVariable, Token } from "../../src/core/cdk";
-import { TemplateStack } from "../../src/constructs/template-stack";
-import { findPolicyViolations, PolicyViolationError } from "../../src/policy";
-import { DataVolume } from "../../src/constructs/data-volume";
-import { WorkspaceData } from "../../src/constructs/workspace-data";
+import { App, Fn, Op, TerraformLocal, TerraformVariable, Token } from "../../lib/core/cdk";
+import { TemplateStack } from "../../lib/constructs/template-stack";
+import { findPolicyViolations, PolicyViolationError } from "../../lib/policy";
+import { DataVolume } from "../../lib/constructs/data-volume";
+import { WorkspaceData } from "../../lib/constructs/workspace-data";
 import { TEMPLATES } from "../../app/registry";
 import {
   DeploymentV1,
@@ -18,12 +18,12 @@ import { ClusterRoleBindingV1 } from "@cdktf/provider-kubernetes/lib/cluster-rol
 import { ServiceAccountV1 } from "@cdktf/provider-kubernetes/lib/service-account-v1";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
 import { PersistentVolumeClaimV1 } from "@cdktf/provider-kubernetes/lib/persistent-volume-claim-v1";
-import { TerraformDataSource, TerraformResource } from "../../src/core/cdk";
-import { coderProvider } from "../../src/constructs/providers";
+import { TerraformDataSource, TerraformResource } from "../../lib/core/cdk";
+import { coderProvider } from "../../lib/constructs/providers";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
-import { declareLimits } from "../../src/policy";
-import { hcl } from "../../src/core/hcl";
+import { declareLimits } from "../../lib/policy";
+import { hcl } from "../../lib/core/hcl";
 
 const FRONT = { displayName: "T", description: "d", icon: "/icon/k8s.png" };
 const LIMITS = { limits: { cpu: "1", memory: "1Gi" } };

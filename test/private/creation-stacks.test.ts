@@ -1,8 +1,8 @@
-import { Lazy, Tokenization } from "../../src/core/cdk";
+import { Lazy, Tokenization } from "../../lib/core/cdk";
 import {
   skipCdktfCreationStacks,
   withoutCdktfCreationStacks,
-} from "../../src/private/creation-stacks";
+} from "../../lib/private/creation-stacks";
 
 /** An `Error` stand-in that records what it was asked to capture. */
 function recordingErrorClass(): { errorClass: ErrorConstructor; captured: object[] } {

@@ -14,8 +14,8 @@ import {
   PROVIDER_SOURCES,
   PROVIDER_VERSION_CONSTRAINTS,
   REQUIRED_TERRAFORM_VERSION,
-} from "../../src/constructs/template-stack";
-import { HCL_FILES } from "../../src/private/hcl-files";
+} from "../../lib/constructs/template-stack";
+import { HCL_FILES } from "../../lib/private/hcl-files";
 import { templateIntent } from "../../app/intent";
 import { synthTemplate } from "../support/synth-template";
 

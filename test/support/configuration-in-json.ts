@@ -1,13 +1,13 @@
 /**
  * The same template as one cdk.tf.json, as cdktf writes it, instead of cdk.tf.json with
  * locals.tf and main.tf, and a view of a plan that two plans of the same configuration
- * share, so that tests can show that writing parts in HCL (src/private/hcl-files.ts) changes
+ * share, so that tests can show that writing parts in HCL (lib/private/hcl-files.ts) changes
  * nothing Terraform plans.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { HCL_FILES } from "../../src/private/hcl-files";
+import { HCL_FILES } from "../../lib/private/hcl-files";
 import type { PlanResult } from "@coder-cdktf/terraform-harness";
 
 /** A copy of `dir` whose cdk.tf.json is `model` (the whole configuration), without HCL files. */

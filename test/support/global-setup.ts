@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { synthTemplates } from "../../app/synth";
-import { withoutCdktfCreationStacks } from "../../src/private/creation-stacks";
+import { withoutCdktfCreationStacks } from "../../lib/private/creation-stacks";
 import { RUN_CACHE_ENV } from "@coder-cdktf/terraform-harness/src/run-cache";
 import {
   CHECKED_TERRAFORM_ENV,

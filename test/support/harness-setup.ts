@@ -14,8 +14,8 @@ import {
 } from "@coder-cdktf/terraform-harness/src/shared-mock";
 
 setStackFiles(async (stack, dir) => {
-  const { writeShippedFiles } = await import("../../src/core/shipped-file");
-  const { writeHclFiles } = await import("../../src/private/hcl-files");
+  const { writeShippedFiles } = await import("../../lib/core/shipped-file");
+  const { writeHclFiles } = await import("../../lib/private/hcl-files");
   writeShippedFiles(stack, dir);
   writeHclFiles(dir);
 });

@@ -5,7 +5,7 @@
  */
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { join } from "node:path";
-import { projectRoot } from "../../src/core/project-root";
+import { projectRoot } from "../../lib/core/project-root";
 
 /**
  * jest with `config` (on top of the project's rootDir, transform and `ci`) and `args`;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { sharedMockProcess } from "@coder-cdktf/terraform-harness/src/shared-mock";
-import { projectRoot } from "../../src/core/project-root";
+import { projectRoot } from "../../lib/core/project-root";
 import { runJest } from "./run-jest";
 
 const ROOT = projectRoot();

@@ -1,12 +1,12 @@
 /**
  * Scripts as the synthesized JSON holds them: the `#!` line and assignments, then the shipped
- * file read with `file()` (src/core/embedded-script.ts). Synth-level tests read them back whole.
+ * file read with `file()` (lib/core/embedded-script.ts). Synth-level tests read them back whole.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { IConstruct } from "../../src/core/cdk";
-import { readProjectFile } from "../../src/core/project-root";
-import { shippedFiles } from "../../src/core/shipped-file";
+import type { IConstruct } from "../../lib/core/cdk";
+import { readProjectFile } from "../../lib/core/project-root";
+import { shippedFiles } from "../../lib/core/shipped-file";
 
 /** `${trimprefix(file("${path.module}/P"), "PREFIX")}` */
 const TRIMMED_FILE =

@@ -5,7 +5,7 @@
  * a test that synthesizes to disk makes and removes a folder of its own.
  */
 import { tmpdir } from "node:os";
-import { App, Testing } from "../../src/core/cdk";
+import { App, Testing } from "../../lib/core/cdk";
 
 export function testApp(): App {
   return Testing.app({ outdir: tmpdir() }) as App;

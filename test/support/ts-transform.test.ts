@@ -6,7 +6,7 @@
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "../../src/core/project-root";
+import { projectRoot } from "../../lib/core/project-root";
 import { tempDirs } from "./run-script";
 
 interface TsModule {
@@ -52,7 +52,7 @@ describe("the same file at two roots", () => {
     expect(b.ts.getCacheKey(SOURCE.replace("hello", "hullo"), at(b.root, "app/x.ts"))).not.toBe(
       key,
     );
-    expect(b.ts.getCacheKey(SOURCE, at(b.root, "src/x.ts"))).not.toBe(key);
+    expect(b.ts.getCacheKey(SOURCE, at(b.root, "lib/x.ts"))).not.toBe(key);
   });
 
   it("misses when the transform itself differs", () => {

@@ -17,7 +17,7 @@ import {
 const HOW_TO =
   "How to fix:\n" +
   "  - a rename or refactor: keep the old address working with a moved block, e.g.\n" +
-  '      movedFrom(volume.claim, "kubernetes_persistent_volume_claim_v1.home")  (src/core/moved.ts),\n' +
+  '      movedFrom(volume.claim, "kubernetes_persistent_volume_claim_v1.home")  (lib/core/moved.ts),\n' +
   "    then run `npm run addresses:update`;\n" +
   "  - a resource you really mean to drop from existing workspaces: `npm run addresses:update -- --allow-removal`\n" +
   "    and say so in the release notes.\n" +

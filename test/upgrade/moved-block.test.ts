@@ -1,21 +1,21 @@
 /**
- * src/core/moved.ts: the JSON it writes, its misuse errors, and proof with the real Terraform CLI
+ * lib/core/moved.ts: the JSON it writes, its misuse errors, and proof with the real Terraform CLI
  * (mock providers) that a moved block keeps a renamed PVC instead of replacing it.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { App, TerraformVariable } from "../../src/core/cdk";
-import { TemplateStack } from "../../src/constructs/template-stack";
+import { App, TerraformVariable } from "../../lib/core/cdk";
+import { TemplateStack } from "../../lib/constructs/template-stack";
 import {
   coderProvider,
   useKubeconfigVariable,
   workspaceClusterProvider,
-} from "../../src/constructs/providers";
-import { DataVolume } from "../../src/constructs/data-volume";
-import { WorkspaceData } from "../../src/constructs/workspace-data";
-import { workspaceObjectMeta } from "../../src/constructs/workspace-labels";
-import { MovedBlock, movedFrom } from "../../src/core/moved";
+} from "../../lib/constructs/providers";
+import { DataVolume } from "../../lib/constructs/data-volume";
+import { WorkspaceData } from "../../lib/constructs/workspace-data";
+import { workspaceObjectMeta } from "../../lib/constructs/workspace-labels";
+import { MovedBlock, movedFrom } from "../../lib/core/moved";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 
 jest.setTimeout(120_000);

@@ -8,7 +8,7 @@ import {
   parseOperatorConfig,
   resolveConfigPath,
 } from "../../../app/operator-config";
-import { projectRoot } from "../../../src/core/project-root";
+import { projectRoot } from "../../../lib/core/project-root";
 import { TEMPLATES } from "../../../app/registry";
 import { synthTemplates } from "../../../app/synth";
 import { taggedTemplate } from "../provisioners/tagged-template";

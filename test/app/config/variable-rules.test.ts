@@ -1,5 +1,5 @@
 /**
- * Template variables with a known shape carry rules (src/core/template-variable.ts). An operator's
+ * Template variables with a known shape carry rules (lib/core/template-variable.ts). An operator's
  * default from coder-cdktf.jsonc that breaks one fails synth at the value's position, with the
  * field and the reason; a value given at push time is refused by the same rule, written as the
  * variable's Terraform `validation` block.

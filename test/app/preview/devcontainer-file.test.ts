@@ -13,7 +13,7 @@ import {
   MAX_DEVCONTAINER_FILE_BYTES,
   readDevcontainerFile,
 } from "../../../app/preview/devcontainer-file";
-import { dockerfileNotes, runPreview } from "../../../cli/run-preview";
+import { dockerfileNotes, runPreview } from "../../../scripts/commands/run-preview";
 
 let root: string;
 beforeAll(() => {

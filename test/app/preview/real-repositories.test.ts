@@ -11,7 +11,7 @@ import {
   deriveMetadata,
   withOldVscodeProperties,
 } from "../../../app/preview/devcontainer-metadata";
-import type { PreviewSession } from "../../../cli/run-preview";
+import type { PreviewSession } from "../../../scripts/commands/run-preview";
 import { previewWith, row, section, startSession } from "./report-text";
 
 jest.setTimeout(60000);

@@ -2,7 +2,7 @@
  * Helpers for the preview tests: open a session, run a preview with it and read the text
  * report's sections and rows.
  */
-import { PreviewSession, runPreview } from "../../../cli/run-preview";
+import { PreviewSession, runPreview } from "../../../scripts/commands/run-preview";
 import { synthTemplate } from "../../support/synth-template";
 
 /**

@@ -1,5 +1,5 @@
 import { spawnSync } from "child_process";
-import { hclQuoted, HclReference, renderHclFile } from "../../../src/private/hcl-writer";
+import { hclQuoted, HclReference, renderHclFile } from "../../../lib/private/hcl-writer";
 import { terraformEnvironment } from "@coder-cdktf/terraform-harness/src/terraform-cli";
 
 // The HCL writer behind workspace_tags.tf: escaping, and the layout terraform fmt keeps.

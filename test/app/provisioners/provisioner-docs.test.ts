@@ -2,7 +2,7 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { projectRoot } from "../../../src/core/project-root";
+import { projectRoot } from "../../../lib/core/project-root";
 import { REGENERATE_COMMAND } from "../../../app/provisioner-docs";
 import { formatProvisionerTags } from "../../../app/provisioner-tags";
 import { TEMPLATES } from "../../../app/registry";

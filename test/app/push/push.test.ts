@@ -2,10 +2,10 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { projectRoot } from "../../../src/core/project-root";
+import { projectRoot } from "../../../lib/core/project-root";
 import { itWithShellcheck } from "../../support/shellcheck";
 
-// `npm run push` end to end, run the way npm runs it (scripts/push.js: cli/push.ts bundled),
+// `npm run push` end to end, run the way npm runs it (scripts/push.js: scripts/commands/push.ts bundled),
 // against a fake `coder` on PATH that records its argv and the folder it was given.
 
 const root = projectRoot();
@@ -143,7 +143,7 @@ describe("npm run push", () => {
     expect(fs.existsSync(path.join(stack, "cdk.tf.json"))).toBe(true);
   });
 
-  it("prints the same commands when run from source (scripts/ts.js cli/push.ts)", () => {
+  it("prints the same commands when run from source (scripts/ts.js scripts/commands/push.ts)", () => {
     const bundled = runPush("dry-bundled", ["kubernetes", "--dry-run"]);
     const dir = path.join(work, "dry-source");
     fs.mkdirSync(dir);
@@ -152,7 +152,7 @@ describe("npm run push", () => {
       process.execPath,
       [
         path.join(root, "scripts", "ts.js"),
-        path.join(root, "cli", "push.ts"),
+        path.join(root, "scripts", "commands", "push.ts"),
         "kubernetes",
         "--dry-run",
         "--config",

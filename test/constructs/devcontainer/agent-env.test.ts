@@ -2,10 +2,10 @@
  * DevcontainerAgentEnv: the coder_env variables the VS Code extension and git read, present
  * whether or not the workspace runs.
  */
-import { coderProvider } from "../../../src/constructs/providers";
-import { WorkspaceAgent } from "../../../src/constructs/workspace-agent";
-import { WorkspaceData } from "../../../src/constructs/workspace-data";
-import { DevcontainerAgentEnv } from "../../../src/devcontainer/agent-env";
+import { coderProvider } from "../../../lib/constructs/providers";
+import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
+import { WorkspaceData } from "../../../lib/constructs/workspace-data";
+import { DevcontainerAgentEnv } from "../../../lib/devcontainer/agent-env";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 let env: Record<string, any>;

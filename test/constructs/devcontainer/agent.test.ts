@@ -3,10 +3,10 @@
  * Dev Container's state before the usual stats.
  */
 import { execFileSync } from "node:child_process";
-import { TerraformVariable } from "../../../src/core/cdk";
-import { coderProvider } from "../../../src/constructs/providers";
-import type { TemplateStack } from "../../../src/constructs/template-stack";
-import { DevcontainerAgent } from "../../../src/devcontainer/agent";
+import { TerraformVariable } from "../../../lib/core/cdk";
+import { coderProvider } from "../../../lib/constructs/providers";
+import type { TemplateStack } from "../../../lib/constructs/template-stack";
+import { DevcontainerAgent } from "../../../lib/devcontainer/agent";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir } from "../construct-stack";
 

@@ -2,17 +2,17 @@
  * DevcontainerApps: the IDE modules, pinned and counted by start_count (vscode-web also by the
  * license), and a fixed number of forwarded-port app slots.
  */
-import { TerraformVariable } from "../../../src/core/cdk";
-import { coderProvider } from "../../../src/constructs/providers";
-import { WorkspaceAgent } from "../../../src/constructs/workspace-agent";
-import { WorkspaceData } from "../../../src/constructs/workspace-data";
+import { TerraformVariable } from "../../../lib/core/cdk";
+import { coderProvider } from "../../../lib/constructs/providers";
+import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
+import { WorkspaceData } from "../../../lib/constructs/workspace-data";
 import {
   DevcontainerApps,
   VSCODE_DESKTOP_MODULE,
   VSCODE_DESKTOP_VERSION,
   VSCODE_WEB_MODULE,
   VSCODE_WEB_VERSION,
-} from "../../../src/devcontainer/apps";
+} from "../../../lib/devcontainer/apps";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 let tf: TerraformJson;

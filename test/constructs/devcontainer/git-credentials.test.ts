@@ -2,9 +2,9 @@
  * GitCredentials: what the image build clones with. The template-wide account wins, then the
  * user's external-auth token as `oauth2`, else none; external auth is read only when configured.
  */
-import { TerraformOutput, TerraformVariable } from "../../../src/core/cdk";
-import { coderProvider } from "../../../src/constructs/providers";
-import { GitCredentials } from "../../../src/devcontainer/git-credentials";
+import { TerraformOutput, TerraformVariable } from "../../../lib/core/cdk";
+import { coderProvider } from "../../../lib/constructs/providers";
+import { GitCredentials } from "../../../lib/devcontainer/git-credentials";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 let tf: TerraformJson;

@@ -2,8 +2,8 @@
  * DevcontainerParameters: the workspace form, in order. Names, types, defaults, options and
  * mutability are a contract with existing workspaces and with the VS Code extension.
  */
-import { coderProvider } from "../../../src/constructs/providers";
-import { DevcontainerParameters } from "../../../src/devcontainer/parameters";
+import { coderProvider } from "../../../lib/constructs/providers";
+import { DevcontainerParameters } from "../../../lib/devcontainer/parameters";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 let params: Record<string, any>;

@@ -2,16 +2,16 @@
  * DevcontainerScripts: the three coder_scripts of a start. Each embeds its .sh file with its
  * inputs prepended: text as quoted words, repository-controlled scripts and settings as base64.
  */
-import { TerraformVariable } from "../../../src/core/cdk";
-import { coderProvider } from "../../../src/constructs/providers";
-import { WorkspaceAgent } from "../../../src/constructs/workspace-agent";
-import { WorkspaceData } from "../../../src/constructs/workspace-data";
-import { readProjectFile } from "../../../src/core/project-root";
+import { TerraformVariable } from "../../../lib/core/cdk";
+import { coderProvider } from "../../../lib/constructs/providers";
+import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
+import { WorkspaceData } from "../../../lib/constructs/workspace-data";
+import { readProjectFile } from "../../../lib/core/project-root";
 import {
   DevcontainerScripts,
   LIFECYCLE_HOOKS,
   SCRIPTS_DIR,
-} from "../../../src/devcontainer/scripts";
+} from "../../../lib/devcontainer/scripts";
 import { fromStack, withShippedFiles } from "../../support/shipped-scripts";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 

@@ -2,11 +2,11 @@
  * DevcontainerSource: the image build (never rebuilt by a stop, replaced by a new `rebuild`),
  * the metadata read while started, and the named locals the rest of the template reads.
  */
-import { TerraformVariable } from "../../../src/core/cdk";
-import { coderProvider } from "../../../src/constructs/providers";
-import { WorkspaceData } from "../../../src/constructs/workspace-data";
-import { DevcontainerSource, devcontainerBuilderProvider } from "../../../src/devcontainer/source";
-import { hcl } from "../../../src/core/hcl";
+import { TerraformVariable } from "../../../lib/core/cdk";
+import { coderProvider } from "../../../lib/constructs/providers";
+import { WorkspaceData } from "../../../lib/constructs/workspace-data";
+import { DevcontainerSource, devcontainerBuilderProvider } from "../../../lib/devcontainer/source";
+import { hcl } from "../../../lib/core/hcl";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 function synthSource(arch?: string): TerraformJson {

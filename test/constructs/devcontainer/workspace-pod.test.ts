@@ -3,18 +3,18 @@
  * remote user; seed-home prepares the PVC; the `dev` container runs dev-entrypoint.sh, which
  * execs the agent; blocks whose number depends on the repository are dynamic.
  */
-import { TerraformVariable, type IResolvable } from "../../../src/core/cdk";
-import { coderProvider } from "../../../src/constructs/providers";
-import { WorkspaceAgent } from "../../../src/constructs/workspace-agent";
-import { WorkspaceData } from "../../../src/constructs/workspace-data";
-import { workspaceObjectMeta } from "../../../src/constructs/workspace-labels";
-import { DataVolume } from "../../../src/constructs/data-volume";
-import { hcl } from "../../../src/core/hcl";
-import { readProjectFile } from "../../../src/core/project-root";
-import { DevcontainerMounts } from "../../../src/devcontainer/mounts";
-import { ContainerRuntime } from "../../../src/devcontainer/runtime";
-import { SCRIPTS_DIR } from "../../../src/devcontainer/scripts";
-import { DevcontainerPod } from "../../../src/devcontainer/workspace-pod";
+import { TerraformVariable, type IResolvable } from "../../../lib/core/cdk";
+import { coderProvider } from "../../../lib/constructs/providers";
+import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
+import { WorkspaceData } from "../../../lib/constructs/workspace-data";
+import { workspaceObjectMeta } from "../../../lib/constructs/workspace-labels";
+import { DataVolume } from "../../../lib/constructs/data-volume";
+import { hcl } from "../../../lib/core/hcl";
+import { readProjectFile } from "../../../lib/core/project-root";
+import { DevcontainerMounts } from "../../../lib/devcontainer/mounts";
+import { ContainerRuntime } from "../../../lib/devcontainer/runtime";
+import { SCRIPTS_DIR } from "../../../lib/devcontainer/scripts";
+import { DevcontainerPod } from "../../../lib/devcontainer/workspace-pod";
 import { fromStack, withShippedFiles } from "../../support/shipped-scripts";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 

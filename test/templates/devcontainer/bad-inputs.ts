@@ -26,20 +26,20 @@ import {
   TerraformHarness,
   type TerraformState,
 } from "@coder-cdktf/terraform-harness";
-import { VARIABLES_MESSAGE, WARNINGS_HEADING } from "../../../src/devcontainer/warnings";
+import { VARIABLES_MESSAGE, WARNINGS_HEADING } from "../../../lib/devcontainer/warnings";
 import {
   isValidResourceName,
   quantityValue,
-} from "../../../src/devcontainer/kubernetes-quantities";
-import { ARCH_NODE_LABEL } from "../../../src/devcontainer/placement";
-import { BASELINE_CAPABILITIES } from "../../../src/devcontainer/runtime";
+} from "../../../lib/devcontainer/kubernetes-quantities";
+import { ARCH_NODE_LABEL } from "../../../lib/devcontainer/placement";
+import { BASELINE_CAPABILITIES } from "../../../lib/devcontainer/runtime";
 import {
   DISPLAY_NAME_MAX_BYTES,
   EXTENSION_ID_PATTERN,
   POD_PATH_PATTERN,
   USER_NAME_PATTERN,
   WORKSPACE_FOLDER_PATTERN,
-} from "../../../src/devcontainer/repository-values";
+} from "../../../lib/devcontainer/repository-values";
 import {
   BUILD_VALUES,
   devcontainerFixtures,
@@ -1919,7 +1919,7 @@ export function randomBadInputCases(seed: number, count: number): RandomCase[] {
     forward_ports: () =>
       listOf(chance(0.1) ? 200 : 12, () => ({
         port: chance(0.3) ? pick([null, ...NUMBERS]) : 1 + int(65535),
-        // Over 64 bytes too, multi-byte ones among them: src/devcontainer/apps.ts caps labels.
+        // Over 64 bytes too, multi-byte ones among them: lib/devcontainer/apps.ts caps labels.
         label: text(),
         protocol: pick([null, "", "http", "https", "HTTPS", "tcp"]),
         on_auto_forward: pick([null, "", "notify", "silent", "ignore"]),

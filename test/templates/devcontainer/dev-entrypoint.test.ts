@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "../../../src/core/project-root";
+import { projectRoot } from "../../../lib/core/project-root";
 import { linkHostTools, runScript, tempDirs } from "../../support/run-script";
 import { createImageSandbox, describeEachShell, type ImageToolset } from "./scripts/helpers";
 

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TerraformOutput, TerraformVariable } from "../../../src/core/cdk";
-import { assignmentLine, embeddedScript } from "../../../src/core/embedded-script";
+import { TerraformOutput, TerraformVariable } from "../../../lib/core/cdk";
+import { assignmentLine, embeddedScript } from "../../../lib/core/embedded-script";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 import { runScript } from "../../support/run-script";
 

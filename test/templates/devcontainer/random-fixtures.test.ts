@@ -40,7 +40,7 @@ it("draws the same fixtures for the same seed, and others for another", () => {
 });
 
 it("draws forwardPorts labels over the 64-byte display-name cap, multi-byte ones too", () => {
-  // Without them the random cases would not exercise src/devcontainer/apps.ts's cap (the
+  // Without them the random cases would not exercise lib/devcontainer/apps.ts's cap (the
   // sane-workspace check asserts every planned port app's display_name is within 64 bytes).
   const labels = cases.flatMap((c) => {
     const ports = c.metadata.forward_ports;

@@ -2,8 +2,8 @@
  * The devcontainer template's synthesized configuration: the surface operators and existing
  * workspaces depend on (variables, parameters, providers, addresses), checked without Terraform.
  */
-import { TerraformElement } from "../../../src/core/cdk";
-import { App } from "../../../src/core/cdk";
+import { TerraformElement } from "../../../lib/core/cdk";
+import { App } from "../../../lib/core/cdk";
 import { DevcontainerTemplate } from "../../../templates/devcontainer";
 import { synthesizeDevcontainer, type SynthesizedDevcontainer } from "./synthesized";
 

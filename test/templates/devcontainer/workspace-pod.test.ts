@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { HCL_FILES } from "../../../src/private/hcl-files";
+import { HCL_FILES } from "../../../lib/private/hcl-files";
 import { planDecisions, withConfigurationInJson } from "../../support/configuration-in-json";
 import { BadInputPlanner, type PlanCase } from "./bad-inputs";
 import {

@@ -1,6 +1,6 @@
 import { readFileSync } from "fs";
 import { join } from "path";
-import { projectRoot } from "../../../src/core/project-root";
+import { projectRoot } from "../../../lib/core/project-root";
 import {
   synthPackerBuilder,
   type SynthesizedPackerBuilder,

@@ -4,9 +4,9 @@
  * or points at `harvester-public` except a RoleBinding an operator asks for, and the only
  * thing its scripts ever delete is the workspace's own build VMs in the build namespace.
  */
-import { Testing } from "../../../src/core/cdk";
+import { Testing } from "../../../lib/core/cdk";
 import { testApp } from "../../support/test-app";
-import type { RoleBindingTarget } from "../../../src/constructs/scoped-service-account";
+import type { RoleBindingTarget } from "../../../lib/constructs/scoped-service-account";
 import {
   PackerBuilderTemplate,
   type PackerBuilderTemplateProps,

@@ -1,7 +1,7 @@
-import { Testing, TerraformStack } from "../../../src/core/cdk";
+import { Testing, TerraformStack } from "../../../lib/core/cdk";
 import { testApp } from "../../support/test-app";
-import { ScopedServiceAccount } from "../../../src/constructs/scoped-service-account";
-import { sanitizedLabelValue } from "../../../src/constructs/label-value";
+import { ScopedServiceAccount } from "../../../lib/constructs/scoped-service-account";
+import { sanitizedLabelValue } from "../../../lib/constructs/label-value";
 import { RoleV1 } from "@cdktf/provider-kubernetes/lib/role-v1";
 import { PackerBuilderTemplate } from "../../../templates/packer-builder";
 

@@ -1,8 +1,8 @@
-import { Construct, TerraformVariable } from "../../../../src/core/cdk";
-import { escapeTemplateLiteral } from "../../../../src/core/escape";
-import { coderProvider } from "../../../../src/constructs/providers";
-import { TemplateStack } from "../../../../src/constructs/template-stack";
-import { WorkspaceParameter } from "../../../../src/constructs/workspace-parameter";
+import { Construct, TerraformVariable } from "../../../../lib/core/cdk";
+import { escapeTemplateLiteral } from "../../../../lib/core/escape";
+import { coderProvider } from "../../../../lib/constructs/providers";
+import { TemplateStack } from "../../../../lib/constructs/template-stack";
+import { WorkspaceParameter } from "../../../../lib/constructs/workspace-parameter";
 import { WorkspaceTags } from "../../../../app/workspace-tags";
 import type { TemplateDefinition } from "../../../../app/registry";
 

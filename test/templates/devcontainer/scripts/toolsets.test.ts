@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, symlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { projectRoot } from "../../../../src/core/project-root";
+import { projectRoot } from "../../../../lib/core/project-root";
 import { runJest } from "../../../support/run-jest";
 import { tempDirs } from "../../../support/run-script";
 

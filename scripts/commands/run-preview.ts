@@ -22,36 +22,36 @@ import {
   type ConfigurationLocation,
   type DevcontainerFile,
   type JsoncSyntaxError,
-} from "../app/preview/devcontainer-file";
+} from "../../app/preview/devcontainer-file";
 import {
   deriveMetadata,
   imageSource,
   type MetadataAssumptions,
-} from "../app/preview/devcontainer-metadata";
+} from "../../app/preview/devcontainer-metadata";
 import {
   jsonText,
   printable,
   renderJson,
   renderText,
   type PreviewReport,
-} from "../app/preview/render-report";
-import { quoteAddHostOptions } from "../app/preview/run-args";
+} from "../../app/preview/render-report";
+import { quoteAddHostOptions } from "../../app/preview/run-args";
 import {
   HOST_SESSION_VARIABLES,
   skippedEnvScriptNote,
   workspaceNotes,
-} from "../app/preview/workspace-notes";
+} from "../../app/preview/workspace-notes";
 import {
   PREVIEW_OUTPUTS,
   readWorkspaceReport,
   type PlanView,
-} from "../app/preview/workspace-report";
-import { parseCommandLine, UsageError } from "../app/cli-args";
-import { SynthCache, type SynthCacheOptions } from "../app/preview/synth-cache";
-import { projectRoot } from "../src/core/project-root";
+} from "../../app/preview/workspace-report";
+import { parseCommandLine, UsageError } from "../../app/cli-args";
+import { SynthCache, type SynthCacheOptions } from "../../app/preview/synth-cache";
+import { projectRoot } from "../../lib/core/project-root";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 
-export { skipCdktfCreationStacks } from "../src/private/creation-stacks";
+export { skipCdktfCreationStacks } from "../../lib/private/creation-stacks";
 
 const USAGE =
   "usage: npm run preview -- <devcontainer.json | repository folder> [--var name=value]... " +
@@ -176,15 +176,15 @@ export class PreviewSession {
     const synthesize = async (outdir: string) => {
       // Loaded here, not with this module: the templates and cdktf are most of a load, and
       // sessions on a template synthesized already (the tests', the cache's) never need them.
-      const { loadConfigFor } = await import("../app/load-config");
-      const { synthTemplates } = await import("../app/synth");
+      const { loadConfigFor } = await import("../../app/load-config");
+      const { synthTemplates } = await import("../../app/synth");
       const config = loadConfigFor(configFile === undefined ? [] : ["--config", configFile]);
       const [template] = synthTemplates({ outdir, only: ["devcontainer"], config });
       return template;
     };
     const cache = synthCache;
     if (cache === undefined) return PreviewSession.open(synthesize);
-    const { resolveConfigPath } = await import("../app/config-path");
+    const { resolveConfigPath } = await import("../../app/config-path");
     const entry = cache.entryFor(resolveConfigPath(projectRoot(), configFile));
     const kept = cache.read(entry);
     if (kept !== undefined) return PreviewSession.fromSynthesized(kept.dir, kept.model);

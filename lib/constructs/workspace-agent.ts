@@ -19,7 +19,7 @@ export interface WorkspaceAgentProps {
   readonly env?: Record<string, string>;
   /** @default no startup script */
   readonly startupScript?: string;
-  /** Memory and volume alerts (src/constructs/resources-monitoring.ts). @default none */
+  /** Memory and volume alerts (lib/constructs/resources-monitoring.ts). @default none */
   readonly resourcesMonitoring?: AgentResourcesMonitoring;
   /**
    * What the agent's token may reach: `no_user_data` keeps it from the owner's external

@@ -3,7 +3,7 @@
  * test/addresses/<template>.txt with its current resource addresses.
  *
  * Run it only after reading docs/upgrading.md: a removed address destroys the resource in
- * every existing workspace unless a moved block (src/core/moved.ts) covers it. This script
+ * every existing workspace unless a moved block (lib/core/moved.ts) covers it. This script
  * refuses to record such a removal unless `--allow-removal` is passed.
  */
 import * as fs from "fs";
@@ -15,8 +15,8 @@ import {
   readRecordedAddresses,
   templateAddresses,
   writeRecordedAddresses,
-} from "../app/template-addresses";
-import { synthTemplates } from "../app/synth";
+} from "../../app/template-addresses";
+import { synthTemplates } from "../../app/synth";
 
 function main(argv: readonly string[]): number {
   const allowRemoval = argv.includes("--allow-removal");
@@ -33,7 +33,7 @@ function main(argv: readonly string[]): number {
         process.stderr.write(
           `${t.id}: not updated; these addresses disappear without a moved block, which ` +
             `destroys them in existing workspaces:\n  ${uncovered.join("\n  ")}\n` +
-            `Add moved blocks (src/core/moved.ts), or pass --allow-removal if that is intended.\n`,
+            `Add moved blocks (lib/core/moved.ts), or pass --allow-removal if that is intended.\n`,
         );
         refused = true;
         continue;

@@ -1,7 +1,7 @@
 /**
  * `moved` blocks: how a refactor keeps a resource's state when its address changes.
  *
- * Resource addresses come from construct ids (src/constructs/template-stack.ts). Renaming a construct,
+ * Resource addresses come from construct ids (lib/constructs/template-stack.ts). Renaming a construct,
  * or moving a resource into a count or a module, changes its address; without a `moved`
  * block Terraform plans to destroy the old object and create a new one, which for a PVC
  * deletes the user's data. With one, the next workspace build just re-addresses the state.

@@ -1,6 +1,6 @@
 // `npm run docs [-- --check]`: regenerates the generated documentation: the README's
 // template table (app/readme-table.ts), docs/provisioners.md and the API reference
-// docs/api/ (TypeDoc over src/index.ts, run only when its sources changed: app/api-docs.ts).
+// docs/api/ (TypeDoc over lib/index.ts, run only when its sources changed: app/api-docs.ts).
 // With --check it only compares and fails, naming the stale files, when one differs.
 import * as fs from "fs";
 import * as path from "path";
@@ -11,10 +11,10 @@ import {
   publicApiFingerprint,
   recordedFingerprint,
   withFingerprint,
-} from "../app/api-docs";
-import { projectRoot } from "../src/core/project-root";
-import { generateProvisionerDocs, PROVISIONER_DOCS_FILE } from "../app/provisioner-docs-file";
-import { README_FILE, withTemplateTable } from "../app/readme-table";
+} from "../../app/api-docs";
+import { projectRoot } from "../../lib/core/project-root";
+import { generateProvisionerDocs, PROVISIONER_DOCS_FILE } from "../../app/provisioner-docs-file";
+import { README_FILE, withTemplateTable } from "../../app/readme-table";
 
 /** Each generated file and how to make its content from the checked-in one. */
 const GENERATED: readonly { file: string; render(current: string, check: boolean): string }[] = [

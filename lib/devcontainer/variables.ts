@@ -55,7 +55,7 @@ const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
  * The devcontainer template's variables (set once per template version with
  * `coder templates push --var name=value`), declared in this order. Their names,
  * types and defaults are part of the template's stable surface: operators' push
- * scripts set them. Values with a known shape carry rules (src/core/template-variable.ts):
+ * scripts set them. Values with a known shape carry rules (lib/core/template-variable.ts):
  * `validation` blocks at push time, and the same checks on coder-cdktf.jsonc defaults.
  */
 export class DevcontainerTemplateVariables extends Construct {

@@ -2,7 +2,7 @@
  * The public API of coder-cdktf: everything a template may use, and nothing else. Templates
  * (the project's and a platform team's own) import from here, never from a module path:
  *
- *     import { TemplateStack, WorkspaceAgent, WorkspaceDeployment } from "../../src";
+ *     import { TemplateStack, WorkspaceAgent, WorkspaceDeployment } from "../../lib";
  *
  * What is not exported here is internal (the HCL writer, synth's file layout, the operator
  * configuration, push tooling, doc generators; docs/lib-reference.md lists them) and may change
@@ -11,7 +11,7 @@
  * @packageDocumentation
  */
 
-// cdktf, as templates use it (everything else of cdktf stays behind src/core/cdk.ts).
+// cdktf, as templates use it (everything else of cdktf stays behind lib/core/cdk.ts).
 export {
   Construct,
   Fn,

@@ -148,7 +148,7 @@ export class ContainerRuntime extends Construct {
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);
     const runtime = props.runtime;
-    // Written bare, not `== true`: the template policy (src/policy/privileged-containers.ts)
+    // Written bare, not `== true`: the template policy (lib/policy/privileged-containers.ts)
     // recognizes the gate only as `var.allow_privileged && …`.
     const allowed = props.allowPrivileged;
     const level = props.podSecurityLevel ?? "baseline";

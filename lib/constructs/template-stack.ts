@@ -69,7 +69,7 @@ export interface TemplateStackProps {
  * - No `terraform.backend`: Coder keeps state in its own work dir.
  * - `required_version` and the provider constraints of this project.
  * - Every coder_parameter must carry `order` (JSON loses source order).
- * - The template policies (src/policy) run at synth: no RBAC authoring, no ungated
+ * - The template policies (lib/policy) run at synth: no RBAC authoring, no ungated
  *   privileged/host access, limits on every container, data and identities outlive stops.
  */
 export class TemplateStack extends TerraformStack {
@@ -138,7 +138,7 @@ export class TemplateStack extends TerraformStack {
       const source = PROVIDER_SOURCES[local];
       if (constraint === undefined || source === undefined) {
         throw new Error(
-          `${this.node.path}: provider "${local}" is not in PROVIDER_SOURCES/PROVIDER_VERSION_CONSTRAINTS (src/constructs/template-stack.ts)`,
+          `${this.node.path}: provider "${local}" is not in PROVIDER_SOURCES/PROVIDER_VERSION_CONSTRAINTS (lib/constructs/template-stack.ts)`,
         );
       }
       req.source = source;

@@ -1,11 +1,11 @@
 // `npm run docs:provisioners [-- --check]`: writes docs/provisioners.md from the template
 // registry. With --check it only compares, and fails when the checked-in page is stale.
-// Run from source: `node scripts/ts.js cli/provisioner-docs.ts …` (scripts/ts.js).
+// Run from source: `node scripts/ts.js scripts/commands/provisioner-docs.ts …` (scripts/ts.js).
 import * as fs from "fs";
 import * as path from "path";
-import { projectRoot } from "../src/core/project-root";
-import { REGENERATE_COMMAND } from "../app/provisioner-docs";
-import { generateProvisionerDocs, PROVISIONER_DOCS_FILE } from "../app/provisioner-docs-file";
+import { projectRoot } from "../../lib/core/project-root";
+import { REGENERATE_COMMAND } from "../../app/provisioner-docs";
+import { generateProvisionerDocs, PROVISIONER_DOCS_FILE } from "../../app/provisioner-docs-file";
 
 try {
   const file = path.join(projectRoot(), PROVISIONER_DOCS_FILE);

@@ -5,18 +5,18 @@
 // provisioner tags included) and sets its display name, description and icon with
 // `coder templates edit`. It asks `coder version` first: flags differ by release
 // (app/coder-version.ts). --dry-run prints the commands instead of running them.
-// `npm run push` runs it bundled (scripts/push.js); from source: `node scripts/ts.js cli/push.ts …`.
+// `npm run push` runs it bundled (scripts/push.js); from source: `node scripts/ts.js scripts/commands/push.ts …`.
 import * as fs from "fs";
 import * as path from "path";
 import { parse as parseYaml } from "yaml";
-import { parseCommandLine, UsageError } from "../app/cli-args";
-import { coderVersionOf, findOnPath, runStreaming, shellQuote } from "../app/coder-cli";
-import { formatCoderVersion, type CoderVersion } from "../app/coder-version";
-import { projectRoot } from "../src/core/project-root";
-import { planPush } from "../app/template-push";
-import { TEMPLATES } from "../app/registry";
-import { loadConfigFor } from "../app/load-config";
-import { synthTemplates } from "../app/synth";
+import { parseCommandLine, UsageError } from "../../app/cli-args";
+import { coderVersionOf, findOnPath, runStreaming, shellQuote } from "../../app/coder-cli";
+import { formatCoderVersion, type CoderVersion } from "../../app/coder-version";
+import { projectRoot } from "../../lib/core/project-root";
+import { planPush } from "../../app/template-push";
+import { TEMPLATES } from "../../app/registry";
+import { loadConfigFor } from "../../app/load-config";
+import { synthTemplates } from "../../app/synth";
 
 const USAGE =
   "usage: npm run push -- <template> [--dry-run] [--variables-file <file.yaml>] [--message <text>] " +

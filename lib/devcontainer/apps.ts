@@ -4,7 +4,7 @@ import { hcl } from "../core/hcl";
 import { IDE_MODULES } from "../constructs/ide-modules";
 import { RegistryModule } from "../constructs/registry-module";
 
-// The pins every template shares (src/constructs/ide-modules.ts).
+// The pins every template shares (lib/constructs/ide-modules.ts).
 export const VSCODE_WEB_MODULE = IDE_MODULES.vscodeWeb.source;
 export const VSCODE_WEB_VERSION = IDE_MODULES.vscodeWeb.version;
 export const VSCODE_DESKTOP_MODULE = IDE_MODULES.vscodeDesktop.source;

@@ -9,7 +9,7 @@ import * as path from "path";
 export function projectRoot(): string {
   let dir = __dirname;
   for (;;) {
-    if (fs.existsSync(path.join(dir, "package.json")) && fs.existsSync(path.join(dir, "src"))) {
+    if (fs.existsSync(path.join(dir, "package.json")) && fs.existsSync(path.join(dir, "lib"))) {
       if (path.basename(dir) !== "build") return dir;
     }
     const parent = path.dirname(dir);

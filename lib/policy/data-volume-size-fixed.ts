@@ -27,7 +27,7 @@ export class DataVolumeSizeFixed extends PolicyRule {
     if (covered) return [];
     return [
       `${element.address}: lifecycle.ignore_changes must cover spec[0].resources[0].requests, ` +
-        `so that a changed size never resizes or replaces the claim (use src/constructs/data-volume.ts)`,
+        `so that a changed size never resizes or replaces the claim (use lib/constructs/data-volume.ts)`,
     ];
   }
 }

@@ -42,7 +42,7 @@ export class InspectableResources extends PolicyRule {
       return [
         `${element.address}: data source ${element.type} is one the template policies cannot inspect ` +
           `(it may run a program or reach the network at plan time); add it to ` +
-          `src/policy/inspectable-resources.ts only if it just reads`,
+          `lib/policy/inspectable-resources.ts only if it just reads`,
       ];
     }
     const reasons: string[] = [];
@@ -54,7 +54,7 @@ export class InspectableResources extends PolicyRule {
     } else if (!INSPECTABLE_KUBERNETES.test(element.type) && !HARMLESS_TYPES.test(element.type)) {
       reasons.push(
         `${element.address}: resource type ${element.type} is one the template policies cannot inspect; ` +
-          `use a type they know, or add it to src/policy/inspectable-resources.ts once every rule ` +
+          `use a type they know, or add it to lib/policy/inspectable-resources.ts once every rule ` +
           `reads all of its security-relevant fields`,
       );
     }

@@ -11,11 +11,11 @@ import { spawnSync } from "node:child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { parseCommandLine, UsageError } from "../app/cli-args";
-import { projectRoot } from "../src/core/project-root";
-import { templateAddresses, writeRecordedAddresses } from "../app/template-addresses";
-import { deriveIntent, INTENT_FILE } from "../app/intent";
-import { MAX_CODER_TEMPLATE_NAME } from "../src/core/coder-names";
+import { parseCommandLine, UsageError } from "../../app/cli-args";
+import { projectRoot } from "../../lib/core/project-root";
+import { templateAddresses, writeRecordedAddresses } from "../../app/template-addresses";
+import { deriveIntent, INTENT_FILE } from "../../app/intent";
+import { MAX_CODER_TEMPLATE_NAME } from "../../lib/core/coder-names";
 
 const USAGE = `usage: npm run new-template -- <id>   (a lowercase name: letters, digits, dashes; at most ${MAX_CODER_TEMPLATE_NAME} characters)`;
 const ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
@@ -80,7 +80,7 @@ function stackSource(name: string, title: string): string {
   WorkspaceDeployment,
   workspaceObjectMeta,
   WorkspaceParameter,
-} from "../../src";
+} from "../../lib";
 
 /** The image's user; its home is the data volume. */
 const WORKSPACE_UID = 1000;
@@ -276,7 +276,7 @@ export function registered(registry: string, id: string): string {
 async function record(root: string, id: string): Promise<void> {
   // Loaded only here (the templates and cdktf, ~0.4 s): the scaffold itself, a refused id and
   // the helpers' importers (the scaffold's test) never synthesize.
-  const { synthTemplates } = await import("../app/synth");
+  const { synthTemplates } = await import("../../app/synth");
   const { updateGeneratedDocs } = await import("./docs");
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "new-template-"));
   try {
@@ -312,7 +312,7 @@ function scaffold(root: string, id: string): void {
   fs.writeFileSync(registry, registered(fs.readFileSync(registry, "utf8"), id));
   const ts = path.join(root, "scripts", "ts.js");
   // A fresh process: it loads the registry with the new template in it.
-  run(root, [ts, path.join(root, "cli", "new-template.ts"), "--record", id]);
+  run(root, [ts, path.join(root, "scripts", "commands", "new-template.ts"), "--record", id]);
   run(root, [
     path.join(root, "node_modules", "prettier", "bin", "prettier.cjs"),
     "--write",

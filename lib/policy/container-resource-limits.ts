@@ -17,7 +17,7 @@ const REQUIRED_LIMITS = ["cpu", "memory"] as const;
  * with others, and one without limits can starve them. The rule fails closed: a limits map
  * that is an expression passes only when it can be proven to hold cpu and memory, i.e.
  * it is a local whose synthesized value is a literal map naming both, or its construct
- * declared the keys with `declareLimits` (src/policy/policy-rule.ts). Anything else (an
+ * declared the keys with `declareLimits` (lib/policy/policy-rule.ts). Anything else (an
  * object written as an expression, `hcl\`{}\``, a lookup) is a violation.
  */
 export class ContainerResourceLimits extends PolicyRule {
