@@ -6,7 +6,8 @@ import { projectRoot } from "../../../lib/core/project-root";
 import { itWithShellcheck } from "../../support/shellcheck";
 
 // `npm run push` end to end, run the way npm runs it (scripts/push.js: scripts/commands/push.ts bundled),
-// against a fake `coder` on PATH that records its argv and the folder it was given.
+// against a fake `coder` on PATH that records its argv and the folder it was given, and a fake
+// `git` that says which commit the templates come from (1a2b3c4, clean, unless a case says).
 
 const root = projectRoot();
 const pushScript = [path.join(root, "scripts", "push.js")];
@@ -20,6 +21,9 @@ interface Call {
 let work: string;
 let bin: string;
 let emptyConfig: string;
+/** The short SHA the fake git reports: the default version name. */
+const SHA = "1a2b3c4";
+const SUBJECT = "Raise the default memory limit";
 
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "push-test-"));
@@ -27,8 +31,15 @@ beforeAll(() => {
   fs.mkdirSync(bin);
   fs.copyFileSync(path.join(__dirname, "fake-coder.sh"), path.join(bin, "coder"));
   fs.chmodSync(path.join(bin, "coder"), 0o755);
+  fs.copyFileSync(path.join(__dirname, "fake-git.sh"), path.join(bin, "git"));
+  fs.chmodSync(path.join(bin, "git"), 0o755);
+  // Built-in defaults but the one variable kubernetes requires.
   emptyConfig = path.join(work, "empty.jsonc");
-  fs.writeFileSync(emptyConfig, "// built-in defaults\n{}\n");
+  fs.writeFileSync(
+    emptyConfig,
+    `{ "templates": { "kubernetes": { "variables": { "namespace": "coder-workspaces" } }, ` +
+      `"devcontainer": {}, "packer-builder": {} } }\n`,
+  );
 });
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -58,6 +69,18 @@ function runPush(name: string, args: string[], env: Record<string, string> = {})
   return { ...result, outdir, calls: () => readCalls(log), logExists: () => fs.existsSync(log) };
 }
 
+/** A variables file with packer-builder's required variables (it has no configured ones). */
+function packerVars(): string {
+  const file = path.join(work, "packer-vars.yaml");
+  fs.writeFileSync(
+    file,
+    "harvester_api_server: https://harvester.example.com\n" +
+      "image: registry.example.com/packer:1\n" +
+      "repository_url: https://git.example.com/images.git\n",
+  );
+  return file;
+}
+
 function readCalls(log: string): Call[] {
   return fs
     .readFileSync(log, "utf8")
@@ -72,16 +95,18 @@ function readCalls(log: string): Call[] {
 }
 
 describe("npm run push", () => {
-  itWithShellcheck("uses a fake coder that passes shellcheck", () => {
-    const run = spawnSync("shellcheck", [path.join(__dirname, "fake-coder.sh")], {
-      encoding: "utf8",
-    });
+  itWithShellcheck("uses a fake coder and a fake git that pass shellcheck", () => {
+    const run = spawnSync(
+      "shellcheck",
+      [path.join(__dirname, "fake-coder.sh"), path.join(__dirname, "fake-git.sh")],
+      { encoding: "utf8" },
+    );
     expect(run.error).toBeUndefined();
     expect(run.stdout).toBe("");
     expect(run.status).toBe(0);
   });
 
-  it("synthesizes, pushes with tags, variables file, message and --ignore-lockfile, then sets display metadata", () => {
+  it("synthesizes, pushes with tags, variables file, version name, message and --ignore-lockfile, then sets display metadata", () => {
     const varsFile = path.join(work, "vars.yaml");
     fs.writeFileSync(varsFile, "namespace: coder-workspaces\n");
     const run = runPush("ok", ["kubernetes", "--variables-file", varsFile, "-m", "first version"]);
@@ -104,6 +129,8 @@ describe("npm run push", () => {
       "--provisioner-tag=-",
       "--variables-file",
       varsFile,
+      "--name",
+      SHA,
       "-m",
       "first version",
       "--ignore-lockfile",
@@ -135,7 +162,8 @@ describe("npm run push", () => {
     expect(run.calls().map((c) => c.args)).toEqual([["version"]]);
     const stack = path.join(run.outdir, "stacks", "kubernetes");
     expect(run.stdout.split("\n")).toEqual([
-      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- -m 'it'\\''s new' --ignore-lockfile`,
+      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- --var namespace=coder-workspaces ` +
+        `--name ${SHA} -m 'it'\\''s new' --ignore-lockfile`,
       "coder templates edit kubernetes --display-name Kubernetes --description " +
         "'A container workspace on Kubernetes with a persistent home volume' --icon /icon/k8s.png",
       "",
@@ -181,7 +209,7 @@ describe("npm run push", () => {
     const config = path.join(work, "deploy.jsonc");
     fs.writeFileSync(
       config,
-      `{ "templates": { "kubernetes": { "name": "k8s-dev", "provisionerTags": { "zone": "b", "cluster": "dev" } } } }`,
+      `{ "templates": { "kubernetes": { "name": "k8s-dev", "variables": { "namespace": "dev" }, "provisionerTags": { "zone": "b", "cluster": "dev" } } } }`,
     );
     const run = runPush("config", ["kubernetes", "--config", config]);
     expect(run.status).toBe(0);
@@ -252,13 +280,23 @@ describe("npm run push", () => {
         "use_kubeconfig=false",
         "--variables-file",
         varsFile,
+        "--name",
+        SHA,
+        "-m",
+        SUBJECT,
         "--ignore-lockfile",
       ]);
     });
 
     it("passes no --var without configured variables", () => {
-      const run = runPush("vars-none", ["kubernetes", "--dry-run"]);
-      expect(run.stdout).not.toContain("--var");
+      const run = runPush("vars-none", [
+        "packer-builder",
+        "--dry-run",
+        "--variables-file",
+        packerVars(),
+      ]);
+      expect(run.status).toBe(0);
+      expect(run.stdout).not.toContain("--var ");
     });
 
     it("refuses a variables file that is not a YAML map", () => {
@@ -306,6 +344,12 @@ describe("npm run push", () => {
         "-d",
         stack,
         "--yes",
+        "--var",
+        "namespace=coder-workspaces",
+        "--name",
+        SHA,
+        "-m",
+        SUBJECT,
         "--ignore-lockfile",
       ]);
       expect(edit.args.slice(0, 3)).toEqual(["templates", "edit", "kubernetes"]);
@@ -318,13 +362,22 @@ describe("npm run push", () => {
     });
 
     it("still passes a tagged template's tags", () => {
-      const run = runPush("old-cli-tagged", ["packer-builder"], { FAKE_CODER_VERSION: "2.20.0" });
+      const vars = packerVars();
+      const run = runPush("old-cli-tagged", ["packer-builder", "--variables-file", vars], {
+        FAKE_CODER_VERSION: "2.20.0",
+      });
       expect(run.status).toBe(0);
       const [, push] = run.calls();
       expect(push.args.slice(5)).toEqual([
         "--yes",
         "--provisioner-tag",
         "cluster=harvester",
+        "--variables-file",
+        vars,
+        "--name",
+        SHA,
+        "-m",
+        SUBJECT,
         "--ignore-lockfile",
       ]);
       expect(run.stderr).not.toContain("does not understand");
@@ -359,7 +412,8 @@ describe("npm run push", () => {
       expect(run.status).toBe(0);
       const stack = path.join(run.outdir, "stacks", "kubernetes");
       expect(run.stdout.split("\n")[0]).toBe(
-        `coder templates push kubernetes -d ${stack} --yes --ignore-lockfile`,
+        `coder templates push kubernetes -d ${stack} --yes --var namespace=coder-workspaces ` +
+          `--name ${SHA} -m '${SUBJECT}' --ignore-lockfile`,
       );
     });
   });
@@ -374,9 +428,12 @@ describe("npm run push", () => {
       "note: no coder CLI found: these are the commands for Coder v2.24.0 or later (assumed)",
     );
     const stack = path.join(run.outdir, "stacks", "kubernetes");
+    // No git either (PATH has neither): Coder names the version and writes its message.
     expect(run.stdout.split("\n")[0]).toBe(
-      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- --ignore-lockfile`,
+      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- ` +
+        `--var namespace=coder-workspaces --ignore-lockfile`,
     );
+    expect(run.stderr).toContain("Coder names the version and writes its message itself");
   });
 
   it("says plainly when coder is not on PATH, before synthesizing anything", () => {
