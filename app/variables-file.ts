@@ -77,9 +77,11 @@ export function checkVariablesFile(
       }
       const problem = valueProblem(pair.value as YamlNode | null, variable.type);
       if (problem !== undefined) {
+        // An empty value is blamed on its name; any other on the value.
         const valueNode = pair.value as YamlNode | null;
+        const empty = valueNode === null || (isScalar(valueNode) && valueNode.value === null);
         throw new VariablesFileError(
-          `${valueNode?.range ? at(valueNode.range[0]) : where}: ${name}: ${problem}`,
+          `${!empty && valueNode.range ? at(valueNode.range[0]) : where}: ${name}: ${problem}`,
         );
       }
       names.push(name);
