@@ -68,7 +68,10 @@ describe("parsing", () => {
     ],
     ["", "deploy.jsonc:1:1: not valid JSONC (expected a value)"],
     ["[]", "deploy.jsonc:1:1: (top level): a list is not allowed; expected an object"],
-    ['{\n  "template": {}\n}', "deploy.jsonc:2:3: template: unknown field (did you mean "templates"?); allowed: templates"],
+    [
+      '{\n  "template": {}\n}',
+      `deploy.jsonc:2:3: template: unknown field (did you mean "templates"?); allowed: templates`,
+    ],
     [
       '{ "templates": {\n  "kubernetes": {},\n  "docker": {}\n} }',
       'deploy.jsonc:3:3: templates.docker: unknown template "docker"; known: kubernetes, devcontainer, packer-builder',
