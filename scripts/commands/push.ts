@@ -190,7 +190,13 @@ async function main(argv: readonly string[]): Promise<number> {
       ).names;
     } else {
       const missing = requiredWithoutValue(variables, configured);
-      if (missing.length > 0) {
+      if (missing.length > 0 && args.dryRun) {
+        // A dry run shows the commands anyway; the push itself would stop here.
+        process.stderr.write(
+          `note: ${template.name} has required variables without a value: ${missing.join(", ")}; ` +
+            `a push stops here until templates.${id}.variables or --variables-file sets them\n`,
+        );
+      } else if (missing.length > 0) {
         throw new VariablesFileError(
           `${template.name}: required variable${missing.length > 1 ? "s" : ""} without a value: ` +
             `${missing.join(", ")}. Set ${missing.length > 1 ? "them" : "it"} under templates.${id}.variables ` +

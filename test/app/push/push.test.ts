@@ -483,12 +483,19 @@ describe("npm run push", () => {
     });
 
     it("names the required variables nothing sets", () => {
-      const run = runPush("vars-required", ["packer-builder", "--dry-run"]);
+      const run = runPush("vars-required", ["packer-builder"]);
       expect(run.status).toBe(2);
       expect(run.stderr).toContain(
         "required variables without a value: harvester_api_server, image, repository_url",
       );
       expect(run.logExists()).toBe(false);
+      // A dry run names them and still prints the commands.
+      const dry = runPush("vars-required-dry", ["packer-builder", "--dry-run"]);
+      expect(dry.status).toBe(0);
+      expect(dry.stderr).toContain(
+        "note: packer-builder has required variables without a value: harvester_api_server, image, repository_url; a push stops here",
+      );
+      expect(dry.stdout).toContain("coder templates push packer-builder");
     });
 
     it("refuses a value of the wrong type without showing it", () => {
