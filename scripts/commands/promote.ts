@@ -6,8 +6,7 @@
 // belong to the template, not to a version, so a staged push leaves them to the promotion.
 // `npm run promote` runs it bundled (scripts/promote.js).
 import { parseCommandLine, UsageError } from "../../app/cli-args";
-import { coderVersionOf, findOnPath, runStreaming, shellQuote } from "../../app/coder-cli";
-import { formatCoderVersion, type CoderVersion } from "../../app/coder-version";
+import { announceCoderVersion, findOnPath, runCoderStep, shellQuote } from "../../app/coder-cli";
 import { versionNameProblem } from "../../app/git-version";
 import { loadConfigFor } from "../../app/load-config";
 import { createStack } from "../../app/synth";
@@ -53,12 +52,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const stack = createStack(definition, new App(), config);
   const name = config?.templates?.get(id)?.name ?? id;
 
-  let coderVersion: CoderVersion | null | undefined;
-  if (coder !== undefined) {
-    coderVersion = coderVersionOf(coder) ?? null;
-    const shown = coderVersion === null ? "version unknown" : formatCoderVersion(coderVersion);
-    process.stderr.write(`coder CLI: ${coder} (${shown})\n`);
-  }
+  const coderVersion = coder === undefined ? undefined : announceCoderVersion(coder);
   const plan = planPromote(name, versionName, {
     coderVersion,
     frontMatter: stack.frontMatter,
@@ -70,26 +64,15 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`coder ${shellQuote(plan.promote)}\n${edit}`);
     return 0;
   }
-  process.stderr.write(`running: coder ${shellQuote(plan.promote)}\n`);
-  const promoted = await runStreaming(coder, plan.promote);
-  if (promoted.exitCode !== 0) {
-    process.stderr.write(
-      `promote failed: coder templates versions promote exited with ${promoted.exitCode}` +
-        (promoted.lastLines.length > 0 ? `:\n  ${promoted.lastLines.join("\n  ")}\n` : "\n"),
-    );
-    return promoted.exitCode;
-  }
+  const promoted = await runCoderStep(coder, plan.promote, "promote failed");
+  if (promoted !== 0) return promoted;
   if (plan.edit !== undefined) {
-    process.stderr.write(`running: coder ${shellQuote(plan.edit)}\n`);
-    const edited = await runStreaming(coder, plan.edit);
-    if (edited.exitCode !== 0) {
-      process.stderr.write(
-        `promoted ${versionName}, but setting ${name}'s display name, description, icon and settings ` +
-          `failed (coder templates edit exited with ${edited.exitCode})` +
-          (edited.lastLines.length > 0 ? `:\n  ${edited.lastLines.join("\n  ")}\n` : "\n"),
-      );
-      return edited.exitCode;
-    }
+    const edited = await runCoderStep(
+      coder,
+      plan.edit,
+      `promoted ${versionName}, but setting ${name}'s display name, description, icon and settings failed`,
+    );
+    if (edited !== 0) return edited;
   }
   process.stderr.write(`promoted ${name} version ${versionName}\n`);
   return 0;

@@ -12,8 +12,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parseCommandLine, UsageError } from "../../app/cli-args";
-import { coderVersionOf, findOnPath, runStreaming, shellQuote } from "../../app/coder-cli";
-import { formatCoderVersion, type CoderVersion } from "../../app/coder-version";
+import { announceCoderVersion, findOnPath, runCoderStep, shellQuote } from "../../app/coder-cli";
 import { projectRoot } from "../../lib/core/project-root";
 import { planPush } from "../../app/template-push";
 import { templateIdFor } from "../../app/template-id";
@@ -234,12 +233,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
   // The flags a push may use depend on the CLI's release (app/coder-version.ts); a dry run
   // without a CLI prints the commands for the release planPush assumes.
-  let coderVersion: CoderVersion | null | undefined;
-  if (coder !== undefined) {
-    coderVersion = coderVersionOf(coder) ?? null;
-    const shown = coderVersion === null ? "version unknown" : formatCoderVersion(coderVersion);
-    process.stderr.write(`coder CLI: ${coder} (${shown})\n`);
-  }
+  const coderVersion = coder === undefined ? undefined : announceCoderVersion(coder);
 
   if (args.checkUpgrade) {
     const stop = await checkUpgradeBeforePush({
@@ -267,26 +261,15 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
 
-  process.stderr.write(`running: coder ${shellQuote(plan.push)}\n`);
-  const pushed = await runStreaming(coder, plan.push);
-  if (pushed.exitCode !== 0) {
-    process.stderr.write(
-      `push failed: coder templates push exited with ${pushed.exitCode}` +
-        (pushed.lastLines.length > 0 ? `:\n  ${pushed.lastLines.join("\n  ")}\n` : "\n"),
-    );
-    return pushed.exitCode;
-  }
+  const pushed = await runCoderStep(coder, plan.push, "push failed");
+  if (pushed !== 0) return pushed;
   if (plan.edit !== undefined) {
-    process.stderr.write(`running: coder ${shellQuote(plan.edit)}\n`);
-    const edited = await runStreaming(coder, plan.edit);
-    if (edited.exitCode !== 0) {
-      process.stderr.write(
-        `pushed ${template.name}, but setting its display name, description, icon and settings failed ` +
-          `(coder templates edit exited with ${edited.exitCode})` +
-          (edited.lastLines.length > 0 ? `:\n  ${edited.lastLines.join("\n  ")}\n` : "\n"),
-      );
-      return edited.exitCode;
-    }
+    const edited = await runCoderStep(
+      coder,
+      plan.edit,
+      `pushed ${template.name}, but setting its display name, description, icon and settings failed`,
+    );
+    if (edited !== 0) return edited;
   }
   process.stderr.write(
     `pushed ${template.name} from ${template.dir}` +

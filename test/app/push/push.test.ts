@@ -266,7 +266,7 @@ describe("npm run push", () => {
   it("fails with the CLI's message and exit status when the push fails, and skips the edit", () => {
     const run = runPush("fail", ["kubernetes"], { FAKE_CODER_FAIL: "push" });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("push failed: coder templates push exited with 1:");
+    expect(run.stderr).toContain("push failed (coder templates push exited with 1):");
     expect(run.stderr).toContain(
       "error: template import provisioning failed: terraform plan: exit status 1",
     );
@@ -535,7 +535,7 @@ describe("npm run push", () => {
       });
       expect(failed.status).toBe(1);
       expect(failed.stderr).toContain(
-        "promote failed: coder templates versions promote exited with 1",
+        "promote failed (coder templates versions promote exited with 1):",
       );
       expect(failed.calls().map((c) => c.args.slice(0, 3))).toEqual([
         ["version"],
