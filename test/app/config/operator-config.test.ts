@@ -194,7 +194,7 @@ describe("variable defaults at synth", () => {
       synthWith('{ "templates": { "kubernetes": {\n  "variables": {\n    "nmspace": "ws" } } } }'),
     );
     expect(message).toMatch(
-      /^deploy\.jsonc:3:5: templates\.kubernetes\.variables\.nmspace: unknown variable "nmspace"; template "kubernetes" has: .*namespace.*use_kubeconfig/,
+      /^deploy\.jsonc:3:5: templates\.kubernetes\.variables\.nmspace: unknown variable "nmspace" \(did you mean "namespace"\?\); template "kubernetes" has: .*namespace.*use_kubeconfig/,
     );
   });
 
