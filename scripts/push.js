@@ -14,7 +14,7 @@ try {
   bundleEntry({
     entry: "scripts/commands/push.ts",
     outfile: BUNDLE,
-    inputs: [...INPUTS, "scripts/commands/push.ts"],
+    inputs: [...INPUTS, "scripts/commands/push.ts", "packages/terraform-harness/src"],
   });
 } catch (error) {
   process.stderr.write(`push: ${error && error.message ? error.message : error}\n`);

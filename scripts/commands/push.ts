@@ -17,10 +17,17 @@ import { planPush } from "../../app/template-push";
 import { TEMPLATES } from "../../app/registry";
 import { loadConfigFor } from "../../app/load-config";
 import { synthTemplates } from "../../app/synth";
+import {
+  checkUpgradeBeforePush,
+  UPGRADE_CHECK_OPTIONS,
+  UPGRADE_CHECK_USAGE,
+  upgradeCheckRequest,
+  type UpgradeCheckRequest,
+} from "../../app/upgrade/push-hook";
 
 const USAGE =
   "usage: npm run push -- <template> [--dry-run] [--variables-file <file.yaml>] [--message <text>] " +
-  "[--config <file.jsonc>] [--outdir <dir>]";
+  `[--config <file.jsonc>] [--outdir <dir>] ${UPGRADE_CHECK_USAGE}`;
 
 /** Exit status when `coder` is missing, as a shell reports "command not found". */
 const EXIT_NO_CLI = 127;
@@ -33,6 +40,7 @@ interface PushArgs {
   readonly message?: string;
   readonly config?: string;
   readonly outdir?: string;
+  readonly upgradeCheck: UpgradeCheckRequest;
 }
 
 function readArgs(argv: readonly string[]): PushArgs {
@@ -45,6 +53,7 @@ function readArgs(argv: readonly string[]): PushArgs {
       config: { type: "string" },
       outdir: { type: "string" },
       help: { type: "boolean", short: "h" },
+      ...UPGRADE_CHECK_OPTIONS,
     },
     USAGE,
   );
@@ -61,6 +70,7 @@ function readArgs(argv: readonly string[]): PushArgs {
     message: values.message,
     config: values.config,
     outdir: values.outdir,
+    upgradeCheck: upgradeCheckRequest(values),
   };
 }
 
@@ -99,6 +109,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const outdir = args.outdir ?? process.env.CDKTF_OUTDIR ?? path.join(projectRoot(), "cdktf.out");
   const [template] = synthTemplates({ outdir, only: [id], config });
   process.stderr.write(`synthesized ${template.dir}\n`);
+  const refused = await checkUpgradeBeforePush(template, args.upgradeCheck, { variablesFile });
+  if (refused !== undefined) return refused;
 
   const plan = planPush(template, {
     variablesFile,
