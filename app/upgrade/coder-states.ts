@@ -89,7 +89,8 @@ export function pulledState(
     source: workspace,
     read: async () => {
       const run = await runCli(coder, ["state", "pull", workspace], env);
-      if (run.exitCode !== 0) throw new CoderCliError(failure(`coder state pull ${workspace}`, run));
+      if (run.exitCode !== 0)
+        throw new CoderCliError(failure(`coder state pull ${workspace}`, run));
       return run.stdout;
     },
   };

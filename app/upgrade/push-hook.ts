@@ -58,7 +58,9 @@ export async function checkUpgradeBeforePush(
     throw e;
   });
   if (report instanceof CoderCliError) {
-    say(`push refused: the upgrade check could not read the workspaces' states: ${report.message}\n`);
+    say(
+      `push refused: the upgrade check could not read the workspaces' states: ${report.message}\n`,
+    );
     return EXIT_FAILED;
   }
   say(renderUpgradeText(report));
@@ -74,7 +76,9 @@ export async function checkUpgradeBeforePush(
     return EXIT_DATA_LOSS;
   }
   if (report.workspaces.some((w) => "error" in w)) {
-    say("push refused: some workspaces could not be planned (above); fix that, or push without --check-upgrade\n");
+    say(
+      "push refused: some workspaces could not be planned (above); fix that, or push without --check-upgrade\n",
+    );
     return EXIT_FAILED;
   }
   return undefined;

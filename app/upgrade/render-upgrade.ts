@@ -19,8 +19,9 @@ export function exitStatus(report: UpgradeReport): number {
 /** A terminal-safe form of text that came from a state or a CLI (control characters escaped). */
 function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, (c) =>
-    c === "\t" ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  return text.replace(
+    /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => (c === "\t" ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
   );
 }
 
@@ -56,7 +57,13 @@ export function renderUpgradeText(report: UpgradeReport): string {
 
 function workspaceLines(w: WorkspaceUpgrade): string[] {
   const title = `${printable(w.workspace)} (${printable(w.source)}): ${outcomeOf(w)}`;
-  if ("error" in w) return [title, ...printable(w.error).split("\n").map((l) => `  ${l}`)];
+  if ("error" in w)
+    return [
+      title,
+      ...printable(w.error)
+        .split("\n")
+        .map((l) => `  ${l}`),
+    ];
   const lines = [title];
   for (const c of w.changes) {
     const why =

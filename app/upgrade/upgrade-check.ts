@@ -9,7 +9,12 @@ import { parse as parseYaml } from "yaml";
 import { UsageError } from "../cli-args";
 import { findOnPath } from "../coder-cli";
 import { checkStateCli, CoderCliError, pulledState, templateWorkspaces } from "./coder-states";
-import { planUpgrade, type StateSource, type UpgradeReport, type UpgradeTarget } from "./plan-upgrade";
+import {
+  planUpgrade,
+  type StateSource,
+  type UpgradeReport,
+  type UpgradeTarget,
+} from "./plan-upgrade";
 
 /** Which states to plan. */
 export interface StateSelection {
@@ -42,7 +47,9 @@ export function readVariablesFile(file: string): Record<string, unknown> {
   }
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new UsageError(`--variables-file ${file}: must be a YAML map of variable names to values`);
+    throw new UsageError(
+      `--variables-file ${file}: must be a YAML map of variable names to values`,
+    );
   }
   return parsed as Record<string, unknown>;
 }
@@ -61,7 +68,9 @@ export async function selectStates(
     }
   }
   if (files.length === 0 && named.length === 0 && selection.all !== true) {
-    throw new UsageError("name the states to plan: --workspace owner/name, --all, or --state <file>");
+    throw new UsageError(
+      "name the states to plan: --workspace owner/name, --all, or --state <file>",
+    );
   }
   const sources: StateSource[] = files.map((file) => ({
     source: file,
@@ -77,7 +86,8 @@ export async function selectStates(
   }
   checkStateCli(coder, env);
   const pulled = new Set(named);
-  if (selection.all === true) for (const w of await templateWorkspaces(coder, templateName, env)) pulled.add(w);
+  if (selection.all === true)
+    for (const w of await templateWorkspaces(coder, templateName, env)) pulled.add(w);
   return [...sources, ...[...pulled].map((w) => pulledState(coder, w, env))];
 }
 

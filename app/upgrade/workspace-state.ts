@@ -55,7 +55,10 @@ export function readWorkspaceState(text: string, source: string): WorkspaceState
   try {
     parsed = JSON.parse(text);
   } catch {
-    const start = text.trim().slice(0, 40).replace(/[^\x20-\x7e]/g, "?");
+    const start = text
+      .trim()
+      .slice(0, 40)
+      .replace(/[^\x20-\x7e]/g, "?");
     throw new StateError(
       `${source}: not a Terraform state (not JSON${start === "" ? ": the output was empty" : `; it starts with "${start}"`})`,
     );
@@ -118,7 +121,9 @@ function recordedReads(resources: readonly Json[]): Record<string, FixtureEntry[
       const entry: FixtureEntry = keys
         ? {
             match: Object.fromEntries(
-              keys.filter((k) => values[k] !== null && values[k] !== undefined).map((k) => [k, values[k]]),
+              keys
+                .filter((k) => values[k] !== null && values[k] !== undefined)
+                .map((k) => [k, values[k]]),
             ),
             values,
           }

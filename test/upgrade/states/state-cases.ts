@@ -4,7 +4,11 @@
  */
 import { createHash } from "node:crypto";
 import * as path from "node:path";
-import { DEFAULT_OWNER, DEFAULT_WORKSPACE, type FixtureValues } from "@coder-cdktf/terraform-harness";
+import {
+  DEFAULT_OWNER,
+  DEFAULT_WORKSPACE,
+  type FixtureValues,
+} from "@coder-cdktf/terraform-harness";
 
 /**
  * The release the states come from: the last commit before the round of 2026-12-02 (the
@@ -77,7 +81,9 @@ export function fixtureState(state: Readonly<Record<string, unknown>>): Record<s
     instances: (r.instances as Json[]).map((instance) => {
       const address = `${r.module ?? ""}.${r.type}.${r.name}[${String(instance.index_key ?? "")}]`;
       const attributes =
-        r.type === "terraform_data" ? { ...instance.attributes, id: derivedId(address) } : instance.attributes;
+        r.type === "terraform_data"
+          ? { ...instance.attributes, id: derivedId(address) }
+          : instance.attributes;
       const sensitive = Array.isArray(instance.sensitive_attributes)
         ? [...instance.sensitive_attributes].sort((a, b) =>
             JSON.stringify(a) < JSON.stringify(b) ? -1 : 1,
