@@ -79,7 +79,8 @@ const MAX_PATHS = 6;
 
 /** Terraform's `action_reason` values, in the report's words. */
 const REASONS: Readonly<Record<string, string>> = {
-  delete_because_no_resource_config: "no longer in the configuration (renamed without `moved`?)",
+  delete_because_no_resource_config:
+    "no longer in the configuration: renamed without a `moved` block?",
   delete_because_no_module: "its module is no longer called",
   delete_because_count_index: "its count no longer reaches this index",
   delete_because_each_key: "its for_each no longer has this key",

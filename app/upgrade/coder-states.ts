@@ -87,6 +87,7 @@ export function pulledState(
 ): StateSource {
   return {
     source: workspace,
+    workspace,
     read: async () => {
       const run = await runCli(coder, ["state", "pull", workspace], env);
       if (run.exitCode !== 0)

@@ -14,6 +14,11 @@ import { readWorkspaceState, StateError } from "./workspace-state";
 export interface StateSource {
   /** `owner/name`, or the file, for messages until the state names its workspace. */
   readonly source: string;
+  /**
+   * The workspace's name as Coder has it now (a pulled state): it wins over the one the
+   * state recorded at its last build (a workspace renamed since). @default the recorded one
+   */
+  readonly workspace?: string;
   /** The state file's text; rejects with a message that says what failed. */
   read(): Promise<string>;
 }
@@ -91,7 +96,7 @@ async function planOne(
   let workspace = source.source;
   try {
     const state = readWorkspaceState(await source.read(), source.source);
-    workspace = state.workspace;
+    workspace = source.workspace ?? state.workspace;
     if (state.templateName !== target.name) {
       throw new StateError(
         `${workspace} (${source.source}) belongs to template "${state.templateName || "(none recorded)"}", ` +
