@@ -3,6 +3,7 @@
  * and the command's exit status. Addresses and attribute paths only: no value of a state.
  */
 import { isCoderRecord, OUTCOME_WORDS, OUTCOMES, type Outcome } from "./classify-changes";
+import { printable } from "../preview/render-report";
 import { losesData, type UpgradeReport, type WorkspaceUpgrade } from "./plan-upgrade";
 
 /** Exit status when a workspace would lose data (the push hook refuses on it too). */
@@ -14,15 +15,6 @@ export const EXIT_FAILED = 1;
 export function exitStatus(report: UpgradeReport): number {
   if (losesData(report)) return EXIT_DATA_LOSS;
   return report.workspaces.some((w) => "error" in w) ? EXIT_FAILED : 0;
-}
-
-/** A terminal-safe form of text that came from a state or a CLI (control characters escaped). */
-function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(
-    /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => (c === "\t" ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
-  );
 }
 
 function outcomeOf(w: WorkspaceUpgrade): string {
@@ -57,13 +49,7 @@ export function renderUpgradeText(report: UpgradeReport): string {
 
 function workspaceLines(w: WorkspaceUpgrade): string[] {
   const title = `${printable(w.workspace)} (${printable(w.source)}): ${outcomeOf(w)}`;
-  if ("error" in w)
-    return [
-      title,
-      ...printable(w.error)
-        .split("\n")
-        .map((l) => `  ${l}`),
-    ];
+  if ("error" in w) return [title, ...w.error.split("\n").map((l) => `  ${printable(l)}`)];
   const lines = [title];
   for (const c of w.changes) {
     const why =

@@ -148,8 +148,11 @@ describe("npm run plan-upgrade", () => {
     const r = planUpgrade(["--workspace", "alice/dev"], { FAKE_CODER_FAIL: "state" });
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("alice/dev (alice/dev): not planned");
-    expect(r.stdout).toContain("coder state pull alice/dev exited with 1:");
-    expect(r.stdout).toContain("You must be logged in.");
+    expect(r.stdout).toContain(
+      "  coder state pull alice/dev exited with 1:\n" +
+        '    Encountered an error running "coder state", see "coder state --help" for more information\n' +
+        "    error: GET https://coder.example.com/api/v2/users/me: unexpected status code 401: You must be logged in.\n",
+    );
   });
 
   it("says so when the CLI prints no state", () => {
