@@ -91,14 +91,23 @@ function resource(stack: IConstruct, type: string, name?: string): TerraformReso
 
 describe(`the ordinary upgrade from ${STATES_COMMIT} to today`, () => {
   /** What each saved workspace's next start does, as planned. */
-  const EXPECTED: Record<string, { outcome: string; restarted?: string }> = {
-    kubernetes: { outcome: "nothing" },
+  const EXPECTED: Record<string, { outcome: string; changes: string[] }> = {
+    kubernetes: { outcome: "nothing", changes: [] },
     // Stopped: its start creates the pod, as every start does.
-    "kubernetes-stopped": { outcome: "nothing" },
-    // The lifecycle script changed since: the pod's command carries it.
-    devcontainer: { outcome: "restarted", restarted: "kubernetes_deployment_v1.main[0]" },
-    // The clone script was replaced (a Coder record), the kubeconfig Secret updated in place.
-    "packer-builder": { outcome: "updated" },
+    "kubernetes-stopped": { outcome: "nothing", changes: [] },
+    // The lifecycle scripts changed since (b53994a, 756d7d2, fff0d67): the pod's command carries them.
+    devcontainer: {
+      outcome: "restarted",
+      changes: [
+        "replaced coder_script.devcontainer_lifecycle[0]",
+        "restarted kubernetes_deployment_v1.main[0]",
+      ],
+    },
+    // The clone script changed since (b53994a, ce71965): a Coder record, replaced at no cost.
+    "packer-builder": {
+      outcome: "updated",
+      changes: ["replaced coder_script.clone_repository[0]"],
+    },
   };
 
   it.each(STATE_CASES.map((c) => [c.name, c.template] as const))(
@@ -117,8 +126,7 @@ describe(`the ordinary upgrade from ${STATES_COMMIT} to today`, () => {
         expect(c.outcome).not.toBe("destroyed");
       }
       expect(w.outcome).toBe(EXPECTED[name].outcome);
-      const restarted = w.changes.filter((c) => c.outcome === "restarted").map((c) => c.address);
-      expect(restarted).toEqual(EXPECTED[name].restarted ? [EXPECTED[name].restarted] : []);
+      expect(w.changes.map((c) => `${c.outcome} ${c.address}`)).toEqual(EXPECTED[name].changes);
       expect(exitStatus(report)).toBe(0);
       expect(renderUpgradeText(report)).toContain("no workspace loses data");
     },
