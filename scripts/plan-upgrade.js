@@ -17,7 +17,9 @@ for (const [signal, code] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
 ]) {
-  process.once(signal, () => process.exit(code));
+  // `on`, not `once`: each of the plans running in parallel may pass the signal on, and a
+  // second one without a handler would kill the process before the folder is removed.
+  process.on(signal, () => process.exit(code));
 }
 const { bundleEntry, run, INPUTS } = require("./synth-bundle");
 

@@ -97,8 +97,10 @@ async function inPrivateTemp<T>(fn: () => Promise<T>): Promise<T> {
     process.exit(signal === "SIGINT" ? 130 : 143);
   };
   process.on("exit", remove);
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // `on`, not `once`: plans in parallel may each pass on a Ctrl-C, and a second signal
+  // without a handler would kill the process before the folder is removed.
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   process.env.TMPDIR = dir;
   try {
     return await fn();

@@ -211,3 +211,33 @@ describe("npm run push -- --check-upgrade", () => {
     expect(r.calls().filter((c) => c.startsWith("templates push kubernetes"))).toHaveLength(1);
   });
 });
+
+describe("an interrupted check", () => {
+  /** A terraform that interrupts its caller as its plan starts, as Ctrl-C would. */
+  function interruptingTerraform(): string {
+    const dir = path.join(work, `interrupting-${++runs}`);
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, "terraform"),
+      `#!/bin/sh\n[ "$1" = plan ] && kill -INT "$PPID"\nexec '${terraform}' "$@"\n`,
+    );
+    fs.chmodSync(path.join(dir, "terraform"), 0o755);
+    return dir;
+  }
+
+  it.each([
+    ["plan-upgrade.js", ["kubernetes", "--variables-file", "V", "--workspace", "alice/dev"]],
+    ["push.js", ["kubernetes", "--variables-file", "V", "--check-upgrade", "--outdir", "OUT"]],
+  ])("%s removes the states it pulled (its temp folders) and exits 130", (script, args) => {
+    const runTmp = fs.mkdtempSync(path.join(work, "tmp-"));
+    const r = run(
+      script,
+      args.map((a) => (a === "V" ? variables : a === "OUT" ? out() : a)),
+      { PATH: `${interruptingTerraform()}:${bin}:${process.env.PATH}`, TMPDIR: runTmp },
+    );
+    expect(r.status).toBe(130);
+    expect(fs.readdirSync(runTmp)).toEqual([]);
+    expect(r.calls()).toContain("state pull alice/dev");
+    expect(r.calls().filter((c) => c.startsWith("templates"))).toEqual([]);
+  });
+});

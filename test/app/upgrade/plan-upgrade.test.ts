@@ -304,4 +304,17 @@ describe("states that cannot be planned", () => {
     });
     expect((state.state.resources as { module?: string }[]).filter((r) => r.module)).toEqual([]);
   });
+
+  it("answers the devcontainer metadata with what the builder returned at the last build", () => {
+    const text = fs.readFileSync(stateFile("devcontainer"), "utf8");
+    const recorded = JSON.parse(text).resources.find(
+      (r: { type: string }) => r.type === "devcontainerbuilder_devcontainer",
+    ).instances[0].attributes;
+    const reads = readWorkspaceState(text, "f").fixtures.data_sources!;
+    expect(reads.devcontainerbuilder_devcontainer).toEqual([recorded]);
+    expect(reads.coder_parameter).toContainEqual({
+      match: { name: "repository" },
+      values: expect.objectContaining({ value: "https://github.com/acme/app.git" }),
+    });
+  });
 });
