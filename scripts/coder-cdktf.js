@@ -14,6 +14,10 @@ const COMMANDS = {
   push: { launcher: "push.js", what: "synthesize one template and push it to Coder" },
   promote: { launcher: "promote.js", what: "make a version pushed with --activate=false active" },
   preview: { launcher: "preview.js", what: "what a repository's devcontainer.json becomes" },
+  "plan-upgrade": {
+    launcher: "plan-upgrade.js",
+    what: "what a template version does to every existing workspace",
+  },
   "new-template": {
     source: "commands/new-template.ts",
     what: "scaffold a new template (templates/<id>/, its tests)",

@@ -2,7 +2,8 @@
 // build/<command>.js (only when a source changed) and with V8's code cache, as `npm run synth`
 // does (synth-bundle.js). Transpiling and loading cdktf and the constructs from source was
 // most of a push's own time, and of every case of the tests that run these commands.
-// Used by scripts/push.js and scripts/promote.js.
+// Used by scripts/push.js, promote.js and plan-upgrade.js. The harness is an input: push
+// runs the upgrade check (plan-upgrade) when asked.
 "use strict";
 const path = require("path");
 const { bundleEntry, run, INPUTS } = require("./synth-bundle");
@@ -12,7 +13,11 @@ function runBundled(command) {
   const entry = `scripts/commands/${command}.ts`;
   const bundle = path.join(__dirname, "..", "build", `${command}.js`);
   try {
-    bundleEntry({ entry, outfile: bundle, inputs: [...INPUTS, entry] });
+    bundleEntry({
+      entry,
+      outfile: bundle,
+      inputs: [...INPUTS, entry, "packages/terraform-harness/src"],
+    });
   } catch (error) {
     process.stderr.write(`${command}: ${error && error.message ? error.message : error}\n`);
     process.exit(1);

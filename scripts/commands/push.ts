@@ -17,7 +17,8 @@ import { projectRoot } from "../../lib/core/project-root";
 import { planPush } from "../../app/template-push";
 import { templateIdFor } from "../../app/template-id";
 import { loadConfigFor } from "../../app/load-config";
-import { synthTemplates, type SynthesizedTemplate } from "../../app/synth";
+import { checkUpgradeBeforePush } from "../../app/upgrade/push-hook";
+import { synthTemplates } from "../../app/synth";
 import {
   checkVariablesFile,
   requiredWithoutValue,
@@ -126,29 +127,6 @@ function readArgs(argv: readonly string[]): PushArgs {
   };
 }
 
-/** What `--check-upgrade` hands the upgrade check (issue 36's plan-upgrade command). */
-interface UpgradeCheckRequest {
-  readonly template: SynthesizedTemplate;
-  /** `--allow-data-loss`: go on when the check finds a replaced or destroyed resource. */
-  readonly allowDataLoss: boolean;
-  readonly dryRun: boolean;
-  /** The `coder` executable, when there is one (to read workspaces' state). */
-  readonly coder?: string;
-}
-
-/**
- * The hook `--check-upgrade` runs after synth and before anything is pushed: undefined to go
- * on with the push, or the exit status to stop with. The plan-upgrade command (issue 36)
- * fills it in; until then it says so and stops, so the option never passes unchecked.
- */
-async function checkUpgradeBeforePush(request: UpgradeCheckRequest): Promise<number | undefined> {
-  process.stderr.write(
-    `push: --check-upgrade: the upgrade check (plan-upgrade) is not part of this build; ` +
-      `${request.template.name} was not pushed\n`,
-  );
-  return EXIT_USAGE;
-}
-
 async function main(argv: readonly string[]): Promise<number> {
   const args = readArgs(argv);
   // Check for the CLI first: no point synthesizing for a push that cannot run.
@@ -235,15 +213,13 @@ async function main(argv: readonly string[]): Promise<number> {
   // without a CLI prints the commands for the release planPush assumes.
   const coderVersion = coder === undefined ? undefined : announceCoderVersion(coder);
 
-  if (args.checkUpgrade) {
-    const stop = await checkUpgradeBeforePush({
-      template,
-      allowDataLoss: args.allowDataLoss,
-      dryRun: args.dryRun,
-      coder,
-    });
-    if (stop !== undefined) return stop;
-  }
+  // Before anything is pushed: what this version does to every workspace (plan-upgrade).
+  const stop = await checkUpgradeBeforePush(
+    template,
+    { checkUpgrade: args.checkUpgrade, allowDataLoss: args.allowDataLoss },
+    { variablesFile },
+  );
+  if (stop !== undefined) return stop;
 
   const plan = planPush(template, {
     variablesFile,
