@@ -22,7 +22,7 @@ import {
   renderUpgradeJson,
   renderUpgradeText,
 } from "../../app/upgrade/render-upgrade";
-import { resolveTemplateId } from "../../app/upgrade/template-id";
+import { templateIdFor } from "../../app/template-id";
 import { checkUpgrade } from "../../app/upgrade/upgrade-check";
 
 export { skipCdktfCreationStacks } from "../../lib/private/creation-stacks";
@@ -76,7 +76,7 @@ async function planUpgradeCommand(argv: readonly string[], io: Output): Promise<
     throw new UsageError(`--parallel ${values.parallel}: expected a number from 1 to 64\n${USAGE}`);
   }
   const config = loadConfigFor(values.config === undefined ? [] : ["--config", values.config]);
-  const id = resolveTemplateId(positionals[0], config?.templates, USAGE);
+  const id = templateIdFor(positionals[0], config?.templates, USAGE);
   const outdir = values.outdir ?? mkdtempSync(join(tmpdir(), "plan-upgrade-"));
   const [template] = synthTemplates({ outdir, only: [id], config });
   io.stderr(`synthesized ${template.name} in ${template.dir}\n`);
