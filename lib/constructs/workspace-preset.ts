@@ -308,7 +308,8 @@ export function presetParameterProblem(
   }
   const regex = validation?.regex;
   if (regex !== undefined && !new RegExp(regex).test(value)) {
-    return `${shown} does not match the pattern of parameter "${parameter.name}"`;
+    const why = validation?.error ? `: ${validation.error}` : "";
+    return `${shown} does not match the pattern of parameter "${parameter.name}"${why}`;
   }
   return undefined;
 }

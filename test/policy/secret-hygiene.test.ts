@@ -205,6 +205,9 @@ function planVariables(config: Record<string, unknown>): Record<string, unknown>
   for (const [name, v] of Object.entries(variables)) {
     if (v.sensitive === true) values[name] = SECRETS.variable(name);
     else if (name.endsWith("external_auth_id")) values[name] = "github";
+    // The hosts credentials belong to: the parameters' repository host (planParameters).
+    else if (name.endsWith("credentials_hosts")) values[name] = [FIXTURE_GIT_HOST];
+    else if (name.endsWith("external_auth_host")) values[name] = FIXTURE_GIT_HOST;
     else if (name.endsWith("_username")) values[name] = "fixture-user";
     else if (/(_server|_url|_endpoint)$/.test(name))
       values[name] = `https://${name.replace(/_/g, "-")}.example.com`;
@@ -215,12 +218,15 @@ function planVariables(config: Record<string, unknown>): Record<string, unknown>
   return values;
 }
 
+/** The host of the fixture repository, which the credentials are bound to. */
+const FIXTURE_GIT_HOST = "git.example.com";
+
 /** Parameters without a default get a repository-like URL (the only kind the templates have). */
 function planParameters(config: Record<string, unknown>): Record<string, unknown> {
   const data = (config.data ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
   const values: Record<string, unknown> = {};
   for (const p of Object.values(data.coder_parameter ?? {})) {
-    if (!("default" in p)) values[String(p.name)] = "https://git.example.com/acme/app.git";
+    if (!("default" in p)) values[String(p.name)] = `https://${FIXTURE_GIT_HOST}/acme/app.git`;
   }
   return values;
 }

@@ -1,4 +1,5 @@
 import * as fs from "fs";
+import { REPOSITORY_URL_ERROR } from "../../../lib/devcontainer/git-hosts";
 import * as os from "os";
 import * as path from "path";
 import { ConfigError, parseOperatorConfig } from "../../../app/operator-config";
@@ -231,7 +232,7 @@ describe("a bad preset fails synth at its position, naming the field and the rea
       "devcontainer",
       `[{ "name": "X", "parameters": { "repository": "ssh://bot:hunter2@github.com/acme/app.git" } }]`,
       `"ssh://bot`,
-      `templates.devcontainer.presets[0].parameters.repository: preset "X": "ssh://bot:***@github.com/acme/app.git" is not allowed; repository must be a git URL without credentials in it (no password, no user name in an http(s) URL; credentials come from Coder, not the URL)`,
+      `templates.devcontainer.presets[0].parameters.repository: preset "X": "ssh://bot:***@github.com/acme/app.git" does not match the pattern of parameter "repository": ${REPOSITORY_URL_ERROR}`,
     ],
   ];
 

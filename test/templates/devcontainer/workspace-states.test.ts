@@ -92,6 +92,7 @@ describe("devcontainer template: workspace states", () => {
   const TEMPLATE_WIDE_CREDENTIALS = {
     git_credentials_username: "builder",
     git_credentials_token: "s3cret",
+    git_credentials_hosts: ["github.com"],
   };
   /**
    * Plans of a started workspace that differ only in template variables, one Terraform run
@@ -116,8 +117,8 @@ describe("devcontainer template: workspace states", () => {
       {
         defaults: {},
         license: { accept_vscode_license: false, max_forwarded_ports: 2 },
-        externalAuth: { external_auth_id: "github" },
-        unlinked: { external_auth_id: "gitlab" },
+        externalAuth: { external_auth_id: "github", external_auth_host: "github.com" },
+        unlinked: { external_auth_id: "gitlab", external_auth_host: "github.com" },
         templateWide: { external_auth_id: "github", ...TEMPLATE_WIDE_CREDENTIALS },
       },
     );
