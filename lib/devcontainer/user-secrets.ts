@@ -20,7 +20,7 @@ export const USER_SECRET_NAMES: Rule = {
 /** The help Coder shows for a user secret the template reads (`%s` is its name). */
 export const USER_SECRET_HELP =
   "This template reads your Coder user secret with environment variable %s for " +
-  "${localEnv:%s} in devcontainer.json (it wins over a line of the \"Dev Container " +
+  '${localEnv:%s} in devcontainer.json (it wins over a line of the "Dev Container ' +
   'variables" setting). Create it with: coder secret create <name> --env %s';
 
 /** The build-log message for secrets that cannot be a variable line (`%s`: their names). */

@@ -237,8 +237,8 @@ export class DevcontainerTemplateVariables extends Construct {
       default: [],
       nullable: false,
       description:
-        "Hosts the template-wide git credentials belong to (e.g. [\"github.com\"], " +
-        "[\"git.example.com:8443\"]): they are sent only with a repository on one of them, over " +
+        'Hosts the template-wide git credentials belong to (e.g. ["github.com"], ' +
+        '["git.example.com:8443"]): they are sent only with a repository on one of them, over ' +
         "https. Empty: never sent.",
     });
     this.externalAuthHost = new TemplateVariable(this, "external_auth_host", {

@@ -354,8 +354,10 @@ describe("devcontainer template: the workspace pod", () => {
         value: null,
         value_from: [{ secret_key_ref: [{ name: secretName, key: "DC_VARIABLES" }] }],
       });
-      const deployment = plan.resource("kubernetes_deployment_v1.main[0]").after;
-      expect(JSON.stringify(deployment)).not.toContain("NPM_TOKEN=abc");
+      // (The wrapper's own comment has "NPM_TOKEN=abc" as its example: the env is what counts.)
+      const pod = podOf(plan);
+      const env = [...pod.container, ...pod.init_container].map((c: Json) => c.env);
+      expect(JSON.stringify(env)).not.toContain("abc");
       const secret = plan.resource("kubernetes_secret_v1.devcontainer_variables");
       expect(secret.after).toMatchObject({
         metadata: [{ name: secretName, namespace: "coder-workspaces" }],
