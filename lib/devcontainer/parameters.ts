@@ -91,6 +91,7 @@ export class DevcontainerParameters extends Construct {
       icon: "/icon/docker.svg",
       mutable: true,
       formType: "textarea",
+      mayHoldSecrets: true,
     });
     this.rebuild = new WorkspaceParameter(this, "rebuild", {
       order: 7,
