@@ -35,6 +35,7 @@ it("declares the variables in the documented order", () => {
     "git_credentials_token",
     "git_credentials_hosts",
     "external_auth_host",
+    "user_secrets",
   ]);
   expect(Object.keys(tf.variable).sort()).toEqual([...declared].sort());
 });
