@@ -1,6 +1,5 @@
 import { Construct, Token, type IResolvable, type TerraformVariable } from "../core/cdk";
 import { DataCoderSecret } from "../../.gen/providers/coder/data-coder-secret";
-import { CheckBlock } from "../core/check-block";
 import { hcl } from "../core/hcl";
 import { type Rule } from "../core/validate";
 import { VARIABLE_NAME_PATTERN } from "./warnings";
@@ -23,11 +22,6 @@ export const USER_SECRET_HELP =
   '${localEnv:%s} in devcontainer.json (it wins over a line of the "Dev Container ' +
   'variables" setting). Create it with: coder secret create <name> --env %s';
 
-/** The build-log message for secrets that cannot be a variable line (`%s`: their names). */
-export const USER_SECRET_LINE_BREAK_MESSAGE =
-  "Your Coder user secrets %s hold a line break, which one Dev Container variable cannot: " +
-  'they are not used (a "Dev Container variables" line of that name is, if there is one).';
-
 export interface DevcontainerUserSecretsProps {
   /** `user_secrets` (list(string)): the names the template reads. */
   readonly names: TerraformVariable;
@@ -47,7 +41,10 @@ export interface DevcontainerUserSecretsProps {
  * a start build of a user who has none by that name fails with that help (the provider's
  * "Missing required secret"); stop and delete builds read "" and go on. So the operator lists
  * only the names this template's users are expected to keep. The values go to the workspace's
- * Secret (DevcontainerVariablesSecret), never to the pod spec.
+ * Secret (DevcontainerVariablesSecret), never to the pod spec. A value with a line break cannot
+ * be one `NAME=value` line and is not used; nothing names it in the build log, since even which
+ * secret holds a line break would be derived from its value: the workspace's "Dev Container
+ * variables" item shows the variable unset.
  */
 export class DevcontainerUserSecrets extends Construct {
   public readonly secrets: DataCoderSecret;
@@ -55,8 +52,6 @@ export class DevcontainerUserSecrets extends Construct {
   public readonly values: IResolvable;
   /** The names read (not sensitive): none in a prebuild. */
   public readonly names: IResolvable;
-  /** `check.user_secret_line_breaks`: a value with a line break cannot be one variable line. */
-  public readonly lineBreakCheck: CheckBlock;
 
   constructor(scope: Construct, id: string, props: DevcontainerUserSecretsProps) {
     super(scope, id);
@@ -67,19 +62,6 @@ export class DevcontainerUserSecrets extends Construct {
     });
     this.secrets.addOverride("for_each", hcl`toset(${this.names})`);
     const all = this.secrets.fqn;
-    const hasLineBreak = hcl`can(regex(${"[\r\n]"}, secret.value))`;
     this.values = hcl`{ for name, secret in ${all} : name => secret.value }`;
-    // Only which names have a line break is unmarked, never a value.
-    const broken = hcl`sort(try(nonsensitive([for name, secret in ${all} : name if ${hasLineBreak}]), []))`;
-    this.lineBreakCheck = new CheckBlock(this, "user_secret_line_breaks", {
-      assertions: [
-        {
-          condition: hcl`length(${broken}) == 0`,
-          errorMessage: Token.asString(
-            hcl`format(${USER_SECRET_LINE_BREAK_MESSAGE}, join(", ", ${broken}))`,
-          ),
-        },
-      ],
-    });
   }
 }

@@ -36,6 +36,8 @@ const ALWAYS = [
   "coder_metadata.data_volume",
   "devcontainerbuilder_build.workspace",
   "kubernetes_persistent_volume_claim_v1.data",
+  // The Dev Container variables, which the pod reads through secretKeyRef (issue 32 item 4).
+  "kubernetes_secret_v1.devcontainer_variables",
   "terraform_data.rebuild",
 ];
 
@@ -141,7 +143,7 @@ describe("devcontainer template: workspace states", () => {
     expect(plan.warnings.filter((d) => !d.summary.startsWith("Check block assertion"))).toEqual([]);
   });
 
-  it("keeps only the build, tracker, agent, env and PVC while stopped", async () => {
+  it("keeps only the build, tracker, agent, env, PVC and variables Secret while stopped", async () => {
     const plan = await tf.plan(template.dir, { ...base, workspace: { startCount: 0 } });
     expect(plan.addresses()).toEqual(ALWAYS);
   });
