@@ -1,6 +1,6 @@
 import { Construct, Token, type IResolvable } from "../core/cdk";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
-import { hcl } from "../core/hcl";
+import { hcl, type HclValue } from "../core/hcl";
 import type { WorkspaceObjectMeta } from "../constructs/workspace-labels";
 
 /** The key of the Secret the pod's `DC_VARIABLES` is read from. */
@@ -21,6 +21,19 @@ export interface DevcontainerVariablesSecretProps {
 }
 
 /**
+ * The text the pod gets as DC_VARIABLES: the parameter's lines, without those of a name a
+ * usable user secret gives (non-empty, no line break), then one `NAME=value` line per such
+ * secret. The wrapper (dev-entrypoint.sh) takes a line's name as everything before its first
+ * "=", and a later line of a name wins.
+ */
+export function variablesSecretText(variablesText: HclValue, userSecrets: HclValue): IResolvable {
+  const usable = hcl`{ for name, value in ${userSecrets} : name => value if value != "" && !can(regex(${"[\r\n]"}, value)) }`;
+  return hcl`join("\n", concat(
+    [for line in split("\n", ${variablesText}) : line if !contains(keys(${usable}), split("=", line)[0])],
+    [for name, value in ${usable} : format("%s=%s", name, value)]))`;
+}
+
+/**
  * `kubernetes_secret_v1.devcontainer_variables`: the workspace's `${localEnv:NAME}` values,
  * which the pod reads through `secretKeyRef` (DC_VARIABLES) instead of a literal env value:
  * a Deployment's spec is readable by whoever may list Deployments in the namespace, and a
@@ -38,12 +51,7 @@ export class DevcontainerVariablesSecret extends Construct {
 
   constructor(scope: Construct, id: string, props: DevcontainerVariablesSecretProps) {
     super(scope, id);
-    const secrets = props.userSecrets ?? hcl`{}`;
-    const usable = hcl`{ for name, value in ${secrets} : name => value if value != "" && !can(regex(${"[\r\n]"}, value)) }`;
-    // The wrapper (dev-entrypoint.sh) takes a line's name as everything before its first "=".
-    const text = hcl`join("\n", concat(
-      [for line in split("\n", ${props.variablesText}) : line if !contains(keys(${usable}), split("=", line)[0])],
-      [for name, value in ${usable} : format("%s=%s", name, value)]))`;
+    const text = variablesSecretText(props.variablesText, props.userSecrets ?? hcl`{}`);
     this.secret = new SecretV1(this, "devcontainer_variables", {
       metadata: {
         name: props.name,
