@@ -51,6 +51,7 @@ export * from "./constructs/ide-modules";
 export * from "./constructs/browser-ides";
 export * from "./constructs/agent-skill";
 export * from "./constructs/claude-code";
+export * from "./constructs/user-config-modules";
 export * from "./constructs/resource-metadata";
 export * from "./constructs/resources-monitoring";
 export * from "./constructs/workspace-arch";
