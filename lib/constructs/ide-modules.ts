@@ -14,11 +14,11 @@ import type { WorkspaceData } from "./workspace-data";
 /** The pinned modules: registry source and exact version. */
 export const IDE_MODULES = {
   codeServer: { source: "registry.coder.com/coder/code-server/coder", version: "1.5.2" },
-  vscodeWeb: { source: "registry.coder.com/coder/vscode-web/coder", version: "1.6.1" },
-  vscodeDesktop: { source: "registry.coder.com/coder/vscode-desktop/coder", version: "1.2.1" },
+  vscodeWeb: { source: "registry.coder.com/coder/vscode-web/coder", version: "1.6.2" },
+  vscodeDesktop: { source: "registry.coder.com/coder/vscode-desktop/coder", version: "1.3.0" },
   jetbrainsGateway: {
     source: "registry.coder.com/coder/jetbrains-gateway/coder",
-    version: "1.2.1",
+    version: "1.2.6",
   },
 } as const;
 
@@ -113,6 +113,8 @@ export interface JetBrainsGatewayProps extends IdeModuleProps {
 export class JetBrainsGateway extends IdeModule {
   constructor(scope: Construct, id: string, props: JetBrainsGatewayProps) {
     super(scope, id, IDE_MODULES.jetbrainsGateway, props, {
+      // 1.2.6 names the agent in Gateway's link (its resource name is Coder's agent name).
+      agent_name: props.agent.agent.node.id,
       ...(props.ides === undefined ? {} : { jetbrains_ides: [...props.ides] }),
       ...(props.defaultIde === undefined ? {} : { default: props.defaultIde }),
     });

@@ -8,6 +8,7 @@ import {
   TerraformVariable,
 } from "../core/cdk";
 import { applyTemplatePolicies } from "../policy";
+import { computedVersionConstraint, PROVIDER_UPPER_BOUNDS } from "./provider-features";
 
 /** Source addresses written into `required_providers`, one per provider local name. */
 export const PROVIDER_SOURCES: Readonly<Record<string, string>> = {
@@ -16,15 +17,24 @@ export const PROVIDER_SOURCES: Readonly<Record<string, string>> = {
   devcontainerbuilder: "deepspacecartel/devcontainer-builder",
 };
 
-/** Version constraints written into `required_providers`, one per provider local name. */
+/**
+ * Version constraints of the providers whose lower bound is not computed. coder's and
+ * kubernetes' are computed per template from what it uses (provider-features.ts).
+ */
 export const PROVIDER_VERSION_CONSTRAINTS: Readonly<Record<string, string>> = {
-  // coder_parameter's form_type and the vscode-web/vscode-desktop modules need >= 2.5.
-  coder: ">= 2.5.0",
-  // fs_group_change_policy on the pod security context needs >= 2.16. Our bindings
-  // are built from the 2.38.0 schema; 3.x renames resources, so it is excluded.
-  kubernetes: ">= 2.16.0, < 3.0.0",
   devcontainerbuilder: ">= 0.3.0, < 2.0.0",
 };
+
+/** The `required_providers` version of `local` for the configuration `tf`. */
+export function providerVersionConstraint(
+  local: string,
+  tf: Record<string, unknown>,
+): string | undefined {
+  if (local in PROVIDER_UPPER_BOUNDS || local === "coder") {
+    return computedVersionConstraint(local, tf);
+  }
+  return PROVIDER_VERSION_CONSTRAINTS[local];
+}
 
 /** `terraform.required_version`: the templates use `check` blocks (1.5+). */
 export const REQUIRED_TERRAFORM_VERSION = ">= 1.5.0";
@@ -134,11 +144,11 @@ export class TemplateStack extends TerraformStack {
     delete terraform.backend;
     terraform.required_version = REQUIRED_TERRAFORM_VERSION;
     for (const [local, req] of Object.entries(terraform.required_providers ?? {})) {
-      const constraint = PROVIDER_VERSION_CONSTRAINTS[local];
+      const constraint = providerVersionConstraint(local, tf);
       const source = PROVIDER_SOURCES[local];
       if (constraint === undefined || source === undefined) {
         throw new Error(
-          `${this.node.path}: provider "${local}" is not in PROVIDER_SOURCES/PROVIDER_VERSION_CONSTRAINTS (lib/constructs/template-stack.ts)`,
+          `${this.node.path}: provider "${local}" has no source or version constraint (PROVIDER_SOURCES, PROVIDER_VERSION_CONSTRAINTS in lib/constructs/template-stack.ts, or the feature table in provider-features.ts)`,
         );
       }
       req.source = source;

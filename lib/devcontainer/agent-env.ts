@@ -13,6 +13,11 @@ export interface DevcontainerAgentEnvProps {
   readonly branch: string;
   /** The `rebuild` parameter's value. */
   readonly rebuild: string;
+  /**
+   * Instances of the git author and committer variables: 0 where Coder's git-config module
+   * sets them instead (two coder_env of one name would clash). @default the claimed count
+   */
+  readonly gitIdentityCount?: number;
 }
 
 /**
@@ -33,7 +38,7 @@ export class DevcontainerAgentEnv extends Construct {
     const owner = props.workspace.owner;
     const fullName = hcl`coalesce(${owner.fullName}, ${owner.name})`;
     const always = undefined;
-    const claimed = props.workspace.claimedCount;
+    const claimed = props.gitIdentityCount ?? props.workspace.claimedCount;
     const values: [string, string, string | ReturnType<typeof hcl>, number | undefined][] = [
       ["devcontainer_image_commit", "DEVCONTAINER_IMAGE_COMMIT", props.imageCommit, always],
       ["devcontainer_branch", "DEVCONTAINER_BRANCH", props.branch, always],

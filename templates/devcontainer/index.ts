@@ -30,6 +30,7 @@ import {
   STANDARD_SIZE_PRESETS,
   TemplateStack,
   Token,
+  UserConfigModules,
   workspaceClusterProvider,
   WorkspaceData,
   WorkspaceFolder,
@@ -155,9 +156,16 @@ export class DevcontainerTemplate extends TemplateStack {
       // The home is on the data volume.
       resourcesMonitoring: monitoring.monitoring(user.homeDir),
     });
+    // The user's dotfiles and git identity; not in an unclaimed prebuild (it is not theirs yet).
+    const userConfig = new UserConfigModules(this, "user_config", {
+      agentId: agent.id,
+      startCount: ws.claimedStartCount,
+      parameterOrder: 20,
+    });
     new DevcontainerAgentEnv(this, "env", {
       workspace: ws,
       agentId: agent.id,
+      gitIdentityCount: userConfig.withoutGitConfig(ws.claimedCount),
       imageCommit: source.commit.asString,
       branch: params.branch.value,
       rebuild: params.rebuild.value,

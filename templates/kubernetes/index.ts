@@ -16,6 +16,7 @@ import {
   standardMetadata,
   TemplateStack,
   TemplateVariable,
+  UserConfigModules,
   Token,
   useKubeconfigVariable,
   WORKSPACE_POD_ANTI_AFFINITY,
@@ -132,6 +133,12 @@ export class KubernetesTemplate extends TemplateStack {
       folder: HOME_DIR,
       jetbrains: jetbrains.booleanValue,
       jetbrainsParameterOrder: 4,
+    });
+    // The user's dotfiles and git identity; not in an unclaimed prebuild (it is not theirs yet).
+    new UserConfigModules(this, "user_config", {
+      agentId: agent.id,
+      startCount: ws.claimedStartCount,
+      parameterOrder: 10,
     });
 
     const home = new DataVolume(this, "home", {

@@ -35,7 +35,6 @@ import {
   sanitizedLabelValue,
   ScopedServiceAccount,
   SHA256_HEX,
-  ShippedFile,
   type SizePreset,
   sizePresets,
   TemplateStack,
@@ -45,8 +44,10 @@ import {
   TerraformVariable,
   Token,
   useKubeconfigVariable,
+  AgentSkill,
+  ClaudeCode,
+  ClaudeCodeVariables,
   WorkspaceAgent,
-  WorkspaceAiTask,
   workspaceArchVariable,
   workspaceClusterProvider,
   WorkspaceData,
@@ -150,9 +151,11 @@ export class PackerBuilderTemplate extends TemplateStack {
     super(scope, id, {
       sourceDir: "templates/packer-builder",
       frontMatter: {
-        displayName: "Packer builder",
+        // Coder Agents choose a template by its name and description (template optimization);
+        // Coder keeps a description under 128 characters.
+        displayName: "Packer image builder (Harvester)",
         description:
-          "Build Packer images in Harvester with a per-workspace, namespace-scoped identity",
+          "Packer VM image builds on Harvester (ISO installs, golden images); infra repo pre-cloned, Packer and kubectl, scoped identity",
         icon: "/icon/terraform.svg",
       },
       extraFiles: ["subagents"],
@@ -177,20 +180,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     const vars = new PackerBuilderVariables(this, "variables");
     const arch = workspaceArchVariable(this);
     const monitoring = new ResourcesMonitoringVariables(this);
-    const aiTask = new TemplateVariable(this, "ai_task", {
-      type: "bool",
-      default: false,
-      nullable: false,
-      description:
-        "Offer Coder Tasks: Claude Code runs in the workspace with subagents/packer-builder.md as its instructions, under the workspace's own Harvester identity.",
-    });
-    const aiTaskApiKey = new TemplateVariable(this, "ai_task_anthropic_api_key", {
-      type: "string",
-      default: "",
-      sensitive: true,
-      description:
-        "Anthropic API key for the task agent (with ai_task); pass it in a --variables-file. Empty leaves sign-in to the agent.",
-    });
+    const claudeCode = new ClaudeCodeVariables(this);
 
     // --- Workspace, names, labels ----------------------------------------------------------
     const ws = new WorkspaceData(this, "workspace");
@@ -351,23 +341,21 @@ export class PackerBuilderTemplate extends TemplateStack {
         { name: "CLONE_TIMEOUT", value: String(CLONE_TIMEOUT_SECONDS) },
       ]),
     });
-    new WorkspaceAiTask(this, "ai", {
-      startCount: ws.startCount,
-      enabled: aiTask.booleanValue,
-      agentId: agent.id,
+    // Coder Agents pick this template by its name and description and read the manual as a
+    // workspace skill; Claude Code in the workspace (opt-in) signs in as the owner, never
+    // with a key of the template's (docs/templates/packer-builder.md "AI agents").
+    new AgentSkill(this, "agent_manual", {
+      agent,
+      count: ws.startCount,
+      source: "templates/packer-builder/subagents/packer-builder.md",
+      path: "subagents/packer-builder.md",
+    });
+    new ClaudeCode(this, "claude_code", {
+      agent,
+      startCount: ws.claimedStartCount,
+      enabled: claudeCode.enabled.booleanValue,
+      auth: claudeCode.auth.stringValue,
       workdir: CLONE_DIR,
-      // The manual ships beside the template (extraFiles); the agent reads it as its brief.
-      systemPrompt: Token.asString(
-        ShippedFile.of(this, {
-          source: "templates/packer-builder/subagents/packer-builder.md",
-          path: "subagents/packer-builder.md",
-        }).fileExpression(),
-      ),
-      promptSuffix:
-        `Pass the three Packer variables explicitly on every build: ` +
-        `-var kubeconfig=${PACKER_KUBECONFIG_PATH} -var namespace=${identityNamespace} ` +
-        `-var output_namespace=${identityNamespace}`,
-      apiKey: aiTaskApiKey.stringValue,
     });
     new WorkspaceScript(this, "sweep_build_vms", {
       agent,

@@ -7,7 +7,6 @@ import {
   useKubeconfigVariable,
   workspaceClusterProvider,
 } from "../../lib/constructs/providers";
-import { PROVIDER_VERSION_CONSTRAINTS } from "../../lib/constructs/template-stack";
 import { synthConstruct, type TerraformJson } from "./construct-stack";
 
 let tf: TerraformJson;
@@ -33,12 +32,11 @@ it("reads ~/.kube/config only when use_kubeconfig is true, else nothing (in-clus
   ]);
 });
 
-it("requires both providers from their registries with the project's constraints", () => {
+it("requires both providers from their registries, from the first releases the feature table knows", () => {
+  // Nothing but the providers: the floors (coder's first 2.x release, kubernetes' first with
+  // the _v1 resources); a template's own uses raise them (provider-features.test.ts).
   expect(tf.terraform.required_providers).toEqual({
-    coder: { source: "coder/coder", version: PROVIDER_VERSION_CONSTRAINTS.coder },
-    kubernetes: {
-      source: "hashicorp/kubernetes",
-      version: PROVIDER_VERSION_CONSTRAINTS.kubernetes,
-    },
+    coder: { source: "coder/coder", version: ">= 2.0.1" },
+    kubernetes: { source: "hashicorp/kubernetes", version: ">= 2.7.0, < 4.0.0" },
   });
 });

@@ -1,7 +1,12 @@
 import * as fs from "fs";
 import * as path from "path";
 import { TEMPLATES } from "../../app/registry";
-import { IDE_MODULES } from "../../lib";
+import {
+  CLAUDE_CODE_MODULE,
+  CLAUDE_CODE_VERSION,
+  IDE_MODULES,
+  USER_CONFIG_MODULES,
+} from "../../lib";
 import { synthTemplate } from "../support/synth-template";
 import { MODULE_STUBS_DIR, stubNameFor } from "@coder-cdktf/terraform-harness/src/template-workdir";
 
@@ -63,7 +68,12 @@ it.each(calls.map((c) => [`${c.template}: module.${c.name}`, c] as const))(
 
 // The library's IDE constructs pin modules too, some used by no template here (JetBrains
 // Gateway): their plan tests (test/constructs/building-blocks.test.ts) see the stub's release.
-it.each(Object.entries(IDE_MODULES))("IDE_MODULES.%s is pinned to its stub's release", (_, pin) => {
+const LIBRARY_PINS = {
+  ...IDE_MODULES,
+  ...USER_CONFIG_MODULES,
+  claudeCode: { source: CLAUDE_CODE_MODULE, version: CLAUDE_CODE_VERSION },
+};
+it.each(Object.entries(LIBRARY_PINS))("the library's %s pin is its stub's release", (_, pin) => {
   const stub = stubNameFor(pin.source);
   expect(stub).toBeDefined();
   expect({ source: pin.source, version: pin.version }).toEqual(stubRelease(stub!));

@@ -197,7 +197,7 @@ const SECRET_FIXTURES: Fixtures = {
  * `*external_auth_id` names a provider so the external auth token is read.
  */
 /** Opt-in features that consume a credential, switched on so that credential is in play. */
-const CREDENTIAL_FEATURES: Readonly<Record<string, unknown>> = { ai_task: true };
+const CREDENTIAL_FEATURES: Readonly<Record<string, unknown>> = { claude_code: true };
 
 function planVariables(config: Record<string, unknown>): Record<string, unknown> {
   const variables = (config.variable ?? {}) as Record<string, Record<string, unknown>>;

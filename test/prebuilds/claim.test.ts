@@ -96,18 +96,27 @@ function agentChanges(prebuild: ApplyResult, plan: PlanResult): string[] {
   return changes;
 }
 
+/** Dotfiles and git identity (Coder's modules): the user's, created at the claim. */
+const USER_CONFIG_AT_CLAIM = [
+  "module.dotfiles[0].coder_script.dotfiles",
+  "module.dotfiles[0].terraform_data.inputs",
+  "module.git_config[0].coder_env.git_author_email[0]",
+  "module.git_config[0].coder_env.git_author_name",
+  "module.git_config[0].coder_env.git_commmiter_email[0]",
+  "module.git_config[0].coder_env.git_commmiter_name",
+  "module.git_config[0].coder_script.git_user_config",
+  "module.git_config[0].terraform_data.inputs",
+];
+
 /** What runs as, or describes, the user: absent from the prebuild, created by the claim. */
 const CREATED_AT_CLAIM: Readonly<Record<string, readonly string[]>> = {
-  kubernetes: [],
+  kubernetes: USER_CONFIG_AT_CLAIM,
   devcontainer: [
-    "coder_env.git_author_email[0]",
-    "coder_env.git_author_name[0]",
-    "coder_env.git_committer_email[0]",
-    "coder_env.git_committer_name[0]",
     "coder_script.devcontainer_lifecycle[0]",
     "coder_script.devcontainer_post_attach[0]",
     "coder_script.devcontainer_vscode[0]",
-  ],
+    ...USER_CONFIG_AT_CLAIM,
+  ].sort(),
   "packer-builder": ["coder_script.clone_repository[0]"],
 };
 
@@ -250,13 +259,15 @@ describe("template devcontainer: what belongs to the user waits for the claim", 
 
   it("creates the scripts and the git identity of the new owner at the claim", () => {
     expect(userResources(claimed)).toEqual([
-      "coder_env.git_author_email[0]",
-      "coder_env.git_author_name[0]",
-      "coder_env.git_committer_email[0]",
-      "coder_env.git_committer_name[0]",
       "coder_script.devcontainer_lifecycle[0]",
       "coder_script.devcontainer_post_attach[0]",
       "coder_script.devcontainer_vscode[0]",
+      "module.dotfiles[0].coder_script.dotfiles",
+      "module.git_config[0].coder_env.git_author_email[0]",
+      "module.git_config[0].coder_env.git_author_name",
+      "module.git_config[0].coder_env.git_commmiter_email[0]",
+      "module.git_config[0].coder_env.git_commmiter_name",
+      "module.git_config[0].coder_script.git_user_config",
     ]);
     const env = Object.fromEntries(
       claimed.resources

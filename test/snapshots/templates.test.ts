@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { TEMPLATES } from "../../app/registry";
 import {
   PROVIDER_SOURCES,
-  PROVIDER_VERSION_CONSTRAINTS,
+  providerVersionConstraint,
   REQUIRED_TERRAFORM_VERSION,
 } from "../../lib/constructs/template-stack";
 import { HCL_FILES } from "../../lib/private/hcl-files";
@@ -76,7 +76,7 @@ describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
       Object.fromEntries(
         intent.providers.map((p) => [
           p,
-          { source: PROVIDER_SOURCES[p], version: PROVIDER_VERSION_CONSTRAINTS[p] },
+          { source: PROVIDER_SOURCES[p], version: providerVersionConstraint(p, config) },
         ]),
       ),
     );

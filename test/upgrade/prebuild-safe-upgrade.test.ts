@@ -68,68 +68,84 @@ const KEPT: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-describe.each(TEMPLATE_INPUTS.map((t) => ({ ...t, kept: KEPT[t.id] })))(
-  "template $id: updating a workspace of the previous release",
-  ({ id, options, kept }) => {
-    let tf: TerraformHarness;
-    let template: SynthesizedTemplate;
-    let previous: StateJson;
-    let plan: Awaited<ReturnType<TerraformHarness["plan"]>>;
+/**
+ * The previous release's shape of each template's inputs. devcontainer set the git identity
+ * itself; it still does with `git_config = false`, which is what this test moves. With the
+ * default, Coder's git-config module sets it instead (test/templates/user-config-modules.test.ts
+ * "updates a workspace of the previous release …").
+ */
+const PREVIOUS_SHAPE: Readonly<Record<string, Record<string, unknown>>> = {
+  devcontainer: { git_config: false },
+};
 
-    beforeAll(async () => {
-      template = synthTemplate(id);
-      tf = await TerraformHarness.start();
-      previous = previousReleaseState(await tf.apply(template.dir, options));
-      plan = await tf.plan(template.dir, { ...options, state: previous });
-    });
-    afterAll(async () => {
-      await tf?.stop();
-      template?.cleanup();
-    });
+describe.each(
+  TEMPLATE_INPUTS.map((t) => ({
+    ...t,
+    options: {
+      ...t.options,
+      variables: { ...t.options.variables, ...PREVIOUS_SHAPE[t.id] },
+    },
+    kept: KEPT[t.id],
+  })),
+)("template $id: updating a workspace of the previous release", ({ id, options, kept }) => {
+  let tf: TerraformHarness;
+  let template: SynthesizedTemplate;
+  let previous: StateJson;
+  let plan: Awaited<ReturnType<TerraformHarness["plan"]>>;
 
-    it("changes the Deployment's selector once (a replacement in the real provider: the pod restarts)", () => {
-      const deployment = plan.resource("kubernetes_deployment_v1.main[0]");
-      const labels = (deployment.after.spec as any[])[0].selector[0].match_labels;
-      expect(Object.keys(labels).sort()).toEqual([
-        "app.kubernetes.io/instance",
-        "app.kubernetes.io/name",
-        "app.kubernetes.io/part-of",
-        "com.coder.resource",
-        "com.coder.workspace.id",
-      ]);
-      expect(labels).not.toEqual((deployment.before!.spec as any[])[0].selector[0].match_labels);
-      // The mock answers the ForceNew selector as the real provider does. The pod's
-      // coder_metadata follows the new Deployment's id (its resource_id), and nothing else.
-      const changes = destructiveChanges(plan);
-      for (const c of changes.filter((c) => c.address.startsWith("coder_metadata.")))
-        expect(c).toEqual({
-          address: c.address,
-          actions: ["delete", "create"],
-          replacePaths: ["resource_id"],
-        });
-      expect(changes.filter((c) => !c.address.startsWith("coder_metadata."))).toEqual([
-        {
-          address: "kubernetes_deployment_v1.main[0]",
-          actions: ["delete", "create"],
-          replacePaths: ["spec.0.selector"],
-        },
-      ]);
-    });
+  beforeAll(async () => {
+    template = synthTemplate(id);
+    tf = await TerraformHarness.start();
+    previous = previousReleaseState(await tf.apply(template.dir, options));
+    plan = await tf.plan(template.dir, { ...options, state: previous });
+  });
+  afterAll(async () => {
+    await tf?.stop();
+    template?.cleanup();
+  });
 
-    it("keeps the volume, the agent and the identities, and moves the git identity without recreating it", () => {
-      const changes = new Map(plan.resourceChanges.map((r) => [r.address, r.actions]));
-      for (const address of kept)
-        expect([address, changes.get(address)]).toEqual([address, ["no-op"]]);
-      expectNoReplace(plan);
-      expect(
-        plan.resourceChanges.filter(
-          (r) =>
-            r.mode === "managed" &&
-            r.address !== "kubernetes_deployment_v1.main[0]" &&
-            !/^coder_metadata\.pod(_info)?\[0\]$/.test(r.address) &&
-            (r.actions.includes("delete") || r.actions.includes("create")),
-        ),
-      ).toEqual([]);
-    });
-  },
-);
+  it("changes the Deployment's selector once (a replacement in the real provider: the pod restarts)", () => {
+    const deployment = plan.resource("kubernetes_deployment_v1.main[0]");
+    const labels = (deployment.after.spec as any[])[0].selector[0].match_labels;
+    expect(Object.keys(labels).sort()).toEqual([
+      "app.kubernetes.io/instance",
+      "app.kubernetes.io/name",
+      "app.kubernetes.io/part-of",
+      "com.coder.resource",
+      "com.coder.workspace.id",
+    ]);
+    expect(labels).not.toEqual((deployment.before!.spec as any[])[0].selector[0].match_labels);
+    // The mock answers the ForceNew selector as the real provider does. The pod's
+    // coder_metadata follows the new Deployment's id (its resource_id), and nothing else.
+    const changes = destructiveChanges(plan);
+    for (const c of changes.filter((c) => c.address.startsWith("coder_metadata.")))
+      expect(c).toEqual({
+        address: c.address,
+        actions: ["delete", "create"],
+        replacePaths: ["resource_id"],
+      });
+    expect(changes.filter((c) => !c.address.startsWith("coder_metadata."))).toEqual([
+      {
+        address: "kubernetes_deployment_v1.main[0]",
+        actions: ["delete", "create"],
+        replacePaths: ["spec.0.selector"],
+      },
+    ]);
+  });
+
+  it("keeps the volume, the agent and the identities, and moves the git identity without recreating it", () => {
+    const changes = new Map(plan.resourceChanges.map((r) => [r.address, r.actions]));
+    for (const address of kept)
+      expect([address, changes.get(address)]).toEqual([address, ["no-op"]]);
+    expectNoReplace(plan);
+    expect(
+      plan.resourceChanges.filter(
+        (r) =>
+          r.mode === "managed" &&
+          r.address !== "kubernetes_deployment_v1.main[0]" &&
+          !/^coder_metadata\.pod(_info)?\[0\]$/.test(r.address) &&
+          (r.actions.includes("delete") || r.actions.includes("create")),
+      ),
+    ).toEqual([]);
+  });
+});

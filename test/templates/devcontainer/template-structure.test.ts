@@ -43,6 +43,8 @@ it("writes the template variables in the spec's order, with types, defaults and 
     ["user_secrets", "list(string)", [], false],
     ["memory_alert_threshold", "number", 80, false],
     ["disk_alert_threshold", "number", 90, false],
+    ["dotfiles", "bool", true, false],
+    ["git_config", "bool", true, false],
   ]);
 });
 
@@ -128,12 +130,12 @@ it("pins the IDE modules and counts them by start_count (vscode-web also by the 
   const modules = template.config.module;
   expect(modules.vscode_web).toMatchObject({
     source: "registry.coder.com/coder/vscode-web/coder",
-    version: "1.6.1",
+    version: "1.6.2",
     count: "${var.accept_vscode_license ? data.coder_workspace.me.start_count : 0}",
   });
   expect(modules.vscode_desktop).toMatchObject({
     source: "registry.coder.com/coder/vscode-desktop/coder",
-    version: "1.2.1",
+    version: "1.3.0",
     count: "${data.coder_workspace.me.start_count}",
   });
 });

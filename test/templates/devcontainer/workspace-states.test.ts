@@ -22,17 +22,14 @@ jest.setTimeout(120_000);
 
 /**
  * Exist in both states: a stop never rebuilds, and the agent's token and the PVC outlive it.
- * The git identity has a count: it exists once a user owns the workspace (not in a prebuild).
+ * The git identity comes from Coder's git-config module while started (its own test:
+ * test/templates/user-config-modules.test.ts).
  */
 const ALWAYS = [
   "coder_agent.main",
   "coder_env.devcontainer_branch",
   "coder_env.devcontainer_image_commit",
   "coder_env.devcontainer_rebuild",
-  "coder_env.git_author_email[0]",
-  "coder_env.git_author_name[0]",
-  "coder_env.git_committer_email[0]",
-  "coder_env.git_committer_name[0]",
   "coder_metadata.data_volume",
   "devcontainerbuilder_build.workspace",
   "kubernetes_persistent_volume_claim_v1.data",
@@ -49,6 +46,14 @@ const WHILE_STARTED = [
   "coder_script.devcontainer_vscode[0]",
   "data.devcontainerbuilder_devcontainer.workspace[0]",
   "kubernetes_deployment_v1.main[0]",
+  "module.dotfiles[0].coder_script.dotfiles",
+  "module.dotfiles[0].terraform_data.inputs",
+  "module.git_config[0].coder_env.git_author_email[0]",
+  "module.git_config[0].coder_env.git_author_name",
+  "module.git_config[0].coder_env.git_commmiter_email[0]",
+  "module.git_config[0].coder_env.git_commmiter_name",
+  "module.git_config[0].coder_script.git_user_config",
+  "module.git_config[0].terraform_data.inputs",
   "module.vscode_desktop[0].terraform_data.inputs",
   "module.vscode_web[0].terraform_data.inputs",
 ];

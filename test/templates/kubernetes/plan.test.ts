@@ -74,6 +74,15 @@ describe("a started workspace", () => {
       "kubernetes_deployment_v1.main[0]",
       "kubernetes_persistent_volume_claim_v1.home",
       "module.code_server[0].terraform_data.inputs",
+      // Dotfiles and git identity: test/templates/user-config-modules.test.ts.
+      "module.dotfiles[0].coder_script.dotfiles",
+      "module.dotfiles[0].terraform_data.inputs",
+      "module.git_config[0].coder_env.git_author_email[0]",
+      "module.git_config[0].coder_env.git_author_name",
+      "module.git_config[0].coder_env.git_commmiter_email[0]",
+      "module.git_config[0].coder_env.git_commmiter_name",
+      "module.git_config[0].coder_script.git_user_config",
+      "module.git_config[0].terraform_data.inputs",
     ]);
   });
 

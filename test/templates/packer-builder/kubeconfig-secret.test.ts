@@ -127,7 +127,9 @@ describe("packer-builder kubeconfig Secret", () => {
     const reads = [...text.matchAll(/\b(file|yamldecode|filebase64|templatefile)\([^)]*\)/g)];
     expect(reads.map((m) => m[0]).sort()).toEqual(
       [
-        ...["bootstrap", "clone-repository", "sweep-build-vms"].map((name) => `scripts/${name}.sh`),
+        ...["bootstrap", "clone-repository", "install-agent-skill", "sweep-build-vms"].map(
+          (name) => `scripts/${name}.sh`,
+        ),
         "subagents/packer-builder.md",
       ].map((file) => `file(\\"\${path.module}/${file}\\")`),
     );

@@ -105,7 +105,7 @@ describe("packer-builder workspace resources", () => {
     expect(manual).toContain("app.coder.io/workspace");
     expect(manual).toContain("PKR_VAR_kubeconfig");
     const readme = readFileSync(join(template.dir, "README.md"), "utf8");
-    expect(readme).toMatch(/^---\ndisplay_name: "Packer builder"\n/);
+    expect(readme).toMatch(/^---\ndisplay_name: "Packer image builder \(Harvester\)"\n/);
   });
 
   it("passes terraform validate as synthesized", async () => {
@@ -125,6 +125,8 @@ describe("packer-builder workspace resources", () => {
         ...CODER_RESOURCES,
         "kubernetes_deployment_v1.main[0]",
         "coder_metadata.pod[0]",
+        // The agents' manual is installed at every start (tests: ai-agents.test.ts).
+        "coder_script.agent_manual[0]",
       ].sort(),
     );
     expect(started.warnings).toEqual([]);

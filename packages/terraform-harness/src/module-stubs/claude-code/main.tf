@@ -1,9 +1,12 @@
-# Offline stand-in for registry.coder.com/coder/claude-code/coder 4.9.2: the same inputs
-# (types, defaults, sensitivity) and the task_app_id output Coder Tasks point
-# coder_ai_task.app_id at. Nothing is installed; terraform_data.inputs records what the
-# template passed (the API key only as whether it is set, the OAuth token not at all:
-# a stub's state would show them in the clear). As the real module does, a non-empty API
-# key reaches the agent as the ANTHROPIC_API_KEY environment variable (coder_env).
+# Offline stand-in for registry.coder.com/coder/claude-code/coder 5.4.0: the same inputs
+# (types, defaults, sensitivity, and the rules that allow one sign-in method at a time) and
+# the scripts output. v5 installs and signs in the Claude Code CLI only: no Tasks, no
+# AgentAPI app. Nothing is installed here; terraform_data.inputs records what the template
+# passed (the key and token only as whether they are set: a stub's state would show them in
+# the clear). As the real module does, the sign-in reaches the agent as coder_env: the API
+# key as ANTHROPIC_API_KEY, the OAuth token as CLAUDE_CODE_OAUTH_TOKEN, and with
+# enable_ai_gateway the owner's session token as ANTHROPIC_AUTH_TOKEN and the gateway's URL
+# under the access URL as ANTHROPIC_BASE_URL.
 
 terraform {
   required_providers {
@@ -17,48 +20,14 @@ variable "agent_id" {
   type = string
 }
 
-variable "order" {
-  type    = number
-  default = null
-}
-
-variable "group" {
-  type    = string
-  default = null
-}
-
 variable "icon" {
   type    = string
   default = "/icon/claude.svg"
 }
 
 variable "workdir" {
-  type = string
-}
-
-variable "report_tasks" {
-  type    = bool
-  default = true
-}
-
-variable "web_app" {
-  type    = bool
-  default = true
-}
-
-variable "cli_app" {
-  type    = bool
-  default = false
-}
-
-variable "web_app_display_name" {
   type    = string
-  default = "Claude Code"
-}
-
-variable "cli_app_display_name" {
-  type    = string
-  default = "Claude Code CLI"
+  default = null
 }
 
 variable "pre_install_script" {
@@ -69,26 +38,6 @@ variable "pre_install_script" {
 variable "post_install_script" {
   type    = string
   default = null
-}
-
-variable "install_agentapi" {
-  type    = bool
-  default = true
-}
-
-variable "agentapi_version" {
-  type    = string
-  default = "v0.11.8"
-}
-
-variable "ai_prompt" {
-  type    = string
-  default = ""
-}
-
-variable "subdomain" {
-  type    = bool
-  default = false
 }
 
 variable "install_claude_code" {
@@ -106,32 +55,13 @@ variable "disable_autoupdater" {
   default = false
 }
 
-variable "claude_api_key" {
-  type    = string
-  default = ""
+variable "anthropic_api_key" {
+  type      = string
+  default   = ""
+  sensitive = true
 }
 
 variable "model" {
-  type    = string
-  default = ""
-}
-
-variable "resume_session_id" {
-  type    = string
-  default = ""
-}
-
-variable "continue" {
-  type    = bool
-  default = true
-}
-
-variable "dangerously_skip_permissions" {
-  type    = bool
-  default = false
-}
-
-variable "permission_mode" {
   type    = string
   default = ""
 }
@@ -146,125 +76,170 @@ variable "mcp_config_remote_path" {
   default = []
 }
 
-variable "allowed_tools" {
-  type    = string
-  default = ""
-}
-
-variable "disallowed_tools" {
-  type    = string
-  default = ""
-}
-
 variable "claude_code_oauth_token" {
   type      = string
   default   = ""
   sensitive = true
 }
 
-variable "system_prompt" {
-  type    = string
-  default = ""
-}
-
-variable "claude_md_path" {
-  type    = string
-  default = "$HOME/.claude/CLAUDE.md"
-}
-
 variable "claude_binary_path" {
   type    = string
   default = "$HOME/.local/bin"
-}
 
-variable "install_via_npm" {
-  type    = bool
-  default = false
-}
-
-variable "enable_boundary" {
-  type    = bool
-  default = false
-}
-
-variable "boundary_version" {
-  type    = string
-  default = "latest"
-}
-
-variable "compile_boundary_from_source" {
-  type    = bool
-  default = false
-}
-
-variable "use_boundary_directly" {
-  type    = bool
-  default = false
-}
-
-variable "enable_aibridge" {
-  type    = bool
-  default = false
-}
-
-variable "enable_state_persistence" {
-  type    = bool
-  default = true
-}
-
-resource "terraform_data" "inputs" {
-  input = {
-    agent_id                     = var.agent_id
-    order                        = var.order
-    group                        = var.group
-    icon                         = var.icon
-    workdir                      = var.workdir
-    report_tasks                 = var.report_tasks
-    web_app                      = var.web_app
-    cli_app                      = var.cli_app
-    web_app_display_name         = var.web_app_display_name
-    cli_app_display_name         = var.cli_app_display_name
-    pre_install_script           = var.pre_install_script
-    post_install_script          = var.post_install_script
-    install_agentapi             = var.install_agentapi
-    agentapi_version             = var.agentapi_version
-    ai_prompt                    = var.ai_prompt
-    subdomain                    = var.subdomain
-    install_claude_code          = var.install_claude_code
-    claude_code_version          = var.claude_code_version
-    disable_autoupdater          = var.disable_autoupdater
-    claude_api_key_set           = var.claude_api_key != ""
-    model                        = var.model
-    resume_session_id            = var.resume_session_id
-    continue                     = var.continue
-    dangerously_skip_permissions = var.dangerously_skip_permissions
-    permission_mode              = var.permission_mode
-    mcp                          = var.mcp
-    mcp_config_remote_path       = var.mcp_config_remote_path
-    allowed_tools                = var.allowed_tools
-    disallowed_tools             = var.disallowed_tools
-    system_prompt                = var.system_prompt
-    claude_md_path               = var.claude_md_path
-    claude_binary_path           = var.claude_binary_path
-    install_via_npm              = var.install_via_npm
-    enable_boundary              = var.enable_boundary
-    boundary_version             = var.boundary_version
-    compile_boundary_from_source = var.compile_boundary_from_source
-    use_boundary_directly        = var.use_boundary_directly
-    enable_aibridge              = var.enable_aibridge
-    enable_state_persistence     = var.enable_state_persistence
+  validation {
+    condition     = var.claude_binary_path == "$HOME/.local/bin" || !var.install_claude_code
+    error_message = "A custom claude_binary_path needs install_claude_code = false."
   }
 }
 
-resource "coder_env" "claude_api_key" {
-  count    = var.claude_api_key != "" ? 1 : 0
+variable "managed_settings" {
+  type    = any
+  default = null
+}
+
+variable "enable_ai_gateway" {
+  type    = bool
+  default = false
+
+  validation {
+    condition     = !(var.enable_ai_gateway && length(var.anthropic_api_key) > 0)
+    error_message = "enable_ai_gateway and anthropic_api_key exclude each other."
+  }
+
+  validation {
+    condition     = !(var.enable_ai_gateway && length(var.claude_code_oauth_token) > 0)
+    error_message = "enable_ai_gateway and claude_code_oauth_token exclude each other."
+  }
+}
+
+variable "telemetry" {
+  type = object({
+    enabled             = optional(bool, false)
+    otlp_endpoint       = optional(string, "")
+    otlp_protocol       = optional(string, "http/protobuf")
+    otlp_headers        = optional(map(string), {})
+    resource_attributes = optional(map(string), {})
+  })
+  default = {}
+}
+
+variable "anthropic_base_url" {
+  type    = string
+  default = ""
+
+  validation {
+    condition     = !(var.anthropic_base_url != "" && var.enable_ai_gateway)
+    error_message = "anthropic_base_url and enable_ai_gateway exclude each other."
+  }
+}
+
+variable "use_bedrock" {
+  type    = bool
+  default = false
+
+  validation {
+    condition     = !(var.use_bedrock && var.enable_ai_gateway)
+    error_message = "use_bedrock and enable_ai_gateway exclude each other."
+  }
+
+  validation {
+    condition     = !(var.use_bedrock && var.use_vertex)
+    error_message = "use_bedrock and use_vertex exclude each other."
+  }
+}
+
+variable "use_vertex" {
+  type    = bool
+  default = false
+
+  validation {
+    condition     = !(var.use_vertex && var.enable_ai_gateway)
+    error_message = "use_vertex and enable_ai_gateway exclude each other."
+  }
+}
+
+variable "api_key_helper" {
+  type = object({
+    script = string
+    ttl_ms = optional(number, 300000)
+  })
+  default = null
+
+  validation {
+    condition     = var.api_key_helper == null || (var.anthropic_api_key == "" && var.claude_code_oauth_token == "")
+    error_message = "api_key_helper excludes anthropic_api_key and claude_code_oauth_token."
+  }
+
+  validation {
+    condition     = var.api_key_helper == null || !var.enable_ai_gateway
+    error_message = "api_key_helper and enable_ai_gateway exclude each other."
+  }
+}
+
+data "coder_workspace" "me" {}
+
+data "coder_workspace_owner" "me" {}
+
+resource "terraform_data" "inputs" {
+  input = {
+    agent_id                    = var.agent_id
+    icon                        = var.icon
+    workdir                     = var.workdir
+    pre_install_script          = var.pre_install_script
+    post_install_script         = var.post_install_script
+    install_claude_code         = var.install_claude_code
+    claude_code_version         = var.claude_code_version
+    disable_autoupdater         = var.disable_autoupdater
+    anthropic_api_key_set       = var.anthropic_api_key != ""
+    model                       = var.model
+    mcp                         = var.mcp
+    mcp_config_remote_path      = var.mcp_config_remote_path
+    claude_code_oauth_token_set = var.claude_code_oauth_token != ""
+    claude_binary_path          = var.claude_binary_path
+    managed_settings_set        = var.managed_settings != null
+    enable_ai_gateway           = var.enable_ai_gateway
+    telemetry_enabled           = var.telemetry.enabled
+    anthropic_base_url          = var.anthropic_base_url
+    use_bedrock                 = var.use_bedrock
+    use_vertex                  = var.use_vertex
+    api_key_helper_set          = var.api_key_helper != null
+  }
+}
+
+resource "coder_env" "anthropic_api_key" {
+  count    = var.anthropic_api_key != "" ? 1 : 0
   agent_id = var.agent_id
   name     = "ANTHROPIC_API_KEY"
-  value    = var.claude_api_key
+  value    = var.anthropic_api_key
 }
 
-# The real module returns the id of its AgentAPI web app.
-output "task_app_id" {
-  value = terraform_data.inputs.id
+resource "coder_env" "claude_code_oauth_token" {
+  count    = var.claude_code_oauth_token != "" ? 1 : 0
+  agent_id = var.agent_id
+  name     = "CLAUDE_CODE_OAUTH_TOKEN"
+  value    = var.claude_code_oauth_token
 }
 
+resource "coder_env" "anthropic_auth_token" {
+  count    = var.enable_ai_gateway ? 1 : 0
+  agent_id = var.agent_id
+  name     = "ANTHROPIC_AUTH_TOKEN"
+  value    = data.coder_workspace_owner.me.session_token
+}
+
+resource "coder_env" "anthropic_base_url" {
+  count    = var.enable_ai_gateway || var.anthropic_base_url != "" ? 1 : 0
+  agent_id = var.agent_id
+  name     = "ANTHROPIC_BASE_URL"
+  value    = var.enable_ai_gateway ? "${data.coder_workspace.me.access_url}/api/v2/aibridge/anthropic" : var.anthropic_base_url
+}
+
+# The real module returns the coder exp sync names of the scripts it creates (pre_install,
+# install, post_install, those configured).
+output "scripts" {
+  value = compact([
+    var.pre_install_script != null ? "coder-claude-code-pre_install_script" : "",
+    "coder-claude-code-install_script",
+    var.post_install_script != null ? "coder-claude-code-post_install_script" : "",
+  ])
+}

@@ -1,4 +1,4 @@
-# Offline stand-in for registry.coder.com/coder/jetbrains-gateway/coder 1.2.1: the same
+# Offline stand-in for registry.coder.com/coder/jetbrains-gateway/coder 1.2.6: the same
 # inputs (types, defaults, the rules on folder, arch, channel, the product codes and the
 # base links) and outputs, the IDE picker parameter it adds, and its external app. No
 # JetBrains API lookup (the real module reads release data over HTTP when `latest` is set);
@@ -17,7 +17,7 @@ variable "agent_id" {
   type = string
 }
 
-# Accepted and ignored by 1.2.1 (the module documents it as unused).
+# The agent's name: 1.2.6 puts it in the app's URL (`&agent=`) instead of the agent id.
 variable "agent_name" {
   type    = string
   default = ""

@@ -1,5 +1,6 @@
-# Offline stand-in for registry.coder.com/coder/vscode-desktop/coder 1.2.1: the same inputs
-# and outputs. terraform_data.inputs records what the template passed.
+# Offline stand-in for registry.coder.com/coder/vscode-desktop/coder 1.3.0: the same inputs
+# (1.3.0 added `extensions`, installed into the remote VS Code Server) and outputs.
+# terraform_data.inputs records what the template passed.
 
 variable "agent_id" {
   type = string
@@ -25,6 +26,16 @@ variable "group" {
   default = null
 }
 
+variable "extensions" {
+  type    = list(string)
+  default = []
+
+  validation {
+    condition     = alltrue([for extension in var.extensions : trimspace(extension) != ""])
+    error_message = "extensions must not contain empty extension IDs."
+  }
+}
+
 resource "terraform_data" "inputs" {
   input = {
     agent_id    = var.agent_id
@@ -32,6 +43,7 @@ resource "terraform_data" "inputs" {
     open_recent = var.open_recent
     order       = var.order
     group       = var.group
+    extensions  = var.extensions
   }
 }
 

@@ -1,4 +1,4 @@
-# Offline stand-in for registry.coder.com/coder/vscode-web/coder 1.6.1: the same inputs (types
+# Offline stand-in for registry.coder.com/coder/vscode-web/coder 1.6.2: the same inputs (types
 # and defaults) and outputs, no agent script. terraform_data.inputs records what the template
 # passed, so plan tests can assert on it. Inputs beyond these are rejected, as Terraform would.
 
