@@ -91,6 +91,10 @@ export interface IdentityRoleBinding extends RoleBindingTarget {
   readonly allowUnsafe?: boolean;
 }
 
+/** The shared build namespace on Harvester, where identities live and builds run by default. */
+export const DEFAULT_IDENTITY_NAMESPACE = "packer-dev";
+/** What every workspace key (`<ws>`, also its identities' name) starts with; the workspace id follows. */
+export const WORKSPACE_KEY_PREFIX = "coder-";
 /** The public images namespace on Harvester, where publishing creates images. */
 export const PUBLIC_IMAGES_NAMESPACE = "harvester-public";
 /** Built-in ClusterRoles that grant (nearly) everything in a namespace or cluster. */
@@ -165,7 +169,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     });
     checkPackerBuilderProps(id, props);
     const workspaceNamespace = props.workspaceNamespace ?? "packer-builder";
-    const identityNamespace = props.identityNamespace ?? "packer-dev";
+    const identityNamespace = props.identityNamespace ?? DEFAULT_IDENTITY_NAMESPACE;
     const configuredBindings: readonly RoleBindingTarget[] = props.identityRoleBindings?.map(
       ({ namespace, roleKind, roleName }) => ({ namespace, roleKind, roleName }),
     ) ?? [
@@ -204,7 +208,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     const wsKey = new TerraformLocal(
       this,
       "workspace_key",
-      hcl`format("coder-%s", lower(${ws.id}))`,
+      hcl`format("%s%s", ${WORKSPACE_KEY_PREFIX}, lower(${ws.id}))`,
     ).asString;
     const meta = (component: string): WorkspaceObjectMeta => {
       const base = workspaceObjectMeta(ws, component);
@@ -287,7 +291,9 @@ export class PackerBuilderTemplate extends TemplateStack {
         ? {
             ...binding,
             namespaceValue: buildNamespace,
-            roleKindValue: Token.asString(hcl`${perWorkspace} ? "ClusterRole" : ${binding.roleKind}`),
+            roleKindValue: Token.asString(
+              hcl`${perWorkspace} ? "ClusterRole" : ${binding.roleKind}`,
+            ),
           }
         : binding,
     );
@@ -562,7 +568,8 @@ const CA_PIN_REQUIREMENT =
 const PEM_CERTIFICATE: Rule = {
   requirement: "a PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)",
   test: (v) =>
-    typeof v === "string" && /^\s*-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\s*$/.test(v),
+    typeof v === "string" &&
+    /^\s*-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\s*$/.test(v),
   condition: (ref) =>
     hcl`can(regex("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", ${ref}))`,
 };
