@@ -291,9 +291,10 @@ export class PackerBuilderTemplate extends TemplateStack {
         ? {
             ...binding,
             namespaceValue: buildNamespace,
-            roleKindValue: Token.asString(
-              hcl`${perWorkspace} ? "ClusterRole" : ${binding.roleKind}`,
-            ),
+            roleKindValue:
+              binding.roleKind === "Role"
+                ? Token.asString(hcl`${perWorkspace} ? "ClusterRole" : "Role"`)
+                : undefined,
           }
         : binding,
     );
