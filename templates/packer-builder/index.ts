@@ -36,6 +36,7 @@ import {
   ScopedServiceAccount,
   type ScopedRoleBinding,
   SessionToken,
+  WorkspaceNamespace,
   SHA256_HEX,
   ShippedFile,
   type SizePreset,
@@ -59,7 +60,6 @@ import {
   WorkspaceParameter,
   WorkspaceScript,
 } from "../../lib";
-import { NamespaceV1 } from "@cdktf/provider-kubernetes/lib/namespace-v1";
 
 /** Operator configuration, fixed when the template is generated. */
 export interface PackerBuilderTemplateProps {
@@ -267,17 +267,14 @@ export class PackerBuilderTemplate extends TemplateStack {
     // Shared mode (the default): every workspace builds in the identity namespace. Per-workspace
     // mode: a namespace of the workspace's own, deleted with it and everything in it.
     const perWorkspace = vars.buildNamespacePerWorkspace.booleanValue;
-    const ownNamespace = new NamespaceV1(this, "build_namespace", {
+    const ownNamespace = new WorkspaceNamespace(this, "build_namespace", {
       provider: harvester,
       count: Token.asNumber(hcl`${perWorkspace} ? 1 : 0`),
-      metadata: {
-        // The workspace id: unique, stable across renames and prebuild claims, and always a
-        // DNS-1123 label (7 + 36 characters).
-        name: Token.asString(hcl`format("%s%s", ${BUILD_NAMESPACE_PREFIX}, lower(${ws.id}))`),
-        labels: meta("build-namespace").labels,
-        annotations: meta("build-namespace").annotations,
-      },
-    });
+      // The workspace id: unique, stable across renames and prebuild claims, and always a
+      // DNS-1123 label (7 + 36 characters).
+      name: Token.asString(hcl`format("%s%s", ${BUILD_NAMESPACE_PREFIX}, lower(${ws.id}))`),
+      meta: meta("build-namespace"),
+    }).namespace;
     const buildNamespace = new TerraformLocal(
       this,
       "harvester_namespace",

@@ -61,7 +61,7 @@ describe("packer-builder publishing is additive", () => {
     const tf = synth();
     // The build namespace: packer-dev, or the workspace's own one (then the ClusterRole of
     // the same name) with build_namespace_per_workspace.
-    const kind = '${var.build_namespace_per_workspace ? \"ClusterRole\" : \"Role\"}';
+    const kind = '${var.build_namespace_per_workspace ? "ClusterRole" : "Role"}';
     expect(bindings(tf)).toEqual([
       `\${local.harvester_namespace}/${kind}/packer-builder -> ServiceAccount \${local.harvester_namespace}/\${local.workspace_key}`,
       `\${local.harvester_namespace}/${kind}/packer-builder-read -> ServiceAccount \${local.harvester_namespace}/\${local.workspace_key}`,
