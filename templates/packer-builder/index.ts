@@ -422,18 +422,33 @@ export class PackerBuilderTemplate extends TemplateStack {
         `-var output_namespace=${identityNamespace}`,
       apiKey: aiTaskApiKey.stringValue,
     });
+    const sweepScript = embeddedScript(this, `${SCRIPTS}/sweep-build-vms.sh`, [
+      { name: "SWEEP_WORKSPACE", value: wsKey },
+      { name: "SWEEP_NAMESPACE", value: buildNamespace },
+      { name: "SWEEP_KUBECONFIG", value: PACKER_KUBECONFIG_PATH },
+      { name: "SWEEP_TIMEOUT", value: String(SWEEP_TIMEOUT_SECONDS) },
+    ]);
     new WorkspaceScript(this, "sweep_build_vms", {
       agent,
       displayName: "Delete leftover build VMs",
       icon: "/icon/trash.svg",
       runOnStop: true,
       timeoutSeconds: SWEEP_TIMEOUT_SECONDS + 30,
-      script: embeddedScript(this, `${SCRIPTS}/sweep-build-vms.sh`, [
-        { name: "SWEEP_WORKSPACE", value: wsKey },
-        { name: "SWEEP_NAMESPACE", value: buildNamespace },
-        { name: "SWEEP_KUBECONFIG", value: PACKER_KUBECONFIG_PATH },
-        { name: "SWEEP_TIMEOUT", value: String(SWEEP_TIMEOUT_SECONDS) },
-      ]),
+      script: sweepScript,
+    });
+    // The stop deletes the token's session, which revokes the token, and nothing makes that
+    // wait for the pod: the stop sweep can lose that race (docs/templates/packer-builder.md,
+    // "A limit on stop"). No build survives a stop, so the next start sweeps what is left,
+    // with its new token.
+    new WorkspaceScript(this, "sweep_previous_build_vms", {
+      agent,
+      displayName: "Delete build VMs of the last session",
+      icon: "/icon/trash.svg",
+      runOnStart: true,
+      // Done before anyone (or a task) starts a build that it could catch.
+      startBlocksLogin: true,
+      timeoutSeconds: SWEEP_TIMEOUT_SECONDS + 30,
+      script: sweepScript,
     });
 
     // --- The pod --------------------------------------------------------------------------------

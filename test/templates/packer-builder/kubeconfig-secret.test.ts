@@ -133,7 +133,10 @@ describe("packer-builder kubeconfig Secret", () => {
     const reads = [...text.matchAll(/\b(file|yamldecode|filebase64|templatefile)\([^)]*\)/g)];
     expect(reads.map((m) => m[0]).sort()).toEqual(
       [
-        ...["bootstrap", "clone-repository", "sweep-build-vms"].map((name) => `scripts/${name}.sh`),
+        // The sweep runs twice: at stop, and at the next start for what a stop left.
+        ...["bootstrap", "clone-repository", "sweep-build-vms", "sweep-build-vms"].map(
+          (name) => `scripts/${name}.sh`,
+        ),
         "subagents/packer-builder.md",
       ].map((file) => `file(\\"\${path.module}/${file}\\")`),
     );

@@ -131,7 +131,9 @@ describe("packer-builder publishing is additive", () => {
     );
     expect(changes).toEqual([
       'sweep_build_vms: bounded_kubectl "${timeout_s}" delete virtualmachines.kubevirt.io \\',
+      'sweep_previous_build_vms: bounded_kubectl "${timeout_s}" delete virtualmachines.kubevirt.io \\',
     ]);
+    expect(scripts.sweep_previous_build_vms).toBe(scripts.sweep_build_vms);
     expect(scripts.sweep_build_vms).toContain(
       `\nSWEEP_NAMESPACE='\${replace(local.harvester_namespace, "'", "'\\\\''")}'\n`,
     );

@@ -80,6 +80,7 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
         "kubernetes_secret_v1.harvester_identity_session[0]: create",
         "kubernetes_token_request_v1.harvester_identity[0]: create",
         "kubernetes_secret_v1.packer_kubeconfig: update",
+        "coder_script.sweep_previous_build_vms: create",
       ].sort(),
     );
   });
@@ -89,6 +90,7 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
       [
         ...DROPPED.map((a) => `${a}: delete`),
         "kubernetes_secret_v1.packer_kubeconfig: update",
+        "coder_script.sweep_previous_build_vms: create",
       ].sort(),
     );
   });
@@ -109,6 +111,7 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
     const kept = [...before].filter((a) => !DROPPED.includes(a));
     expect(kept.filter((a) => !after.has(a))).toEqual([]);
     expect([...after].filter((a) => !before.has(a)).sort()).toEqual([
+      "coder_script.sweep_previous_build_vms",
       "kubernetes_secret_v1.harvester_identity_session",
       "kubernetes_token_request_v1.harvester_identity",
     ]);

@@ -70,6 +70,7 @@ const CODER_RESOURCES = [
   "coder_metadata.persistent_volume",
   "coder_script.clone_repository[0]",
   "coder_script.sweep_build_vms",
+  "coder_script.sweep_previous_build_vms",
 ];
 
 /** provider_config_key of each resource in the plan's configuration (`kubernetes.harvester`…). */
