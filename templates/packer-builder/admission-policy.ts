@@ -126,6 +126,9 @@ const VOLUME_SECRET_FIELDS = [
   "v.cloudInitNoCloud.networkDataSecretRef.name",
   "v.cloudInitConfigDrive.secretRef.name",
   "v.cloudInitConfigDrive.networkDataSecretRef.name",
+  // Proposed for KubeVirt (cloud-init vendor data); checked so that it is covered if it lands.
+  "v.cloudInitNoCloud.vendorDataSecretRef.name",
+  "v.cloudInitConfigDrive.vendorDataSecretRef.name",
   "v.sysprep.secret.name",
   "v.containerDisk.imagePullSecret",
 ];

@@ -306,6 +306,18 @@ const REFUSED: [string, Request, string][] = [
     SECRET_REFUSAL,
   ],
   [
+    "a cloud-init vendorDataSecretRef naming another's Secret (a proposed KubeVirt field)",
+    create(
+      "VirtualMachine",
+      vm(
+        vmi([
+          { name: "c", cloudInitNoCloud: { userData: "x", vendorDataSecretRef: { name: OTHER } } },
+        ]),
+      ),
+    ),
+    SECRET_REFUSAL,
+  ],
+  [
     "a sysprep Secret of someone else",
     create(
       "VirtualMachine",
