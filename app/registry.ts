@@ -84,8 +84,6 @@ export const TEMPLATES: readonly TemplateDefinition[] = [
       identityNamespace: 'namespace of the per-workspace Harvester identity (default "packer-dev")',
       identityRoleBindings:
         "existing roles bound to that identity: a list of {namespace, roleKind (Role or ClusterRole), roleName}",
-      podReaderRole:
-        'existing Role that lets the pod read its kubeconfig Secret (default "coder-workspace-pod-reader")',
       uid: "user and group id of the workspace user in the image (default 1000)",
     },
     provisioners: HARVESTER_PROVISIONERS,

@@ -58,6 +58,8 @@ export * from "./constructs/workspace-arch";
 export * from "./core/embedded-script";
 export * from "./core/shipped-file";
 export * from "./constructs/scoped-service-account";
+export * from "./constructs/session-token";
+export * from "./constructs/workspace-namespace";
 export * from "./constructs/kubeconfig-secret";
 export * from "./constructs/harvester-provider";
 export * from "./constructs/size-presets";

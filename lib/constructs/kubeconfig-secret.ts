@@ -16,7 +16,11 @@ export interface KubeconfigSecretProps {
   readonly meta: WorkspaceObjectMeta;
   /** API server URL written into the kubeconfig, e.g. `https://harvester.example.com/k8s/clusters/local`. */
   readonly server: string;
-  /** The cluster's CA certificate, PEM (e.g. a token Secret's `ca.crt`); base64-encoded into the file. */
+  /**
+   * The cluster's CA certificate, PEM (e.g. a token Secret's `ca.crt`); base64-encoded into
+   * the file. When it is `""` at apply time the file has no `certificate-authority-data`, and
+   * clients verify the server with their own trust store.
+   */
   readonly caCertificate: string;
   /** The bearer token of the identity (e.g. a token Secret's `token`). */
   readonly token: string;
@@ -47,10 +51,8 @@ export class KubeconfigSecret extends Construct {
       clusters: [
         {
           name: cluster,
-          cluster: {
-            server: props.server,
-            "certificate-authority-data": Token.asString(hcl`base64encode(${props.caCertificate})`),
-          },
+          // No CA data when there is no CA: a client then verifies with its own trust store.
+          cluster: hcl`merge({ server = ${props.server} }, ${props.caCertificate} == "" ? {} : { "certificate-authority-data" = base64encode(${props.caCertificate}) })`,
         },
       ],
       users: [{ name: user, user: { token: props.token } }],

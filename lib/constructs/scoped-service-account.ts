@@ -22,6 +22,18 @@ export interface RoleBindingTarget {
   readonly roleName: string;
 }
 
+/**
+ * A binding whose namespace or role kind is decided at apply time (e.g. by a template
+ * variable). The address is still made of `namespace` and `roleName`, so it stays the same
+ * whatever the value turns out to be.
+ */
+export interface ScopedRoleBinding extends RoleBindingTarget {
+  /** The namespace at apply time (an expression). @default `namespace` */
+  readonly namespaceValue?: string;
+  /** The role kind at apply time (an expression giving `Role` or `ClusterRole`). @default `roleKind` */
+  readonly roleKindValue?: string;
+}
+
 /** The kinds of role a RoleBinding may reference. */
 const ROLE_KIND = oneOf(["Role", "ClusterRole"]);
 
@@ -39,9 +51,14 @@ export interface ScopedServiceAccountProps {
   readonly name: string;
   /** Namespace of the service account (and of its token Secret). */
   readonly namespace: string;
+  /**
+   * The account's namespace at apply time, when an expression decides it (e.g. a namespace
+   * per workspace or a shared one). @default `namespace`
+   */
+  readonly namespaceValue?: string;
   readonly meta: WorkspaceObjectMeta;
   /** Existing roles to bind. @default [] */
-  readonly bindings?: readonly RoleBindingTarget[];
+  readonly bindings?: readonly ScopedRoleBinding[];
   /**
    * Whether pods running as this account get its token mounted automatically.
    * @default false: a token is handed out only on purpose (the token Secret).
@@ -84,9 +101,10 @@ export class ScopedServiceAccount extends Construct {
       annotations: props.meta.annotations,
     });
 
+    const namespace = props.namespaceValue ?? props.namespace;
     this.serviceAccount = new ServiceAccountV1(this, prefix, {
       provider: props.provider,
-      metadata: metadata(props.name, props.namespace),
+      metadata: metadata(props.name, namespace),
       automountServiceAccountToken: props.automountToken ?? false,
     });
 
@@ -104,13 +122,16 @@ export class ScopedServiceAccount extends Construct {
       seen.set(key, target.roleKind);
       return new RoleBindingV1(this, address, {
         provider: props.provider,
-        metadata: metadata(`${props.name}-${target.roleName}`, target.namespace),
+        metadata: metadata(
+          `${props.name}-${target.roleName}`,
+          target.namespaceValue ?? target.namespace,
+        ),
         roleRef: {
           apiGroup: "rbac.authorization.k8s.io",
-          kind: target.roleKind,
+          kind: target.roleKindValue ?? target.roleKind,
           name: target.roleName,
         },
-        subject: [{ kind: "ServiceAccount", name: props.name, namespace: props.namespace }],
+        subject: [{ kind: "ServiceAccount", name: props.name, namespace }],
       });
     });
 
@@ -118,7 +139,7 @@ export class ScopedServiceAccount extends Construct {
       this.tokenSecret = new SecretV1(this, `${prefix}_token`, {
         provider: props.provider,
         metadata: {
-          ...metadata(`${props.name}-token`, props.namespace),
+          ...metadata(`${props.name}-token`, namespace),
           annotations: {
             ...props.meta.annotations,
             "kubernetes.io/service-account.name": props.name,

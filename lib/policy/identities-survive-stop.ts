@@ -22,6 +22,7 @@ export class IdentitiesSurviveStop extends PolicyRule {
 
   check(element: SynthesizedElement, context: PolicyContext): string[] {
     if (element.kind !== "resource" || !LIFETIME_RESOURCES.test(element.type)) return [];
+    if (isSessionSecret(element)) return [];
     const reasons: string[] = [];
     for (const meta of ["count", "for_each"] as const) {
       const value = element.body[meta];
@@ -36,6 +37,23 @@ export class IdentitiesSurviveStop extends PolicyRule {
     }
     return reasons;
   }
+}
+
+/**
+ * An empty Opaque Secret holds no credential and no data: all it can be is a session object,
+ * e.g. what a short-lived token is bound to (lib/constructs/session-token.ts), which must
+ * die at each stop so that the stop revokes the token.
+ */
+function isSessionSecret(element: SynthesizedElement): boolean {
+  const body = element.body;
+  return (
+    /^kubernetes_secret(_v\d+)?$/.test(element.type) &&
+    body.type === "Opaque" &&
+    body.data === undefined &&
+    body.binary_data === undefined &&
+    body.data_wo === undefined &&
+    body.binary_data_wo === undefined
+  );
 }
 
 /** The stop-dependent reference `value` depends on (directly or through locals), if any. */

@@ -7,7 +7,7 @@ import { isRecord, PolicyRule, type SynthesizedElement } from "./policy-rule";
  * objects, and plain configuration. A type is added here only after checking that.
  */
 const INSPECTABLE_KUBERNETES =
-  /^kubernetes_(deployment|pod|stateful_set|job|persistent_volume_claim|service_account|role_binding|secret|config_map|service)(_v\d+)?$/;
+  /^kubernetes_(deployment|pod|stateful_set|job|persistent_volume_claim|service_account|role_binding|secret|config_map|service|namespace|token_request)(_v\d+)?$/;
 
 /**
  * Providers whose resources cannot reach a cluster: Coder's objects, the devcontainer

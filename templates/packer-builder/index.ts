@@ -34,6 +34,9 @@ import {
   type Rule,
   sanitizedLabelValue,
   ScopedServiceAccount,
+  type ScopedRoleBinding,
+  SessionToken,
+  WorkspaceNamespace,
   SHA256_HEX,
   type SizePreset,
   sizePresets,
@@ -43,6 +46,7 @@ import {
   TerraformLocal,
   TerraformVariable,
   Token,
+  wholeNumberBetween,
   useKubeconfigVariable,
   AgentSkill,
   ClaudeCode,
@@ -72,11 +76,6 @@ export interface PackerBuilderTemplateProps {
    * @default Role packer-builder and Role packer-builder-read in the identity namespace
    */
   readonly identityRoleBindings?: readonly IdentityRoleBinding[];
-  /**
-   * Existing Role in the workspace namespace that lets the pod's service account read
-   * (get) Secrets, so the kubelet can mount the kubeconfig. @default "coder-workspace-pod-reader"
-   */
-  readonly podReaderRole?: string;
   /** User and group id the container runs as (the image's workspace user). @default 1000 */
   readonly uid?: number;
 }
@@ -93,6 +92,10 @@ export interface IdentityRoleBinding extends RoleBindingTarget {
   readonly allowUnsafe?: boolean;
 }
 
+/** The shared build namespace on Harvester, where identities live and builds run by default. */
+export const DEFAULT_IDENTITY_NAMESPACE = "packer-dev";
+/** What every workspace key (`<ws>`, also its identities' name) starts with; the workspace id follows. */
+export const WORKSPACE_KEY_PREFIX = "coder-";
 /** The public images namespace on Harvester, where publishing creates images. */
 export const PUBLIC_IMAGES_NAMESPACE = "harvester-public";
 /** Built-in ClusterRoles that grant (nearly) everything in a namespace or cluster. */
@@ -108,6 +111,13 @@ const isBuiltInBroadClusterRole = (binding: IdentityRoleBinding): boolean =>
   (BROAD_CLUSTER_ROLES.includes(binding.roleName) ||
     binding.roleName.startsWith(SYSTEM_CLUSTER_ROLE_PREFIX));
 const IDENTITY_BINDING_FIELDS = ["namespace", "roleKind", "roleName", "allowUnsafe"];
+
+/** Prefix of a workspace's own build namespace (per-workspace mode): `packer-<workspace id>`. */
+export const BUILD_NAMESPACE_PREFIX = "packer-";
+/** Hours a workspace's Harvester token lives by default: a working day and a long build. */
+export const DEFAULT_TOKEN_HOURS = 10;
+/** The longest token lifetime an operator may set, in hours. */
+export const MAX_TOKEN_HOURS = 24;
 
 /** Label every build VM of a workspace carries; the stop sweep deletes by it. */
 export const VM_LABEL_KEY = "app.coder.io/workspace";
@@ -162,8 +172,8 @@ export class PackerBuilderTemplate extends TemplateStack {
     });
     checkPackerBuilderProps(id, props);
     const workspaceNamespace = props.workspaceNamespace ?? "packer-builder";
-    const identityNamespace = props.identityNamespace ?? "packer-dev";
-    const identityBindings: readonly RoleBindingTarget[] = props.identityRoleBindings?.map(
+    const identityNamespace = props.identityNamespace ?? DEFAULT_IDENTITY_NAMESPACE;
+    const configuredBindings: readonly RoleBindingTarget[] = props.identityRoleBindings?.map(
       ({ namespace, roleKind, roleName }) => ({ namespace, roleKind, roleName }),
     ) ?? [
       { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder" },
@@ -188,7 +198,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     const wsKey = new TerraformLocal(
       this,
       "workspace_key",
-      hcl`format("coder-%s", lower(${ws.id}))`,
+      hcl`format("%s%s", ${WORKSPACE_KEY_PREFIX}, lower(${ws.id}))`,
     ).asString;
     const meta = (component: string): WorkspaceObjectMeta => {
       const base = workspaceObjectMeta(ws, component);
@@ -243,28 +253,68 @@ export class PackerBuilderTemplate extends TemplateStack {
       },
     });
 
-    // --- Harvester: the workspace identity in the build namespace --------------------------
+    // --- Harvester: the build namespace ------------------------------------------------------
+    // Shared mode (the default): every workspace builds in the identity namespace. Per-workspace
+    // mode: a namespace of the workspace's own, deleted with it and everything in it.
+    const perWorkspace = vars.buildNamespacePerWorkspace.booleanValue;
+    const ownNamespace = new WorkspaceNamespace(this, "build_namespace", {
+      provider: harvester,
+      count: Token.asNumber(hcl`${perWorkspace} ? 1 : 0`),
+      // The workspace id: unique, stable across renames and prebuild claims, and always a
+      // DNS-1123 label (7 + 36 characters).
+      name: Token.asString(hcl`format("%s%s", ${BUILD_NAMESPACE_PREFIX}, lower(${ws.id}))`),
+      meta: meta("build-namespace"),
+    }).namespace;
+    const buildNamespace = new TerraformLocal(
+      this,
+      "harvester_namespace",
+      hcl`${perWorkspace} ? ${ownNamespace.fqn}[0].metadata[0].name : ${identityNamespace}`,
+    ).asString;
+    // A binding in the identity namespace follows the identity into its own namespace, as a
+    // binding of the ClusterRole of the same name (no Role exists in a namespace just made);
+    // its address stays the one it has in the shared mode.
+    const identityBindings: readonly ScopedRoleBinding[] = configuredBindings.map((binding) =>
+      binding.namespace === identityNamespace
+        ? {
+            ...binding,
+            namespaceValue: buildNamespace,
+            roleKindValue:
+              binding.roleKind === "Role"
+                ? Token.asString(hcl`${perWorkspace} ? "ClusterRole" : "Role"`)
+                : undefined,
+          }
+        : binding,
+    );
+
+    // --- Harvester: the workspace identity and its short-lived token --------------------------
     const identity = new ScopedServiceAccount(this, "harvester_identity", {
       provider: harvester,
       name: wsKey,
       namespace: identityNamespace,
+      namespaceValue: buildNamespace,
       meta: meta("identity"),
       bindings: identityBindings,
-      tokenSecret: true,
+    });
+    // Minted at each start, bound to a Secret that exists only while the workspace runs: a
+    // stop or a delete revokes it, and it expires after harvester_token_hours anyway.
+    const session = new SessionToken(this, "harvester_session", {
+      resourcePrefix: "harvester_identity",
+      provider: harvester,
+      serviceAccountName: identity.name,
+      namespace: buildNamespace,
+      sessionName: `${wsKey}-session`,
+      meta: meta("session"),
+      count: ws.startCount,
+      expirationSeconds: Token.asNumber(hcl`${vars.tokenHours.numberValue} * 3600`),
     });
 
     // --- Workspace cluster: pod identity, kubeconfig, volume --------------------------------
+    // The pod's own account is bound to nothing: the kubelet mounts the kubeconfig Secret
+    // with its own credentials, and the pod has no token for this account either.
     const podIdentity = new ScopedServiceAccount(this, "workspace_identity", {
       name: wsKey,
       namespace: workspaceNamespace,
       meta: meta("identity"),
-      bindings: [
-        {
-          namespace: workspaceNamespace,
-          roleKind: "Role",
-          roleName: props.podReaderRole ?? "coder-workspace-pod-reader",
-        },
-      ],
       automountToken: false,
     });
     const kubeconfig = new KubeconfigSecret(this, "packer_kubeconfig", {
@@ -272,9 +322,9 @@ export class PackerBuilderTemplate extends TemplateStack {
       namespace: workspaceNamespace,
       meta: meta("kubeconfig"),
       server: vars.harvesterApiServer.stringValue,
-      caCertificate: Token.asString(hcl`${identity.tokenSecretData}["ca.crt"]`),
-      token: Token.asString(hcl`${identity.tokenSecretData}["token"]`),
-      defaultNamespace: identityNamespace,
+      caCertificate: vars.harvesterCaCertificate.stringValue,
+      token: session.token,
+      defaultNamespace: buildNamespace,
       clusterName: "harvester",
       userName: wsKey,
     });
@@ -285,13 +335,16 @@ export class PackerBuilderTemplate extends TemplateStack {
       meta: meta("pvc"),
       // Deleting a running workspace: the Deployment's delete returns before its pod has
       // terminated, the claim's delete waits for the pod (DataVolume). The stop sweep runs
-      // during that termination with the Harvester identity, so the identity and the
-      // kubeconfig naming it are deleted only after the claim (README "When it dies").
+      // during that termination with the Harvester identity, so the identity, its token, the
+      // session the token is bound to, the kubeconfig naming it and the build namespace are
+      // deleted only after the claim (README "When it dies").
       dependsOn: [
         identity.serviceAccount,
         ...identity.roleBindings,
-        identity.tokenSecret!,
+        session.session,
+        session.tokenRequest,
         kubeconfig.secret,
+        ownNamespace,
       ],
     });
 
@@ -299,8 +352,8 @@ export class PackerBuilderTemplate extends TemplateStack {
     const env = {
       KUBECONFIG: PACKER_KUBECONFIG_PATH,
       PKR_VAR_kubeconfig: PACKER_KUBECONFIG_PATH,
-      PKR_VAR_namespace: identityNamespace,
-      PKR_VAR_output_namespace: identityNamespace,
+      PKR_VAR_namespace: buildNamespace,
+      PKR_VAR_output_namespace: buildNamespace,
       PACKER_BUILDER_WORKSPACE: wsKey,
       PACKER_BUILDER_VM_LABEL: `${VM_LABEL_KEY}=${wsKey}`,
     };
@@ -357,18 +410,33 @@ export class PackerBuilderTemplate extends TemplateStack {
       auth: claudeCode.auth.stringValue,
       workdir: CLONE_DIR,
     });
+    const sweepScript = embeddedScript(this, `${SCRIPTS}/sweep-build-vms.sh`, [
+      { name: "SWEEP_WORKSPACE", value: wsKey },
+      { name: "SWEEP_NAMESPACE", value: buildNamespace },
+      { name: "SWEEP_KUBECONFIG", value: PACKER_KUBECONFIG_PATH },
+      { name: "SWEEP_TIMEOUT", value: String(SWEEP_TIMEOUT_SECONDS) },
+    ]);
     new WorkspaceScript(this, "sweep_build_vms", {
       agent,
       displayName: "Delete leftover build VMs",
       icon: "/icon/trash.svg",
       runOnStop: true,
       timeoutSeconds: SWEEP_TIMEOUT_SECONDS + 30,
-      script: embeddedScript(this, `${SCRIPTS}/sweep-build-vms.sh`, [
-        { name: "SWEEP_WORKSPACE", value: wsKey },
-        { name: "SWEEP_NAMESPACE", value: identityNamespace },
-        { name: "SWEEP_KUBECONFIG", value: PACKER_KUBECONFIG_PATH },
-        { name: "SWEEP_TIMEOUT", value: String(SWEEP_TIMEOUT_SECONDS) },
-      ]),
+      script: sweepScript,
+    });
+    // The stop deletes the token's session, which revokes the token, and nothing makes that
+    // wait for the pod: the stop sweep can lose that race (docs/templates/packer-builder.md,
+    // "A limit on stop"). No build survives a stop, so the next start sweeps what is left,
+    // with its new token.
+    new WorkspaceScript(this, "sweep_previous_build_vms", {
+      agent,
+      displayName: "Delete build VMs of the last session",
+      icon: "/icon/trash.svg",
+      runOnStart: true,
+      // Done before anyone (or a task) starts a build that it could catch.
+      startBlocksLogin: true,
+      timeoutSeconds: SWEEP_TIMEOUT_SECONDS + 30,
+      script: sweepScript,
     });
 
     // --- The pod --------------------------------------------------------------------------------
@@ -388,7 +456,7 @@ export class PackerBuilderTemplate extends TemplateStack {
           errorMessage: CA_PIN_REQUIREMENT,
         },
       ],
-      dependsOn: [persistent.claim, podIdentity.roleBindings[0]],
+      dependsOn: [persistent.claim],
       pod: {
         serviceAccountName: podIdentity.name,
         automountServiceAccountToken: false,
@@ -479,7 +547,7 @@ export class PackerBuilderTemplate extends TemplateStack {
         Image: vars.image.stringValue,
         Namespace: workspaceNamespace,
         "Node placement": Token.asString(hcl`format("kubernetes.io/arch=%s", ${arch.stringValue})`),
-        "Build namespace (Harvester)": identityNamespace,
+        "Build namespace (Harvester)": buildNamespace,
       },
     });
     resourceMetadata(this, "persistent_volume", {
@@ -496,6 +564,16 @@ export class PackerBuilderTemplate extends TemplateStack {
 /** Why a plain-http `ca_url` needs `ca_sha256` (plan-time precondition and synth-time rule). */
 const CA_PIN_REQUIREMENT =
   "ca_url must be an https:// URL unless ca_sha256 pins the CA: over plain http anyone on the path could plant a root CA that the workspace, git and the agent would trust.";
+
+/** A PEM certificate (one or more `BEGIN CERTIFICATE` blocks). */
+const PEM_CERTIFICATE: Rule = {
+  requirement: "a PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)",
+  test: (v) =>
+    typeof v === "string" &&
+    /^\s*-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\s*$/.test(v),
+  condition: (ref) =>
+    hcl`can(regex("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", ${ref}))`,
+};
 
 /** `true` or `false`. */
 const BOOLEAN: Rule = { requirement: "true or false", test: (v) => typeof v === "boolean" };
@@ -542,13 +620,15 @@ function checkPackerBuilderProps(id: string, props: PackerBuilderTemplateProps):
       test: () => documented.includes(binding.namespace) && !isBuiltInBroadClusterRole(binding),
     });
   });
-  checkProp(id, "podReaderRole", props.podReaderRole, RBAC_ROLE_NAME);
   checkProp(id, "uid", props.uid, NON_ROOT_ID);
 }
 
 /** The template variables set per push (`coder templates push --var name=value`). */
 class PackerBuilderVariables extends Construct {
   public readonly harvesterApiServer: TerraformVariable;
+  public readonly harvesterCaCertificate: TerraformVariable;
+  public readonly tokenHours: TerraformVariable;
+  public readonly buildNamespacePerWorkspace: TerraformVariable;
   public readonly image: TerraformVariable;
   public readonly imagePullSecretName: TerraformVariable;
   public readonly caUrl: TerraformVariable;
@@ -581,6 +661,27 @@ class PackerBuilderVariables extends Construct {
       undefined,
       [HTTPS_URL],
     );
+    this.harvesterCaCertificate = stringVariable(
+      "harvester_ca_certificate",
+      "CA certificate (PEM) of harvester_api_server, written into each workspace's kubeconfig; " +
+        "empty verifies the server with the pod's trust store (with ca_url's CA).",
+      "",
+      [emptyOr(PEM_CERTIFICATE)],
+    );
+    this.tokenHours = new TemplateVariable(scope, "harvester_token_hours", {
+      rules: [wholeNumberBetween(1, MAX_TOKEN_HOURS)],
+      type: "number",
+      default: DEFAULT_TOKEN_HOURS,
+      description:
+        "Hours each workspace's Harvester token lives. A token is minted at every start and revoked at stop; a workspace running longer renews it with a restart.",
+    });
+    this.buildNamespacePerWorkspace = new TemplateVariable(scope, "build_namespace_per_workspace", {
+      type: "bool",
+      default: false,
+      nullable: false,
+      description:
+        "Give each workspace a build namespace of its own on Harvester (packer-<workspace id>, deleted with the workspace) instead of the shared identity namespace. See the README for the ClusterRoles and grants it needs.",
+    });
     this.image = stringVariable(
       "image",
       "The packer-builder image (Packer, the Harvester plugin, kubectl, git, curl, bash).",

@@ -51,7 +51,9 @@ it("is an Opaque kubernetes_secret_v1 on the given provider, its kubeconfig unde
   // Rendered by Terraform from references: the token is never a literal in the template.
   expect(secret.data.config).toMatch(/^\$\{yamlencode\(\{.*\}\)\}$/);
   expect(secret.data.config).toContain('"token" = var.token');
-  expect(secret.data.config).toContain('"certificate-authority-data" = (base64encode(var.ca))');
+  expect(secret.data.config).toContain(
+    'var.ca == "" ? {} : { "certificate-authority-data" = base64encode(var.ca) }',
+  );
 });
 
 it("uses only references in its metadata: the token reaches nothing but the data", () => {

@@ -87,7 +87,6 @@ describe("packer-builder template props", () => {
     [{ uid: 0 }, `uid = 0: must be ${NON_ROOT_ID}`],
     [{ uid: 1000.5 }, `uid = 1000.5: must be ${NON_ROOT_ID}`],
     [{ uid: 2147483648 }, `uid = 2147483648: must be ${NON_ROOT_ID}`],
-    [{ podReaderRole: "Pod Reader" }, `podReaderRole = "Pod Reader": must be ${ROLE_NAME}`],
     [
       { identityRoleBindings: [binding({}), binding({ namespace: "harvester public" })] },
       `identityRoleBindings[1].namespace = "harvester public": must be ${DNS_LABEL}`,
@@ -130,17 +129,16 @@ describe("packer-builder template props", () => {
           roleName: "harvesterhci.io:view",
         }),
       ],
-      podReaderRole: "secret-reader",
       uid: 2000,
     });
     const tf = JSON.parse(Testing.synth(stack));
     const refs = Object.values(tf.resource.kubernetes_role_binding_v1).map(
       (b: any) => `${b.metadata.namespace}/${b.role_ref.kind}/${b.role_ref.name}`,
     );
-    expect(refs.sort()).toEqual([
-      "builders/Role/secret-reader",
-      "images-dev/ClusterRole/harvesterhci.io:view",
-    ]);
+    // The identity-namespace binding follows the build namespace (images-dev, or the
+    // workspace's own with build_namespace_per_workspace); the pod's account gets none.
+    expect(refs.sort()).toEqual(["${local.harvester_namespace}/ClusterRole/harvesterhci.io:view"]);
+    expect(tf.locals.harvester_namespace).toContain('"images-dev"');
     const pod = tf.resource.kubernetes_deployment_v1.main.spec.template.spec;
     expect(pod.security_context).toMatchObject({ run_as_user: "2000", run_as_group: "2000" });
   });

@@ -636,6 +636,21 @@ describe("lifetime-resources-survive-stop", () => {
     );
   });
 
+  it("accepts an empty Opaque Secret counted by start_count (a token's session), not one with data", () => {
+    const session = (data?: Record<string, string>) =>
+      synthError((s) => {
+        const ws = new WorkspaceData(s, "workspace");
+        new SecretV1(s, "session", {
+          count: ws.startCount,
+          metadata: { name: "ws-session" },
+          type: "Opaque",
+          data,
+        });
+      });
+    expect(session()).toBeUndefined();
+    expect(String(session({ token: "x" }))).toMatch(/so a workspace stop would destroy it/);
+  });
+
   it("accepts a deployment counted by start_count (the pod must die with a stop)", () => {
     const error = synthError((s) => {
       const ws = new WorkspaceData(s, "workspace");

@@ -6,6 +6,7 @@
  */
 import {
   type ApplyResult,
+  destructiveChanges,
   expectNoReplace,
   type PlanOptions,
   STATEFUL_TYPES,
@@ -51,7 +52,15 @@ describe.each(SCENARIOS)("template $template", ({ template, first }) => {
       refresh: false,
       workspace: { startCount: 0 },
     });
-    expectNoReplace(stop);
+    // What a stop deletes by design: packer-builder's session Secret (empty), whose deletion
+    // revokes the workspace's Harvester token (test/templates/packer-builder/short-lived-token.test.ts).
+    expect(
+      destructiveChanges(stop, STATEFUL_TYPES).map((c) => `${c.address}: ${c.actions}`),
+    ).toEqual(
+      template === "packer-builder"
+        ? ["kubernetes_secret_v1.harvester_identity_session[0]: delete"]
+        : [],
+    );
     // Labels and annotations carry the owner's name and email: an in-place update. The
     // Deployment's selector holds only the workspace id, so the pod is not replaced either.
     const renamed = await tf.plan(dir(), {

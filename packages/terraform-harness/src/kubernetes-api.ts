@@ -181,9 +181,44 @@ function validateObject(
       });
       break;
     }
+    case "kubernetes_token_request_v1":
+      validateTokenRequest(one(after.spec), report);
+      break;
     default:
       break;
   }
+}
+
+/**
+ * A TokenRequest, as the API server checks it before minting (pkg/apis/authentication/
+ * validation ValidateTokenRequest; pkg/registry/core/serviceaccount/storage/token.go Create):
+ * a lifetime from 10 minutes to 2^32 seconds, and a bound object of a kind a token can be
+ * bound to (a core Pod, Secret or Node) with a name.
+ */
+function validateTokenRequest(spec: Obj | undefined, report: (m: string) => void) {
+  if (!spec) return;
+  const seconds = spec.expiration_seconds;
+  if (typeof seconds === "number") {
+    if (seconds < 600)
+      report(
+        "spec.expirationSeconds: Invalid value: may not specify a duration less than 10 minutes",
+      );
+    if (seconds > 2 ** 32)
+      report(
+        "spec.expirationSeconds: Invalid value: may not specify a duration larger than 2^32 seconds",
+      );
+  }
+  const bound = one(spec.bound_object_ref);
+  if (!bound) return;
+  const version = bound.api_version;
+  const kind = bound.kind;
+  if (known(version) && known(kind)) {
+    const group = String(version).includes("/") ? String(version).split("/")[0] : "";
+    if (group !== "" || !["Pod", "Secret", "Node"].includes(String(kind))) {
+      report(`cannot bind token to object of type ${String(version)}, Kind=${String(kind)}`);
+    }
+  }
+  if (bound.name === "" || bound.name === null) report("spec.boundObjectRef.name: Required value");
 }
 
 function validateMetadata(

@@ -302,6 +302,36 @@ describe("Kubernetes API validation of planned objects", () => {
     ).toContain("at least 1 access mode is required");
   });
 
+  it("checks a TokenRequest's lifetime and the object its token is bound to", () => {
+    const request = (spec: Obj) =>
+      messages(
+        planOf("kubernetes_token_request_v1", {
+          metadata: [{ name: "coder-ws", namespace: "packer-dev" }],
+          spec: [spec],
+        }),
+      );
+    const secret = { api_version: "v1", kind: "Secret", name: "coder-ws-session", uid: "u" };
+    expect(request({ expiration_seconds: 36000, bound_object_ref: [secret] })).toEqual([]);
+    expect(request({ expiration_seconds: 599, bound_object_ref: [] })).toEqual([
+      "spec.expirationSeconds: Invalid value: may not specify a duration less than 10 minutes",
+    ]);
+    expect(request({ expiration_seconds: 2 ** 32 + 1 })).toEqual([
+      "spec.expirationSeconds: Invalid value: may not specify a duration larger than 2^32 seconds",
+    ]);
+    expect(
+      request({ expiration_seconds: 600, bound_object_ref: [{ ...secret, kind: "ConfigMap" }] }),
+    ).toEqual(["cannot bind token to object of type v1, Kind=ConfigMap"]);
+    expect(
+      request({
+        expiration_seconds: 600,
+        bound_object_ref: [{ ...secret, api_version: "kubevirt.io/v1", kind: "VirtualMachine" }],
+      }),
+    ).toEqual(["cannot bind token to object of type kubevirt.io/v1, Kind=VirtualMachine"]);
+    expect(request({ bound_object_ref: [{ ...secret, name: "" }] })).toEqual([
+      "spec.boundObjectRef.name: Required value",
+    ]);
+  });
+
   it("skips what is still unknown at plan time", () => {
     const after = deployment({ volume: [] });
     const unknown = { spec: [{ template: [{ spec: [{ volume: true }] }] }] };

@@ -167,6 +167,11 @@ const SAMPLES: Record<string, Sample> = {
     message: "*/5 * * * is not a valid cron expression",
   },
   "coder_script timeout": { bad: -5, good: 0, message: "to be at least (0), got -5" },
+  "kubernetes_token_request_v1 spec.expiration_seconds": {
+    bad: 599,
+    good: 600,
+    message: "must be greater than or equal to 600",
+  },
   "coder_script ": {
     bad: { run_on_start: false, run_on_stop: false, cron: null, start_blocks_login: false },
     good: { run_on_start: true, run_on_stop: false, cron: null, start_blocks_login: true },

@@ -21,6 +21,9 @@ function synth(text: string, only: string) {
   return t.model as Record<string, any>;
 }
 
+/** A Role in the identity namespace: the ClusterRole of its name in the per-workspace mode. */
+const BUILD_ROLE_KIND = '${var.build_namespace_per_workspace ? "ClusterRole" : "Role"}';
+
 it("binds the roles an operator lists, e.g. publishing in harvester-public", () => {
   const tf = synth(
     `{
@@ -43,8 +46,8 @@ it("binds the roles an operator lists, e.g. publishing in harvester-public", () 
   expect(
     harvester.map((b) => [b.metadata.namespace, b.role_ref.kind, b.role_ref.name]).sort(),
   ).toEqual([
+    ["${local.harvester_namespace}", BUILD_ROLE_KIND, "packer-builder"],
     ["harvester-public", "Role", "coder-packer-builder"],
-    ["packer-dev", "Role", "packer-builder"],
   ]);
 });
 
@@ -66,7 +69,7 @@ it("rejects a setting the template does not offer, at the setting's name", () =>
       "packer-builder",
     ),
   ).toThrow(
-    /^deploy\.jsonc:1:52: templates\.packer-builder\.settings\.namespace: unknown setting; allowed: workspaceNamespace, identityNamespace, identityRoleBindings, podReaderRole, uid$/,
+    /^deploy\.jsonc:1:52: templates\.packer-builder\.settings\.namespace: unknown setting; allowed: workspaceNamespace, identityNamespace, identityRoleBindings, uid$/,
   );
   expect(() =>
     synth(`{ "templates": { "kubernetes": { "settings": { "image": "x" } } } }`, "kubernetes"),
@@ -161,7 +164,10 @@ describe("identity role bindings stay within what the template documents (issue 
     const refs = (Object.values(tf.resource.kubernetes_role_binding_v1) as any[])
       .filter((b) => b.provider === "kubernetes.harvester")
       .map((b) => `${b.metadata.namespace} ${b.role_ref.kind} ${b.role_ref.name}`);
-    expect(refs.sort()).toEqual(["kube-system ClusterRole view", "packer-dev Role packer-builder"]);
+    expect(refs.sort()).toEqual([
+      `\${local.harvester_namespace} ${BUILD_ROLE_KIND} packer-builder`,
+      "kube-system ClusterRole view",
+    ]);
     expect(JSON.stringify(tf)).not.toContain("allowUnsafe");
   });
 

@@ -21,16 +21,29 @@ import {
 
 const DEPLOYMENT = "kubernetes_deployment_v1.main[0]";
 const VOLUME = "kubernetes_persistent_volume_claim_v1.persistent";
-/** What the sweep's kubectl needs: the Harvester identity and the kubeconfig naming it. */
+/**
+ * What the sweep's kubectl needs: the Harvester identity, its token, the session Secret the
+ * token is bound to (deleting it revokes the token) and the kubeconfig naming it.
+ */
 const SWEEP_CREDENTIALS = [
   "kubernetes_service_account_v1.harvester_identity",
   "kubernetes_role_binding_v1.harvester_identity_packer_dev_packer_builder",
   "kubernetes_role_binding_v1.harvester_identity_packer_dev_packer_builder_read",
-  "kubernetes_secret_v1.harvester_identity_token",
+  "kubernetes_secret_v1.harvester_identity_session[0]",
+  "kubernetes_token_request_v1.harvester_identity[0]",
   "kubernetes_secret_v1.packer_kubeconfig",
 ];
+/** In the per-workspace mode, the build namespace too: deleting it deletes every VM in it. */
+const MODES: [string, Record<string, unknown>, string[]][] = [
+  ["shared build namespace", {}, SWEEP_CREDENTIALS],
+  [
+    "per-workspace build namespace",
+    { build_namespace_per_workspace: true },
+    [...SWEEP_CREDENTIALS, "kubernetes_namespace_v1.build_namespace[0]"],
+  ],
+];
 
-describe("packer-builder destroy order", () => {
+describe.each(MODES)("packer-builder destroy order, %s", (_mode, modeVariables, credentials) => {
   let tf: TerraformHarness;
   let template: SynthesizedPackerBuilder;
   let applied: ApplyResult;
@@ -40,7 +53,7 @@ describe("packer-builder destroy order", () => {
     template = synthPackerBuilder();
     tf = await TerraformHarness.start();
     const options = {
-      variables: REQUIRED_VARIABLES,
+      variables: { ...REQUIRED_VARIABLES, ...modeVariables },
       fixtures: { resources: TOKEN_SECRET_FIXTURES },
     };
     applied = await tf.apply(template.dir, options);
@@ -72,12 +85,24 @@ describe("packer-builder destroy order", () => {
     expect(at(VOLUME, "start")).toBeGreaterThan(at(DEPLOYMENT, "complete"));
   });
 
-  it.each(SWEEP_CREDENTIALS)(
-    "keeps %s until the volume (and with it the pod) is gone",
-    (address) => {
-      expect(at(address, "start")).toBeGreaterThan(at(VOLUME, "complete"));
-    },
-  );
+  it("keeps each of the sweep's credentials until the volume (and with it the pod) is gone", () => {
+    for (const address of credentials) {
+      expect([address, at(address, "start") > at(VOLUME, "complete")]).toEqual([address, true]);
+    }
+  });
+
+  it("deletes the build namespace, if any, only after the identity that lives in it", () => {
+    if (!credentials.includes("kubernetes_namespace_v1.build_namespace[0]")) {
+      expect(applied.resources.map((r) => r.address)).not.toContain(
+        "kubernetes_namespace_v1.build_namespace[0]",
+      );
+      return;
+    }
+    const namespace = at("kubernetes_namespace_v1.build_namespace[0]", "start");
+    expect(namespace).toBeGreaterThan(
+      at("kubernetes_service_account_v1.harvester_identity", "complete"),
+    );
+  });
 
   it("records the order in the state, where a later destroy reads it", () => {
     const resources = (applied.state.resources as Record<string, unknown>[]).filter(
@@ -85,7 +110,7 @@ describe("packer-builder destroy order", () => {
     );
     const [instance] = resources[0].instances as { dependencies?: string[] }[];
     const base = (address: string) => address.replace(/\[\d+\]$/, "");
-    expect(instance.dependencies).toEqual(expect.arrayContaining(SWEEP_CREDENTIALS.map(base)));
+    expect(instance.dependencies).toEqual(expect.arrayContaining(credentials.map(base)));
   });
 
   it("changes nothing in a workspace created before the order existed (no replace, no update)", async () => {
@@ -102,7 +127,7 @@ describe("packer-builder destroy order", () => {
       expect(withoutOrder).not.toBe(text);
       writeFileSync(mainTf, withoutOrder);
       const options = {
-        variables: REQUIRED_VARIABLES,
+        variables: { ...REQUIRED_VARIABLES, ...modeVariables },
         fixtures: { resources: TOKEN_SECRET_FIXTURES },
       };
       const old = await tf.apply(before, options);

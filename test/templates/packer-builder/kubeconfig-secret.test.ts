@@ -6,30 +6,20 @@ import {
   type PlanResult,
 } from "@coder-cdktf/terraform-harness";
 import {
+  appliedToken,
   FIXTURE_CA_PEM,
-  FIXTURE_TOKEN,
   REQUIRED_VARIABLES,
-  TOKEN_SECRET_FIXTURES,
   synthPackerBuilder,
   type SynthesizedPackerBuilder,
 } from "./synthesized-template";
 
-// The workspace kubeconfig: built at apply time from the Harvester token Secret, stored
-// in a Secret on the workspace cluster, sensitive everywhere. The mock provider fills the
-// token Secret from the fixture below, as the cluster would (wait_for_service_account_token).
+// The workspace kubeconfig: built at apply time from the token the TokenRequest minted at
+// this start (the mock mints it as the API server would) and the operator's CA, stored in a
+// Secret on the workspace cluster, sensitive everywhere.
 
 const WS = `coder-${String(DEFAULT_WORKSPACE.id)}`;
-const TOKEN = FIXTURE_TOKEN;
 const CA_PEM = FIXTURE_CA_PEM;
-const FIXTURES = { resources: TOKEN_SECRET_FIXTURES };
-
-/** Strings the plan must hold only in sensitive values: the token and the CA, plain and base64. */
-const SECRETS = [
-  TOKEN,
-  CA_PEM,
-  Buffer.from(TOKEN).toString("base64"),
-  Buffer.from(CA_PEM).toString("base64"),
-];
+const VARIABLES = { ...REQUIRED_VARIABLES, harvester_ca_certificate: CA_PEM };
 
 /** Every string in `value` that is not marked sensitive in the matching `sensitive` mirror. */
 function nonSensitiveStrings(value: unknown, sensitive: unknown): string[] {
@@ -56,12 +46,8 @@ describe("packer-builder kubeconfig Secret", () => {
   beforeAll(async () => {
     template = synthPackerBuilder();
     tf = await TerraformHarness.start();
-    applied = await tf.apply(template.dir, { variables: REQUIRED_VARIABLES, fixtures: FIXTURES });
-    replanned = await tf.plan(template.dir, {
-      variables: REQUIRED_VARIABLES,
-      fixtures: FIXTURES,
-      state: applied,
-    });
+    applied = await tf.apply(template.dir, { variables: VARIABLES });
+    replanned = await tf.plan(template.dir, { variables: VARIABLES, state: applied });
   }, 120_000);
   afterAll(async () => {
     await tf?.stop();
@@ -69,6 +55,14 @@ describe("packer-builder kubeconfig Secret", () => {
   });
 
   const kubeconfigSecret = () => replanned.resource("kubernetes_secret_v1.packer_kubeconfig");
+  const token = () => appliedToken(applied.resources);
+  /** Strings the plan must hold only in sensitive values: the token and the CA, plain and base64. */
+  const secrets = () => [
+    token(),
+    CA_PEM,
+    Buffer.from(token()).toString("base64"),
+    Buffer.from(CA_PEM).toString("base64"),
+  ];
 
   it("is stable once applied: planning on the state changes nothing", () => {
     const changed = replanned.resourceChanges.filter(
@@ -94,7 +88,7 @@ describe("packer-builder kubeconfig Secret", () => {
           },
         },
       ],
-      users: [{ name: WS, user: { token: TOKEN } }],
+      users: [{ name: WS, user: { token: token() } }],
       contexts: [
         { name: WS, context: { cluster: "harvester", user: WS, namespace: "packer-dev" } },
       ],
@@ -102,23 +96,35 @@ describe("packer-builder kubeconfig Secret", () => {
     });
   });
 
-  it("keeps the token Secret and the kubeconfig Secret data sensitive", () => {
+  it("keeps the minted token and the kubeconfig Secret data sensitive", () => {
+    expect(token()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(kubeconfigSecret().afterSensitive.data).toBe(true);
-    const token = replanned.resource("kubernetes_secret_v1.harvester_identity_token");
-    expect(token.afterSensitive.data).toBe(true);
-    expect(token.after.data).toMatchObject({ token: TOKEN });
+    const request = replanned.resource("kubernetes_token_request_v1.harvester_identity[0]");
+    expect(request.afterSensitive.token).toBe(true);
+    expect(request.after.token).toBe(token());
   });
+
+  it("leaves the CA out when harvester_ca_certificate is empty (the pod's trust store decides)", async () => {
+    const bare = await tf.apply(template.dir, { variables: REQUIRED_VARIABLES });
+    const secret = bare.resources.find(
+      (r) => r.address === "kubernetes_secret_v1.packer_kubeconfig",
+    );
+    const kubeconfig = parse((secret!.values.data as Record<string, string>).config);
+    expect(kubeconfig.clusters).toEqual([
+      { name: "harvester", cluster: { server: REQUIRED_VARIABLES.harvester_api_server } },
+    ]);
+  }, 60_000);
 
   it("puts no token or CA in any non-sensitive planned value or output", () => {
     // The plan does carry them (in sensitive values), so the search below can find them.
-    expect(JSON.stringify(replanned.raw)).toContain(TOKEN);
+    expect(JSON.stringify(replanned.raw)).toContain(token());
     const exposed = replanned.resourceChanges.flatMap((r) =>
       nonSensitiveStrings(r.after, r.afterSensitive)
-        .filter((text) => SECRETS.some((secret) => text.includes(secret.trim())))
+        .filter((text) => secrets().some((secret) => text.includes(secret.trim())))
         .map((text) => `${r.address}: ${text}`),
     );
     expect(exposed).toEqual([]);
-    expect(JSON.stringify(applied.outputs)).not.toContain(TOKEN);
+    expect(JSON.stringify(applied.outputs)).not.toContain(token());
   });
 
   it("never reads the Harvester kubeconfig file into Terraform values", () => {
@@ -127,9 +133,14 @@ describe("packer-builder kubeconfig Secret", () => {
     const reads = [...text.matchAll(/\b(file|yamldecode|filebase64|templatefile)\([^)]*\)/g)];
     expect(reads.map((m) => m[0]).sort()).toEqual(
       [
-        ...["bootstrap", "clone-repository", "install-agent-skill", "sweep-build-vms"].map(
-          (name) => `scripts/${name}.sh`,
-        ),
+        // The sweep runs twice: at stop, and at the next start for what a stop left.
+        ...[
+          "bootstrap",
+          "clone-repository",
+          "install-agent-skill",
+          "sweep-build-vms",
+          "sweep-build-vms",
+        ].map((name) => `scripts/${name}.sh`),
         "subagents/packer-builder.md",
       ].map((file) => `file(\\"\${path.module}/${file}\\")`),
     );

@@ -59,11 +59,16 @@ describe("packer-builder publishing is additive", () => {
 
   it("binds exactly the default existing roles, to the workspace's own service accounts", () => {
     const tf = synth();
+    // The build namespace: packer-dev, or the workspace's own one (then the ClusterRole of
+    // the same name) with build_namespace_per_workspace.
+    const kind = '${var.build_namespace_per_workspace ? "ClusterRole" : "Role"}';
     expect(bindings(tf)).toEqual([
-      "packer-builder/Role/coder-workspace-pod-reader -> ServiceAccount packer-builder/${local.workspace_key}",
-      "packer-dev/Role/packer-builder -> ServiceAccount packer-dev/${local.workspace_key}",
-      "packer-dev/Role/packer-builder-read -> ServiceAccount packer-dev/${local.workspace_key}",
+      `\${local.harvester_namespace}/${kind}/packer-builder -> ServiceAccount \${local.harvester_namespace}/\${local.workspace_key}`,
+      `\${local.harvester_namespace}/${kind}/packer-builder-read -> ServiceAccount \${local.harvester_namespace}/\${local.workspace_key}`,
     ]);
+    expect(tf.locals.harvester_namespace).toBe(
+      '${var.build_namespace_per_workspace ? kubernetes_namespace_v1.build_namespace[0].metadata[0].name : "packer-dev"}',
+    );
   });
 
   it("authors no RBAC: the only RBAC resources are RoleBindings", () => {
@@ -97,7 +102,7 @@ describe("packer-builder publishing is additive", () => {
       `resource.kubernetes_role_binding_v1.${address}.metadata.namespace`,
     ]);
     expect(bindings(tf)).toContain(
-      "harvester-public/Role/coder-packer-builder -> ServiceAccount packer-dev/${local.workspace_key}",
+      "harvester-public/Role/coder-packer-builder -> ServiceAccount ${local.harvester_namespace}/${local.workspace_key}",
     );
   });
 
@@ -126,8 +131,12 @@ describe("packer-builder publishing is additive", () => {
     );
     expect(changes).toEqual([
       'sweep_build_vms: bounded_kubectl "${timeout_s}" delete virtualmachines.kubevirt.io \\',
+      'sweep_previous_build_vms: bounded_kubectl "${timeout_s}" delete virtualmachines.kubevirt.io \\',
     ]);
-    expect(scripts.sweep_build_vms).toContain("\nSWEEP_NAMESPACE='packer-dev'\n");
+    expect(scripts.sweep_previous_build_vms).toBe(scripts.sweep_build_vms);
+    expect(scripts.sweep_build_vms).toContain(
+      `\nSWEEP_NAMESPACE='\${replace(local.harvester_namespace, "'", "'\\\\''")}'\n`,
+    );
     for (const text of Object.values(scripts)) {
       expect(text).not.toContain(PUBLIC);
       expect(text).not.toMatch(/virtualmachineimage/i);

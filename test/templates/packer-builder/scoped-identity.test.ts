@@ -63,6 +63,40 @@ describe("ScopedServiceAccount", () => {
     });
   });
 
+  it("keeps its addresses when an expression decides the namespace and role kind at apply time", () => {
+    const resources = synthesize((stack) => {
+      new ScopedServiceAccount(stack, "identity", {
+        name: "coder-abc",
+        namespace: "builds",
+        namespaceValue: "${local.build_namespace}",
+        meta: META,
+        bindings: [
+          {
+            namespace: "builds",
+            roleKind: "Role",
+            roleName: "builder",
+            namespaceValue: "${local.build_namespace}",
+            roleKindValue: '${var.own ? "ClusterRole" : "Role"}',
+          },
+        ],
+      });
+    });
+    const [address] = Object.keys(resources.kubernetes_role_binding_v1);
+    // Made of the configured namespace and role (cdktf adds a suffix outside a TemplateStack).
+    expect(address).toContain("identity_builds_builder");
+    const binding = resources.kubernetes_role_binding_v1[address] as Record<string, any>;
+    expect(binding.metadata.namespace).toBe("${local.build_namespace}");
+    expect(binding.role_ref.kind).toBe('${var.own ? "ClusterRole" : "Role"}');
+    expect(binding.subject).toEqual([
+      { kind: "ServiceAccount", name: "coder-abc", namespace: "${local.build_namespace}" },
+    ]);
+    const [account] = Object.values(resources.kubernetes_service_account_v1) as Record<
+      string,
+      any
+    >[];
+    expect(account.metadata.namespace).toBe("${local.build_namespace}");
+  });
+
   it("creates no token Secret unless asked, and then has no token data to give", () => {
     let identity: ScopedServiceAccount | undefined;
     const resources = synthesize((stack) => {

@@ -16,16 +16,21 @@ export const REQUIRED_VARIABLES = {
   repository_url: "https://git.example.com/infra/ggl_core_infra.git",
 };
 
-/** The Harvester token, as the cluster fills the token Secret (wait_for_service_account_token). */
-export const FIXTURE_TOKEN = "fixture-harvester-token-8c1f0e2d";
-/** The Harvester CA, PEM, as in the token Secret's `ca.crt`. */
+/** The Harvester CA, PEM, as an operator passes it in `harvester_ca_certificate`. */
 export const FIXTURE_CA_PEM =
   "-----BEGIN CERTIFICATE-----\nMIIBfixtureCAfixtureCA\n-----END CERTIFICATE-----\n";
 
-/** Resource fixtures for an apply: the token Secret's data, filled by the "cluster". */
-export const TOKEN_SECRET_FIXTURES = {
-  kubernetes_secret_v1: {
-    match: { type: "kubernetes.io/service-account-token" },
-    values: { data: { token: FIXTURE_TOKEN, "ca.crt": FIXTURE_CA_PEM, namespace: "packer-dev" } },
-  },
-};
+/**
+ * Resource fixtures for an apply. None are needed any more: the mock mints the
+ * TokenRequest's token as the API server would. Kept for the callers that pass it.
+ */
+export const TOKEN_SECRET_FIXTURES = {};
+
+/** The token the mock minted for a start, from an applied state. */
+export function appliedToken(resources: readonly { address: string; values: any }[]): string {
+  const request = resources.find(
+    (r) => r.address === "kubernetes_token_request_v1.harvester_identity[0]",
+  );
+  if (!request) throw new Error("no token request in the state (is the workspace started?)");
+  return request.values.token as string;
+}

@@ -36,18 +36,8 @@ const IDENTITY_RESOURCES: Record<string, { name: string; namespace: string; prov
     namespace: "packer-dev",
     provider: HARVESTER,
   },
-  "kubernetes_secret_v1.harvester_identity_token": {
-    name: `${WS}-token`,
-    namespace: "packer-dev",
-    provider: HARVESTER,
-  },
   "kubernetes_service_account_v1.workspace_identity": {
     name: WS,
-    namespace: "packer-builder",
-    provider: WORKSPACE_CLUSTER,
-  },
-  "kubernetes_role_binding_v1.workspace_identity_packer_builder_coder_workspace_pod_reader": {
-    name: `${WS}-coder-workspace-pod-reader`,
     namespace: "packer-builder",
     provider: WORKSPACE_CLUSTER,
   },
@@ -62,11 +52,25 @@ const IDENTITY_RESOURCES: Record<string, { name: string; namespace: string; prov
     provider: WORKSPACE_CLUSTER,
   },
 };
+/** What exists only while the workspace runs, on Harvester: the token and its session. */
+const SESSION_RESOURCES: Record<string, { name: string; namespace: string; provider: string }> = {
+  "kubernetes_secret_v1.harvester_identity_session[0]": {
+    name: `${WS}-session`,
+    namespace: "packer-dev",
+    provider: HARVESTER,
+  },
+  "kubernetes_token_request_v1.harvester_identity[0]": {
+    name: WS,
+    namespace: "packer-dev",
+    provider: HARVESTER,
+  },
+};
 const CODER_RESOURCES = [
   "coder_agent.main",
   "coder_metadata.persistent_volume",
   "coder_script.clone_repository[0]",
   "coder_script.sweep_build_vms",
+  "coder_script.sweep_previous_build_vms",
 ];
 
 /** provider_config_key of each resource in the plan's configuration (`kubernetes.harvester`…). */
@@ -122,6 +126,7 @@ describe("packer-builder workspace resources", () => {
     expect(managed(started)).toEqual(
       [
         ...Object.keys(IDENTITY_RESOURCES),
+        ...Object.keys(SESSION_RESOURCES),
         ...CODER_RESOURCES,
         "kubernetes_deployment_v1.main[0]",
         "coder_metadata.pod[0]",
@@ -193,7 +198,18 @@ describe("packer-builder workspace resources", () => {
     ).toBe(75);
   });
 
-  it("keeps everything but the pod when stopped", () => {
+  it.each(Object.entries(SESSION_RESOURCES))(
+    "creates %s with its exact name, namespace and cluster while started",
+    (address, expected) => {
+      expect(providerKeys(started)[address.replace(/\[0\]$/, "")]).toBe(expected.provider);
+      expect(metadataOf(started, address)).toMatchObject({
+        name: expected.name,
+        namespace: expected.namespace,
+      });
+    },
+  );
+
+  it("keeps everything but the pod and the Harvester token when stopped", () => {
     expect(managed(stopped)).toEqual(
       [...Object.keys(IDENTITY_RESOURCES), ...CODER_RESOURCES].sort(),
     );
@@ -233,27 +249,50 @@ describe("packer-builder workspace resources", () => {
       expect.arrayContaining([
         { roleRef: ref("packer-builder"), subject: subject("packer-dev") },
         { roleRef: ref("packer-builder-read"), subject: subject("packer-dev") },
-        { roleRef: ref("coder-workspace-pod-reader"), subject: subject("packer-builder") },
       ]),
     );
-    expect(bindings).toHaveLength(3);
+    expect(bindings).toHaveLength(2);
   });
 
-  it("never mounts a token for either service account, and waits for the Harvester token", () => {
+  it("binds the pod's own service account to nothing, on either cluster", () => {
+    // The kubelet mounts the kubeconfig Secret with its own node credentials; the pod's
+    // account needs no grant, and it has no token to use one with either.
+    for (const plan of [started, stopped]) {
+      const bound = [
+        ...plan.resources("kubernetes_role_binding_v1"),
+        ...plan.resources("kubernetes_cluster_role_binding_v1"),
+      ].filter((r) =>
+        (r.after.subject as Record<string, unknown>[]).some(
+          (s) => s.kind === "ServiceAccount" && s.namespace === "packer-builder",
+        ),
+      );
+      expect(bound.map((r) => r.address)).toEqual([]);
+      const pod = plan.resourceChanges.filter((r) => r.type === "kubernetes_deployment_v1");
+      for (const deployment of pod) {
+        const spec = (deployment.after as any).spec[0].template[0].spec[0];
+        expect(spec.service_account_name).toBe(WS);
+      }
+    }
+    expect(
+      started.resource("kubernetes_service_account_v1.workspace_identity").after,
+    ).toMatchObject({
+      automount_service_account_token: false,
+    });
+  });
+
+  it("never mounts a token for either service account, nor stores one in a token Secret", () => {
     for (const address of [
       "kubernetes_service_account_v1.harvester_identity",
       "kubernetes_service_account_v1.workspace_identity",
     ]) {
       expect(started.resource(address).after.automount_service_account_token).toBe(false);
     }
-    const token = started.resource("kubernetes_secret_v1.harvester_identity_token").after;
-    expect(token).toMatchObject({
-      type: "kubernetes.io/service-account-token",
-      wait_for_service_account_token: true,
-    });
-    expect((token.metadata as Record<string, unknown>[])[0].annotations).toMatchObject({
-      "kubernetes.io/service-account.name": WS,
-    });
+    for (const plan of [started, stopped]) {
+      const tokenSecrets = plan
+        .resources("kubernetes_secret_v1")
+        .filter((r) => r.after.type === "kubernetes.io/service-account-token");
+      expect(tokenSecrets.map((r) => r.address)).toEqual([]);
+    }
   });
 
   it("sanitizes the owner and workspace names in labels", async () => {

@@ -74,7 +74,44 @@ function applyChange(typeName, block, plannedState, fixture) {
   if (plannedState.id instanceof Unknown && fixture.id === undefined) {
     filled.id = `${typeName}-${stableHash(plannedState)}`;
   }
+  if (typeName.startsWith("kubernetes_"))
+    assignServerValues(typeName, plannedState, filled, fixture);
   return filled;
+}
+
+/**
+ * What the API server gives every object it creates and the kubernetes provider reads back:
+ * a fresh `metadata.uid` (a UUID, new for each object, so a recreated object never has its
+ * predecessor's uid), and for a TokenRequest the minted `token`: a JWT naming the service
+ * account and the object it is bound to, different for every request
+ * (pkg/registry/core/serviceaccount/storage/token.go; the provider stores status.token).
+ * A fixture that names the value wins.
+ */
+function assignServerValues(typeName, planned, filled, fixture) {
+  const [meta] = Array.isArray(planned.metadata) ? planned.metadata : [];
+  const fixtureMeta = Array.isArray(fixture.metadata) ? fixture.metadata[0] : undefined;
+  if (meta && meta.uid instanceof Unknown && fixtureMeta?.uid === undefined) {
+    filled.metadata[0].uid = crypto.randomUUID();
+  }
+  if (typeName !== "kubernetes_token_request_v1") return;
+  if (!(planned.token instanceof Unknown) || fixture.token !== undefined) return;
+  const [spec] = Array.isArray(filled.spec) ? filled.spec : [];
+  const [bound] = spec && Array.isArray(spec.bound_object_ref) ? spec.bound_object_ref : [];
+  const namespace = filled.metadata[0].namespace;
+  const claims = {
+    sub: `system:serviceaccount:${namespace}:${filled.metadata[0].name}`,
+    jti: crypto.randomUUID(),
+    exp: Math.floor(Date.now() / 1000) + Number(spec?.expiration_seconds || 3600),
+    ...(bound
+      ? {
+          "kubernetes.io": {
+            [String(bound.kind).toLowerCase()]: { name: bound.name, uid: bound.uid },
+          },
+        }
+      : {}),
+  };
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  filled.token = `${part({ alg: "RS256", typ: "JWT" })}.${part(claims)}.${crypto.randomBytes(32).toString("base64url")}`;
 }
 
 function fillUnknowns(value, type, fixture) {

@@ -281,6 +281,13 @@ const RULES = [
     check: { kind: "conflicts", attribute: "command", with: ["url", "subdomain"] },
     source: `${CODER} provider/app.go appResource command ConflictsWith`,
   },
+  // kubernetes_token_request_v1 (tokenRequestV1SpecFields).
+  {
+    types: ["kubernetes_token_request_v1"],
+    paths: ["spec.expiration_seconds"],
+    check: { kind: "atLeast", min: 600, message: "must be greater than or equal to 600" },
+    source: `${K8S} kubernetes/resource_kubernetes_token_request_v1.go spec (tokenRequestV1SpecFields) expiration_seconds ValidateFunc`,
+  },
   // coder_script (provider/script.go scriptResource).
   {
     types: ["coder_script"],

@@ -113,7 +113,9 @@ const CHECKS = {
     return [];
   },
   atLeast: (v, key, check) =>
-    Number(v) >= check.min ? [] : [`expected ${key} to be at least (${check.min}), got ${v}`],
+    Number(v) >= check.min
+      ? []
+      : [check.message ?? `expected ${key} to be at least (${check.min}), got ${v}`],
   modeBits: (v, key) => {
     const text = String(v);
     const errors = [];
