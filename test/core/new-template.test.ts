@@ -30,7 +30,7 @@ const COPIED = [
   "package.json",
   "tsconfig.json",
   "jest.config.js",
-  "typedoc.json",
+  "typedoc.config.cjs",
   "README.md",
   ".prettierrc.json",
   ".prettierignore",
