@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { parseCoderVersion, type CoderVersion } from "./coder-version";
+import { formatCoderVersion, parseCoderVersion, type CoderVersion } from "./coder-version";
 
 /** The full path of `command` on PATH, or undefined. */
 export function findOnPath(
@@ -125,4 +125,35 @@ function lastLines(text: string): string[] {
  */
 export function coderArrayItem(item: string): string {
   return /[",\r\n]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item;
+}
+
+/**
+ * `coder version` of the CLI at `executable`, said on stderr (`coder CLI: <path> (v2.24.1)`):
+ * the release decides the flags (app/coder-version.ts). `null` when it cannot be told.
+ */
+export function announceCoderVersion(executable: string): CoderVersion | null {
+  const version = coderVersionOf(executable) ?? null;
+  const shown = version === null ? "version unknown" : formatCoderVersion(version);
+  process.stderr.write(`coder CLI: ${executable} (${shown})\n`);
+  return version;
+}
+
+/**
+ * Runs one `coder` command of a plan, saying what it runs; on failure prints `failure` (what
+ * did not happen) with the exit status and the CLI's last lines. Returns the exit status.
+ */
+export async function runCoderStep(
+  executable: string,
+  args: readonly string[],
+  failure: string,
+): Promise<number> {
+  process.stderr.write(`running: coder ${shellQuote(args)}\n`);
+  const run = await runStreaming(executable, args);
+  if (run.exitCode !== 0) {
+    process.stderr.write(
+      `${failure} (coder ${args.slice(0, args[1] === "versions" ? 3 : 2).join(" ")} exited with ${run.exitCode})` +
+        (run.lastLines.length > 0 ? `:\n  ${run.lastLines.join("\n  ")}\n` : "\n"),
+    );
+  }
+  return run.exitCode;
 }

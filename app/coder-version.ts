@@ -48,3 +48,63 @@ export function clearsInheritedTags(version: CoderVersion): boolean {
 export function formatCoderVersion(version: CoderVersion): string {
   return `v${version.major}.${version.minor}.${version.patch}`;
 }
+
+// --- What each release understands ----------------------------------------------------------
+
+/** A flag or behaviour of the `coder` CLI that some releases have and others lack. */
+export interface CliFeature {
+  /** The first release that has it; undefined when no released CLI has it. */
+  readonly since: CoderVersion | undefined;
+  /** Where that is read from (coder/coder source, pull request, docs). */
+  readonly source: string;
+}
+
+const v = (minor: number): CoderVersion => ({ major: 2, minor, patch: 0 });
+
+/**
+ * The oldest release this project's commands were checked against. Every flag of
+ * `templates push`, `templates edit` and `templates versions promote` that the table below
+ * does not name is in every release from this one on.
+ */
+export const OLDEST_CHECKED_CODER_VERSION: CoderVersion = v(20);
+
+/**
+ * The version table: what the commands of `npm run push` and `npm run promote` depend on,
+ * by first release. Read from coder/coder (cli/templatepush.go, cli/templateedit.go,
+ * cli/templateversions.go, docs/reference/cli) and the pull requests named.
+ */
+export const CODER_CLI_FEATURES = {
+  /** `templates push --provisioner-tag=-` clears the tags a new version would inherit. */
+  clearTags: { since: CLEAR_TAGS_SINCE, source: "cli/templatepush.go (mid-2025)" },
+  /**
+   * `templates push --name` also names the first version, when the push creates the template;
+   * older releases gave that version a generated name (coder/coder#17331, fixed by #17114).
+   */
+  nameOnCreate: { since: v(21), source: "coder/coder#17114, #17331" },
+  /** `templates versions promote --template <t> --template-version <v>`. */
+  promote: { since: v(17), source: "coder/coder#15051 (cli/templateversions.go)" },
+  /**
+   * `templates push --display-name/--description/--icon`: proposed in 2026
+   * (coder/coder#23735), its pull requests (#23743, #23983) closed unmerged; no release has them,
+   * so `templates edit` sets the three.
+   */
+  pushMetadataFlags: { since: undefined, source: "coder/coder#23743, #23983 (closed)" },
+  /** `templates edit --abstract` (the text Coder Agents read to pick a template). */
+  editAbstract: { since: v(35), source: "coder/coder#25978, #26006 (June 2026)" },
+} as const satisfies Readonly<Record<string, CliFeature>>;
+
+export type CliFeatureName = keyof typeof CODER_CLI_FEATURES;
+
+/**
+ * Whether a CLI of `version` has `feature`. A CLI whose release is unknown (`null`: a
+ * development build) is treated as one without any feature the table dates: the commands
+ * then work on any release, at worst doing less.
+ */
+export function hasCliFeature(
+  version: CoderVersion | null,
+  feature: CliFeatureName,
+  features: Readonly<Record<CliFeatureName, CliFeature>> = CODER_CLI_FEATURES,
+): boolean {
+  const since = features[feature].since;
+  return since !== undefined && version !== null && atLeast(version, since);
+}

@@ -20,6 +20,8 @@ import { ConfigError } from "./config-path";
 export { CONFIG_ENV_VAR, ConfigError, DEFAULT_CONFIG_FILE, resolveConfigPath } from "./config-path";
 import { provisionerTagProblem, type ProvisionerTags } from "./provisioner-tags";
 import { CODER_TEMPLATE_NAME, MAX_CODER_TEMPLATE_NAME } from "../lib/core/validate";
+import { parseCoderSettings, type CoderTemplateSettings } from "./coder-template-settings";
+import { didYouMean } from "./closest-name";
 
 /** What the operator set for one template; unset fields keep the template's defaults. */
 export interface TemplateConfig {
@@ -39,6 +41,11 @@ export interface TemplateConfig {
    * parameters at synth by applyOperatorPresets (app/operator-presets.ts). @default []
    */
   readonly presets: readonly unknown[];
+  /**
+   * The template's settings in Coder (autostop, dormancy, …), set by `npm run push` with
+   * `coder templates edit` (app/coder-template-settings.ts). @default {}: left as they are in Coder
+   */
+  readonly coderSettings: CoderTemplateSettings;
 }
 
 /** A loaded, shape-checked configuration. */
@@ -56,7 +63,14 @@ export interface OperatorConfig {
 }
 
 const TOP_LEVEL_FIELDS = ["$schema", "templates"];
-const TEMPLATE_FIELDS = ["name", "provisionerTags", "variables", "settings", "presets"];
+const TEMPLATE_FIELDS = [
+  "name",
+  "provisionerTags",
+  "variables",
+  "settings",
+  "presets",
+  "coderSettings",
+];
 
 /** Reads and checks a config file. */
 export function loadOperatorConfig(
@@ -106,7 +120,7 @@ export function parseOperatorConfig(
         fail(
           keyNode,
           joinField(field, key),
-          `unknown field; allowed: ${allowed.filter((a) => a !== "$schema").join(", ")}`,
+          `unknown field${didYouMean(key, allowed)}; allowed: ${allowed.filter((a) => a !== "$schema").join(", ")}`,
         );
       }
     }
@@ -186,7 +200,12 @@ export function parseOperatorConfig(
         }
       }
       const presets = presetList(fields.get("presets"), `${field}.presets`, fail);
-      templates.set(id, { name, provisionerTags, variables, settings, presets });
+      const coderSettingsNode = fields.get("coderSettings");
+      const coderSettings =
+        coderSettingsNode === undefined
+          ? {}
+          : parseCoderSettings(coderSettingsNode, `${field}.coderSettings`, fail, describeValue);
+      templates.set(id, { name, provisionerTags, variables, settings, presets, coderSettings });
     }
   }
 

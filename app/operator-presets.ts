@@ -7,7 +7,7 @@
  */
 import type { IConstruct } from "../lib/core/cdk";
 import { ConfigError } from "./operator-config";
-import { describeValue, type Rule } from "../lib/core/validate";
+import { containsUrlCredentials, describeValue, type Rule } from "../lib/core/validate";
 import { WorkspaceParameter } from "../lib/constructs/workspace-parameter";
 import {
   presetParameterProblem,
@@ -92,6 +92,29 @@ export function applyOperatorPresets(
 
 type Fail = (path: readonly (string | number)[], reason: string, part?: "key") => never;
 
+/**
+ * Refuses every text of a preset (name, description, icon, parameter values, schedule) that
+ * holds a URL with credentials, with the scan the URL rules use (lib/core/validate.ts),
+ * naming the field and never the value: a preset ships in main.tf, the preset form and every
+ * workspace created from it.
+ */
+function refuseCredentials(value: unknown, path: readonly (string | number)[], fail: Fail): void {
+  if (typeof value === "string") {
+    if (containsUrlCredentials(value)) {
+      fail(
+        path,
+        "holds a URL with a user name or password in it (the value is not shown: it may be a " +
+          "token); a preset ships in the template and in every workspace created from it, so " +
+          "give the URL without them and let Coder provide credentials",
+      );
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => refuseCredentials(v, [...path, i], fail));
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, v] of Object.entries(value)) refuseCredentials(v, [...path, key], fail);
+  }
+}
+
 /** One preset's props from its JSON value, or a ConfigError at the first bad field. */
 function presetProps(
   raw: unknown,
@@ -100,6 +123,7 @@ function presetProps(
   parameters: ReadonlyMap<string, WorkspaceParameter>,
   rules: OperatorPresetRules,
 ): WorkspacePresetProps {
+  refuseCredentials(raw, path, fail);
   const preset = object(raw, path, PRESET_FIELDS, fail);
   const name = preset.name;
   if (typeof name !== "string" || name.trim() === "") {

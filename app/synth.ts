@@ -160,7 +160,7 @@ export function orderVariablesAsDeclared(
  * Creates a template's stack with the operator's settings. Settings the template does not
  * offer, and settings it rejects, fail with the position in the configuration file.
  */
-function createStack(
+export function createStack(
   definition: TemplateDefinition,
   app: App,
   config: OperatorConfig | undefined,

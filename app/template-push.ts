@@ -1,10 +1,13 @@
 /**
  * The `coder` commands that publish a synthesized template: `coder templates push`
- * with the template's name, folder, static provisioner tags, the configured variables
- * and the operator's variables file, then `coder templates edit` for its display name,
- * description and icon: no released CLI reads those from the README's front matter
- * (the README is stored as the version's docs, front matter hidden by the UI), and
- * `templates edit` keeps every field it is not given.
+ * with the template's name, folder, static provisioner tags, the configured variables,
+ * the operator's variables file, the version's name and message and whether it becomes
+ * active, then `coder templates edit` for its display name, description and icon and the
+ * operator's coderSettings: no released CLI reads those three from the README's front matter
+ * (the README is stored as the version's docs, front matter hidden by the UI) or takes them
+ * on push (the version table in app/coder-version.ts decides), and `templates edit` keeps
+ * every field it is not given. A version pushed inactive is promoted later with
+ * `coder templates versions promote` (planPromote), which is when the edit runs.
  *
  * Values that may be secret are never put in argv: they travel in the operator's YAML
  * file (--variables-file), and the session token in the CLI's environment. Configured
@@ -15,10 +18,17 @@ import * as path from "path";
 import {
   ASSUMED_CODER_VERSION,
   CLEAR_TAGS_SINCE,
+  CODER_CLI_FEATURES,
   clearsInheritedTags,
   formatCoderVersion,
+  hasCliFeature,
+  OLDEST_CHECKED_CODER_VERSION,
+  atLeast,
+  type CliFeature,
+  type CliFeatureName,
   type CoderVersion,
 } from "./coder-version";
+import { coderSettingsArgs, type CoderTemplateSettings } from "./coder-template-settings";
 import { coderArrayItem } from "./coder-cli";
 import { provisionerTagArgs, type ProvisionerTags } from "./provisioner-tags";
 import type { TemplateFrontMatter } from "../lib/constructs/template-stack";
@@ -57,14 +67,25 @@ export interface PushOptions {
    * @default ASSUMED_CODER_VERSION (a dry run without a CLI)
    */
   readonly coderVersion?: CoderVersion | null;
+  /** The version's name (--name). @default none: Coder generates one */
+  readonly versionName?: string;
+  /** Whether the new version becomes the active one (--activate). @default true */
+  readonly activate?: boolean;
+  /** The operator's settings of the template in Coder. @default none */
+  readonly coderSettings?: CoderTemplateSettings;
+  /** The version table (tests pass their own). @default CODER_CLI_FEATURES */
+  readonly features?: Readonly<Record<CliFeatureName, CliFeature>>;
 }
 
 /** The commands to run, in order, and what the user should know about them. */
 export interface PushPlan {
   /** argv of `coder templates push …` (without the executable). */
   readonly push: readonly string[];
-  /** argv of `coder templates edit …`, run after a successful push. */
-  readonly edit: readonly string[];
+  /**
+   * argv of `coder templates edit …`, run after a successful push; undefined when there is
+   * nothing to edit, or when the version is pushed inactive (promote runs it).
+   */
+  readonly edit?: readonly string[];
   /** Notes printed before running (e.g. why --ignore-lockfile is passed). */
   readonly notes: readonly string[];
 }
@@ -72,6 +93,8 @@ export interface PushPlan {
 export function planPush(template: PushableTemplate, options: PushOptions = {}): PushPlan {
   const notes: string[] = [];
   const version = options.coderVersion === undefined ? ASSUMED_CODER_VERSION : options.coderVersion;
+  const features = options.features ?? CODER_CLI_FEATURES;
+  const activate = options.activate ?? true;
   const canClear = version !== null && clearsInheritedTags(version);
   if (options.coderVersion === undefined) {
     notes.push(
@@ -104,7 +127,31 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
   ];
   push.push(...configuredVariableArgs(template, options.variablesFileNames ?? []));
   if (options.variablesFile !== undefined) push.push("--variables-file", options.variablesFile);
+  if (options.versionName !== undefined) {
+    push.push("--name", options.versionName);
+    if (!hasCliFeature(version, "nameOnCreate", features)) {
+      notes.push(
+        `${cliName(version)} names a new template's first version itself; --name ${options.versionName} ` +
+          `applies to every later push (from ${sinceText(features.nameOnCreate)} also to the first).`,
+      );
+    }
+  }
   if (options.message !== undefined) push.push("-m", options.message);
+  if (!activate) {
+    push.push("--activate=false");
+    notes.push(
+      `${options.versionName ?? "the version"} is pushed inactive: workspaces keep the active version until ` +
+        `\`npm run promote -- ${template.name} ${options.versionName ?? "<version>"}\`, which also applies the ` +
+        `display name, description, icon and coderSettings (a template's, not a version's). ` +
+        `A template's first push is always active.`,
+    );
+  }
+  if (version !== null && !atLeast(version, OLDEST_CHECKED_CODER_VERSION)) {
+    notes.push(
+      `coder ${formatCoderVersion(version)} is older than ${formatCoderVersion(OLDEST_CHECKED_CODER_VERSION)}, ` +
+        `the oldest release these commands were checked against.`,
+    );
+  }
   if (!fs.existsSync(path.join(template.dir, TERRAFORM_LOCK_FILE))) {
     push.push("--ignore-lockfile");
     notes.push(
@@ -116,19 +163,93 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
         `synth ships it from there.`,
     );
   }
-  const fm = template.frontMatter;
-  const edit = [
-    "templates",
-    "edit",
-    template.name,
-    "--display-name",
-    fm.displayName,
-    "--description",
-    fm.description,
-    "--icon",
-    fm.icon,
-  ];
+  const metadataOnPush = hasCliFeature(version, "pushMetadataFlags", features);
+  if (metadataOnPush) push.push(...metadataArgs(template.frontMatter));
+  // The edit sets what belongs to the template, not the version: a staged version leaves it
+  // to the promotion (planPromote), which also says what the CLI cannot set.
+  const edit = activate
+    ? planEdit(
+        template.name,
+        metadataOnPush ? undefined : template.frontMatter,
+        options.coderSettings ?? {},
+        version,
+        notes,
+      )
+    : undefined;
   return { push, edit, notes };
+}
+
+/** `--display-name … --description … --icon …`: where Coder shows the template. */
+function metadataArgs(fm: TemplateFrontMatter): string[] {
+  return ["--display-name", fm.displayName, "--description", fm.description, "--icon", fm.icon];
+}
+
+/**
+ * argv of `coder templates edit <name>` setting the front matter (when given) and the
+ * settings this CLI can set (the others go to `notes`); undefined when there is nothing to set.
+ */
+export function planEdit(
+  name: string,
+  frontMatter: TemplateFrontMatter | undefined,
+  settings: CoderTemplateSettings,
+  version: CoderVersion | null,
+  notes: string[],
+): string[] | undefined {
+  const applied = coderSettingsArgs(settings, version);
+  notes.push(...applied.notes);
+  const args = [...(frontMatter === undefined ? [] : metadataArgs(frontMatter)), ...applied.args];
+  return args.length === 0 ? undefined : ["templates", "edit", name, ...args];
+}
+
+/** What `npm run promote` runs. */
+export interface PromotePlan {
+  /** argv of `coder templates versions promote …`. */
+  readonly promote: readonly string[];
+  /** argv of `coder templates edit …`, run after it (see planEdit). */
+  readonly edit?: readonly string[];
+  readonly notes: readonly string[];
+}
+
+/** `coder templates versions promote --template <name> --template-version <version>`, then the edit. */
+export function planPromote(
+  name: string,
+  versionName: string,
+  options: {
+    readonly coderVersion?: CoderVersion | null;
+    readonly frontMatter?: TemplateFrontMatter;
+    readonly coderSettings?: CoderTemplateSettings;
+  } = {},
+): PromotePlan {
+  const notes: string[] = [];
+  const version = options.coderVersion === undefined ? ASSUMED_CODER_VERSION : options.coderVersion;
+  if (version !== null && !hasCliFeature(version, "promote")) {
+    notes.push(
+      `coder ${formatCoderVersion(version)} has no \`templates versions promote\` ` +
+        `(added in ${sinceText(CODER_CLI_FEATURES.promote)}); this will fail: use a newer CLI, or promote ` +
+        `the version on the template's Versions page.`,
+    );
+  }
+  const promote = [
+    "templates",
+    "versions",
+    "promote",
+    "--template",
+    name,
+    "--template-version",
+    versionName,
+  ];
+  const edit = planEdit(name, options.frontMatter, options.coderSettings ?? {}, version, notes);
+  return { promote, edit, notes };
+}
+
+function cliName(version: CoderVersion | null): string {
+  return version === null
+    ? "this coder CLI (its version is unknown)"
+    : `coder ${formatCoderVersion(version)}`;
+}
+
+function sinceText(feature: CliFeature): string {
+  return feature.since === undefined ? "no release" : formatCoderVersion(feature.since);
 }
 
 /**

@@ -10,6 +10,7 @@ import { TerraformVariable, type IConstruct } from "../lib/core/cdk";
 import { ConfigError } from "./operator-config";
 import { TemplateVariable } from "../lib/core/template-variable";
 import { describeValue } from "../lib/core/validate";
+import { didYouMean } from "./closest-name";
 
 /** Where a value came from, for messages (`file:line:column`). */
 export type PositionOf = (variableName: string, part: "key" | "value") => string;
@@ -32,7 +33,7 @@ export function applyVariableDefaults(
     if (variable === undefined) {
       const known = [...variables.keys()].sort();
       throw new ConfigError(
-        `${positionOf(name, "key")}: ${field}: unknown variable "${name}"; template "${templateId}" has: ${known.join(", ") || "(none)"}`,
+        `${positionOf(name, "key")}: ${field}: unknown variable "${name}"${didYouMean(name, known)}; template "${templateId}" has: ${known.join(", ") || "(none)"}`,
       );
     }
     if (variable.sensitive === true) {

@@ -193,7 +193,15 @@ export {
   DevcontainerSource,
   type DevcontainerSourceProps,
 } from "./devcontainer/source";
+export {
+  DevcontainerUserSecrets,
+  type DevcontainerUserSecretsProps,
+} from "./devcontainer/user-secrets";
 export { DevcontainerTemplateVariables } from "./devcontainer/variables";
+export {
+  DevcontainerVariablesSecret,
+  type DevcontainerVariablesSecretProps,
+} from "./devcontainer/variables-secret";
 export { DevcontainerWarnings, type DevcontainerWarningsProps } from "./devcontainer/warnings";
 export { WorkspaceFolder, type WorkspaceFolderProps } from "./devcontainer/workspace-folder";
 export { DevcontainerPod, type DevcontainerPodProps } from "./devcontainer/workspace-pod";

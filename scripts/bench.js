@@ -8,6 +8,7 @@
 //                                                       every Nth test file, once with all of
 //                                                       them and once without each; synth
 //                                                       with and without creation stacks)
+//   node scripts/bench.js --upgrade-only               (only the plan-upgrade rows)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const { execFileSync, spawnSync } = require("child_process");
@@ -331,6 +332,68 @@ async function machineryRows(rows) {
   }
 }
 
+/**
+ * plan-upgrade (app/upgrade/): one workspace planned on its saved state against one plan of
+ * the template without state, per template and as a ratio, in the same run; then 8 states at
+ * once, for what many workspaces cost (docs/upgrades.md).
+ */
+async function upgradeRows(rows) {
+  const { synthTemplates } = require("../app/synth");
+  const { TerraformHarness } = require("@coder-cdktf/terraform-harness");
+  const { planUpgrade } = require("../app/upgrade/plan-upgrade");
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-upgrade-"));
+  const variablesOf = JSON.parse(
+    fs.readFileSync(path.join(root, "test", "support", "bench-variables.json"), "utf8"),
+  );
+  const stateText = (name) =>
+    fs.readFileSync(path.join(root, "test", "upgrade", "states", `${name}.tfstate.json`), "utf8");
+  const harness = await TerraformHarness.start();
+  try {
+    for (const t of synthTemplates({ outdir })) {
+      const variables = variablesOf[t.id];
+      const text = stateText(t.id);
+      const source = { source: t.id, read: async () => text };
+      const { readWorkspaceState } = require("../app/upgrade/workspace-state");
+      const recorded = readWorkspaceState(text, t.id);
+      const plain = await timeAsync(() => harness.plan(t.dir, { variables }));
+      // The same Terraform plan on the workspace's state, without plan-upgrade around it.
+      const onState = await timeAsync(() =>
+        harness.plan(t.dir, {
+          variables,
+          fixtures: recorded.fixtures,
+          state: recorded.state,
+          refresh: false,
+          kubernetesApi: "report",
+        }),
+      );
+      const upgrade = await timeAsync(async () => {
+        const report = await planUpgrade(t, [source], { variables, harness });
+        if ("error" in report.workspaces[0]) throw new Error(report.workspaces[0].error);
+      });
+      rows.push([`${t.id}: plan + show of the template, no state`, plain]);
+      rows.push([`${t.id}: plan + show of the template on the workspace's state`, onState]);
+      rows.push([`${t.id}: plan-upgrade of that workspace`, upgrade]);
+      rows.push([`${t.id}: ratio plan-upgrade / plan on the state`, upgrade / onState, "x"]);
+      rows.push([`${t.id}: ratio plan-upgrade / plan without state`, upgrade / plain, "x"]);
+      if (t.id === "kubernetes") {
+        const many = Array.from({ length: 8 }, (_, i) => ({
+          source: `ws-${i}`,
+          read: async () => text,
+        }));
+        const eight = await timeAsync(() => planUpgrade(t, many, { variables, harness }));
+        rows.push([
+          `${t.id}: plan-upgrade of 8 workspaces, ${os.cpus().length} plans at a time`,
+          eight,
+        ]);
+        rows.push([`${t.id}: per workspace, of those 8`, eight / 8]);
+      }
+    }
+  } finally {
+    await harness.stop();
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   if (args.includes("--list-plan-tests")) {
     process.stdout.write(`${harnessTestFiles().join("\n")}\n`);
@@ -341,8 +404,10 @@ async function main() {
     await machineryRows(rows);
     return printRows(rows);
   }
-  if (!args.includes("--tests-only")) await synthAndPlanRows(rows);
-  if (!args.includes("--no-tests")) {
+  const upgradeOnly = args.includes("--upgrade-only");
+  if (!args.includes("--tests-only") && !upgradeOnly) await synthAndPlanRows(rows);
+  if (!args.includes("--tests-only")) await upgradeRows(rows);
+  if (!args.includes("--no-tests") && !upgradeOnly) {
     const jest = (extra, env = {}) => {
       const t0 = process.hrtime.bigint();
       execFileSync("npx", ["jest", "--silent", ...extra], {

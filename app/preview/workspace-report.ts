@@ -239,7 +239,12 @@ function readEnvironment(
     add("DEVCONTAINER_WORKSPACE_FOLDER_BASENAME", folder.split("/").pop() ?? "", "template");
   }
   if (stringOr(env.DC_ID) !== null) add("DEVCONTAINER_ID", String(env.DC_ID), "template");
-  for (const line of String(env.DC_VARIABLES ?? "").split("\n")) {
+  // The pod reads DC_VARIABLES from the workspace's Secret (secretKeyRef), not a literal.
+  const variablesSecret = plan.resourceChanges.find(
+    (r) => r.address === "kubernetes_secret_v1.devcontainer_variables",
+  )?.after?.data as Record<string, unknown> | undefined;
+  const variablesText = env.DC_VARIABLES ?? variablesSecret?.DC_VARIABLES ?? "";
+  for (const line of String(variablesText).split("\n")) {
     const name = line.split("=")[0].trim();
     if (line.includes("=") && /^[A-Za-z0-9_]+$/.test(name)) {
       add(`DEVCONTAINER_LOCALENV_${name}`, null, "Dev Container variables");

@@ -30,6 +30,14 @@ export interface WorkspaceDeploymentProps {
   readonly pod: DeploymentV1SpecTemplateSpec;
   /** Created first, e.g. the data volume the pod mounts. @default [] */
   readonly dependsOn?: readonly ITerraformDependable[];
+  /**
+   * Whether the pod gets a token of its ServiceAccount (`automountServiceAccountToken`).
+   * Off unless asked for: everything in a workspace (a repository's code included) could read
+   * it, and a pod with no account of its own would get the namespace's `default` one. Opt in
+   * only for a pod that runs as a ServiceAccount made for it and needs the API server. A pod
+   * that sets `pod.automountServiceAccountToken` itself keeps its value. @default false
+   */
+  readonly automountServiceAccountToken?: boolean;
 
   // ---- Scheduling and extended resources (typed props; see applyScheduling below) ----
 
@@ -85,7 +93,8 @@ export interface WorkspaceToleration {
  * workspace runs; everything stateful lives elsewhere (the data volume).
  * `Recreate` because two pods must never mount the same ReadWriteOnce volume,
  * and no wait for the rollout so a slow image pull does not fail the build
- * (the agent reports readiness instead).
+ * (the agent reports readiness instead). No ServiceAccount token is mounted unless
+ * {@link WorkspaceDeploymentProps.automountServiceAccountToken} asks for one.
  */
 export class WorkspaceDeployment extends Construct {
   public readonly deployment: DeploymentV1;
@@ -98,7 +107,19 @@ export class WorkspaceDeployment extends Construct {
       );
     }
     const stableLabels = claimStableLabels(props.meta);
-    const pod = applyScheduling(this.node.path, props);
+    if (
+      props.automountServiceAccountToken !== undefined &&
+      props.pod.automountServiceAccountToken !== undefined
+    ) {
+      throw new Error(
+        `${this.node.path}: set automountServiceAccountToken either as a prop or in pod.automountServiceAccountToken, not both`,
+      );
+    }
+    const pod: DeploymentV1SpecTemplateSpec = {
+      ...applyScheduling(this.node.path, props),
+      automountServiceAccountToken:
+        props.pod.automountServiceAccountToken ?? props.automountServiceAccountToken ?? false,
+    };
     this.deployment = new DeploymentV1(this, props.resourceName ?? "main", {
       count: props.workspace.startCount,
       dependsOn: props.dependsOn ? [...props.dependsOn] : undefined,

@@ -37,6 +37,12 @@ export interface WorkspaceParameterProps {
    */
   readonly styling?: ParameterStyling;
   /**
+   * Whether the value may be a secret (a token, a password): no preset may then set it, since
+   * a preset's values ship in the template and in every workspace created from it
+   * (presetParameterProblem). @default false
+   */
+  readonly mayHoldSecrets?: boolean;
+  /**
    * Parameter name as Coder stores it (a letter, then letters, digits, `_` or `-`).
    * @default the construct id
    */
@@ -60,7 +66,10 @@ export class WorkspaceParameter extends Construct {
   /** The parameter's name in Coder (what presets and stored values refer to). */
   public readonly name: string;
   /** Its type, options and validation, for checks of preset values at synth. */
-  public readonly definition: Pick<WorkspaceParameterProps, "options" | "validation"> & {
+  public readonly definition: Pick<
+    WorkspaceParameterProps,
+    "options" | "validation" | "mayHoldSecrets"
+  > & {
     readonly type: ParameterType;
   };
 
@@ -94,6 +103,7 @@ export class WorkspaceParameter extends Construct {
       type: props.type ?? "string",
       options: props.options,
       validation: props.validation,
+      mayHoldSecrets: props.mayHoldSecrets ?? false,
     };
     this.parameter = new DataCoderParameter(this, id, {
       name: props.name ?? id,

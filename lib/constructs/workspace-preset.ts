@@ -274,6 +274,15 @@ export function presetParameterProblem(
   parameter: WorkspaceParameter,
   value: string,
 ): string | undefined {
+  // Before anything that shows the value: it may be a token.
+  if (parameter.definition.mayHoldSecrets) {
+    return (
+      `parameter "${parameter.name}" may hold secrets, so no preset may set it (the value is ` +
+      `not shown): a preset's value ships in the template (main.tf), shows in the preset form ` +
+      `and reaches every workspace created from it. Leave it to each user (their Coder user ` +
+      `secrets or their own workspace setting)`
+    );
+  }
   if (Token.isUnresolved(value)) return undefined;
   const { type, options, validation } = parameter.definition;
   const shown = describeValue(value);
@@ -308,7 +317,8 @@ export function presetParameterProblem(
   }
   const regex = validation?.regex;
   if (regex !== undefined && !new RegExp(regex).test(value)) {
-    return `${shown} does not match the pattern of parameter "${parameter.name}"`;
+    const why = validation?.error ? `: ${validation.error}` : "";
+    return `${shown} does not match the pattern of parameter "${parameter.name}"${why}`;
   }
   return undefined;
 }

@@ -260,6 +260,18 @@ export const GIT_URL_WITHOUT_PASSWORD: Rule = {
   condition: (ref) => hcl`!can(regex(${URL_WITH_CREDENTIALS}, ${ref}))`,
 };
 
+/**
+ * {@link GIT_URL_WITHOUT_PASSWORD}'s credentials, found anywhere in a text (a description, a
+ * preset value): a URL with a password in any scheme, or with any user part in http(s).
+ */
+const URL_CREDENTIALS_ANYWHERE =
+  "([A-Za-z][A-Za-z0-9+.-]*://[^/@\\s]*:[^/@\\s]*@|[hH][tT][tT][pP][sS]?://[^/?#@\\s]*@)";
+
+/** Whether `text` holds a URL with credentials anywhere in it. */
+export function containsUrlCredentials(text: string): boolean {
+  return new RegExp(URL_CREDENTIALS_ANYWHERE).test(text);
+}
+
 // --- Checks --------------------------------------------------------------------------------
 
 /** The message for a value that breaks a rule. */

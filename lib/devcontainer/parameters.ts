@@ -2,6 +2,7 @@ import { Construct } from "../core/cdk";
 import { escapeTemplateLiteral } from "../core/escape";
 import { WorkspaceParameter } from "../constructs/workspace-parameter";
 import { WORKSPACE_SIZES } from "../constructs/size-presets";
+import { REPOSITORY_URL_ERROR, REPOSITORY_URL_PATTERN } from "./git-hosts";
 
 /**
  * The workspace form of the devcontainer template, in order. Names, types, defaults,
@@ -31,11 +32,13 @@ export class DevcontainerParameters extends Construct {
       order: 1,
       displayName: "Git repository",
       description:
-        "The git repository to work on (https://, ssh:// or git@host:path). Its " +
+        "The git repository to work on (https://, ssh:// or git@host:path; no credentials in " +
+        "the URL). Its " +
         ".devcontainer/devcontainer.json (or .devcontainer.json) defines the workspace; " +
         "without one the workspace gets the fallback image.",
       icon: "/icon/git.svg",
       mutable: false,
+      validation: { regex: REPOSITORY_URL_PATTERN, error: REPOSITORY_URL_ERROR },
     });
     this.branch = new WorkspaceParameter(this, "branch", {
       order: 2,
@@ -88,6 +91,7 @@ export class DevcontainerParameters extends Construct {
       icon: "/icon/docker.svg",
       mutable: true,
       formType: "textarea",
+      mayHoldSecrets: true,
     });
     this.rebuild = new WorkspaceParameter(this, "rebuild", {
       order: 7,

@@ -12,6 +12,8 @@ import {
   wholeNumberBetween,
   type Rule,
 } from "../core/validate";
+import { GIT_HOST, GIT_HOST_LIST } from "./git-hosts";
+import { USER_SECRET_NAMES } from "./user-secrets";
 
 /** The Pod Security levels a devcontainer workspace can be asked to meet. */
 export const POD_SECURITY_LEVELS: readonly string[] = ["baseline", "restricted"];
@@ -96,6 +98,12 @@ export class DevcontainerTemplateVariables extends Construct {
   public readonly gitCredentialsUsername: TerraformVariable;
   /** `git_credentials_token` (string, "", sensitive): the password or token for that username. */
   public readonly gitCredentialsToken: TerraformVariable;
+  /** `git_credentials_hosts` (list(string), []): the only hosts the template-wide credentials go to. */
+  public readonly gitCredentialsHosts: TerraformVariable;
+  /** `external_auth_host` (string, ""): the host of the external auth provider; its token goes there only. */
+  public readonly externalAuthHost: TerraformVariable;
+  /** `user_secrets` (list(string), []): Coder user secrets (by env name) read for `${localEnv:…}`. */
+  public readonly userSecrets: TerraformVariable;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -184,7 +192,8 @@ export class DevcontainerTemplateVariables extends Construct {
       default: "",
       description:
         "ID of a Coder external auth provider (e.g. github). When set, users must link that " +
-        "account, and both the image build and the workspace's clone use their token.",
+        "account, and both the image build (for a repository on external_auth_host) and the " +
+        "workspace's clone use their token.",
     });
     this.maxCpu = new TemplateVariable(this, "max_cpu", {
       rules: [POSITIVE_NUMBER],
@@ -213,13 +222,43 @@ export class DevcontainerTemplateVariables extends Construct {
       type: "string",
       default: "",
       description:
-        "Template-wide HTTPS git username for image builds; it takes precedence over external_auth_id.",
+        "Template-wide HTTPS git username for image builds, sent only to git_credentials_hosts; " +
+        "there it takes precedence over external_auth_id.",
     });
     this.gitCredentialsToken = new TerraformVariable(this, "git_credentials_token", {
       type: "string",
       default: "",
       sensitive: true,
       description: "Token or password for git_credentials_username.",
+    });
+    this.gitCredentialsHosts = new TemplateVariable(this, "git_credentials_hosts", {
+      rules: [GIT_HOST_LIST],
+      type: "list(string)",
+      default: [],
+      nullable: false,
+      description:
+        'Hosts the template-wide git credentials belong to (e.g. ["github.com"], ' +
+        '["git.example.com:8443"]): they are sent only with a repository on one of them, over ' +
+        "https. Empty: never sent.",
+    });
+    this.externalAuthHost = new TemplateVariable(this, "external_auth_host", {
+      rules: [emptyOr(GIT_HOST)],
+      type: "string",
+      default: "",
+      nullable: false,
+      description:
+        "Host of the external_auth_id provider (e.g. github.com): the user's token is sent to the " +
+        "image build only with a repository on that host, over https. Empty: never sent.",
+    });
+    this.userSecrets = new TemplateVariable(this, "user_secrets", {
+      rules: [USER_SECRET_NAMES],
+      type: "list(string)",
+      default: [],
+      nullable: false,
+      description:
+        "Names of Coder user secrets (their environment variable, e.g. NPM_TOKEN) that give the " +
+        "localEnv:NAME references in devcontainer.json their value, before the Dev Container variables parameter. Coder requires " +
+        "each one: a user without it cannot start a workspace (coder provider 2.16+).",
     });
   }
 }

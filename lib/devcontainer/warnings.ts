@@ -69,6 +69,11 @@ export interface DevcontainerWarningsProps {
   readonly variables: HclValue;
   /** The "Dev Container variables" parameter text (`NAME=value` lines). */
   readonly variablesText: HclValue;
+  /**
+   * Names whose values come from elsewhere (the user's Coder secrets, which Coder requires at
+   * start): never missing. @default []
+   */
+  readonly providedVariables?: HclValue;
   /** Prefix of every local's and check block's name (tests plan many at once). @default "" */
   readonly localPrefix?: string;
 }
@@ -153,7 +158,8 @@ export class DevcontainerWarnings extends Construct {
     const missing = locals.add(
       "missing_variables",
       hcl`[for name in ${any(required)} : name
-        if !can(regex(format("(?m)^%s=.", name), try(nonsensitive(${props.variablesText}), ${props.variablesText})))]`,
+        if !contains(${list(props.providedVariables)}, name)
+        && !can(regex(format("(?m)^%s=.", name), try(nonsensitive(${props.variablesText}), ${props.variablesText})))]`,
     );
     const variablesMessage = locals.add(
       "variables_message",

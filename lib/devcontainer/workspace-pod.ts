@@ -12,6 +12,7 @@ import type { WorkspaceObjectMeta } from "../constructs/workspace-labels";
 import { type DevcontainerMounts, seedHomeInitContainer } from "./mounts";
 import type { ContainerRuntime } from "./runtime";
 import { SCRIPTS_DIR } from "./scripts";
+import { VARIABLES_SECRET_KEY } from "./variables-secret";
 
 export interface DevcontainerPodProps {
   readonly workspace: WorkspaceData;
@@ -32,8 +33,12 @@ export interface DevcontainerPodProps {
   };
   /** The workspace folder and where the PVC's `workspace-folder/` is mounted. */
   readonly workspaceFolder: { readonly path: string; readonly mountPath: string };
-  /** The "Dev Container variables" text, raw. */
-  readonly variablesText: string;
+  /**
+   * The workspace's Secret holding the "Dev Container variables" text (key
+   * {@link VARIABLES_SECRET_KEY}; DevcontainerVariablesSecret): the pod reads it through
+   * `secretKeyRef`, so no value appears in the Deployment.
+   */
+  readonly variablesSecretName: string;
   /** Map with `containerEnv` / `remoteEnv` rendered scripts (absent when empty). */
   readonly envScripts: IResolvable;
   readonly resources: DeploymentV1SpecTemplateSpecContainerResources;
@@ -126,7 +131,12 @@ export class DevcontainerPod extends Construct {
               { name: "DC_HOME", value: user.homeDir },
               { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.path },
               { name: "DC_ID", value: props.workspace.id },
-              { name: "DC_VARIABLES", value: props.variablesText },
+              {
+                name: "DC_VARIABLES",
+                valueFrom: {
+                  secretKeyRef: { name: props.variablesSecretName, key: VARIABLES_SECRET_KEY },
+                },
+              },
               { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
               { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
             ],

@@ -16,6 +16,8 @@ import {
   DevcontainerSizing,
   DevcontainerSource,
   DevcontainerTemplateVariables,
+  DevcontainerUserSecrets,
+  DevcontainerVariablesSecret,
   DevcontainerWarnings,
   GitCredentials,
   portSlotWarnings,
@@ -70,6 +72,9 @@ export class DevcontainerTemplate extends TemplateStack {
       externalAuthId: vars.externalAuthId,
       username: vars.gitCredentialsUsername,
       token: vars.gitCredentialsToken,
+      hosts: vars.gitCredentialsHosts,
+      externalAuthHost: vars.externalAuthHost,
+      repository: params.repository.value,
       isPrebuild: ws.workspace.isPrebuild,
     });
     const source = new DevcontainerSource(this, "source", {
@@ -126,6 +131,10 @@ export class DevcontainerTemplate extends TemplateStack {
       shmSizeLimit: runtime.shmSizeLimit,
       claimName,
     });
+    const userSecrets = new DevcontainerUserSecrets(this, "user_secrets", {
+      names: vars.userSecrets,
+      isPrebuild: ws.workspace.isPrebuild,
+    });
     const warnings = new DevcontainerWarnings(this, "warnings", {
       serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings})`,
       resourceWarnings: sizing.warnings,
@@ -135,6 +144,7 @@ export class DevcontainerTemplate extends TemplateStack {
       uidWarnings: user.warnings,
       variables: source.variables.asList,
       variablesText: params.devcontainerVariables.value,
+      providedVariables: userSecrets.names,
     });
 
     const agent = new DevcontainerAgent(this, "agent", {
@@ -151,6 +161,14 @@ export class DevcontainerTemplate extends TemplateStack {
       imageCommit: source.commit.asString,
       branch: params.branch.value,
       rebuild: params.rebuild.value,
+    });
+
+    const variablesSecret = new DevcontainerVariablesSecret(this, "variables_secret", {
+      name: `coder-${ws.id}-variables`,
+      namespace: vars.namespace.stringValue,
+      meta: workspaceObjectMeta(ws, "variables"),
+      variablesText: params.devcontainerVariables.value,
+      userSecrets: userSecrets.values,
     });
 
     const data = new DataVolume(this, "data", {
@@ -196,7 +214,7 @@ export class DevcontainerTemplate extends TemplateStack {
       dependsOn: [data.claim],
       user,
       workspaceFolder: folder,
-      variablesText: params.devcontainerVariables.value,
+      variablesSecretName: variablesSecret.secretName,
       envScripts: source.envScripts.expression as IResolvable,
       resources: {
         requests: Token.asStringMap(sizing.requests),

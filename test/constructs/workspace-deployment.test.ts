@@ -143,6 +143,30 @@ describe("synthesized", () => {
     expect(deployment.lifecycle).toBeUndefined();
   });
 
+  // Issue 32 item 5: repository code must not get the namespace's default ServiceAccount token.
+  it("mounts no ServiceAccount token unless the automountServiceAccountToken prop opts in", () => {
+    expect(deployment.spec.template.spec.automount_service_account_token).toBe(false);
+    const optedIn = synthConstruct((stack) =>
+      buildPod(stack, { automountServiceAccountToken: true }),
+    );
+    expect(
+      optedIn.resource.kubernetes_deployment_v1.main.spec.template.spec
+        .automount_service_account_token,
+    ).toBe(true);
+    expect(() =>
+      synthConstruct((stack) =>
+        buildPod(stack, {
+          automountServiceAccountToken: true,
+          pod: {
+            securityContext: { runAsUser: "1000" },
+            container: [],
+            automountServiceAccountToken: false,
+          },
+        }),
+      ),
+    ).toThrow(/automountServiceAccountToken either as a prop or in pod/);
+  });
+
   it("takes another address from resourceName", () => {
     const renamed = synthConstruct((stack) => buildPod(stack, { resourceName: "pod" }));
     expect(Object.keys(renamed.resource.kubernetes_deployment_v1)).toEqual(["pod"]);

@@ -29,6 +29,7 @@ const INTERNAL = [
   "coder-names",
   "coder-version",
   "construct-ids",
+  "git-hosts",
   "hcl-files",
   "hcl-layout",
   "hcl-template",

@@ -171,6 +171,7 @@ const SECRETS = {
   sshKey: "SECRET-ssh-private-key-7f90",
   serviceAccountToken: "SECRET-service-account-token-1a6b",
   tokenRequest: "SECRET-token-request-2c7e",
+  userSecret: "SECRET-user-secret-4a8d",
   variable: (name: string) => `SECRET-variable-${name}-9d3c`,
 };
 
@@ -180,6 +181,7 @@ const SECRET_PATTERN = /SECRET-[a-z0-9-]+/;
 const SECRET_FIXTURES: Fixtures = {
   data_sources: {
     coder_external_auth: { access_token: SECRETS.externalAuth },
+    coder_secret: { value: SECRETS.userSecret },
     kubernetes_secret_v1: { data: { token: SECRETS.serviceAccountToken, "ca.crt": "fixture-ca" } },
   },
   resources: {
@@ -205,6 +207,11 @@ function planVariables(config: Record<string, unknown>): Record<string, unknown>
   for (const [name, v] of Object.entries(variables)) {
     if (v.sensitive === true) values[name] = SECRETS.variable(name);
     else if (name.endsWith("external_auth_id")) values[name] = "github";
+    // The hosts credentials belong to: the parameters' repository host (planParameters).
+    else if (name.endsWith("credentials_hosts")) values[name] = [FIXTURE_GIT_HOST];
+    else if (name.endsWith("external_auth_host")) values[name] = FIXTURE_GIT_HOST;
+    // A user secret is declared, so the fixture's value is read.
+    else if (name === "user_secrets") values[name] = ["FIXTURE_TOKEN"];
     else if (name.endsWith("_username")) values[name] = "fixture-user";
     else if (/(_server|_url|_endpoint)$/.test(name))
       values[name] = `https://${name.replace(/_/g, "-")}.example.com`;
@@ -215,12 +222,15 @@ function planVariables(config: Record<string, unknown>): Record<string, unknown>
   return values;
 }
 
+/** The host of the fixture repository, which the credentials are bound to. */
+const FIXTURE_GIT_HOST = "git.example.com";
+
 /** Parameters without a default get a repository-like URL (the only kind the templates have). */
 function planParameters(config: Record<string, unknown>): Record<string, unknown> {
   const data = (config.data ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
   const values: Record<string, unknown> = {};
   for (const p of Object.values(data.coder_parameter ?? {})) {
-    if (!("default" in p)) values[String(p.name)] = "https://git.example.com/acme/app.git";
+    if (!("default" in p)) values[String(p.name)] = `https://${FIXTURE_GIT_HOST}/acme/app.git`;
   }
   return values;
 }
@@ -233,8 +243,14 @@ function expectedSecrets(config: Record<string, unknown>): string[] {
   const expected: string[] = [];
   if (resources.coder_agent) expected.push(SECRETS.agentToken);
   if (data.coder_external_auth) expected.push(SECRETS.externalAuth);
-  if (resources.kubernetes_secret_v1 || data.kubernetes_secret_v1)
+  // A Secret whose data the template writes itself (the devcontainer variables) gets no
+  // token from the fixtures; one that Kubernetes fills (a service-account token) does.
+  const filledSecrets = Object.values(
+    (resources.kubernetes_secret_v1 ?? {}) as Record<string, Record<string, unknown>>,
+  ).filter((secret) => secret.data === undefined);
+  if (filledSecrets.length > 0 || data.kubernetes_secret_v1)
     expected.push(SECRETS.serviceAccountToken);
+  if (data.coder_secret) expected.push(SECRETS.userSecret);
   for (const [name, v] of Object.entries(variables)) {
     if (v.sensitive === true) expected.push(SECRETS.variable(name));
   }

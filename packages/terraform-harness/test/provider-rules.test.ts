@@ -13,6 +13,7 @@ import {
   requiresReplace,
   validateConfig,
   validateParameter,
+  validateSecret,
 } from "../src/mock-provider/validation";
 import { TerraformError, TerraformHarness } from "../src";
 
@@ -178,6 +179,17 @@ const SAMPLES: Record<string, Sample> = {
     good: [{ key: "cpu" }, { key: "mem" }],
     message: 'duplicate agent metadata key "cpu"',
   },
+  "coder_secret env": {
+    bad: "MY-TOKEN",
+    good: "MY_TOKEN",
+    message:
+      '`env` must be a POSIX-compliant identifier matching "^[a-zA-Z_][a-zA-Z0-9_]*$"; got "MY-TOKEN"',
+  },
+  "coder_secret file": {
+    bad: "my-token",
+    good: "~/my-token",
+    message: '`file` must start with `/` or `~/`; got "my-token"',
+  },
 };
 
 /** What a configuration of the type needs to pass its whole-object rules. */
@@ -247,6 +259,35 @@ describe("the mock provider's rule table", () => {
       'expected spec.0.template.0.spec.0.toleration.1.effect to be one of ["NoSchedule" "PreferNoSchedule" "NoExecute"], got ',
       'expected spec.0.template.0.spec.0.init_container.0.image_pull_policy to be one of ["Always" "Never" "IfNotPresent"], got Nope',
     ]);
+  });
+});
+
+describe("coder_secret when it is read (provider/secret.go ReadContext)", () => {
+  const secret = (fields: Record<string, unknown>) => ({
+    env: null,
+    file: null,
+    help_message: "Create it",
+    ...fields,
+  });
+  const errors = (fields: Record<string, unknown>, value: string, transition: string) =>
+    validateSecret(secret(fields), value, transition).map((d) => d.summary);
+
+  it("needs exactly one of env and file", () => {
+    expect(errors({}, "", "stop")).toEqual(["exactly one of `env` or `file` must be set"]);
+    expect(errors({ env: "A", file: "~/a" }, "x", "start")).toEqual([
+      "exactly one of `env` or `file` must be set",
+    ]);
+  });
+
+  it("fails a start build without a value, naming the requirement; a stop reads '' and goes on", () => {
+    expect(errors({ env: "NPM_TOKEN" }, "", "start")).toEqual([
+      'Missing required secret: environment variable "NPM_TOKEN"',
+    ]);
+    expect(errors({ file: "~/.npmrc" }, "", "start")).toEqual([
+      'Missing required secret: file "~/.npmrc"',
+    ]);
+    expect(errors({ env: "NPM_TOKEN" }, "", "stop")).toEqual([]);
+    expect(errors({ env: "NPM_TOKEN" }, "t", "start")).toEqual([]);
   });
 });
 

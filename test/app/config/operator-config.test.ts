@@ -68,7 +68,10 @@ describe("parsing", () => {
     ],
     ["", "deploy.jsonc:1:1: not valid JSONC (expected a value)"],
     ["[]", "deploy.jsonc:1:1: (top level): a list is not allowed; expected an object"],
-    ['{\n  "template": {}\n}', "deploy.jsonc:2:3: template: unknown field; allowed: templates"],
+    [
+      '{\n  "template": {}\n}',
+      `deploy.jsonc:2:3: template: unknown field (did you mean "templates"?); allowed: templates`,
+    ],
     [
       '{ "templates": {\n  "kubernetes": {},\n  "docker": {}\n} }',
       'deploy.jsonc:3:3: templates.docker: unknown template "docker"; known: kubernetes, devcontainer, packer-builder',
@@ -191,7 +194,7 @@ describe("variable defaults at synth", () => {
       synthWith('{ "templates": { "kubernetes": {\n  "variables": {\n    "nmspace": "ws" } } } }'),
     );
     expect(message).toMatch(
-      /^deploy\.jsonc:3:5: templates\.kubernetes\.variables\.nmspace: unknown variable "nmspace"; template "kubernetes" has: .*namespace.*use_kubeconfig/,
+      /^deploy\.jsonc:3:5: templates\.kubernetes\.variables\.nmspace: unknown variable "nmspace" \(did you mean "namespace"\?\); template "kubernetes" has: .*namespace.*use_kubeconfig/,
     );
   });
 

@@ -117,6 +117,12 @@ describe("a valid preset", () => {
   });
 });
 
+/** The reason a preset text with credentials in a URL is refused. */
+const CREDENTIALS_REASON =
+  "holds a URL with a user name or password in it (the value is not shown: it may be a token); " +
+  "a preset ships in the template and in every workspace created from it, so give the URL " +
+  "without them and let Coder provide credentials";
+
 describe("a bad preset fails synth at its position, naming the field and the reason", () => {
   const cases: [string, string, string, string, string][] = [
     [
@@ -226,18 +232,41 @@ describe("a bad preset fails synth at its position, naming the field and the rea
     ],
     [
       // An http(s) URL with any userinfo is refused for the whole file before presets are read
-      // (operator-config.test.ts); an ssh URL with a password reaches the preset's own rule.
+      // (operator-config.test.ts); an ssh URL with a password reaches the presets' own scan
+      // (issue 32 item 6), which never shows the value.
       "a repository with a password in it",
       "devcontainer",
       `[{ "name": "X", "parameters": { "repository": "ssh://bot:hunter2@github.com/acme/app.git" } }]`,
       `"ssh://bot`,
-      `templates.devcontainer.presets[0].parameters.repository: preset "X": "ssh://bot:***@github.com/acme/app.git" is not allowed; repository must be a git URL without credentials in it (no password, no user name in an http(s) URL; credentials come from Coder, not the URL)`,
+      `templates.devcontainer.presets[0].parameters.repository: ${CREDENTIALS_REASON}`,
+    ],
+    [
+      "a password in a URL of a description",
+      "kubernetes",
+      `[{ "name": "X", "description": "mirror at ftp://ci:hunter2@files.example.com" }]`,
+      `"mirror`,
+      `templates.kubernetes.presets[0].description: ${CREDENTIALS_REASON}`,
+    ],
+    [
+      "a password behind git's transport prefix in a parameter value",
+      "devcontainer",
+      `[{ "name": "X", "parameters": { "branch": "ssh::ssh://git:hunter2@github.com/x" } }]`,
+      `"ssh::`,
+      `templates.devcontainer.presets[0].parameters.branch: ${CREDENTIALS_REASON}`,
+    ],
+    [
+      "Dev Container variables (issue 32 item 6: a parameter that may hold secrets)",
+      "devcontainer",
+      `[{ "name": "X", "parameters": { "repository": "https://github.com/acme/app.git", "devcontainer_variables": "NPM_TOKEN=hunter2" } }]`,
+      `"NPM_TOKEN`,
+      `templates.devcontainer.presets[0].parameters.devcontainer_variables: preset "X": parameter "devcontainer_variables" may hold secrets, so no preset may set it (the value is not shown): a preset's value ships in the template (main.tf), shows in the preset form and reaches every workspace created from it. Leave it to each user (their Coder user secrets or their own workspace setting)`,
     ],
   ];
 
   it.each(cases)("%s", (_what, template, presets, marker, expected) => {
     const message = thrownMessage(ConfigError, () => synth(template, presets));
     expect(message).toBe(`${positionOf(template, presets, marker)}: ${expected}`);
+    expect(message).not.toContain("hunter2");
   });
 
   it("a presets field that is not a list", () => {

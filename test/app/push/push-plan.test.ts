@@ -2,9 +2,9 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { shellQuote } from "../../../app/coder-cli";
-import { parseCoderVersion } from "../../../app/coder-version";
+import { CODER_CLI_FEATURES, parseCoderVersion } from "../../../app/coder-version";
 import { formatProvisionerTags, provisionerTagArgs } from "../../../app/provisioner-tags";
-import { planPush, TERRAFORM_LOCK_FILE } from "../../../app/template-push";
+import { planPromote, planPush, TERRAFORM_LOCK_FILE } from "../../../app/template-push";
 
 const V2_24 = { major: 2, minor: 24, patch: 1 };
 
@@ -228,6 +228,97 @@ describe("tag formatting", () => {
   it("shell-quotes a printed command so it can be pasted", () => {
     expect(shellQuote(["push", "it's", "a b", "", "k=v", "--provisioner-tag=-"])).toBe(
       "push 'it'\\''s' 'a b' '' k=v --provisioner-tag=-",
+    );
+  });
+});
+
+describe("the version table decides where display metadata goes", () => {
+  const template = () => ({
+    name: "k",
+    dir: os.tmpdir(),
+    provisionerTags: { a: "1" },
+    frontMatter,
+  });
+
+  it("today: templates edit sets display name, description and icon (no release pushes them)", () => {
+    expect(CODER_CLI_FEATURES.pushMetadataFlags.since).toBeUndefined();
+    const plan = planPush(template(), { coderVersion: { major: 2, minor: 40, patch: 1 } });
+    expect(plan.push).not.toContain("--display-name");
+    expect(plan.edit).toEqual([
+      "templates",
+      "edit",
+      "k",
+      "--display-name",
+      "Packer builder",
+      "--description",
+      "Builds images",
+      "--icon",
+      "/icon/packer.svg",
+    ]);
+  });
+
+  it("a release whose push takes them gets them on push, and no edit unless a setting needs one", () => {
+    const features = {
+      ...CODER_CLI_FEATURES,
+      pushMetadataFlags: { since: { major: 2, minor: 41, patch: 0 }, source: "test" },
+    };
+    const newer = { major: 2, minor: 41, patch: 0 };
+    const plan = planPush(template(), { coderVersion: newer, features });
+    expect(plan.push.slice(-7)).toEqual([
+      "--ignore-lockfile",
+      "--display-name",
+      "Packer builder",
+      "--description",
+      "Builds images",
+      "--icon",
+      "/icon/packer.svg",
+    ]);
+    expect(plan.edit).toBeUndefined();
+    const withSettings = planPush(template(), {
+      coderVersion: newer,
+      features,
+      coderSettings: { defaultTtl: "4h" },
+    });
+    expect(withSettings.edit).toEqual(["templates", "edit", "k", "--default-ttl", "4h"]);
+    // The release before it still gets them from the edit.
+    const older = planPush(template(), {
+      coderVersion: { major: 2, minor: 40, patch: 9 },
+      features,
+    });
+    expect(older.push).not.toContain("--display-name");
+    expect(older.edit?.slice(3, 5)).toEqual(["--display-name", "Packer builder"]);
+  });
+
+  it("a version pushed inactive gets no edit: the promotion runs it", () => {
+    const plan = planPush(template(), {
+      coderVersion: V2_24,
+      activate: false,
+      versionName: "abc1234",
+      coderSettings: { defaultTtl: "4h" },
+    });
+    expect(plan.push.slice(-3)).toEqual(["abc1234", "--activate=false", "--ignore-lockfile"]);
+    expect(plan.edit).toBeUndefined();
+    const promote = planPromote("k", "abc1234", {
+      coderVersion: V2_24,
+      frontMatter,
+      coderSettings: { defaultTtl: "4h" },
+    });
+    expect(promote.promote).toEqual([
+      "templates",
+      "versions",
+      "promote",
+      "--template",
+      "k",
+      "--template-version",
+      "abc1234",
+    ]);
+    expect(promote.edit?.slice(-2)).toEqual(["--default-ttl", "4h"]);
+  });
+
+  it("a CLI without templates versions promote (before 2.17) is told so", () => {
+    const plan = planPromote("k", "v1", { coderVersion: { major: 2, minor: 16, patch: 3 } });
+    expect(plan.notes[0]).toContain(
+      "coder v2.16.3 has no `templates versions promote` (added in v2.17.0)",
     );
   });
 });

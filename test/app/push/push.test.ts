@@ -1,87 +1,67 @@
 import { spawnSync } from "child_process";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { projectRoot } from "../../../lib/core/project-root";
 import { itWithShellcheck } from "../../support/shellcheck";
+import { fakeCli, SHA, SUBJECT, type FakeCli } from "./fake-cli";
 
 // `npm run push` end to end, run the way npm runs it (scripts/push.js: scripts/commands/push.ts bundled),
-// against a fake `coder` on PATH that records its argv and the folder it was given.
+// against a fake `coder` on PATH that records its argv and the folder it was given, and a fake
+// `git` that says which commit the templates come from (1a2b3c4, clean, unless a case says).
 
 const root = projectRoot();
-const pushScript = [path.join(root, "scripts", "push.js")];
 
-interface Call {
-  readonly args: string[];
-  readonly dir?: string;
-  readonly files: string[];
-}
-
+let cli: FakeCli;
 let work: string;
 let bin: string;
 let emptyConfig: string;
 
 beforeAll(() => {
-  work = fs.mkdtempSync(path.join(os.tmpdir(), "push-test-"));
-  bin = path.join(work, "bin");
-  fs.mkdirSync(bin);
-  fs.copyFileSync(path.join(__dirname, "fake-coder.sh"), path.join(bin, "coder"));
-  fs.chmodSync(path.join(bin, "coder"), 0o755);
-  emptyConfig = path.join(work, "empty.jsonc");
-  fs.writeFileSync(emptyConfig, "// built-in defaults\n{}\n");
+  cli = fakeCli();
+  ({ work, bin, defaultConfig: emptyConfig } = cli);
 });
 
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+afterAll(() => cli.cleanup());
 
-function runPush(name: string, args: string[], env: Record<string, string> = {}) {
-  const dir = path.join(work, name);
-  fs.mkdirSync(dir);
-  const log = path.join(dir, "coder.log");
-  const outdir = path.join(dir, "out");
-  // An explicit empty config, so that a coder-cdktf.jsonc at the project root cannot change the results.
-  const config = args.includes("--config") ? [] : ["--config", emptyConfig];
-  const result = spawnSync(
-    process.execPath,
-    [...pushScript, ...args, ...config, "--outdir", outdir],
-    {
-      cwd: dir,
-      encoding: "utf8",
-      env: {
-        PATH: `${bin}:/usr/bin:/bin`,
-        HOME: dir,
-        CHECKPOINT_DISABLE: "1",
-        FAKE_CODER_LOG: log,
-        ...env,
-      },
-    },
+/** A config for kubernetes with this namespace. */
+function cfg(namespace: string): string {
+  const file = path.join(work, `ns-${namespace}.jsonc`);
+  fs.writeFileSync(
+    file,
+    `{ "templates": { "kubernetes": { "variables": { "namespace": "${namespace}" } } } }`,
   );
-  return { ...result, outdir, calls: () => readCalls(log), logExists: () => fs.existsSync(log) };
+  return file;
 }
 
-function readCalls(log: string): Call[] {
-  return fs
-    .readFileSync(log, "utf8")
-    .split("=== call\n")
-    .filter((c) => c !== "")
-    .map((chunk) => {
-      const lines = chunk.split("\n");
-      const field = (prefix: string) =>
-        lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length));
-      return { args: field("arg: "), dir: field("dir: ")[0], files: field("file: ") };
-    });
+function runPush(name: string, args: string[], env: Record<string, string> = {}) {
+  return cli.run("push", name, args, env);
+}
+
+/** A variables file with packer-builder's required variables (it has no configured ones). */
+function packerVars(): string {
+  const file = path.join(work, "packer-vars.yaml");
+  fs.writeFileSync(
+    file,
+    "harvester_api_server: https://harvester.example.com\n" +
+      "image: registry.example.com/packer:1\n" +
+      "repository_url: https://git.example.com/images.git\n",
+  );
+  return file;
 }
 
 describe("npm run push", () => {
-  itWithShellcheck("uses a fake coder that passes shellcheck", () => {
-    const run = spawnSync("shellcheck", [path.join(__dirname, "fake-coder.sh")], {
-      encoding: "utf8",
-    });
+  itWithShellcheck("uses a fake coder and a fake git that pass shellcheck", () => {
+    const run = spawnSync(
+      "shellcheck",
+      [path.join(__dirname, "fake-coder.sh"), path.join(__dirname, "fake-git.sh")],
+      { encoding: "utf8" },
+    );
     expect(run.error).toBeUndefined();
     expect(run.stdout).toBe("");
     expect(run.status).toBe(0);
   });
 
-  it("synthesizes, pushes with tags, variables file, message and --ignore-lockfile, then sets display metadata", () => {
+  it("synthesizes, pushes with tags, variables file, version name, message and --ignore-lockfile, then sets display metadata", () => {
     const varsFile = path.join(work, "vars.yaml");
     fs.writeFileSync(varsFile, "namespace: coder-workspaces\n");
     const run = runPush("ok", ["kubernetes", "--variables-file", varsFile, "-m", "first version"]);
@@ -104,6 +84,8 @@ describe("npm run push", () => {
       "--provisioner-tag=-",
       "--variables-file",
       varsFile,
+      "--name",
+      SHA,
       "-m",
       "first version",
       "--ignore-lockfile",
@@ -135,7 +117,8 @@ describe("npm run push", () => {
     expect(run.calls().map((c) => c.args)).toEqual([["version"]]);
     const stack = path.join(run.outdir, "stacks", "kubernetes");
     expect(run.stdout.split("\n")).toEqual([
-      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- -m 'it'\\''s new' --ignore-lockfile`,
+      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- --var namespace=coder-workspaces ` +
+        `--name ${SHA} -m 'it'\\''s new' --ignore-lockfile`,
       "coder templates edit kubernetes --display-name Kubernetes --description " +
         "'A container workspace on Kubernetes with a persistent home volume' --icon /icon/k8s.png",
       "",
@@ -181,7 +164,7 @@ describe("npm run push", () => {
     const config = path.join(work, "deploy.jsonc");
     fs.writeFileSync(
       config,
-      `{ "templates": { "kubernetes": { "name": "k8s-dev", "provisionerTags": { "zone": "b", "cluster": "dev" } } } }`,
+      `{ "templates": { "kubernetes": { "name": "k8s-dev", "variables": { "namespace": "dev" }, "provisionerTags": { "zone": "b", "cluster": "dev" } } } }`,
     );
     const run = runPush("config", ["kubernetes", "--config", config]);
     expect(run.status).toBe(0);
@@ -252,13 +235,23 @@ describe("npm run push", () => {
         "use_kubeconfig=false",
         "--variables-file",
         varsFile,
+        "--name",
+        SHA,
+        "-m",
+        SUBJECT,
         "--ignore-lockfile",
       ]);
     });
 
     it("passes no --var without configured variables", () => {
-      const run = runPush("vars-none", ["kubernetes", "--dry-run"]);
-      expect(run.stdout).not.toContain("--var");
+      const run = runPush("vars-none", [
+        "packer-builder",
+        "--dry-run",
+        "--variables-file",
+        packerVars(),
+      ]);
+      expect(run.status).toBe(0);
+      expect(run.stdout).not.toContain("--var ");
     });
 
     it("refuses a variables file that is not a YAML map", () => {
@@ -273,7 +266,7 @@ describe("npm run push", () => {
   it("fails with the CLI's message and exit status when the push fails, and skips the edit", () => {
     const run = runPush("fail", ["kubernetes"], { FAKE_CODER_FAIL: "push" });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("push failed: coder templates push exited with 1:");
+    expect(run.stderr).toContain("push failed (coder templates push exited with 1):");
     expect(run.stderr).toContain(
       "error: template import provisioning failed: terraform plan: exit status 1",
     );
@@ -306,6 +299,12 @@ describe("npm run push", () => {
         "-d",
         stack,
         "--yes",
+        "--var",
+        "namespace=coder-workspaces",
+        "--name",
+        SHA,
+        "-m",
+        SUBJECT,
         "--ignore-lockfile",
       ]);
       expect(edit.args.slice(0, 3)).toEqual(["templates", "edit", "kubernetes"]);
@@ -318,13 +317,22 @@ describe("npm run push", () => {
     });
 
     it("still passes a tagged template's tags", () => {
-      const run = runPush("old-cli-tagged", ["packer-builder"], { FAKE_CODER_VERSION: "2.20.0" });
+      const vars = packerVars();
+      const run = runPush("old-cli-tagged", ["packer-builder", "--variables-file", vars], {
+        FAKE_CODER_VERSION: "2.20.0",
+      });
       expect(run.status).toBe(0);
       const [, push] = run.calls();
       expect(push.args.slice(5)).toEqual([
         "--yes",
         "--provisioner-tag",
         "cluster=harvester",
+        "--variables-file",
+        vars,
+        "--name",
+        SHA,
+        "-m",
+        SUBJECT,
         "--ignore-lockfile",
       ]);
       expect(run.stderr).not.toContain("does not understand");
@@ -359,7 +367,8 @@ describe("npm run push", () => {
       expect(run.status).toBe(0);
       const stack = path.join(run.outdir, "stacks", "kubernetes");
       expect(run.stdout.split("\n")[0]).toBe(
-        `coder templates push kubernetes -d ${stack} --yes --ignore-lockfile`,
+        `coder templates push kubernetes -d ${stack} --yes --var namespace=coder-workspaces ` +
+          `--name ${SHA} -m '${SUBJECT}' --ignore-lockfile`,
       );
     });
   });
@@ -374,9 +383,12 @@ describe("npm run push", () => {
       "note: no coder CLI found: these are the commands for Coder v2.24.0 or later (assumed)",
     );
     const stack = path.join(run.outdir, "stacks", "kubernetes");
+    // No git either (PATH has neither): Coder names the version and writes its message.
     expect(run.stdout.split("\n")[0]).toBe(
-      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- --ignore-lockfile`,
+      `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- ` +
+        `--var namespace=coder-workspaces --ignore-lockfile`,
     );
+    expect(run.stderr).toContain("Coder names the version and writes its message itself");
   });
 
   it("says plainly when coder is not on PATH, before synthesizing anything", () => {
@@ -395,5 +407,146 @@ describe("npm run push", () => {
     const missing = runPush("missing-vars", ["kubernetes", "--variables-file", "nowhere.yaml"]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("--variables-file nowhere.yaml: file not found");
+  });
+
+  describe("the version's name and message (Coder's change management: one version per commit)", () => {
+    it("are the commit's short SHA and subject; a dirty checkout is marked, with a digest of what is pushed", () => {
+      const dirty = runPush("git-dirty", ["kubernetes", "--dry-run"], { FAKE_GIT_DIRTY: "1" });
+      expect(dirty.status).toBe(0);
+      const name = /--name (\S+)/.exec(dirty.stdout)?.[1];
+      expect(name).toMatch(new RegExp(`^${SHA}-dirty-[0-9a-f]{8}$`));
+      expect(dirty.stdout).toContain(`-m '${SUBJECT} (with uncommitted changes)'`);
+      expect(dirty.stderr).toContain(
+        `note: the checkout has uncommitted changes: the version is named ${name}`,
+      );
+      // The same content gets the same name (Coder refuses it as the duplicate it is).
+      const again = runPush("git-dirty-again", ["kubernetes", "--dry-run"], {
+        FAKE_GIT_DIRTY: "1",
+      });
+      expect(/--name (\S+)/.exec(again.stdout)?.[1]).toBe(name);
+      // Other content, another name.
+      const other = runPush(
+        "git-dirty-other",
+        ["kubernetes", "--dry-run", "--config", cfg("team-z")],
+        {
+          FAKE_GIT_DIRTY: "1",
+        },
+      );
+      expect(/--name (\S+)/.exec(other.stdout)?.[1]).not.toBe(name);
+    });
+
+    it("are Coder's own outside a git checkout, and --name/--message win over the commit", () => {
+      const none = runPush("git-none", ["kubernetes", "--dry-run"], { FAKE_GIT_SHA: "none" });
+      expect(none.status).toBe(0);
+      expect(none.stdout).not.toContain("--name");
+      expect(none.stdout).not.toContain(" -m ");
+      const given = runPush("git-given", [
+        "kubernetes",
+        "--dry-run",
+        "--name",
+        "release_7.1",
+        "-m",
+        "Ship it",
+      ]);
+      expect(given.stdout).toContain("--name release_7.1 -m 'Ship it'");
+    });
+
+    it("refuses a name Coder would refuse, and --activate=false with no name to promote", () => {
+      const bad = runPush("git-bad-name", ["kubernetes", "--dry-run", "--name", "v1 final"]);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain("--name v1 final: is not a version name Coder takes");
+      const unnamed = runPush(
+        "git-inactive-unnamed",
+        ["kubernetes", "--dry-run", "--activate=false"],
+        {
+          FAKE_GIT_SHA: "none",
+        },
+      );
+      expect(unnamed.status).toBe(2);
+      expect(unnamed.stderr).toContain("--activate=false needs a version name");
+      const wrong = runPush("activate-value", ["kubernetes", "--dry-run", "--activate=maybe"]);
+      expect(wrong.status).toBe(2);
+      expect(wrong.stderr).toContain('--activate takes true or false (got "maybe")');
+    });
+  });
+
+  describe("the variables file, checked before anything runs", () => {
+    it("refuses an unknown name with the closest one, at its line and column, and runs no coder command", () => {
+      const file = path.join(work, "typo.yaml");
+      fs.writeFileSync(file, "# per push\nnamespace: a\nuse_kubeconfg: true\n");
+      const run = runPush("vars-typo", ["kubernetes", "--variables-file", file]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(
+        `${file}:3:1: use_kubeconfg: unknown variable (did you mean "use_kubeconfig"?)`,
+      );
+      expect(run.logExists()).toBe(false);
+    });
+
+    it("names the required variables nothing sets", () => {
+      const run = runPush("vars-required", ["packer-builder"]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(
+        "required variables without a value: harvester_api_server, image, repository_url",
+      );
+      expect(run.logExists()).toBe(false);
+      // A dry run names them and still prints the commands.
+      const dry = runPush("vars-required-dry", ["packer-builder", "--dry-run"]);
+      expect(dry.status).toBe(0);
+      expect(dry.stderr).toContain(
+        "note: packer-builder has required variables without a value: harvester_api_server, image, repository_url; a push stops here",
+      );
+      expect(dry.stdout).toContain("coder templates push packer-builder");
+    });
+
+    it("refuses a value of the wrong type without showing it", () => {
+      const file = path.join(work, "typed.yaml");
+      fs.writeFileSync(file, "memory_alert_threshold: high-ish\n");
+      const run = runPush("vars-typed", ["kubernetes", "--variables-file", file]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(
+        `${file}:1:25: memory_alert_threshold: the value is not a number`,
+      );
+      expect(run.stderr).not.toContain("high-ish");
+    });
+  });
+
+  // --check-upgrade itself is tested with a fake coder that has workspaces (test/app/upgrade).
+  it("--allow-data-loss goes only with --check-upgrade", () => {
+    const alone = runPush("allow-data-loss", ["kubernetes", "--allow-data-loss"]);
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toContain("--allow-data-loss only goes with --check-upgrade");
+  });
+
+  describe("npm run promote", () => {
+    it("refuses a bad version name and an unknown template, and reports a failed promotion", () => {
+      const bad = cli.run("promote", "promote-bad", ["kubernetes", "v 2"]);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain("version v 2: is not a version name Coder takes");
+      const unknown = cli.run("promote", "promote-unknown", ["nope", "v2"]);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toMatch(/unknown template "nope"/);
+      const failed = cli.run("promote", "promote-failed", ["kubernetes", "v2"], {
+        FAKE_CODER_FAIL: "promote",
+      });
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toContain(
+        "promote failed (coder templates versions promote exited with 1):",
+      );
+      expect(failed.calls().map((c) => c.args.slice(0, 3))).toEqual([
+        ["version"],
+        ["templates", "versions", "promote"],
+      ]);
+    });
+
+    it("--dry-run prints the commands", () => {
+      const run = cli.run("promote", "promote-dry", ["kubernetes", "abc1234", "--dry-run"]);
+      expect(run.status).toBe(0);
+      expect(run.stdout.split("\n")).toEqual([
+        "coder templates versions promote --template kubernetes --template-version abc1234",
+        "coder templates edit kubernetes --display-name Kubernetes --description " +
+          "'A container workspace on Kubernetes with a persistent home volume' --icon /icon/k8s.png",
+        "",
+      ]);
+    });
   });
 });

@@ -18,6 +18,9 @@ beforeAll(() => {
         type: "string",
         sensitive: true,
       }),
+      hosts: new TerraformVariable(stack, "git_credentials_hosts", { type: "list(string)" }),
+      externalAuthHost: new TerraformVariable(stack, "external_auth_host", { type: "string" }),
+      repository: "${var.repository}",
     });
     new TerraformOutput(stack, "credentials", { value: git.buildCredentials, sensitive: true });
   });

@@ -33,6 +33,9 @@ it("declares the variables in the documented order", () => {
     "allow_node_placement",
     "git_credentials_username",
     "git_credentials_token",
+    "git_credentials_hosts",
+    "external_auth_host",
+    "user_secrets",
   ]);
   expect(Object.keys(tf.variable).sort()).toEqual([...declared].sort());
 });

@@ -64,7 +64,7 @@ beforeAll(() => {
       dependsOn: [data.claim],
       user: { remoteUser: "vscode", uid: 1001, gid: 1002, homeDir: HOME },
       workspaceFolder: { path: FOLDER, mountPath: FOLDER },
-      variablesText: v("variables_text").stringValue,
+      variablesSecretName: v("variables_secret").stringValue,
       envScripts: hcl`${v("env_scripts", "map(string)").value}`,
       resources: { requests: { cpu: "1", memory: "1Gi" }, limits: { cpu: "2", memory: "2Gi" } },
       nodeSelector: hcl`{ "kubernetes.io/arch" = "amd64" }`,
@@ -152,7 +152,12 @@ it("hands the entrypoint its DC_* inputs, the agent's init script among them", (
     DC_HOME: HOME,
     DC_WORKSPACE_FOLDER: FOLDER,
     DC_ID: "${data.coder_workspace.me.id}",
-    DC_VARIABLES: "${var.variables_text}",
+  });
+  // Issue 32 item 4: the values are in the workspace's Secret, never in the Deployment.
+  const variables = dev.env.find((e: { name: string }) => e.name === "DC_VARIABLES");
+  expect(variables).toEqual({
+    name: "DC_VARIABLES",
+    value_from: { secret_key_ref: { name: "${var.variables_secret}", key: "DC_VARIABLES" } },
   });
   // Rendered env scripts travel as base64, so their content never meets a shell parser.
   expect(env.DC_CONTAINER_ENV).toMatch(/^\$\{base64encode\(lookup\(.*"containerEnv", ""\)\)\}$/);

@@ -38,6 +38,9 @@ it("writes the template variables in the spec's order, with types, defaults and 
     ["allow_node_placement", "bool", false, false],
     ["git_credentials_username", "string", "", false],
     ["git_credentials_token", "string", "", true],
+    ["git_credentials_hosts", "list(string)", [], false],
+    ["external_auth_host", "string", "", false],
+    ["user_secrets", "list(string)", [], false],
     ["memory_alert_threshold", "number", 80, false],
     ["disk_alert_threshold", "number", 90, false],
   ]);

@@ -337,7 +337,6 @@ describe("devcontainer template: the workspace pod", () => {
         DC_HOME: "/home/vscode",
         DC_WORKSPACE_FOLDER: "/workspaces/app",
         DC_ID: WORKSPACE_ID,
-        DC_VARIABLES: "NPM_TOKEN=abc",
         DC_CONTAINER_ENV: Buffer.from('export A="1"\n').toString("base64"),
         DC_REMOTE_ENV: Buffer.from('export PATH="${PATH}:/x"\n').toString("base64"),
       });
@@ -345,6 +344,27 @@ describe("devcontainer template: the workspace pod", () => {
         requests: { cpu: "250m", memory: "512Mi" },
         limits: { cpu: "2", memory: "2Gi" },
       });
+    });
+
+    // Issue 32 item 4: whoever can read Deployments in the namespace reads no user's tokens.
+    it("reads the Dev Container variables from the workspace's own Secret, never from the pod spec", () => {
+      const secretName = `coder-${WORKSPACE_ID}-variables`;
+      const dev = podOf(plan).container[0];
+      expect(dev.env.find((e: Json) => e.name === "DC_VARIABLES")).toMatchObject({
+        value: null,
+        value_from: [{ secret_key_ref: [{ name: secretName, key: "DC_VARIABLES" }] }],
+      });
+      // (The wrapper's own comment has "NPM_TOKEN=abc" as its example: the env is what counts.)
+      const pod = podOf(plan);
+      const env = [...pod.container, ...pod.init_container].map((c: Json) => c.env);
+      expect(JSON.stringify(env)).not.toContain("abc");
+      const secret = plan.resource("kubernetes_secret_v1.devcontainer_variables");
+      expect(secret.after).toMatchObject({
+        metadata: [{ name: secretName, namespace: "coder-workspaces" }],
+        type: "Opaque",
+        data: { DC_VARIABLES: "NPM_TOKEN=abc" },
+      });
+      expect(secret.afterSensitive).toMatchObject({ data: true });
     });
 
     it("offers one app per forwarded port and hides the spare slots", () => {
@@ -445,6 +465,7 @@ describe("devcontainer template: the workspace pod", () => {
       expect(sensitive).toEqual({
         "coder_agent.main": [".token"],
         "devcontainerbuilder_build.workspace": [".git_credentials", ".registry_credentials"],
+        "kubernetes_secret_v1.devcontainer_variables": [".binary_data", ".data"],
       });
       // The first start replaces the stopped build's agent (its monitored home follows the
       // metadata, and every coder_agent attribute is ForceNew), so CODER_AGENT_TOKEN, the
@@ -483,6 +504,8 @@ describe("devcontainer template: the workspace pod", () => {
   it("meets Pod Security baseline, non-root and with sudo's escalation said explicitly", async () => {
     const plan = await start(metadata());
     const pod = podOf(plan);
+    // Issue 32 item 5: repository code gets no token of the namespace's default ServiceAccount.
+    expect(pod.automount_service_account_token).toBe(false);
     expect(pod.container[0].security_context[0]).toMatchObject({
       run_as_non_root: true,
       allow_privilege_escalation: true,

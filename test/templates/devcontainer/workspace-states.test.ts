@@ -36,6 +36,8 @@ const ALWAYS = [
   "coder_metadata.data_volume",
   "devcontainerbuilder_build.workspace",
   "kubernetes_persistent_volume_claim_v1.data",
+  // The Dev Container variables, which the pod reads through secretKeyRef (issue 32 item 4).
+  "kubernetes_secret_v1.devcontainer_variables",
   "terraform_data.rebuild",
 ];
 
@@ -92,6 +94,7 @@ describe("devcontainer template: workspace states", () => {
   const TEMPLATE_WIDE_CREDENTIALS = {
     git_credentials_username: "builder",
     git_credentials_token: "s3cret",
+    git_credentials_hosts: ["github.com"],
   };
   /**
    * Plans of a started workspace that differ only in template variables, one Terraform run
@@ -116,8 +119,8 @@ describe("devcontainer template: workspace states", () => {
       {
         defaults: {},
         license: { accept_vscode_license: false, max_forwarded_ports: 2 },
-        externalAuth: { external_auth_id: "github" },
-        unlinked: { external_auth_id: "gitlab" },
+        externalAuth: { external_auth_id: "github", external_auth_host: "github.com" },
+        unlinked: { external_auth_id: "gitlab", external_auth_host: "github.com" },
         templateWide: { external_auth_id: "github", ...TEMPLATE_WIDE_CREDENTIALS },
       },
     );
@@ -140,7 +143,7 @@ describe("devcontainer template: workspace states", () => {
     expect(plan.warnings.filter((d) => !d.summary.startsWith("Check block assertion"))).toEqual([]);
   });
 
-  it("keeps only the build, tracker, agent, env and PVC while stopped", async () => {
+  it("keeps only the build, tracker, agent, env, PVC and variables Secret while stopped", async () => {
     const plan = await tf.plan(template.dir, { ...base, workspace: { startCount: 0 } });
     expect(plan.addresses()).toEqual(ALWAYS);
   });

@@ -169,6 +169,10 @@ describe("a started workspace", () => {
     expect(p.podSecurityLevel("kubernetes_deployment_v1.main[0]")).toBe("restricted");
   });
 
+  it("mounts no ServiceAccount token into the pod (issue 32 item 5)", () => {
+    expect(podSpec(p).automount_service_account_token).toBe(false);
+  });
+
   it("passes the agent token only through a sensitive env var", () => {
     const dep = p.resource("kubernetes_deployment_v1.main[0]");
     const env = podSpec(p).container[0].env;

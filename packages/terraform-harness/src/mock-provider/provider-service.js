@@ -182,10 +182,13 @@ function addProviderServices(server, provider, fixtures, options) {
       const config = decode(req.config, type);
       const fixture = fixtures.valuesFor("data", req.type_name, toJson(config));
       const state = behaviour.readDataSource(req.type_name, block, config, fixture);
-      const diagnostics =
-        req.type_name === "coder_parameter"
-          ? validation.validateParameter(config, state.value)
-          : [];
+      let diagnostics = [];
+      if (req.type_name === "coder_parameter") {
+        diagnostics = validation.validateParameter(config, state.value);
+      } else if (req.type_name === "coder_secret") {
+        const workspace = fixtures.valuesFor("data", "coder_workspace", {});
+        diagnostics = validation.validateSecret(config, state.value, workspace.transition);
+      }
       return { state: encode(state, type), diagnostics };
     },
   };

@@ -14,6 +14,11 @@ const { attributeType, blockType } = require("./provider-schemas");
 const DERIVED_DEFAULTS = {
   // A parameter nobody answered takes its default.
   coder_parameter: { value: (config) => (config.default === null ? undefined : config.default) },
+  // provider/secret.go: the id names what the secret is matched by.
+  coder_secret: {
+    id: (config) =>
+      config.env ? `env:${config.env}` : config.file ? `file:${config.file}` : undefined,
+  },
 };
 
 /**

@@ -210,6 +210,29 @@ const RULES = [
     source: `${K8S} kubernetes/validators.go validateResourceList (schema_persistent_volume_claim.go)`,
   },
 
+  // coder_secret (provider/secret.go validateSecretEnv, validateSecretFile).
+  {
+    types: ["coder_secret"],
+    paths: ["env"],
+    check: {
+      kind: "pattern",
+      pattern: "^$|^[a-zA-Z_][a-zA-Z0-9_]*$",
+      message:
+        '`env` must be a POSIX-compliant identifier matching "^[a-zA-Z_][a-zA-Z0-9_]*$"; got %q',
+    },
+    source: `${CODER} provider/secret.go validateSecretEnv`,
+  },
+  {
+    types: ["coder_secret"],
+    paths: ["file"],
+    check: {
+      kind: "pattern",
+      pattern: "^$|^/|^~/",
+      message: "`file` must start with `/` or `~/`; got %q",
+    },
+    source: `${CODER} provider/secret.go validateSecretFile`,
+  },
+
   // coder_app (provider/app.go appResource).
   {
     types: ["coder_app"],

@@ -12,6 +12,11 @@ export interface AttributePath {
 }
 export declare function validateConfig(typeName: string, config: unknown): MockDiagnostic[];
 export declare function validateParameter(config: unknown, value: unknown): MockDiagnostic[];
+export declare function validateSecret(
+  config: unknown,
+  value: unknown,
+  transition: unknown,
+): MockDiagnostic[];
 export declare function requiresReplace(
   typeName: string,
   prior: unknown,

@@ -236,6 +236,22 @@ function validateConfig(typeName, config) {
   return diagnostics;
 }
 
+/**
+ * coder_secret when it is read (provider/secret.go ReadContext): exactly one of env and file;
+ * an empty value fails a start build of a workspace ("Missing required secret"), while a stop
+ * or delete reads "" and goes on. `transition` is the workspace's (its fixture).
+ */
+function validateSecret(config, value, transition) {
+  const env = isKnown(config.env) ? config.env : "";
+  const file = isKnown(config.file) ? config.file : "";
+  const error = (summary, detail = "") => [{ severity: "ERROR", summary, detail }];
+  if ((env === "") === (file === "")) return error("exactly one of `env` or `file` must be set");
+  if (transition !== "start" || (isKnown(value) && value !== "")) return [];
+  const requirement = env !== "" ? `environment variable ${q(env)}` : `file ${q(file)}`;
+  const help = isKnown(config.help_message) ? `Help message: ${config.help_message}\n\n` : "";
+  return error(`Missing required secret: ${requirement}`, `Required: ${requirement}\n\n${help}`);
+}
+
 /** coder_parameter's own rules, checked when it is read; `value` is what it resolved to. */
 function validateParameter(config, value) {
   const errors = [];
@@ -482,6 +498,7 @@ function expandSecurityContexts(typeName, planned) {
 }
 
 module.exports = {
+  validateSecret,
   validateConfig,
   validateParameter,
   requiresReplace,
