@@ -19,6 +19,12 @@ module.exports = {
   maxWorkers: 2,
   // Snapshots are never written by a plain run: a missing one fails. `npm run snapshots:update`.
   ci: true,
+  // jest's default reporters, its summary naming `npm run snapshots:update` and ending with a
+  // line of what was skipped and why (test/support/summary-reporter.js).
+  reporters: [
+    "<rootDir>/test/support/default-reporter.js",
+    "<rootDir>/test/support/summary-reporter.js",
+  ],
   testTimeout: 60000,
   // Every template is synthesized once per run; test files read it (test/support/synth-template.ts).
   // jest's runtime with V8's code cache for the modules every test file compiles again.

@@ -4,9 +4,12 @@
  *
  *     import { TemplateStack, WorkspaceAgent, WorkspaceDeployment } from "../../lib";
  *
- * What is not exported here is internal (the HCL writer, synth's file layout, the operator
- * configuration, push tooling, doc generators; docs/lib-reference.md lists them) and may change
- * without notice. Generated reference: docs/api/ (`npm run docs`).
+ * Every export is named: what the templates use, and the documented building blocks with their
+ * props. Constants and helpers only the library uses stay in their modules. What is not
+ * exported here is internal (the HCL writer, synth's file layout, the operator configuration,
+ * push tooling, doc generators; docs/lib-reference.md lists them) and may change without
+ * notice. The contract: docs/api-report.md (`npm run api:update`, checked by a test);
+ * generated reference, one page per module: docs/api/ (`npm run docs`).
  *
  * @packageDocumentation
  */
@@ -25,70 +28,194 @@ export {
 } from "./core/cdk";
 
 // Base: the template stack, expressions, checks, state moves, validation.
-export * from "./constructs/template-stack";
-export * from "./core/template-variable";
-export * from "./core/hcl";
-export * from "./core/escape";
-export * from "./core/check-block";
-export * from "./core/terraform-data";
-export * from "./core/moved";
-export * from "./core/validate";
-export * from "./constructs/label-value";
+export {
+  type TemplateFrontMatter,
+  TemplateStack,
+  type TemplateStackProps,
+} from "./constructs/template-stack";
+export {
+  type CrossVariableRule,
+  TemplateVariable,
+  type TemplateVariableConfig,
+} from "./core/template-variable";
+export { hcl, HclExpression, hclRaw, hclString, type HclValue } from "./core/hcl";
+export { escapeTemplateLiteral } from "./core/escape";
+export { type CheckAssertion, CheckBlock, type CheckBlockProps } from "./core/check-block";
+export { TerraformData, type TerraformDataConfig } from "./core/terraform-data";
+export { MovedBlock, type MovedBlockProps, movedFrom } from "./core/moved";
+export {
+  ACCESS_MODES,
+  checkConstructProp,
+  checkProp,
+  CODER_PARAMETER_NAME,
+  CODER_TEMPLATE_NAME,
+  DNS_LABEL,
+  DNS_SUBDOMAIN,
+  emptyOr,
+  GIT_URL_WITHOUT_PASSWORD,
+  HTTP_URL,
+  HTTPS_OR_IN_CLUSTER_HTTP_URL,
+  HTTPS_URL,
+  IMAGE_REFERENCE,
+  InvalidPropError,
+  LABEL_VALUE,
+  NON_EMPTY_STRING,
+  NON_ROOT_ID,
+  nonEmptyListOf,
+  oneOf,
+  patternRule,
+  POSITIVE_NUMBER,
+  POSITIVE_WHOLE_NUMBER,
+  QUANTITY,
+  RBAC_ROLE_NAME,
+  type Rule,
+  SHA256_HEX,
+  TERRAFORM_NAME,
+  wholeNumberBetween,
+} from "./core/validate";
+export { sanitizedLabelValue } from "./constructs/label-value";
 
 // Workspace building blocks (L2).
-export * from "./constructs/providers";
-export * from "./constructs/workspace-data";
-export * from "./constructs/workspace-parameter";
-export * from "./constructs/workspace-agent";
-export * from "./constructs/agent-metadata";
-export * from "./constructs/workspace-labels";
-export * from "./constructs/data-volume";
-export * from "./constructs/workspace-deployment";
-export * from "./constructs/registry-module";
-export * from "./constructs/workspace-app";
-export * from "./constructs/workspace-script";
-export * from "./constructs/ide-modules";
-export * from "./constructs/browser-ides";
-export * from "./constructs/agent-skill";
-export * from "./constructs/claude-code";
-export * from "./constructs/user-config-modules";
-export * from "./constructs/resource-metadata";
-export * from "./constructs/resources-monitoring";
-export * from "./constructs/workspace-arch";
-export * from "./core/embedded-script";
-export * from "./core/shipped-file";
-export * from "./constructs/scoped-service-account";
-export * from "./constructs/session-token";
-export * from "./constructs/workspace-namespace";
-export * from "./constructs/kubeconfig-secret";
-export * from "./constructs/harvester-provider";
-export * from "./constructs/size-presets";
-export * from "./constructs/workspace-preset";
+export {
+  coderProvider,
+  useKubeconfigVariable,
+  workspaceClusterProvider,
+} from "./constructs/providers";
+export { WorkspaceData } from "./constructs/workspace-data";
+export {
+  type ParameterStyling,
+  type ParameterType,
+  WorkspaceParameter,
+  type WorkspaceParameterProps,
+} from "./constructs/workspace-parameter";
+export { WorkspaceAgent, type WorkspaceAgentProps } from "./constructs/workspace-agent";
+export {
+  cpuUsage,
+  diskUsage,
+  hostCpuUsage,
+  hostLoadAverage,
+  hostMemoryUsage,
+  item,
+  ramUsage,
+  standardMetadata,
+} from "./constructs/agent-metadata";
+export { workspaceObjectMeta, type WorkspaceObjectMeta } from "./constructs/workspace-labels";
+export { DataVolume, type DataVolumeProps } from "./constructs/data-volume";
+export {
+  agentContainer,
+  type AgentContainerProps,
+  WORKSPACE_POD_ANTI_AFFINITY,
+  WorkspaceDeployment,
+  type WorkspaceDeploymentProps,
+  type WorkspacePrecondition,
+  type WorkspaceToleration,
+} from "./constructs/workspace-deployment";
+export { RegistryModule, type RegistryModuleProps } from "./constructs/registry-module";
+export {
+  type AppHealthcheck,
+  type AppShare,
+  WorkspaceApp,
+  type WorkspaceAppProps,
+} from "./constructs/workspace-app";
+export { WorkspaceScript, type WorkspaceScriptProps } from "./constructs/workspace-script";
+export {
+  CodeServer,
+  type CodeServerProps,
+  IDE_MODULES,
+  type IdeModule,
+  type IdeModuleProps,
+  JetBrainsGateway,
+  type JetBrainsGatewayProps,
+  VscodeDesktop,
+  VscodeWeb,
+  type VscodeWebProps,
+} from "./constructs/ide-modules";
+export { BrowserIdes, type BrowserIdesProps } from "./constructs/browser-ides";
+export { AgentSkill, type AgentSkillProps } from "./constructs/agent-skill";
+export {
+  ClaudeCode,
+  type ClaudeCodeAuth,
+  type ClaudeCodeProps,
+  ClaudeCodeVariables,
+} from "./constructs/claude-code";
+export { UserConfigModules, type UserConfigModulesProps } from "./constructs/user-config-modules";
+export { resourceMetadata, type ResourceMetadataProps } from "./constructs/resource-metadata";
+export { ResourcesMonitoringVariables } from "./constructs/resources-monitoring";
+export { archNodeSelector, workspaceArchVariable } from "./constructs/workspace-arch";
+export {
+  embeddedScript,
+  type ShellAssignment,
+  type ShellValueEncoding,
+} from "./core/embedded-script";
+export { ShippedFile, type ShippedFileProps } from "./core/shipped-file";
+export {
+  type RoleBindingTarget,
+  type ScopedRoleBinding,
+  ScopedServiceAccount,
+  type ScopedServiceAccountProps,
+} from "./constructs/scoped-service-account";
+export { SessionToken, type SessionTokenProps } from "./constructs/session-token";
+export { WorkspaceNamespace, type WorkspaceNamespaceProps } from "./constructs/workspace-namespace";
+export {
+  KUBECONFIG_SECRET_KEY,
+  KubeconfigSecret,
+  type KubeconfigSecretProps,
+} from "./constructs/kubeconfig-secret";
+export {
+  harvesterKubeconfigPathVariable,
+  harvesterProvider,
+} from "./constructs/harvester-provider";
+export {
+  type SizePreset,
+  sizePresets,
+  type SizePresetsProps,
+  STANDARD_SIZE_PRESETS,
+  WORKSPACE_SIZES,
+} from "./constructs/size-presets";
+export {
+  type PresetPrebuilds,
+  WorkspacePreset,
+  type WorkspacePresetProps,
+} from "./constructs/workspace-preset";
 
 // The devcontainer mapping: apply-time decisions from a devcontainer.json.
-export * from "./devcontainer/agent";
-export * from "./devcontainer/agent-env";
-export * from "./devcontainer/apps";
-export * from "./devcontainer/git-credentials";
-export * from "./devcontainer/git-hosts";
-export * from "./devcontainer/kubernetes-customizations";
-export * from "./devcontainer/kubernetes-quantities";
-export * from "./devcontainer/mounts";
-export * from "./devcontainer/named-locals";
-export * from "./devcontainer/parameters";
-export * from "./devcontainer/placement";
-export * from "./devcontainer/repository-values";
-export * from "./devcontainer/runtime";
-export * from "./devcontainer/scripts";
-export * from "./devcontainer/sizing";
-export * from "./devcontainer/source";
-export * from "./devcontainer/user-secrets";
-export * from "./devcontainer/variables";
-export * from "./devcontainer/variables-secret";
-export * from "./devcontainer/warnings";
-export * from "./devcontainer/workspace-folder";
-export * from "./devcontainer/workspace-pod";
-export * from "./devcontainer/workspace-user";
+export { DevcontainerAgent, type DevcontainerAgentProps } from "./devcontainer/agent";
+export { DevcontainerAgentEnv, type DevcontainerAgentEnvProps } from "./devcontainer/agent-env";
+export {
+  DevcontainerApps,
+  type DevcontainerAppsProps,
+  portSlotWarnings,
+} from "./devcontainer/apps";
+export { GitCredentials, type GitCredentialsProps } from "./devcontainer/git-credentials";
+export {
+  KubernetesCustomizations,
+  type KubernetesCustomizationsProps,
+} from "./devcontainer/kubernetes-customizations";
+export { DevcontainerMounts, type DevcontainerMountsProps } from "./devcontainer/mounts";
+export { NamedLocals } from "./devcontainer/named-locals";
+export { DevcontainerParameters } from "./devcontainer/parameters";
+export { DevcontainerPlacement, type DevcontainerPlacementProps } from "./devcontainer/placement";
+export { ContainerRuntime, type ContainerRuntimeProps } from "./devcontainer/runtime";
+export { DevcontainerScripts, type DevcontainerScriptsProps } from "./devcontainer/scripts";
+export { DevcontainerSizing, type DevcontainerSizingProps } from "./devcontainer/sizing";
+export {
+  devcontainerBuilderProvider,
+  DevcontainerSource,
+  type DevcontainerSourceProps,
+} from "./devcontainer/source";
+export {
+  DevcontainerUserSecrets,
+  type DevcontainerUserSecretsProps,
+} from "./devcontainer/user-secrets";
+export { DevcontainerTemplateVariables } from "./devcontainer/variables";
+export {
+  DevcontainerVariablesSecret,
+  type DevcontainerVariablesSecretProps,
+} from "./devcontainer/variables-secret";
+export { DevcontainerWarnings, type DevcontainerWarningsProps } from "./devcontainer/warnings";
+export { WorkspaceFolder, type WorkspaceFolderProps } from "./devcontainer/workspace-folder";
+export { DevcontainerPod, type DevcontainerPodProps } from "./devcontainer/workspace-pod";
+export { WorkspaceUser, type WorkspaceUserProps } from "./devcontainer/workspace-user";
 
 // Policies a construct declares itself against (what a limits expression holds).
 export { declareLimits } from "./policy/policy-rule";

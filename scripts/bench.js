@@ -4,6 +4,10 @@
 //   node scripts/bench.js [--runs N] [--no-tests]      (synth rows always use >= 5 runs)
 //   node scripts/bench.js --tests-only                 (only the `npm test` rows)
 //   node scripts/bench.js --list-plan-tests            (the test files counted as plan tests)
+//   node scripts/bench.js --machinery [--sample N]     (what each speed-up saves: a sample of
+//                                                       every Nth test file, once with all of
+//                                                       them and once without each; synth
+//                                                       with and without creation stacks)
 //   node scripts/bench.js --upgrade-only               (only the plan-upgrade rows)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
@@ -241,6 +245,94 @@ async function synthAndPlanRows(rows) {
 }
 
 /**
+ * A jest configuration that is the project's with `change` applied (a temp file: jest takes
+ * `--config` as a path), for the --machinery rows.
+ */
+function jestConfigWith(change) {
+  const config = { ...require(path.join(root, "jest.config.js")), rootDir: root };
+  change(config);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bench-jest-")), "jest.config.json");
+  fs.writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+/**
+ * What each piece of the test and script machinery saves, as the ratio of a run without it to
+ * a run with everything (one run each, on a sample of the suite: every Nth test file), and
+ * a synth of every template with and without cdktf's creation stacks (what preview skips).
+ */
+async function machineryRows(rows) {
+  const every = Number(args[args.indexOf("--sample") + 1]) || 6;
+  const sample = allTestFiles().filter((_, i) => i % every === 0);
+  const jestRun = (config, extra = []) => {
+    const t0 = process.hrtime.bigint();
+    spawnSync("npx", ["jest", "--silent", "--config", config, ...extra, ...sample], {
+      cwd: root,
+      stdio: "ignore",
+      env: process.env,
+    });
+    return Number(process.hrtime.bigint() - t0) / 1e9;
+  };
+  // The run cache is named by the global setup; this one runs it, then names none.
+  const noRunCacheSetup = path.join(os.tmpdir(), `bench-no-run-cache-${process.pid}.js`);
+  fs.writeFileSync(
+    noRunCacheSetup,
+    [
+      `require(${JSON.stringify(path.join(root, "scripts", "ts.js"))}).register();`,
+      `const setup = require(${JSON.stringify(path.join(root, "test", "support", "global-setup.ts"))}).default;`,
+      "module.exports = async () => { await setup(); delete process.env.CODER_CDKTF_TEST_RUN_CACHE; };",
+      "",
+    ].join("\n"),
+  );
+  const variants = [
+    [
+      "the V8 code-cache jest runtime (test/support/code-cache-runtime.js)",
+      (c) => delete c.runtime,
+    ],
+    [
+      "the creation-stack patch in test files (test/support/cheap-creation-stacks.ts)",
+      (c) => (c.setupFiles = c.setupFiles.filter((f) => !f.includes("cheap-creation-stacks"))),
+    ],
+    [
+      "the shared mock provider process (test/support/shared-mock-environment.ts)",
+      (c) => (c.testEnvironment = "node"),
+    ],
+    ["the harness's run cache (run-cache.ts)", (c) => (c.globalSetup = noRunCacheSetup)],
+  ];
+  const all = jestConfigWith(() => undefined);
+  // A first run (not counted) fills jest's transform cache and the code cache.
+  jestRun(all);
+  const baseline = jestRun(all);
+  rows.push([`sample of ${sample.length} test files, everything on`, baseline]);
+  for (const [what, change] of variants) {
+    const without = jestRun(jestConfigWith(change));
+    rows.push([`  without ${what}`, without]);
+    rows.push([`  ratio without / with`, without / baseline, "x"]);
+  }
+  const noTransformCache = jestRun(all, ["--no-cache"]);
+  rows.push(["  without jest's transform cache (`--no-cache`)", noTransformCache]);
+  rows.push(["  ratio without / with", noTransformCache / baseline, "x"]);
+  fs.rmSync(noRunCacheSetup, { force: true });
+
+  // cdktf's creation stacks: a synth of every template in this process, with and without.
+  const { synthTemplates } = require("../app/synth");
+  const { withoutCdktfCreationStacks } = require("../lib/private/creation-stacks");
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-stacks-"));
+  try {
+    synthTemplates({ outdir });
+    const withStacks = await timeAsync(async () => synthTemplates({ outdir }));
+    const withoutStacks = await timeAsync(async () =>
+      withoutCdktfCreationStacks(() => synthTemplates({ outdir })),
+    );
+    rows.push(["synth of every template in-process, with creation stacks", withStacks]);
+    rows.push(["  the same, creation stacks skipped (as preview does)", withoutStacks]);
+    rows.push(["  ratio with / skipped", withStacks / withoutStacks, "x"]);
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/**
  * plan-upgrade (app/upgrade/): one workspace planned on its saved state against one plan of
  * the template without state, per template and as a ratio, in the same run; then 8 states at
  * once, for what many workspaces cost (docs/upgrades.md).
@@ -308,6 +400,10 @@ async function main() {
     return;
   }
   const rows = [];
+  if (args.includes("--machinery")) {
+    await machineryRows(rows);
+    return printRows(rows);
+  }
   const upgradeOnly = args.includes("--upgrade-only");
   if (!args.includes("--tests-only") && !upgradeOnly) await synthAndPlanRows(rows);
   if (!args.includes("--tests-only")) await upgradeRows(rows);
@@ -352,6 +448,10 @@ async function main() {
     ]);
   }
 
+  printRows(rows);
+}
+
+function printRows(rows) {
   const cpus = os.cpus();
   process.stdout.write(
     `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus.length} × ${cpus[0]?.model ?? "cpu"}, ` +

@@ -17,7 +17,7 @@ const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(root, "tsconfig
  * esbuild's options for one file: CommonJS for Node 20, an inline source map for traces. The
  * map names the source by its base name, which resolves against the file's own folder (as
  * jest and Node read it), so the output is the same wherever the project is: a temp copy of
- * it (test/core/new-template.test.ts) reuses the caches below.
+ * it (test/core/new-template.test.ts) reuses jest's transform cache.
  */
 function options(filename) {
   return {
@@ -67,23 +67,6 @@ function cacheKey(source, filename) {
     .digest("hex");
 }
 
-/**
- * Where `register` keeps what it transpiled, by cacheKey: a script run transpiles the ~100
- * modules it loads otherwise every time (~0.5 s). In node_modules/.cache, which `npm ci`
- * starts afresh and a copy of the project that links node_modules shares.
- */
-const REGISTER_CACHE = path.join(root, "node_modules", ".cache", "coder-cdktf-ts");
-
-/** `transpile`, through REGISTER_CACHE. */
-function transpileCached(source, filename, cacheDirectory = REGISTER_CACHE) {
-  const file = path.join(cacheDirectory, `${cacheKey(source, filename)}.js`);
-  const cached = readCacheEntry(file, "utf8");
-  if (cached !== undefined) return cached;
-  const code = transpile(source, filename);
-  writeCacheEntry(file, code);
-  return code;
-}
-
 /** A cache entry's content (a Buffer without `encoding`), or undefined when there is none. */
 function readCacheEntry(file, encoding) {
   try {
@@ -94,8 +77,9 @@ function readCacheEntry(file, encoding) {
 }
 
 /**
- * Writes a cache entry through a temp file, so that a concurrent process (a jest worker, a
- * script run) never reads half of it. A cache that cannot be written only costs speed.
+ * Writes a cache entry through a temp file, so that a concurrent process (a jest worker)
+ * never reads half of it. A cache that cannot be written only costs speed. For the jest
+ * runtime's code cache (test/support/code-cache-runtime.js).
  */
 function writeCacheEntry(file, data) {
   try {
@@ -112,7 +96,7 @@ function writeCacheEntry(file, data) {
 function register() {
   if (Module._extensions[".ts"]) return;
   Module._extensions[".ts"] = function compileTs(module, filename) {
-    module._compile(transpileCached(fs.readFileSync(filename, "utf8"), filename), filename);
+    module._compile(transpile(fs.readFileSync(filename, "utf8"), filename), filename);
   };
 }
 
@@ -129,12 +113,10 @@ function getCacheKey(source, filename) {
 module.exports = {
   register,
   transpile,
-  transpileCached,
   readCacheEntry,
   writeCacheEntry,
   process: transformForJest,
   getCacheKey,
-  REGISTER_CACHE,
 };
 
 if (require.main === module) {

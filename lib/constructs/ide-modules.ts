@@ -34,7 +34,8 @@ export interface IdeModuleProps {
   readonly inputs?: Readonly<Record<string, unknown>>;
 }
 
-abstract class IdeModule extends Construct {
+/** What the IDE modules share: the pinned registry module, counted by start_count. */
+export abstract class IdeModule extends Construct {
   public readonly module: RegistryModule;
 
   protected constructor(

@@ -23,7 +23,7 @@ const GENERATED: readonly { file: string; render(current: string, check: boolean
   { file: API_DOCS_PAGE, render: renderApiDocs },
 ];
 
-/** docs/api/ by TypeDoc (typedoc.json), unless the recorded fingerprint is current. */
+/** docs/api/ by TypeDoc (typedoc.config.cjs), unless the recorded fingerprint is current. */
 function renderApiDocs(current: string, check: boolean): string {
   const root = projectRoot();
   const fingerprint = publicApiFingerprint(root);

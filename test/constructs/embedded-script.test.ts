@@ -80,3 +80,13 @@ it("writes apply-time values as Terraform expressions: replace() for quoted, bas
   expect(tf.output.quoted.value).toBe(`Q='\${replace(var.v, "'", "'\\\\''")}'`);
   expect(tf.output.encoded.value).toBe("E='${base64encode(var.v)}'");
 });
+
+it("refuses an assignment whose name is not an upper-case shell variable name", () => {
+  // Anything else would reach the script as shell code: the name is written unquoted.
+  for (const name of ["lower", "xA", "Ax", "1A", "A-B", "A B", "A;rm", "A\nB", ""]) {
+    expect(() => assignmentLine({ name, value: "v" })).toThrow(
+      `embedded script: "${name}" is not an upper-case shell variable name`,
+    );
+  }
+  expect(assignmentLine({ name: "_A1", value: "v" })).toBe("_A1='v'");
+});

@@ -1,12 +1,9 @@
 import * as fs from "fs";
 import * as path from "path";
 import { TEMPLATES } from "../../app/registry";
-import {
-  CLAUDE_CODE_MODULE,
-  CLAUDE_CODE_VERSION,
-  IDE_MODULES,
-  USER_CONFIG_MODULES,
-} from "../../lib";
+import { IDE_MODULES } from "../../lib";
+import { CLAUDE_CODE_MODULE, CLAUDE_CODE_VERSION } from "../../lib/constructs/claude-code";
+import { USER_CONFIG_MODULES } from "../../lib/constructs/user-config-modules";
 import { synthTemplate } from "../support/synth-template";
 import { MODULE_STUBS_DIR, stubNameFor } from "@coder-cdktf/terraform-harness/src/template-workdir";
 

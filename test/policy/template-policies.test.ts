@@ -387,6 +387,27 @@ describe("no-privileged-containers", () => {
     );
   });
 
+  it("fails synth on a seccomp type given as an expression: it may evaluate to Unconfined", () => {
+    expectViolation(
+      (s) => {
+        const profile = new TerraformVariable(s, "seccomp_type", { type: "string" });
+        deployment(s, {
+          container: [container({ seccompProfile: { type: profile.stringValue } })],
+        });
+      },
+      "no-privileged-containers",
+      "t/main",
+      /seccomp_profile\.type: an Unconfined seccomp profile is only allowed behind/,
+    );
+  });
+
+  it("accepts a literal seccomp type other than Unconfined without the gate", () => {
+    const error = synthError((s) =>
+      deployment(s, { container: [container({ seccompProfile: { type: "RuntimeDefault" } })] }),
+    );
+    expect(error).toBeUndefined();
+  });
+
   it("accepts `var.allow_privileged && …`, directly or through a local", () => {
     const error = synthError((s) => {
       const allow = gate(s, "allow_privileged");

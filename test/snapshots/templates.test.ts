@@ -54,7 +54,17 @@ describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
    */
   const expectIntent = (field: keyof typeof intent, synthesized: unknown) => {
     const file = `templates/${id}/intent.json`;
-    expect({ [file]: { [field]: synthesized } }).toEqual({ [file]: { [field]: intent[field] } });
+    try {
+      expect({ [file]: { [field]: synthesized } }).toEqual({ [file]: { [field]: intent[field] } });
+    } catch (error) {
+      if (error instanceof Error) {
+        error.message =
+          `The synth no longer keeps the promise "${field}" of ${file}. If the change is ` +
+          `deliberate, edit ${file} by hand to the received value ("Received" below); ` +
+          `otherwise fix the stack. (docs/adding-a-template.md, "The intent")\n\n${error.message}`;
+      }
+      throw error;
+    }
   };
 
   /** A resource by its address (`type.name`). */

@@ -1,13 +1,15 @@
 /**
  * Running real shell scripts from tests: a hermetic environment, a PATH made of chosen host
  * tools plus fake executables that record their argv, temp dirs, and running as an
- * unprivileged user (tests run as root, for whom chmod 000 hides nothing).
+ * unprivileged user (tests run as root, for whom chmod 000 hides nothing), from a copy of the
+ * script that user can read wherever the checkout is.
  */
 import { spawn } from "node:child_process";
 import {
   accessSync,
   chmodSync,
   constants,
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -17,7 +19,7 @@ import {
   existsSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, join } from "node:path";
 
 /** A user id and group id to run a script as. */
 export interface UnprivilegedUser {
@@ -167,7 +169,18 @@ export function runScript(options: RunScriptOptions): Promise<ScriptRun> {
   let command = shell;
   let argv = scriptArgs;
   const user = options.asUser;
+  let cwd = options.cwd;
+  let copy: string | undefined;
   if (user && process.getuid?.() === 0) {
+    // The user may not reach the checkout (a clone under /root, whose mode is 0700): the
+    // script runs from a copy in a folder every user can enter, and from there by default.
+    copy = mkdtempSync(join(tmpdir(), "run-script-"));
+    chmodSync(copy, 0o755);
+    const script = join(copy, basename(options.script));
+    copyFileSync(options.script, script);
+    chmodSync(script, 0o755);
+    scriptArgs[0] = script;
+    cwd ??= copy;
     command = hostTool("setpriv");
     argv = [
       `--reuid=${user.uid}`,
@@ -178,10 +191,13 @@ export function runScript(options: RunScriptOptions): Promise<ScriptRun> {
       ...scriptArgs,
     ];
   }
+  const removeCopy = () => {
+    if (copy) rmSync(copy, { recursive: true, force: true });
+  };
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
-      cwd: options.cwd,
+      cwd,
       env: { ...options.env },
       // Without input, stdin is /dev/null, as for a script started by the Coder agent.
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
@@ -200,10 +216,12 @@ export function runScript(options: RunScriptOptions): Promise<ScriptRun> {
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20000);
     child.on("error", (error) => {
       clearTimeout(timer);
+      removeCopy();
       reject(error);
     });
     child.on("close", (exitCode, signal) => {
       clearTimeout(timer);
+      removeCopy();
       resolve({ exitCode, signal, stdout, stderr, output, durationMs: Date.now() - started });
     });
     if (child.stdin) {

@@ -1,19 +1,17 @@
 /**
  * scripts/ts.js, the project's TypeScript transform (jest's transformer and `register` for the
- * scripts): its output and its cache keys are the same for the same file in a copy of the
+ * scripts): its output and jest's cache keys are the same for the same file in a copy of the
  * project elsewhere (so that test/core/new-template.test.ts's copy reuses the transform cache),
  * a changed file misses, and stack traces still name the file and line of the TypeScript.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../../lib/core/project-root";
 import { tempDirs } from "./run-script";
 
 interface TsModule {
   transpile(source: string, filename: string): string;
-  transpileCached(source: string, filename: string, cacheDirectory?: string): string;
   getCacheKey(source: string, filename: string): string;
-  REGISTER_CACHE: string;
 }
 
 const ROOT = projectRoot();
@@ -66,27 +64,9 @@ describe("the same file at two roots", () => {
   });
 });
 
-describe("register's cache (transpileCached)", () => {
+describe("transpile", () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ts = require("../../scripts/ts") as TsModule;
-
-  it("lives in node_modules/.cache, which a copy of the project linking node_modules shares", () => {
-    expect(ts.REGISTER_CACHE).toBe(join(ROOT, "node_modules", ".cache", "coder-cdktf-ts"));
-  });
-
-  it("transpiles a file once, and again when it changed", () => {
-    const cache = dirs.make("ts-cache");
-    const file = join(ROOT, "app", "not-a-real-module.ts");
-    const first = ts.transpileCached(SOURCE, file, cache);
-    expect(first).toBe(ts.transpile(SOURCE, file));
-    // The entry is what a second load returns: mark it to see that it is read.
-    const [entry] = readdirSync(cache);
-    expect(entry).toBe(`${ts.getCacheKey(SOURCE, file)}.js`);
-    writeFileSync(join(cache, entry), `${first}// from the cache\n`);
-    expect(ts.transpileCached(SOURCE, file, cache)).toBe(`${first}// from the cache\n`);
-    const changed = SOURCE.replace("hello", "hullo");
-    expect(ts.transpileCached(changed, file, cache)).toContain('"hullo"');
-  });
 
   it("names the file in a syntax error", () => {
     const file = join(ROOT, "app", "broken.ts");

@@ -10,7 +10,7 @@ import {
   type PlanOptions,
   type PlanResult,
 } from "@coder-cdktf/terraform-harness";
-import { USER_CONFIG_MODULES } from "../../lib";
+import { USER_CONFIG_MODULES } from "../../lib/constructs/user-config-modules";
 import { synthTemplate, type SynthesizedTemplate } from "../support/synth-template";
 import {
   devcontainerFixtures,

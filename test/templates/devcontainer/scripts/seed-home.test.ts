@@ -398,7 +398,7 @@ describeEachShell("seed-home.sh with %s: nothing is lost or half-written", (tool
   });
 
   (isRoot ? test : test.skip)(
-    "a leftover temporary the user cannot remove is left with a warning and never copied into",
+    `a leftover temporary the user cannot remove is left with a warning and never copied into${isRoot ? "" : " [skipped: needs root, to leave a directory the user cannot remove]"}`,
     async () => {
       const seed = createSeedFixture(toolset);
       writeAsUser(join(seed.data, "home", ".profile"), "mine\n");
