@@ -333,11 +333,11 @@ describe("TerraformHarness with the mock providers", () => {
 
   it("fails with the source named when a registry module has no stub", async () => {
     const dir = editedCopy(MODULE_TEMPLATE, (c) => {
-      c.module.vscode_web.source = "registry.coder.com/coder/dotfiles/coder";
+      c.module.vscode_web.source = "registry.coder.com/coder/no-such-module/coder";
     });
     scratch.push(dir);
     await expect(tf.plan(dir)).rejects.toThrow(
-      /module "vscode_web": source "registry.coder.com\/coder\/dotfiles\/coder" cannot be fetched offline/,
+      /module "vscode_web": source "registry.coder.com\/coder\/no-such-module\/coder" cannot be fetched offline/,
     );
   });
 });
