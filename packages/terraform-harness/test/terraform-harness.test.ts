@@ -301,10 +301,13 @@ describe("TerraformHarness with the mock providers", () => {
     const source = mkdtempSync(join(tmpdir(), "harness-manifest-"));
     scratch.push(source);
     // Every stub, called under names that do not sort like the stubs, one of them twice.
-    const module: Record<string, { source: string }> = {};
+    // An older release's stub (`name@version`) is called with that version.
+    const module: Record<string, { source: string; version?: string }> = {};
     stubs.forEach((stub, n) => {
-      module[`m${stubs.length - n}_${stub.replace(/-/g, "_")}`] = {
-        source: `registry.coder.com/coder/${stub}/coder`,
+      const [name, version] = stub.split("@");
+      module[`m${stubs.length - n}_${stub.replace(/[-@.]/g, "_")}`] = {
+        source: `registry.coder.com/coder/${name}/coder`,
+        ...(version ? { version } : {}),
       };
     });
     module.again = { source: `registry.coder.com/coder/${stubs[0]}/coder` };
