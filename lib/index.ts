@@ -78,6 +78,7 @@ export * from "./devcontainer/scripts";
 export * from "./devcontainer/sizing";
 export * from "./devcontainer/source";
 export * from "./devcontainer/variables";
+export * from "./devcontainer/wait-for";
 export * from "./devcontainer/warnings";
 export * from "./devcontainer/workspace-folder";
 export * from "./devcontainer/workspace-pod";

@@ -22,6 +22,8 @@ import {
   hcl,
   type IResolvable,
   KubernetesCustomizations,
+  LifecycleWaitFor,
+  BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
   sizePresets,
@@ -116,6 +118,9 @@ export class DevcontainerTemplate extends TemplateStack {
       podSecurityLevel: vars.podSecurityLevel.stringValue,
       uid: user.uid,
     });
+    const waitFor = new LifecycleWaitFor(this, "wait_for", {
+      configuration: source.configuration.asString,
+    });
     const claimName = `coder-${ws.id}-data`;
     const mounts = new DevcontainerMounts(this, "mounts", {
       mounts: source.mounts.asList,
@@ -127,7 +132,7 @@ export class DevcontainerTemplate extends TemplateStack {
       claimName,
     });
     const warnings = new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -140,6 +145,7 @@ export class DevcontainerTemplate extends TemplateStack {
     const agent = new DevcontainerAgent(this, "agent", {
       variablesMetadataScript: warnings.variablesMetadataScript,
       warningsMetadataScript: warnings.warningsMetadataScript,
+      backgroundLifecycleScript: BACKGROUND_STATE_METADATA_SCRIPT,
       resourcesSummary: sizing.summary,
       podSecurityLevel: runtime.levelMet,
       // The home is on the data volume.
@@ -170,6 +176,7 @@ export class DevcontainerTemplate extends TemplateStack {
       branch: params.branch.value,
       commit: source.commit.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      waitFor,
       vscodeExtensions: source.vscodeExtensions.asList,
       vscodeSettings: source.vscodeSettings.asString,
       ownExtension: vars.vscodeExtension.stringValue,

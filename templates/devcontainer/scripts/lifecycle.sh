@@ -2,9 +2,10 @@
 # Dev Container lifecycle: coder_script "devcontainer_lifecycle" (start_blocks_login = true).
 #
 # On the first start it clones the repository into the workspace folder, at the commit the
-# image was built from. On every start it then runs the Dev Container lifecycle hooks, because
-# the root filesystem is fresh each time. Its exit status is written to a status file that the
-# postAttachCommand script (post-attach.sh) waits for.
+# image was built from. On every start it then runs the Dev Container lifecycle hooks that hold
+# login (those up to waitFor: the template passes '' for the later ones, which
+# after-lifecycle.sh runs), because the root filesystem is fresh each time. Its exit status is
+# written to a status file that the scripts after login (after-lifecycle.sh) wait for.
 #
 # POSIX sh on purpose: a Dev Container image need not have bash (Alpine, BusyBox).
 #
@@ -20,7 +21,8 @@
 #                        one. Example: 3f2a9c0d5e6b7a8f9e0d1c2b3a4f5e6d7c8b9a0f
 #   DC_HOOK_INITIALIZE_COMMAND, DC_HOOK_ON_CREATE_COMMAND, DC_HOOK_UPDATE_CONTENT_COMMAND,
 #   DC_HOOK_POST_CREATE_COMMAND, DC_HOOK_POST_START_COMMAND
-#                        base64 of the rendered hook from lifecycle_scripts, or '' for none.
+#                        base64 of the rendered hook from lifecycle_scripts, or '' for none
+#                        (and for a hook after waitFor).
 #                        Example: ZWNobyBoZWxsbwo= ("echo hello")
 #   DC_STATUS_FILE       where the exit status goes.
 #                        Default /tmp/devcontainer-lifecycle.status; only tests change it.
