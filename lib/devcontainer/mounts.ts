@@ -74,7 +74,7 @@ export interface DevcontainerMountsProps {
 
 /**
  * Locals (with `localPrefix`): `mount_requests`, `mount_decisions`, `kept_mounts`,
- * `volume_mounts`, `pod_volumes`, `seed_volume_dirs`, `seed_mount_point_dirs`,
+ * `volume_mounts`, `pod_volumes`, `seed_volume_dirs`, `seed_volumes`, `seed_mount_point_dirs`,
  * `mount_warnings`.
  */
 export class DevcontainerMounts extends Construct {
@@ -92,6 +92,12 @@ export class DevcontainerMounts extends Construct {
   public readonly podVolumes: IResolvable;
   /** Local `seed_volume_dirs`: list(string) of `volumes/<source>` / `volumes/anonymous-<i>`. */
   public readonly seedVolumeDirs: string[];
+  /**
+   * Local `seed_volumes`: list(string) of `<volume dir>=<target>`, one per volume (its first
+   * kept mount): seed-home copies the image's content at the target into the volume on its
+   * first use, as Docker does for a new, empty volume.
+   */
+  public readonly seedVolumes: string[];
   /** Local `seed_mount_point_dirs`: list(string) of PVC-relative mount-point directories. */
   public readonly seedMountPointDirs: string[];
   /** Local `mount_warnings`: list(string), one per dropped mount. */
@@ -212,6 +218,12 @@ export class DevcontainerMounts extends Construct {
       "seed_volume_dirs",
       hcl`distinct([for m in ${kept.expression} : m.volume_dir if m.kind == "volume"])`,
     );
+    // Docker seeds a volume at the first mount that creates it; a second mount of the same
+    // volume elsewhere sees that content.
+    const seedVolumes = local(
+      "seed_volumes",
+      hcl`[for dir, targets in { for m in ${kept.expression} : m.volume_dir => m.target... if m.kind == "volume" } : format("%s=%s", dir, targets[0])]`,
+    );
     // A mount point lives in the mount that contains it; the longest matching prefix wins
     // (a mounted workspace folder inside the home, a home inside /workspaces).
     const parents = hcl`concat(
@@ -247,6 +259,7 @@ export class DevcontainerMounts extends Construct {
     this.volumeMounts = volumeMounts.expression as IResolvable;
     this.podVolumes = podVolumes.expression as IResolvable;
     this.seedVolumeDirs = seedVolumeDirs.asList;
+    this.seedVolumes = seedVolumes.asList;
     this.seedMountPointDirs = seedMountPointDirs.asList;
     this.warnings = warnings.asList;
   }
@@ -310,8 +323,9 @@ export interface SeedHomeInitContainerProps {
 /**
  * The `seed-home` init container (spec §9): runs the image as the remote user (the pod's
  * security context) with the whole PVC at /mnt/data, creates the subPath and mount-point
- * directories, and copies the image's home on the first start. Its script reads HOME_DIR,
- * VOLUME_DIRS and MOUNT_POINT_DIRS (space-separated, PVC-relative).
+ * directories, copies the image's home on the first start and seeds each volume from the
+ * image on its first use. Its script reads HOME_DIR, VOLUME_DIRS and MOUNT_POINT_DIRS
+ * (space-separated, PVC-relative) and SEED_VOLUMES (`<volume dir>=<target>`).
  */
 export function seedHomeInitContainer(
   props: SeedHomeInitContainerProps,
@@ -331,6 +345,7 @@ export function seedHomeInitContainer(
         name: "MOUNT_POINT_DIRS",
         value: Token.asString(hcl`join(" ", ${props.mounts.seedMountPointDirs})`),
       },
+      { name: "SEED_VOLUMES", value: Token.asString(hcl`join(" ", ${props.mounts.seedVolumes})`) },
     ],
     resources: {
       requests: { cpu: "50m", memory: "64Mi" },

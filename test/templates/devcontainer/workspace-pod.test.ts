@@ -313,6 +313,8 @@ describe("devcontainer template: the workspace pod", () => {
         HOME_DIR: "/home/vscode",
         VOLUME_DIRS: "volumes/node-modules volumes/anonymous-3",
         MOUNT_POINT_DIRS: "workspaces/app workspaces/app/node_modules",
+        // Each kept volume, seeded from the image at its target on first use.
+        SEED_VOLUMES: "volumes/anonymous-3=/data volumes/node-modules=/workspaces/app/node_modules",
       });
     });
 
