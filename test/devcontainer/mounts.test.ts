@@ -615,6 +615,7 @@ describe("mapping outputs in a kubernetes_deployment_v1 (mock provider)", () => 
       "/root",
       "",
       "workspaces/widgets",
+      "",
     ]);
   }, 60_000);
 });
