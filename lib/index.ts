@@ -68,6 +68,7 @@ export * from "./devcontainer/apps";
 export * from "./devcontainer/git-credentials";
 export * from "./devcontainer/kubernetes-customizations";
 export * from "./devcontainer/kubernetes-quantities";
+export * from "./devcontainer/local-env";
 export * from "./devcontainer/mounts";
 export * from "./devcontainer/named-locals";
 export * from "./devcontainer/parameters";

@@ -69,6 +69,11 @@ export interface DevcontainerWarningsProps {
   readonly variables: HclValue;
   /** The "Dev Container variables" parameter text (`NAME=value` lines). */
   readonly variablesText: HclValue;
+  /**
+   * localEnv names the workspace gives a value when the text sets none
+   * ({@link LocalEnvDefaults.names}): never required. @default []
+   */
+  readonly defaultedVariables?: HclValue;
   /** Prefix of every local's and check block's name (tests plan many at once). @default "" */
   readonly localPrefix?: string;
 }
@@ -146,6 +151,7 @@ export class DevcontainerWarnings extends Construct {
       hcl`distinct([for variable in try(nonsensitive(${list(props.variables)}), ${list(props.variables)}) :
         tostring(try(nonsensitive(variable.name), variable.name))
         if try(nonsensitive(${requiredTest}), ${requiredTest})
+        && !contains(${list(props.defaultedVariables)}, try(nonsensitive(variable.name), variable.name))
       ])`,
     );
     // Only the names go into the message: Terraform prints the values a failed check

@@ -34,6 +34,11 @@ export interface DevcontainerPodProps {
   readonly workspaceFolder: { readonly path: string; readonly mountPath: string };
   /** The "Dev Container variables" text, raw. */
   readonly variablesText: string;
+  /**
+   * `NAME=value` lines for `${localEnv:NAME}` names the variables text does not set
+   * ({@link LocalEnvDefaults.text}). @default ""
+   */
+  readonly localEnvDefaults?: string;
   /** Map with `containerEnv` / `remoteEnv` rendered scripts (absent when empty). */
   readonly envScripts: IResolvable;
   readonly resources: DeploymentV1SpecTemplateSpecContainerResources;
@@ -127,6 +132,7 @@ export class DevcontainerPod extends Construct {
               { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.path },
               { name: "DC_ID", value: props.workspace.id },
               { name: "DC_VARIABLES", value: props.variablesText },
+              { name: "DC_LOCALENV_DEFAULTS", value: props.localEnvDefaults ?? "" },
               { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
               { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
             ],

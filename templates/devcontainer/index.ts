@@ -23,6 +23,7 @@ import {
   type IResolvable,
   KubernetesCustomizations,
   LifecycleWaitFor,
+  LocalEnvDefaults,
   BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
@@ -131,6 +132,11 @@ export class DevcontainerTemplate extends TemplateStack {
       shmSizeLimit: runtime.shmSizeLimit,
       claimName,
     });
+    // Kept apart so that other sources of ${localEnv:…} values can be merged into it.
+    const localEnv = new LocalEnvDefaults(this, "local_env", {
+      homeDir: user.homeDir,
+      remoteUser: user.remoteUser,
+    });
     const warnings = new DevcontainerWarnings(this, "warnings", {
       serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings})`,
       resourceWarnings: sizing.warnings,
@@ -140,6 +146,7 @@ export class DevcontainerTemplate extends TemplateStack {
       uidWarnings: user.warnings,
       variables: source.variables.asList,
       variablesText: params.devcontainerVariables.value,
+      defaultedVariables: localEnv.names,
     });
 
     const agent = new DevcontainerAgent(this, "agent", {
@@ -204,6 +211,7 @@ export class DevcontainerTemplate extends TemplateStack {
       user,
       workspaceFolder: folder,
       variablesText: params.devcontainerVariables.value,
+      localEnvDefaults: localEnv.text,
       envScripts: source.envScripts.expression as IResolvable,
       resources: {
         requests: Token.asStringMap(sizing.requests),

@@ -331,6 +331,7 @@ describe("devcontainer template: the workspace pod", () => {
         "DC_WORKSPACE_FOLDER",
         "DC_ID",
         "DC_VARIABLES",
+        "DC_LOCALENV_DEFAULTS",
         "DC_CONTAINER_ENV",
         "DC_REMOTE_ENV",
       ]);
@@ -340,6 +341,7 @@ describe("devcontainer template: the workspace pod", () => {
         DC_WORKSPACE_FOLDER: "/workspaces/app",
         DC_ID: WORKSPACE_ID,
         DC_VARIABLES: "NPM_TOKEN=abc",
+        DC_LOCALENV_DEFAULTS: "HOME=/home/vscode\nLOGNAME=vscode\nUSER=vscode",
         DC_CONTAINER_ENV: Buffer.from('export A="1"\n').toString("base64"),
         DC_REMOTE_ENV: Buffer.from('export PATH="${PATH}:/x"\n').toString("base64"),
       });
