@@ -117,7 +117,11 @@ export function renderText(report: PreviewReport): string {
   out.push(
     ...table(
       ["path", "from", "mode"],
-      w.mounts.map((m) => [m.path, m.source, m.readOnly ? "read-only" : "read-write"]),
+      w.mounts.map((m) => [
+        m.path,
+        m.seededFromImage ? `${m.source}, seeded from the image on first use` : m.source,
+        m.readOnly ? "read-only" : "read-write",
+      ]),
     ),
   );
 

@@ -30,6 +30,11 @@ export interface ReportMount {
   /** e.g. "PVC subPath home", "emptyDir (memory, 64Mi)". */
   readonly source: string;
   readonly readOnly: boolean;
+  /**
+   * Whether seed-home copies the image's content at this path into the volume on its first
+   * use (as Docker does for a new, empty volume): a volume's first mount.
+   */
+  readonly seededFromImage: boolean;
 }
 
 /** One app on the workspace page. */
@@ -66,6 +71,8 @@ export interface ReportLifecycleCommand {
   readonly script: string;
   /** When and how it runs. */
   readonly when: string;
+  /** Whether the user waits for it before they can log in (waitFor and the hooks before it). */
+  readonly blocksLogin: boolean;
 }
 
 /** The planned workspace. */
@@ -155,10 +162,17 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
   const claimRequests = first(first(claim?.spec)?.resources)?.requests;
 
   const volumes = new Map(list(pod.volume).map((v) => [String(v.name), v]));
+  const seedHome = list(pod.init_container).find((c) => c.name === "seed-home");
+  const seeded = new Set(
+    String(list(seedHome?.env).find((e) => e.name === "SEED_VOLUMES")?.value ?? "")
+      .split(" ")
+      .filter(Boolean),
+  );
   const mounts = list(dev.volume_mount).map((m) => ({
     path: String(m.mount_path),
     source: volumeSource(volumes.get(String(m.name)), String(m.name), stringOr(m.sub_path)),
     readOnly: m.read_only === true,
+    seededFromImage: seeded.has(`${String(m.sub_path)}=${String(m.mount_path)}`),
   }));
 
   const agent = after("coder_agent.main");
@@ -279,15 +293,21 @@ function readEnvironment(
   };
 }
 
-/** The scripts and when they run. */
+/** The scripts and when they run, in the order their hooks run. */
 const LIFECYCLE_SCRIPTS: readonly (readonly [address: string, when: string])[] = [
   [
     "coder_script.devcontainer_lifecycle[0]",
     "every start, before login (Dev Container lifecycle), from the workspace folder",
   ],
   [
+    "coder_script.devcontainer_lifecycle_background[0]",
+    "every start, after login (waitFor is an earlier hook), once the login-blocking commands " +
+      "succeeded, in order, from the workspace folder",
+  ],
+  [
     "coder_script.devcontainer_post_attach[0]",
-    "every start, once the lifecycle commands succeeded, not blocking login, from the workspace folder",
+    "every start, once the login-blocking commands succeeded (not waiting for the ones after " +
+      "login), from the workspace folder",
   ],
 ];
 
@@ -295,12 +315,19 @@ const LIFECYCLE_SCRIPTS: readonly (readonly [address: string, when: string])[] =
 function readLifecycle(plan: PlanView): ReportLifecycleCommand[] {
   const commands: ReportLifecycleCommand[] = [];
   for (const [address, when] of LIFECYCLE_SCRIPTS) {
-    const script = plan.resourceChanges.find((r) => r.address === address)?.after.script;
+    const resource = plan.resourceChanges.find((r) => r.address === address)?.after;
+    const script = resource?.script;
     if (typeof script !== "string") continue;
+    const blocksLogin = resource?.start_blocks_login === true;
     for (const m of script.matchAll(/^DC_HOOK_([A-Z_]+)='([A-Za-z0-9+/=]*)'$/gm)) {
       if (m[2] === "") continue;
       const hook = m[1].toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-      commands.push({ hook, script: Buffer.from(m[2], "base64").toString("utf8"), when });
+      commands.push({
+        hook,
+        script: Buffer.from(m[2], "base64").toString("utf8"),
+        when: blocksLogin && !when.includes("before login") ? `${when}, before login` : when,
+        blocksLogin,
+      });
     }
   }
   return commands;

@@ -36,6 +36,7 @@ import {
   type PreviewReport,
 } from "../../app/preview/render-report";
 import { quoteAddHostOptions } from "../../app/preview/run-args";
+import { substituteFolderVariables } from "../../app/preview/folder-variables";
 import {
   HOST_SESSION_VARIABLES,
   skippedEnvScriptNote,
@@ -370,16 +371,23 @@ function configurationNotes(found: DevcontainerFile, where: ConfigurationLocatio
 /**
  * A Dockerfile the service could not find in its clone: missing, no file, or outside the
  * repository (`../../etc/passwd`). Its path is relative to the devcontainer.json, as the Dev
- * Containers CLI reads it; preview never reads the file.
+ * Containers CLI reads it, after the CLI's folder variables are substituted
+ * (`${localWorkspaceFolder}/.devcontainer/Dockerfile`); `workspaceFolder` is the workspace
+ * folder the template planned. Preview never reads the file.
  */
 export function dockerfileNotes(
   found: DevcontainerFile,
   config: Record<string, unknown>,
   repository: string,
+  workspaceFolder: string = `/workspaces/${basename(repository)}`,
 ): string[] {
   const source = imageSource(config);
   if (found.kind !== "config" || source?.kind !== "dockerfile") return [];
-  const path = resolve(dirname(resolve(found.file)), source.dockerfile);
+  const dockerfile = substituteFolderVariables(source.dockerfile, {
+    localWorkspaceFolder: repository,
+    containerWorkspaceFolder: workspaceFolder,
+  });
+  const path = resolve(dirname(resolve(found.file)), dockerfile);
   const what = !isWithin(path, repository)
     ? "lies outside the repository, so the service's clone has no such file"
     : !existsSync(path)
@@ -494,7 +502,12 @@ export async function runPreview(
     const workspace = readWorkspaceReport(plan);
     const notes = [
       ...configurationNotes(found, where),
-      ...dockerfileNotes(found, config, where.repository),
+      ...dockerfileNotes(
+        found,
+        config,
+        where.repository,
+        workspace.user.workspaceFolder ?? undefined,
+      ),
       ...workspaceNotes(config),
       ...workspace.skippedEnvScripts.map(skippedEnvScriptNote),
     ];

@@ -136,7 +136,9 @@ describe("mounts colliding", () => {
     const mounts = section(stdout, "Mounts (container dev)");
     expect(row(mounts, "/home/dev")).toEqual(["/home/dev", "PVC subPath home", "read-write"]);
     expect(row(mounts, "/src/mount-collision")?.[1]).toBe("PVC subPath workspace-folder");
-    expect(row(mounts, "/opt/deps")?.[1]).toBe("PVC subPath volumes/deps");
+    expect(row(mounts, "/opt/deps")?.[1]).toBe(
+      "PVC subPath volumes/deps, seeded from the image on first use",
+    );
     expect(mounts.filter((l) => /^\s*\/workspaces\s/.test(l))).toHaveLength(1);
 
     const warnings = section(stdout, "Warnings in the build log");

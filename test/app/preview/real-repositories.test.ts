@@ -447,20 +447,23 @@ describe("worth saying", () => {
       {
         hook: "postCreateCommand",
         script: "#!/bin/sh\n'npm' 'ci' || exit $?\n",
-        when: expect.stringMatching(/before login/),
+        // After login: waitFor defaults to updateContentCommand (issue 34).
+        when: expect.stringMatching(/after login/),
+        blocksLogin: false,
       },
       {
         hook: "postAttachCommand",
         script: "#!/bin/sh\n/bin/sh -c 'echo attached' || exit $?\n",
-        when: expect.stringMatching(/not blocking login/),
+        when: expect.stringMatching(/once the login-blocking commands succeeded/),
+        blocksLogin: false,
       },
     ]);
     const lifecycle = section(text, "Lifecycle commands as they run");
     expect(lifecycle).toEqual([
-      expect.stringMatching(/^ {2}postCreateCommand: every start, before login/),
+      expect.stringMatching(/^ {2}postCreateCommand: every start, after login/),
       "    | #!/bin/sh",
       "    | 'npm' 'ci' || exit $?",
-      expect.stringMatching(/^ {2}postAttachCommand: .*not blocking login/),
+      expect.stringMatching(/^ {2}postAttachCommand: .*once the login-blocking commands succeeded/),
       "    | #!/bin/sh",
       "    | /bin/sh -c 'echo attached' || exit $?",
     ]);

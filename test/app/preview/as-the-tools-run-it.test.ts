@@ -1,0 +1,147 @@
+/**
+ * `npm run preview` on the kinds of devcontainer.json where a workspace differed from what
+ * Codespaces, VS Code or the Dev Containers CLI give (issue 34): each case writes a repository
+ * of its own, previews it with the shared session (the run's synthesized template, one apply
+ * per first start) and checks the text report and `--json`.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { PreviewSession } from "../../../scripts/commands/run-preview";
+import { previewWith, row, section, startSession } from "./report-text";
+
+jest.setTimeout(60000);
+
+let session: PreviewSession;
+let root: string;
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "preview-tools-"));
+  session = await startSession();
+});
+afterAll(async () => {
+  await session?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A repository folder `name` with `files` (path → JSON value or text). */
+function repository(name: string, files: Record<string, unknown>): string {
+  const dir = join(root, name);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    const text = typeof content === "string" ? content : JSON.stringify(content, null, 2);
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+const preview = (...argv: string[]) => previewWith(session, argv);
+
+/** Text and JSON of one preview, both required to succeed. */
+async function both(...argv: string[]) {
+  const text = await preview(...argv);
+  expect(text.stderr).toBe("");
+  expect(text.status).toBe(0);
+  const json = await preview(...argv, "--json");
+  expect(json.status).toBe(0);
+  return { text: text.stdout, report: JSON.parse(json.stdout) };
+}
+
+const IMAGE = "mcr.microsoft.com/devcontainers/base:bookworm";
+
+/** The value cells of a name-value pair or table row, joined. */
+function pair(lines: readonly string[], name: string): string | undefined {
+  return row(lines, name)?.slice(1).join("  ");
+}
+
+describe("1. waitFor", () => {
+  it("shows which lifecycle commands hold login: by default up to updateContentCommand, the rest after login", async () => {
+    const dir = repository("wait-for-default", {
+      ".devcontainer/devcontainer.json": {
+        image: IMAGE,
+        onCreateCommand: "npm ci",
+        postCreateCommand: "make migrate",
+        postStartCommand: "make frontend-dev",
+        postAttachCommand: "echo attached",
+      },
+    });
+    const { text, report } = await both(dir);
+    expect(
+      report.workspace.lifecycle.map((c: Record<string, unknown>) => [c.hook, c.blocksLogin]),
+    ).toEqual([
+      ["onCreateCommand", true],
+      ["postCreateCommand", false],
+      ["postStartCommand", false],
+      ["postAttachCommand", false],
+    ]);
+    expect(report.workspace.scripts).toContain("Dev Container lifecycle after login");
+    const lines = section(text, "Lifecycle commands as they run").join("\n");
+    expect(lines).toMatch(/onCreateCommand: every start, before login/);
+    expect(lines).toMatch(/postStartCommand: every start, after login/);
+  });
+
+  it("waitFor postStartCommand holds login until postStartCommand has finished", async () => {
+    const dir = repository("wait-for-post-start", {
+      ".devcontainer/devcontainer.json": {
+        image: IMAGE,
+        waitFor: "postStartCommand",
+        postCreateCommand: "make migrate",
+        postStartCommand: "make seed",
+      },
+    });
+    const { report } = await both(dir);
+    expect(
+      report.workspace.lifecycle.map((c: Record<string, unknown>) => [c.hook, c.blocksLogin]),
+    ).toEqual([
+      ["postCreateCommand", true],
+      ["postStartCommand", true],
+    ]);
+  });
+});
+
+describe("2. volumes over image directories", () => {
+  it("marks each volume seeded from the image on first use, in the table and the JSON", async () => {
+    const dir = repository("cargo", {
+      ".devcontainer/devcontainer.json": {
+        image: "mcr.microsoft.com/devcontainers/rust:1",
+        mounts: [
+          "source=cargo-cache,target=/usr/local/cargo,type=volume",
+          "type=tmpfs,target=/tmp/scratch",
+        ],
+      },
+    });
+    const { text, report } = await both(dir);
+    const seeded = Object.fromEntries(
+      report.workspace.mounts.map((m: Record<string, unknown>) => [m.path, m.seededFromImage]),
+    );
+    expect(seeded).toMatchObject({
+      "/usr/local/cargo": true,
+      "/tmp/scratch": false,
+      "/workspaces": false,
+    });
+    expect(pair(section(text, "Mounts (container dev)"), "/usr/local/cargo")).toMatch(
+      /PVC subPath volumes\/cargo-cache, seeded from the image on first use/,
+    );
+  });
+});
+
+describe("3. the CLI's folder variables", () => {
+  it("resolves ${localWorkspaceFolder} in build.dockerfile before it looks for the file (RAPIDS)", async () => {
+    const dir = repository("rapids", {
+      ".devcontainer/devcontainer.json": {
+        build: { dockerfile: "${localWorkspaceFolder}/.devcontainer/Dockerfile", context: "." },
+      },
+      ".devcontainer/Dockerfile": "FROM mcr.microsoft.com/devcontainers/base:bookworm\n",
+    });
+    const { text, report } = await both(dir);
+    expect(report.notes.join("\n")).not.toMatch(/is not in the repository|never starts/);
+    expect(text).not.toMatch(/never starts/);
+
+    const missing = repository("rapids-missing", {
+      ".devcontainer/devcontainer.json": {
+        build: { dockerfile: "${localWorkspaceFolderBasename}/../Dockerfile.dev" },
+      },
+    });
+    const notes = (await both(missing)).report.notes.join("\n");
+    expect(notes).toMatch(/build\.dockerfile ".*Dockerfile\.dev" .* is not in the repository/);
+  });
+});
