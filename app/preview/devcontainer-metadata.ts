@@ -121,9 +121,19 @@ const IGNORED_PROPERTIES: Record<string, (value: unknown, folder: string) => str
     `updateRemoteUserUID ${JSON.stringify(v)} is ignored: the container runs as the uid and gid ` +
     "recorded from the image and the disk is made writable through the pod's fsGroup; no " +
     "uid is changed to match a host user.",
-  workspaceMount: (v, folder) =>
-    `workspaceMount ${JSON.stringify(v)} is ignored: nothing is mounted from a host; the ` +
-    `repository is cloned into the workspace folder (${folder}) on the workspace's disk.`,
+  workspaceMount: (v, folder) => {
+    // The template clones into the target the mount names (lib/devcontainer/workspace-folder.ts).
+    const target =
+      typeof v === "string"
+        ? /(?:^|,)\s*(?:target|dst|destination)=([^,]*)/.exec(v)?.[1]?.trim()
+        : undefined;
+    return (
+      `workspaceMount ${JSON.stringify(v)}: its source is ignored, nothing is mounted from a ` +
+      "host; the repository is cloned into " +
+      (target ? `its target (${target})` : `the workspace folder (${folder})`) +
+      " on the workspace's disk."
+    );
+  },
   appPort: (v) =>
     `appPort ${JSON.stringify(v)} is ignored: a pod publishes no ports; list them in ` +
     "forwardPorts to get an app each (Coder's port forwarding reaches any port).",

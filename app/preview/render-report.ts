@@ -110,6 +110,7 @@ export function renderText(report: PreviewReport): string {
       ],
       ["home", u.home ?? "?"],
       ["workspace folder", u.workspaceFolder ?? "?"],
+      ["repository cloned into", u.repositoryFolder ?? u.workspaceFolder ?? "?"],
     ]),
   );
 

@@ -96,6 +96,8 @@ export interface WorkspaceReport {
     readonly fsGroup: number | null;
     readonly home: string | null;
     readonly workspaceFolder: string | null;
+    /** Where the repository is cloned: workspaceMount's target, else the workspace folder. */
+    readonly repositoryFolder: string | null;
   };
   readonly mounts: readonly ReportMount[];
   readonly runtime: {
@@ -201,6 +203,10 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
       fsGroup: numberOr(podSecurity.fs_group),
       home: stringOr(env.DC_HOME),
       workspaceFolder: stringOr(env.DC_WORKSPACE_FOLDER),
+      repositoryFolder: quotedInput(
+        after("coder_script.devcontainer_lifecycle[0]")?.script,
+        "DC_REPOSITORY_FOLDER",
+      ),
     },
     mounts,
     runtime: {
@@ -400,6 +406,12 @@ function volumeSource(
     return `emptyDir ${name} (${medium}${size ? `, ${size}` : ""})`;
   }
   return name;
+}
+
+/** The value of a planned script's `NAME='…'` input (a folder: no quote in it), or null. */
+function quotedInput(script: unknown, name: string): string | null {
+  if (typeof script !== "string") return null;
+  return stringOr(new RegExp(`^${name}='([^']*)'$`, "m").exec(script)?.[1]);
 }
 
 /** The text of an `echo '…'` (or `echo word`) metadata script. */

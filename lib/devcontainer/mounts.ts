@@ -55,6 +55,11 @@ export interface DevcontainerMountsProps {
   readonly mounts: HclValue;
   /** The workspace folder ({@link WorkspaceFolder.path}). */
   readonly workspaceFolder: HclValue;
+  /**
+   * Where the repository is cloned ({@link WorkspaceFolder.repositoryFolder}), the folder the
+   * PVC's `workspace-folder/` is mounted at. @default the workspace folder
+   */
+  readonly repositoryFolder?: HclValue;
   /** Whether it gets the PVC's `workspace-folder/` ({@link WorkspaceFolder.mounted}). */
   readonly workspaceFolderMounted: HclValue;
   /** The remote user's home ({@link WorkspaceUser.homeDir}). */
@@ -108,12 +113,13 @@ export class DevcontainerMounts extends Construct {
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);
     const folder = props.workspaceFolder;
+    const repositoryFolder = props.repositoryFolder ?? folder;
     // hcl takes single tokens only; a string template mixing text and tokens goes through format().
     const claimName = Token.isUnresolved(props.claimName)
       ? Fn.format("%s", [props.claimName])
       : props.claimName;
     const mounted = hcl`${props.workspaceFolderMounted} == true`;
-    const folderMountPath = hcl`${mounted} ? ${folder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
+    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
     const substitute = (text: HclValue) =>
       hcl`replace(replace(replace(replace(replace(${text},
         ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${folder})),
@@ -228,12 +234,12 @@ export class DevcontainerMounts extends Construct {
     // (a mounted workspace folder inside the home, a home inside /workspaces).
     const parents = hcl`concat(
       [{ prefix = "/workspaces/", dir = "workspaces/" }, { prefix = format("%s/", ${props.homeDir}), dir = "home/" }],
-      ${mounted} ? [{ prefix = format("%s/", ${folder}), dir = "workspace-folder/" }] : []
+      ${mounted} ? [{ prefix = format("%s/", ${repositoryFolder}), dir = "workspace-folder/" }] : []
     )`;
     const seedMountPointDirs = local(
       "seed_mount_point_dirs",
       hcl`distinct(compact([
-        for path in concat([${folder}], [for m in ${kept.expression} : m.target]) : try(one([
+        for path in concat(distinct([${repositoryFolder}, ${folder}]), [for m in ${kept.expression} : m.target]) : try(one([
           for p in ${parents} : format("%s%s", p.dir, substr(path, length(p.prefix), -1))
           if startswith(path, p.prefix) && length(p.prefix) == max([for q in ${parents} : length(q.prefix) if startswith(path, q.prefix)]...)
         ]), null)

@@ -42,8 +42,13 @@ export interface DevcontainerScriptsProps {
    */
   readonly startCount: number;
   readonly agentId: string;
-  /** The workspace folder (clone target, hooks' working directory). */
+  /** The workspace folder (the hooks' working directory, and the clone target by default). */
   readonly workspaceFolder: string;
+  /**
+   * Where the repository is cloned when not the workspace folder (workspaceMount's target,
+   * {@link WorkspaceFolder.repositoryFolder}). @default the workspace folder
+   */
+  readonly repositoryFolder?: string;
   /** The `repository` and `branch` parameters. */
   readonly repository: string;
   readonly branch: string;
@@ -105,6 +110,7 @@ export class DevcontainerScripts extends Construct {
       timeout: props.lifecycleTimeoutSeconds,
       script: embeddedScript(this, `${SCRIPTS_DIR}/lifecycle.sh`, [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_REPOSITORY_FOLDER", value: props.repositoryFolder ?? props.workspaceFolder },
         { name: "DC_REPOSITORY", value: props.repository },
         { name: "DC_BRANCH", value: props.branch },
         { name: "DC_COMMIT", value: props.commit },

@@ -112,6 +112,7 @@ export class DevcontainerTemplate extends TemplateStack {
       workspaceFolder: hcl`try(${dc}.workspace_folder, null)`,
       workspaceId: ws.id,
       homeDir: user.homeDir,
+      workspaceMount: hcl`try(${source.configuration.asString}.workspaceMount, null)`,
     });
     const runtime = new ContainerRuntime(this, "runtime", {
       runtime: source.runtime.asString,
@@ -126,6 +127,7 @@ export class DevcontainerTemplate extends TemplateStack {
     const mounts = new DevcontainerMounts(this, "mounts", {
       mounts: source.mounts.asList,
       workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
       workspaceFolderMounted: folder.mounted,
       homeDir: user.homeDir,
       workspaceId: ws.id,
@@ -179,6 +181,7 @@ export class DevcontainerTemplate extends TemplateStack {
       startCount: ws.claimedStartCount,
       agentId: agent.id,
       workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
       repository: params.repository.value,
       branch: params.branch.value,
       commit: source.commit.asString,

@@ -12,8 +12,10 @@
 # Inputs. The template prepends them as single-quoted assignments right after line 1, so they
 # are plain shell variables. The DC_ prefix is safe: the pod's wrapper unsets every DC_*
 # variable before it starts the agent, so none can leak in from containerEnv.
-#   DC_WORKSPACE_FOLDER  (required) folder to clone into and to run hooks from.
-#                        Example: /workspaces/app
+#   DC_WORKSPACE_FOLDER  (required) folder to run hooks from (workspaceFolder), and to clone
+#                        into when DC_REPOSITORY_FOLDER is ''. Example: /workspaces/app
+#   DC_REPOSITORY_FOLDER folder to clone into: workspaceMount's target when it names one,
+#                        else '' (the workspace folder). Example: /home/coder/cuml
 #   DC_REPOSITORY        (required) the "repository" parameter: https, ssh:// or scp-style.
 #                        Example: git@github.com:acme/app.git
 #   DC_BRANCH            (required) the "branch" parameter. Example: main
@@ -82,7 +84,8 @@ if [ -n "$missing" ]; then
   exit 1
 fi
 
-folder=$DC_WORKSPACE_FOLDER
+folder=${DC_REPOSITORY_FOLDER:-$DC_WORKSPACE_FOLDER}
+hooks_folder=$DC_WORKSPACE_FOLDER
 repository=$DC_REPOSITORY
 branch=$DC_BRANCH
 commit=${DC_COMMIT-}
@@ -471,7 +474,7 @@ run_hooks() {
       return 1
     fi
     log "running $hook"
-    (cd "$folder" && exec sh "$hook_file" </dev/null)
+    (cd "$hooks_folder" && exec sh "$hook_file" </dev/null)
     rc=$?
     if [ "$rc" -ne 0 ]; then
       log "$hook failed with exit status $rc"

@@ -145,3 +145,26 @@ describe("3. the CLI's folder variables", () => {
     expect(notes).toMatch(/build\.dockerfile ".*Dockerfile\.dev" .* is not in the repository/);
   });
 });
+
+describe("5. workspaceMount's target", () => {
+  it("clones the repository into the target; workspaceFolder is where the IDE opens", async () => {
+    const dir = repository("cuml", {
+      ".devcontainer/devcontainer.json": {
+        image: IMAGE,
+        remoteUser: "coder",
+        workspaceMount:
+          "source=${localWorkspaceFolder},target=/home/coder/cuml,type=bind,consistency=cached",
+        workspaceFolder: "/home/coder/cuml/python",
+      },
+    });
+    const { text, report } = await both(dir);
+    expect(report.workspace.user).toMatchObject({
+      workspaceFolder: "/home/coder/cuml/python",
+      repositoryFolder: "/home/coder/cuml",
+    });
+    expect(pair(section(text, "User"), "repository cloned into")).toBe("/home/coder/cuml");
+    expect(report.workspace.warnings.join("\n")).toMatch(
+      /cloned into its target \(\/home\/coder\/cuml\)/,
+    );
+  });
+});

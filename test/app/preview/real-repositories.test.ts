@@ -227,7 +227,7 @@ describe("wrong today", () => {
       expect(warnings.filter((w) => pattern.test(w))).toHaveLength(1);
     one(/^shutdownAction "stopContainer" is ignored: the workspace runs until Coder stops it/);
     one(/^updateRemoteUserUID true is ignored: the container runs as the uid and gid recorded/);
-    one(/^workspaceMount .* is ignored: .*cloned into the workspace folder \(\/src\)/);
+    one(/^workspaceMount .*: its source is ignored, .*cloned into its target \(\/src\)/);
     one(/^appPort \[3000,"8080:80"\] is ignored: .*forwardPorts/);
     expect(warnings).toHaveLength(4);
   });

@@ -96,18 +96,21 @@ it("blocks login for the lifecycle script, for postAttachCommand only when waitF
   expect(scripts.devcontainer_vscode.start_blocks_login).toBe(false);
 });
 
-it("gives the lifecycle script the folder, repository, branch, commit and each hook as base64", () => {
+it("gives the lifecycle script the folders, repository, branch, commit and each hook as base64", () => {
   const lines = assignments(scripts.devcontainer_lifecycle.script);
   expect(lines.map((l) => l.split("=")[0])).toEqual([
     "DC_WORKSPACE_FOLDER",
+    "DC_REPOSITORY_FOLDER",
     "DC_REPOSITORY",
     "DC_BRANCH",
     "DC_COMMIT",
     ...LIFECYCLE_HOOKS.map(([, variable]) => variable),
   ]);
-  expect(lines[1]).toBe(`DC_REPOSITORY='\${replace(var.repository, "'", "'\\\\''")}'`);
+  // Without a repository folder of its own, the clone goes to the workspace folder.
+  expect(lines[1]).toBe(lines[0].replace("DC_WORKSPACE_FOLDER", "DC_REPOSITORY_FOLDER"));
+  expect(lines[2]).toBe(`DC_REPOSITORY='\${replace(var.repository, "'", "'\\\\''")}'`);
   LIFECYCLE_HOOKS.forEach(([hook], i) => {
-    expect(lines[4 + i]).toMatch(base64OfHook(hook, true));
+    expect(lines[5 + i]).toMatch(base64OfHook(hook, true));
   });
 });
 
