@@ -65,6 +65,7 @@ export * from "./constructs/workspace-preset";
 export * from "./devcontainer/agent";
 export * from "./devcontainer/agent-env";
 export * from "./devcontainer/apps";
+export * from "./devcontainer/docker-warnings";
 export * from "./devcontainer/git-credentials";
 export * from "./devcontainer/kubernetes-customizations";
 export * from "./devcontainer/kubernetes-quantities";

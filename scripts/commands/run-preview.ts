@@ -37,6 +37,7 @@ import {
 } from "../../app/preview/render-report";
 import { quoteAddHostOptions } from "../../app/preview/run-args";
 import { substituteFolderVariables } from "../../app/preview/folder-variables";
+import { dockerNotes } from "../../app/preview/docker-notes";
 import {
   HOST_SESSION_VARIABLES,
   skippedEnvScriptNote,
@@ -509,6 +510,11 @@ export async function runPreview(
         workspace.user.workspaceFolder ?? undefined,
       ),
       ...workspaceNotes(config),
+      ...dockerNotes(config, found.kind === "config" ? found.file : null, {
+        localWorkspaceFolder: where.repository,
+        containerWorkspaceFolder:
+          workspace.user.workspaceFolder ?? `/workspaces/${basename(where.repository)}`,
+      }),
       ...workspace.skippedEnvScripts.map(skippedEnvScriptNote),
     ];
     const report: PreviewReport = {

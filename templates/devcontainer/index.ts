@@ -17,6 +17,7 @@ import {
   DevcontainerSource,
   DevcontainerTemplateVariables,
   DevcontainerWarnings,
+  DockerWarnings,
   GitCredentials,
   portSlotWarnings,
   hcl,
@@ -123,6 +124,10 @@ export class DevcontainerTemplate extends TemplateStack {
     const waitFor = new LifecycleWaitFor(this, "wait_for", {
       configuration: source.configuration.asString,
     });
+    const docker = new DockerWarnings(this, "docker", {
+      configuration: source.configuration.asString,
+      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+    });
     const claimName = `coder-${ws.id}-data`;
     const mounts = new DevcontainerMounts(this, "mounts", {
       mounts: source.mounts.asList,
@@ -140,7 +145,7 @@ export class DevcontainerTemplate extends TemplateStack {
       remoteUser: user.remoteUser,
     });
     const warnings = new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,

@@ -168,3 +168,107 @@ describe("5. workspaceMount's target", () => {
     );
   });
 });
+
+describe("6. docker-compose repositories", () => {
+  const compose = [
+    "services:",
+    "  app:",
+    "    build:",
+    "      context: ..",
+    "      dockerfile: .devcontainer/Dockerfile",
+    "    volumes:",
+    "      - ../..:/workspaces:cached",
+    "    environment:",
+    "      DATABASE_URL: postgres://postgres:hunter2@db/app",
+    "  db:",
+    "    image: postgres:16",
+    "    volumes:",
+    "      - postgres-data:/var/lib/postgresql/data",
+    "    environment:",
+    "      - POSTGRES_PASSWORD=hunter2",
+    "      - POSTGRES_DB=app",
+    "  redis:",
+    "    image: redis:7",
+    "volumes:",
+    "  postgres-data:",
+    "",
+  ].join("\n");
+
+  it("names the services that will not run, their volumes and environment, and the service the workspace is", async () => {
+    const dir = repository("compose", {
+      ".devcontainer/devcontainer.json": {
+        dockerComposeFile: "docker-compose.yml",
+        service: "app",
+        workspaceFolder: "/workspaces/${localWorkspaceFolderBasename}",
+      },
+      ".devcontainer/docker-compose.yml": compose,
+      ".devcontainer/Dockerfile": "FROM mcr.microsoft.com/devcontainers/python:3\n",
+    });
+    const { text, report } = await both(dir);
+    const note = report.notes.find((n: string) => n.startsWith("The workspace is one container"));
+    expect(note).toMatch(/the image of the Compose service "app" \(built from its build section\)/);
+    expect(note).toMatch(/environment DATABASE_URL/);
+    expect(note).toMatch(
+      /do not run.*db \(image postgres:16; volumes postgres-data:\/var\/lib\/postgresql\/data; environment POSTGRES_PASSWORD, POSTGRES_DB\), redis \(image redis:7\)/,
+    );
+    // Names only: the values may be secrets.
+    expect(JSON.stringify(report)).not.toContain("hunter2");
+    expect(text).not.toContain("hunter2");
+    // And the build log's line, from the template's Terraform.
+    expect(report.workspace.warnings).toContainEqual(
+      expect.stringMatching(
+        /^dockerComposeFile "docker-compose\.yml": the workspace is one container, the image of the Compose service "app"/,
+      ),
+    );
+    expect(section(text, "Notes").join("\n")).toMatch(
+      /These services of "docker-compose\.yml" do not run/,
+    );
+  });
+
+  it("says the build fails when the Compose file is not in the repository", async () => {
+    const dir = repository("compose-missing", {
+      ".devcontainer/devcontainer.json": {
+        dockerComposeFile: ["../docker-compose.yml", "${localWorkspaceFolder}/compose.dev.yml"],
+        service: "app",
+      },
+      "compose.dev.yml": "services:\n  app:\n    image: node:20\n  cache:\n    image: redis:7\n",
+    });
+    const { report } = await both(dir);
+    const notes = report.notes.join("\n");
+    expect(notes).toMatch(
+      /dockerComposeFile "\.\.\/docker-compose\.yml" \(.*\) is not in the repository: the image build fails and the workspace never starts/,
+    );
+    // The second file, after the CLI's substitution, is read.
+    expect(notes).toMatch(
+      /These services of "\$\{localWorkspaceFolder\}\/compose\.dev\.yml" do not run.*cache \(image redis:7\)/,
+    );
+  });
+});
+
+describe("7. Docker-in-Docker and Docker-outside-of-Docker Features", () => {
+  it("says docker will not be available and which lifecycle commands call it, in the notes and the build log", async () => {
+    const dir = repository("dind", {
+      ".devcontainer/devcontainer.json": {
+        image: IMAGE,
+        features: {
+          "ghcr.io/devcontainers/features/docker-in-docker:2": {},
+          "ghcr.io/devcontainers/features/github-cli:1": {},
+        },
+        postCreateCommand: "docker compose up -d",
+        postStartCommand: ["npm", "run", "dev"],
+      },
+    });
+    const { report } = await both(dir);
+    const note = report.notes.find((n: string) => n.startsWith("docker will not be available"));
+    expect(note).toMatch(/ghcr\.io\/devcontainers\/features\/docker-in-docker:2/);
+    expect(note).toMatch(
+      /These lifecycle commands call docker and will fail: postCreateCommand\.$/,
+    );
+    expect(note).not.toMatch(/github-cli/);
+    expect(report.workspace.warnings).toContainEqual(
+      expect.stringMatching(
+        /^Feature "ghcr\.io\/devcontainers\/features\/docker-in-docker:2" cannot give this workspace Docker: .*these lifecycle commands call it: postCreateCommand\.$/,
+      ),
+    );
+  });
+});

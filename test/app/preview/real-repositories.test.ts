@@ -389,6 +389,7 @@ describe("worth saying", () => {
       fsGroup: 1002,
       home: "/home/vscode",
       workspaceFolder: "/workspaces/image-user",
+      repositoryFolder: "/workspaces/image-user",
     });
     expect(pair(section(given.text, "User"), "user")).toBe(
       "vscode (uid 1001, gid 1002, fsGroup 1002)",
