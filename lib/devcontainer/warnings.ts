@@ -151,7 +151,7 @@ export class DevcontainerWarnings extends Construct {
       hcl`distinct([for variable in try(nonsensitive(${list(props.variables)}), ${list(props.variables)}) :
         tostring(try(nonsensitive(variable.name), variable.name))
         if try(nonsensitive(${requiredTest}), ${requiredTest})
-        && !contains(${list(props.defaultedVariables)}, try(nonsensitive(variable.name), variable.name))
+        && !try(contains(${list(props.defaultedVariables)}, nonsensitive(variable.name)), contains(${list(props.defaultedVariables)}, variable.name), false)
       ])`,
     );
     // Only the names go into the message: Terraform prints the values a failed check
