@@ -38,6 +38,11 @@ export interface MetadataAssumptions {
    * @default the file's remoteUser, else its containerUser, else "root"
    */
   readonly remoteUser?: string;
+  /**
+   * Where `remoteUser` comes from, when preview assumed it rather than the user giving it
+   * (e.g. "the Dockerfile's last USER"). @default given with --remote-user
+   */
+  readonly remoteUserFrom?: string;
   /** The uid the service records from the image's /etc/passwd. @default 0 for root, else 1000 */
   readonly uid?: number;
   /** The gid the service records. @default the uid */
@@ -220,7 +225,11 @@ export function deriveMetadata(
   const containerUser = text(config.containerUser);
   const remoteUser = options.remoteUser ?? fileRemoteUser;
   const user = remoteUser ?? containerUser ?? "root";
-  if (options.remoteUser !== undefined) {
+  if (options.remoteUser !== undefined && options.remoteUserFrom !== undefined) {
+    assumptions.push(
+      `User: neither remoteUser nor containerUser is set; assumed "${options.remoteUser}" from ${options.remoteUserFrom} (--remote-user sets it).`,
+    );
+  } else if (options.remoteUser !== undefined) {
     assumptions.push(`User: "${options.remoteUser}", as given with --remote-user.`);
   } else if (remoteUser === undefined && containerUser === undefined) {
     assumptions.push(

@@ -58,7 +58,10 @@ export interface ReportEnvironmentVariable {
    * Container variables hold tokens).
    */
   readonly value: string | null;
-  /** "template", "Dev Container variables", "containerEnv", "remoteEnv" or "coder_env". */
+  /**
+   * "template", "Dev Container variables", "workspace user (no local host)", "containerEnv",
+   * "remoteEnv" or "coder_env".
+   */
   readonly from: string;
   /** A later entry of the same name wins over this one. */
   readonly overridden: boolean;
@@ -245,6 +248,16 @@ function shownValue(body: string): string {
   return body.replace(/\\([\\"`]|\$(?!\{))/g, "$1");
 }
 
+/**
+ * `value` with `${NAME}` of a variable the template sets to a known value (the workspace
+ * folder, its basename, the workspace id) replaced by it, as the workspace's shell expands it.
+ */
+function expandKnown(value: string, known: Readonly<Record<string, string>>): string {
+  return value.replace(/(?<!\\)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) =>
+    Object.hasOwn(known, name) ? known[name] : whole,
+  );
+}
+
 function readEnvironment(
   plan: PlanView,
   env: Readonly<Record<string, unknown>>,
@@ -259,12 +272,37 @@ function readEnvironment(
     add("DEVCONTAINER_WORKSPACE_FOLDER_BASENAME", folder.split("/").pop() ?? "", "template");
   }
   if (stringOr(env.DC_ID) !== null) add("DEVCONTAINER_ID", String(env.DC_ID), "template");
+  const given = new Set<string>();
   for (const line of String(env.DC_VARIABLES ?? "").split("\n")) {
     const name = line.split("=")[0].trim();
     if (line.includes("=") && /^[A-Za-z0-9_]+$/.test(name)) {
       add(`DEVCONTAINER_LOCALENV_${name}`, null, "Dev Container variables");
+      given.add(name);
     }
   }
+  // ${localEnv:HOME} and the other names every machine has, when the user set none: the
+  // workspace user's (dev-entrypoint.sh, step 2); PATH and SHELL are the container's own.
+  const defaults = String(env.DC_LOCALENV_DEFAULTS ?? "")
+    .split("\n")
+    .filter((line) => /^[A-Za-z0-9_]+=/.test(line))
+    .map((line): [string, string | null] => [
+      line.slice(0, line.indexOf("=")),
+      line.slice(line.indexOf("=") + 1),
+    ]);
+  for (const [name, value] of [...defaults, ["PATH", null], ["SHELL", null]] as const) {
+    if (given.has(name)) continue;
+    add(
+      `DEVCONTAINER_LOCALENV_${name}`,
+      value ?? (name === "PATH" ? "(the image's PATH)" : "(the user's login shell)"),
+      "workspace user (no local host)",
+    );
+  }
+  // What the wrapper exports before the env scripts and is known here: shown expanded.
+  const known = Object.fromEntries(
+    entries.flatMap((e) =>
+      e.value === null || e.value.startsWith("(") ? [] : [[e.name, e.value] as const],
+    ),
+  );
   for (const [variable, from] of [
     ["DC_CONTAINER_ENV", "containerEnv"],
     ["DC_REMOTE_ENV", "remoteEnv"],
@@ -279,7 +317,7 @@ function readEnvironment(
       skippedEnvScripts.push({ kind: from, refusedNames: [...new Set(refusedNames)] });
       continue;
     }
-    for (const m of exports) add(m[1], shownValue(m[2]), from);
+    for (const m of exports) add(m[1], expandKnown(shownValue(m[2]), known), from);
   }
   const home = stringOr(env.DC_HOME);
   const user = stringOr(env.DC_REMOTE_USER);

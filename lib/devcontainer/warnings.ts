@@ -138,13 +138,14 @@ export class DevcontainerWarnings extends Construct {
       hcl`length(${any(allWarnings)}) == 0 ? "none" : format("%d - see the build log", length(${any(allWarnings)}))`,
     );
 
-    // Required: localEnv variables without a default that something other than a mount
-    // uses (a mount's source is resolved by the service, not in the workspace). The test is
+    // Required: localEnv variables without a default that something other than a mount or
+    // the build uses (a mount's source and build.args are resolved by the service, which
+    // never sees the workspace's values: no setting of the workspace can reach them). The test is
     // unmarked for the same reason as the warning lines' filter.
     const requiredTest = hcl`try(
       variable.kind == "localEnv" && variable.default == null
       && can(regex(${VARIABLE_NAME_PATTERN}, variable.name))
-      && length([for use in concat(variable.used_in, []) : use if try(!startswith(use, "mounts"), false)]) > 0,
+      && length([for use in concat(variable.used_in, []) : use if try(!startswith(use, "mounts") && !startswith(use, "build."), false)]) > 0,
       false)`;
     const required = locals.add(
       "required_variables",

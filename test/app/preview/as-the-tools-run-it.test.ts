@@ -272,3 +272,118 @@ describe("7. Docker-in-Docker and Docker-outside-of-Docker Features", () => {
     );
   });
 });
+
+describe("4. ${localEnv:HOME} without a local host", () => {
+  it("shows the value the workspace uses, and does not ask for it", async () => {
+    const dir = repository("maven", {
+      ".devcontainer/devcontainer.json": {
+        image: "mcr.microsoft.com/devcontainers/java:21",
+        containerEnv: { MAVEN_CONFIG: "${localEnv:HOME}/.m2" },
+        postCreateCommand: "mkdir -p ${localEnv:HOME}/.m2",
+      },
+    });
+    const { report } = await both(dir);
+    expect(report.workspace.missingVariables).toEqual([]);
+    const env = report.workspace.environment as { name: string; value: string; from: string }[];
+    expect(env.find((e) => e.name === "DEVCONTAINER_LOCALENV_HOME")).toMatchObject({
+      value: "/home/vscode",
+      from: "workspace user (no local host)",
+    });
+    expect(env.find((e) => e.name === "MAVEN_CONFIG")?.value).toBe("/home/vscode/.m2");
+  });
+});
+
+describe("8. preview's own accuracy", () => {
+  it("takes the user from a Dockerfile's last USER, or from a well-known base image, as assumed", async () => {
+    const fromDockerfile = repository("dockerfile-user", {
+      ".devcontainer/devcontainer.json": { build: { dockerfile: "Dockerfile" } },
+      ".devcontainer/Dockerfile":
+        "FROM node:20 AS build\nUSER builder\nFROM python:3.12\nRUN useradd -m dev\nUSER dev:dev\n",
+    });
+    const a = await both(fromDockerfile);
+    expect(a.report.workspace.user).toMatchObject({ name: "dev", home: "/home/dev" });
+    expect(a.report.assumptions.join("\n")).toMatch(
+      /assumed "dev" from the Dockerfile's last USER/,
+    );
+
+    const b = await both(
+      repository("base-image-user", { ".devcontainer/devcontainer.json": { image: IMAGE } }),
+    );
+    expect(b.report.workspace.user).toMatchObject({ name: "vscode", uid: 1000 });
+    expect(b.report.assumptions.join("\n")).toMatch(
+      /assumed "vscode" from the metadata of mcr\.microsoft\.com\/devcontainers\/base/,
+    );
+
+    const c = await both(
+      repository("base-dockerfile-user", {
+        ".devcontainer/devcontainer.json": { build: { dockerfile: "Dockerfile" } },
+        ".devcontainer/Dockerfile": "FROM mcr.microsoft.com/devcontainers/universal:2\n",
+      }),
+    );
+    expect(c.report.workspace.user.name).toBe("codespace");
+  });
+
+  it("keeps the checkout folder's name as written", async () => {
+    const { report } = await both(
+      repository("MyApp", { ".devcontainer/devcontainer.json": { image: IMAGE } }),
+    );
+    expect(report.workspace.user.workspaceFolder).toBe("/workspaces/MyApp");
+  });
+
+  it("does not ask for build.args variables: it says no value reaches the build", async () => {
+    const dir = repository("build-args", {
+      ".devcontainer/devcontainer.json": {
+        build: { dockerfile: "Dockerfile", args: { NODE_VERSION: "${localEnv:NODE_VERSION}" } },
+      },
+      ".devcontainer/Dockerfile": "FROM node:20\n",
+    });
+    const { report } = await both(dir);
+    expect(report.workspace.missingVariables).toEqual([]);
+    expect(report.notes.join("\n")).toMatch(
+      /build\.args use \$\{localEnv:NODE_VERSION\}: .*no value set for the workspace reaches the build/,
+    );
+  });
+
+  it("shows sizes on the workspace-page line in GiB, and the workspace folder expanded", async () => {
+    const dir = repository("sizes", {
+      ".devcontainer/devcontainer.json": {
+        image: IMAGE,
+        hostRequirements: { memory: "4gb" },
+        containerEnv: { APP_HOME: "${containerWorkspaceFolder}/app" },
+      },
+    });
+    const { text, report } = await both(dir);
+    expect(section(text, "Resources").join("\n")).toMatch(
+      /workspace page: .*memory 4294967296 \(4\.0 GiB\) \/ 4294967296 \(4\.0 GiB\)/,
+    );
+    expect(
+      report.workspace.environment.find((e: { name: string }) => e.name === "APP_HOME")?.value,
+    ).toBe("/workspaces/sizes/app");
+  });
+
+  it("notes the keys the template ignores: secrets, portsAttributes without forwardPorts, unknown customizations.vscode keys", async () => {
+    const dir = repository("ignored-keys", {
+      ".devcontainer/devcontainer.json": {
+        image: IMAGE,
+        secrets: { OPENAI_API_KEY: { description: "for the assistant" } },
+        forwardPorts: [3000],
+        portsAttributes: { "3000": { label: "App" }, "9229": { label: "Debugger" } },
+        customizations: { vscode: { extensions: ["golang.go"], mcp: { servers: {} } } },
+      },
+    });
+    const notes = (await both(dir)).report.notes.join("\n");
+    expect(notes).toMatch(/^secrets \(OPENAI_API_KEY\): ignored/m);
+    expect(notes).toMatch(/^portsAttributes 9229: no app/m);
+    expect(notes).not.toMatch(/portsAttributes 3000/);
+    expect(notes).toMatch(/^customizations\.vscode mcp: ignored/m);
+  });
+
+  it("says which coder-cdktf.jsonc it applied", async () => {
+    const text = await preview(
+      repository("config-line", { ".devcontainer/devcontainer.json": { image: IMAGE } }),
+    );
+    expect(text.stdout).toMatch(
+      /^Operator configuration: none \(no coder-cdktf\.jsonc: the template's defaults\)$/m,
+    );
+  });
+});

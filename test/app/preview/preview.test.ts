@@ -226,6 +226,8 @@ describe("npm run preview (scripts/preview.js)", () => {
       expect(run.status).toBe(0);
       const report = JSON.parse(run.stdout);
       expect(report.devcontainerFile).toBeNull();
+      // No coder-cdktf.jsonc in the project: the report says the template's defaults applied.
+      expect(report.operatorConfig).toBeNull();
       expect(report.workspace.resources.requests).toEqual({ cpu: "250m", memory: "512Mi" });
       // The tests' session, on the run's synthesized template, previews exactly this.
       const inSession = await preview(join(FIXTURES, "no-devcontainer"), "--json");

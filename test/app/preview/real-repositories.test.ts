@@ -379,7 +379,12 @@ describe("worth saying", () => {
   it("takes the user, uid and gid the service would report from --remote-user, --uid, --gid", async () => {
     const dir = repoWith("image-user", { image: IMAGE });
     const assumed = await both(dir);
-    expect(assumed.report.workspace.user).toMatchObject({ name: "root", uid: 0, home: "/root" });
+    // The base image's metadata names vscode (issue 34): assumed, no longer root.
+    expect(assumed.report.workspace.user).toMatchObject({
+      name: "vscode",
+      uid: 1000,
+      home: "/home/vscode",
+    });
 
     const given = await both(dir, "--remote-user", "vscode", "--uid=1001", "--gid", "1002");
     expect(given.report.workspace.user).toEqual({
@@ -432,7 +437,7 @@ describe("worth saying", () => {
     // The template's HOME is exported after containerEnv, so it wins.
     expect(get("HOME")).toEqual([
       { name: "HOME", value: "/elsewhere", from: "containerEnv", overridden: true },
-      { name: "HOME", value: "/root", from: "template", overridden: false },
+      { name: "HOME", value: "/home/vscode", from: "template", overridden: false },
     ]);
     expect(get("DEVCONTAINER_LOCALENV_SECRET_NAME")[0]).toMatchObject({ value: null });
     expect(get("DEVCONTAINER_BRANCH")[0]).toMatchObject({ value: "main", from: "coder_env" });

@@ -14,7 +14,10 @@ import { synthTemplate } from "../../support/synth-template";
 export async function startSession(): Promise<PreviewSession> {
   const template = synthTemplate("devcontainer");
   try {
-    return await PreviewSession.fromSynthesized(template.dir, template.config);
+    const session = await PreviewSession.fromSynthesized(template.dir, template.config);
+    // Synthesized with no coder-cdktf.jsonc, as the session of `npm run preview` here.
+    session.operatorConfig = null;
+    return session;
   } finally {
     template.cleanup();
   }
