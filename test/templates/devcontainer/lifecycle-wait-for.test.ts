@@ -192,6 +192,7 @@ describe("devcontainer template: waitFor", () => {
       const file = join(sandbox.root, `${resource}.sh`);
       const inputs: Record<string, string> = { DC_WORKSPACE_FOLDER: folder };
       if (resource === "devcontainer_lifecycle_background") inputs.DC_STATE_FILE = stateFile;
+      if (resource === "devcontainer_lifecycle") inputs.DC_REPOSITORY_FOLDER = folder;
       writeFileSync(file, withInputs(script("unset", resource), inputs));
       return file;
     };
