@@ -28,6 +28,11 @@ export interface DockerWarningsProps {
   readonly configuration: HclValue;
   /** Hook name → rendered script (DevcontainerSource.lifecycleScripts). */
   readonly lifecycleScripts: HclValue;
+  /**
+   * The image's raw devcontainer.metadata label entries as JSON text (the data source's
+   * `metadata_json`): each installed Feature has an entry with its `id`. @default "[]"
+   */
+  readonly metadataJson?: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -41,9 +46,14 @@ export class DockerWarnings extends Construct {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const config = props.configuration;
+    // From devcontainer.json's features, and from the label entries of the Features the image
+    // was built with (a base image's too), which the merged configuration need not list.
     const features = locals.add(
       "docker_features",
-      hcl`try(sort([for id, options in ${config}.features : id if can(regex(${DOCKER_FEATURE_PATTERN}, id))]), [])`,
+      hcl`sort(distinct(concat(
+        try([for id, options in ${config}.features : id if can(regex(${DOCKER_FEATURE_PATTERN}, id))], []),
+        try([for entry in jsondecode(${props.metadataJson ?? "[]"}) : tostring(entry.id) if can(regex(${DOCKER_FEATURE_PATTERN}, entry.id))], [])
+      )))`,
     );
     const hooks = locals.add(
       "hooks_calling_docker",

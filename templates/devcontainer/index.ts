@@ -127,6 +127,7 @@ export class DevcontainerTemplate extends TemplateStack {
     const docker = new DockerWarnings(this, "docker", {
       configuration: source.configuration.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      metadataJson: hcl`try(${dc}.metadata_json, "[]")`,
     });
     const claimName = `coder-${ws.id}-data`;
     const mounts = new DevcontainerMounts(this, "mounts", {

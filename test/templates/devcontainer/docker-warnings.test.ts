@@ -14,10 +14,11 @@ describe("devcontainer template: Docker in the build log", () => {
   let compose: PlannedWorkspace;
   let dind: PlannedWorkspace;
   let plain: PlannedWorkspace;
+  let fromLabel: PlannedWorkspace;
 
   beforeAll(async () => {
     planner = await BadInputPlanner.start();
-    [compose, dind, plain] = await Promise.all(
+    [compose, dind, plain, fromLabel] = await Promise.all(
       planner.planMany([
         {
           metadata: metadata({
@@ -52,6 +53,16 @@ describe("devcontainer template: Docker in the build log", () => {
             lifecycle_scripts: { postCreateCommand: "#!/bin/sh\necho dockerfile-lint\n" },
           }),
         },
+        {
+          // A base image built with the Feature: only its label entry tells.
+          metadata: metadata({
+            metadata_json: JSON.stringify([
+              { id: "ghcr.io/devcontainers/features/docker-in-docker:2", privileged: true },
+              { remoteUser: "vscode" },
+              { id: 7 },
+            ]),
+          }),
+        },
       ]),
     );
   });
@@ -75,6 +86,14 @@ describe("devcontainer template: Docker in the build log", () => {
       ),
       expect.stringMatching(
         /^Feature "ghcr\.io\/devcontainers\/features\/docker-outside-of-docker:1"/,
+      ),
+    ]);
+  });
+
+  it("finds a Docker Feature the image was built with from its metadata label", () => {
+    expect(fromLabel.warnings).toEqual([
+      expect.stringMatching(
+        /^Feature "ghcr\.io\/devcontainers\/features\/docker-in-docker:2" cannot give this workspace Docker: .*not available\.$/,
       ),
     ]);
   });
