@@ -4,11 +4,18 @@
  * of its own, previews it with the shared session (the run's synthesized template, one apply
  * per first start) and checks the text report and `--json`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { PreviewSession } from "../../../scripts/commands/run-preview";
-import { previewWith, row, section, startSession } from "./report-text";
+import {
+  pair,
+  previewBoth,
+  previewWith,
+  section,
+  startSession,
+  writeRepository,
+} from "./report-text";
 
 jest.setTimeout(60000);
 
@@ -24,34 +31,15 @@ afterAll(async () => {
 });
 
 /** A repository folder `name` with `files` (path → JSON value or text). */
-function repository(name: string, files: Record<string, unknown>): string {
-  const dir = join(root, name);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    const text = typeof content === "string" ? content : JSON.stringify(content, null, 2);
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+const repository = (name: string, files: Record<string, unknown>) =>
+  writeRepository(root, name, files);
 
 const preview = (...argv: string[]) => previewWith(session, argv);
 
 /** Text and JSON of one preview, both required to succeed. */
-async function both(...argv: string[]) {
-  const text = await preview(...argv);
-  expect(text.stderr).toBe("");
-  expect(text.status).toBe(0);
-  const json = await preview(...argv, "--json");
-  expect(json.status).toBe(0);
-  return { text: text.stdout, report: JSON.parse(json.stdout) };
-}
+const both = (...argv: string[]) => previewBoth(session, argv);
 
 const IMAGE = "mcr.microsoft.com/devcontainers/base:bookworm";
-
-/** The value cells of a name-value pair or table row, joined. */
-function pair(lines: readonly string[], name: string): string | undefined {
-  return row(lines, name)?.slice(1).join("  ");
-}
 
 describe("1. waitFor", () => {
   it("shows which lifecycle commands hold login: by default up to updateContentCommand, the rest after login", async () => {

@@ -11,7 +11,7 @@ import { BACKGROUND_STATE_FILE } from "../../../lib/devcontainer/scripts";
 import { runScript, tempDirs } from "../../support/run-script";
 import { BadInputPlanner } from "./bad-inputs";
 import { createImageSandbox } from "./scripts/helpers";
-import { metadata } from "./synthesized";
+import { metadata, scriptInput, withScriptInputs } from "./synthesized";
 
 jest.setTimeout(120_000);
 
@@ -85,30 +85,16 @@ const EXPECTED: Record<CaseName, { blocking: string[]; background: string[] }> =
   },
 };
 
-/** The base64 value of `NAME='…'` in a planned script, or undefined. */
-function input(script: string, name: string): string | undefined {
-  return new RegExp(`^${name}='([^']*)'$`, "m").exec(script)?.[1];
-}
-
 /** The hooks a planned script carries (non-empty base64 inputs), decoded back to names. */
 function hooksIn(script: string): string[] {
   return Object.entries(VARIABLE_OF)
-    .filter(([, variable]) => (input(script, variable) ?? "") !== "")
+    .filter(([, variable]) => (scriptInput(script, variable) ?? "") !== "")
     .map(([hook, variable]) => {
-      expect(Buffer.from(input(script, variable)!, "base64").toString("utf8")).toBe(HOOKS[hook]);
+      expect(Buffer.from(scriptInput(script, variable)!, "base64").toString("utf8")).toBe(
+        HOOKS[hook],
+      );
       return hook;
     });
-}
-
-/** The planned script with its `NAME='…'` inputs replaced (paths of the test's sandbox). */
-function withInputs(script: string, values: Readonly<Record<string, string>>): string {
-  let text = script;
-  for (const [name, value] of Object.entries(values)) {
-    const line = new RegExp(`^${name}='[^']*'$`, "m");
-    expect(text).toMatch(line);
-    text = text.replace(line, `${name}='${value}'`);
-  }
-  return text;
 }
 
 describe("devcontainer template: waitFor", () => {
@@ -193,7 +179,7 @@ describe("devcontainer template: waitFor", () => {
       const inputs: Record<string, string> = { DC_WORKSPACE_FOLDER: folder };
       if (resource === "devcontainer_lifecycle_background") inputs.DC_STATE_FILE = stateFile;
       if (resource === "devcontainer_lifecycle") inputs.DC_REPOSITORY_FOLDER = folder;
-      writeFileSync(file, withInputs(script("unset", resource), inputs));
+      writeFileSync(file, withScriptInputs(script("unset", resource), inputs));
       return file;
     };
     const run = (resource: string, timeoutMs = 20_000) =>

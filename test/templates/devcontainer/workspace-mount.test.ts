@@ -10,7 +10,7 @@ import type { PlanResult } from "@coder-cdktf/terraform-harness";
 import { runScript, tempDirs } from "../../support/run-script";
 import { BadInputPlanner } from "./bad-inputs";
 import { base64, createImageSandbox, createOriginRepo } from "./scripts/helpers";
-import { EMPTY_RUNTIME, metadata } from "./synthesized";
+import { EMPTY_RUNTIME, metadata, scriptInput, withScriptInputs } from "./synthesized";
 
 jest.setTimeout(120_000);
 
@@ -48,11 +48,6 @@ const CASES = {
   noMount: withMount(undefined, "/workspaces/app"),
 } as const;
 type CaseName = keyof typeof CASES;
-
-/** The value of `NAME='…'` in a planned script. */
-function input(script: string, name: string): string | undefined {
-  return new RegExp(`^${name}='([^']*)'$`, "m").exec(script)?.[1];
-}
 
 describe("devcontainer template: workspaceMount's target", () => {
   let planner: BadInputPlanner;
@@ -92,8 +87,8 @@ describe("devcontainer template: workspaceMount's target", () => {
     ["badTarget", "/workspaces/app", "/workspaces/app"],
     ["noMount", "/workspaces/app", "/workspaces/app"],
   ] as const)("%s: clones into %s, opens and runs the hooks in %s", (name, repository, folder) => {
-    expect(input(lifecycle(name), "DC_REPOSITORY_FOLDER")).toBe(repository);
-    expect(input(lifecycle(name), "DC_WORKSPACE_FOLDER")).toBe(folder);
+    expect(scriptInput(lifecycle(name), "DC_REPOSITORY_FOLDER")).toBe(repository);
+    expect(scriptInput(lifecycle(name), "DC_WORKSPACE_FOLDER")).toBe(folder);
     expect(ideFolder(name)).toBe(folder);
   });
 
@@ -120,16 +115,13 @@ describe("devcontainer template: workspaceMount's target", () => {
     const repositoryFolder = join(sandbox.root, "src", "app");
     const workspaceFolder = join(repositoryFolder, "python");
     const hookLog = join(sandbox.root, "hook.log");
-    let script = lifecycle("subfolder");
-    for (const [name, value] of Object.entries({
+    const script = withScriptInputs(lifecycle("subfolder"), {
       DC_WORKSPACE_FOLDER: workspaceFolder,
       DC_REPOSITORY_FOLDER: repositoryFolder,
       DC_REPOSITORY: origin.url,
       DC_COMMIT: "",
-    })) {
-      script = script.replace(new RegExp(`^${name}='[^']*'$`, "m"), `${name}='${value}'`);
-    }
-    expect(input(script, "DC_HOOK_ON_CREATE_COMMAND")).toBe(base64('pwd > "$HOOK_LOG"\n'));
+    });
+    expect(scriptInput(script, "DC_HOOK_ON_CREATE_COMMAND")).toBe(base64('pwd > "$HOOK_LOG"\n'));
     const file = join(sandbox.root, "lifecycle.sh");
     writeFileSync(file, script);
     mkdirSync(workspaceFolder, { recursive: true });
