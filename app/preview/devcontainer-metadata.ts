@@ -38,6 +38,11 @@ export interface MetadataAssumptions {
    * @default the file's remoteUser, else its containerUser, else "root"
    */
   readonly remoteUser?: string;
+  /**
+   * Where `remoteUser` comes from, when preview assumed it rather than the user giving it
+   * (e.g. "the Dockerfile's last USER"). @default given with --remote-user
+   */
+  readonly remoteUserFrom?: string;
   /** The uid the service records from the image's /etc/passwd. @default 0 for root, else 1000 */
   readonly uid?: number;
   /** The gid the service records. @default the uid */
@@ -121,9 +126,19 @@ const IGNORED_PROPERTIES: Record<string, (value: unknown, folder: string) => str
     `updateRemoteUserUID ${JSON.stringify(v)} is ignored: the container runs as the uid and gid ` +
     "recorded from the image and the disk is made writable through the pod's fsGroup; no " +
     "uid is changed to match a host user.",
-  workspaceMount: (v, folder) =>
-    `workspaceMount ${JSON.stringify(v)} is ignored: nothing is mounted from a host; the ` +
-    `repository is cloned into the workspace folder (${folder}) on the workspace's disk.`,
+  workspaceMount: (v, folder) => {
+    // The template clones into the target the mount names (lib/devcontainer/workspace-folder.ts).
+    const target =
+      typeof v === "string"
+        ? /(?:^|,)\s*(?:target|dst|destination)=([^,]*)/.exec(v)?.[1]?.trim()
+        : undefined;
+    return (
+      `workspaceMount ${JSON.stringify(v)}: its source is ignored, nothing is mounted from a ` +
+      "host; the repository is cloned into " +
+      (target ? `its target (${target})` : `the workspace folder (${folder})`) +
+      " on the workspace's disk."
+    );
+  },
   appPort: (v) =>
     `appPort ${JSON.stringify(v)} is ignored: a pod publishes no ports; list them in ` +
     "forwardPorts to get an app each (Coder's port forwarding reaches any port).",
@@ -210,7 +225,11 @@ export function deriveMetadata(
   const containerUser = text(config.containerUser);
   const remoteUser = options.remoteUser ?? fileRemoteUser;
   const user = remoteUser ?? containerUser ?? "root";
-  if (options.remoteUser !== undefined) {
+  if (options.remoteUser !== undefined && options.remoteUserFrom !== undefined) {
+    assumptions.push(
+      `User: neither remoteUser nor containerUser is set; assumed "${options.remoteUser}" from ${options.remoteUserFrom} (--remote-user sets it).`,
+    );
+  } else if (options.remoteUser !== undefined) {
     assumptions.push(`User: "${options.remoteUser}", as given with --remote-user.`);
   } else if (remoteUser === undefined && containerUser === undefined) {
     assumptions.push(

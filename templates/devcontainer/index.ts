@@ -19,11 +19,15 @@ import {
   DevcontainerUserSecrets,
   DevcontainerVariablesSecret,
   DevcontainerWarnings,
+  DockerWarnings,
   GitCredentials,
   portSlotWarnings,
   hcl,
   type IResolvable,
   KubernetesCustomizations,
+  LifecycleWaitFor,
+  LocalEnvDefaults,
+  BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
   sizePresets,
@@ -115,6 +119,7 @@ export class DevcontainerTemplate extends TemplateStack {
       workspaceFolder: hcl`try(${dc}.workspace_folder, null)`,
       workspaceId: ws.id,
       homeDir: user.homeDir,
+      workspaceMount: hcl`try(${source.configuration.asString}.workspaceMount, null)`,
     });
     const runtime = new ContainerRuntime(this, "runtime", {
       runtime: source.runtime.asString,
@@ -122,22 +127,36 @@ export class DevcontainerTemplate extends TemplateStack {
       podSecurityLevel: vars.podSecurityLevel.stringValue,
       uid: user.uid,
     });
+    const waitFor = new LifecycleWaitFor(this, "wait_for", {
+      configuration: source.configuration.asString,
+    });
+    const docker = new DockerWarnings(this, "docker", {
+      configuration: source.configuration.asString,
+      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      metadataJson: hcl`try(${dc}.metadata_json, "[]")`,
+    });
     const claimName = `coder-${ws.id}-data`;
     const mounts = new DevcontainerMounts(this, "mounts", {
       mounts: source.mounts.asList,
       workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
       workspaceFolderMounted: folder.mounted,
       homeDir: user.homeDir,
       workspaceId: ws.id,
       shmSizeLimit: runtime.shmSizeLimit,
       claimName,
     });
+    // Kept apart so that other sources of ${localEnv:…} values can be merged into it.
+    const localEnv = new LocalEnvDefaults(this, "local_env", {
+      homeDir: user.homeDir,
+      remoteUser: user.remoteUser,
+    });
     const userSecrets = new DevcontainerUserSecrets(this, "user_secrets", {
       names: vars.userSecrets,
       isPrebuild: ws.workspace.isPrebuild,
     });
     const warnings = new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -146,11 +165,13 @@ export class DevcontainerTemplate extends TemplateStack {
       variables: source.variables.asList,
       variablesText: params.devcontainerVariables.value,
       providedVariables: userSecrets.names,
+      defaultedVariables: localEnv.names,
     });
 
     const agent = new DevcontainerAgent(this, "agent", {
       variablesMetadataScript: warnings.variablesMetadataScript,
       warningsMetadataScript: warnings.warningsMetadataScript,
+      backgroundLifecycleScript: BACKGROUND_STATE_METADATA_SCRIPT,
       resourcesSummary: sizing.summary,
       podSecurityLevel: runtime.levelMet,
       // The home is on the data volume.
@@ -192,10 +213,12 @@ export class DevcontainerTemplate extends TemplateStack {
       startCount: ws.claimedStartCount,
       agentId: agent.id,
       workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
       repository: params.repository.value,
       branch: params.branch.value,
       commit: source.commit.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      waitFor,
       vscodeExtensions: source.vscodeExtensions.asList,
       vscodeSettings: source.vscodeSettings.asString,
       ownExtension: vars.vscodeExtension.stringValue,
@@ -223,6 +246,7 @@ export class DevcontainerTemplate extends TemplateStack {
       user,
       workspaceFolder: folder,
       variablesSecretName: variablesSecret.secretName,
+      localEnvDefaults: localEnv.text,
       envScripts: source.envScripts.expression as IResolvable,
       resources: {
         requests: Token.asStringMap(sizing.requests),

@@ -42,6 +42,7 @@ const WHILE_STARTED = [
   ...Array.from({ length: 10 }, (_, i) => `coder_app.forwarded_port[${i}]`),
   "coder_metadata.pod_info[0]",
   "coder_script.devcontainer_lifecycle[0]",
+  "coder_script.devcontainer_lifecycle_background[0]",
   "coder_script.devcontainer_post_attach[0]",
   "coder_script.devcontainer_vscode[0]",
   "data.devcontainerbuilder_devcontainer.workspace[0]",
