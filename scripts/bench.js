@@ -389,8 +389,15 @@ async function upgradeRows(rows) {
         rows.push([`${t.id}: per workspace, of those 8`, eight / 8]);
       }
     }
+  } finally {
+    await harness.stop();
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Issue 32.2: the worst devcontainer.json files a repository can commit under preview's
- * 1 MiB limit (test/support/hostile-devcontainer-files.ts), against a typical file, as
+ * 1 MiB limit (scripts/bench-files/hostile-devcontainer-files.ts), against a typical file, as
  * ratios in one run: for each, what a workspace start costs with it: preview's reading and
  * metadata step (the service's answer) and a plan of the devcontainer template with real
  * Terraform on a built workspace (every plan and apply of the workspace evaluates the same

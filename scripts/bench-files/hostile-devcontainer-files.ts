@@ -2,7 +2,7 @@
  * The worst devcontainer.json files a repository can commit under preview's 1 MiB limit
  * (issue 32.2): each fills one list or map that reaches the template (or preview's own
  * metadata step) with as many entries as fit, and `everything` fills them all at once. The
- * bench (`npm run bench`, scripts/bench.js) previews each against a typical file; the caps
+ * bench (`npm run bench`, scripts/bench.js) plans a start with each against a typical file; the caps
  * must keep every one within a small multiple of it.
  */
 import { MAX_DEVCONTAINER_FILE_BYTES } from "../../app/preview/devcontainer-file";
