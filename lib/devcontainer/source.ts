@@ -329,11 +329,12 @@ export class DevcontainerSource extends Construct {
     // concat(), not a for expression: the list is as long as the repository makes it, and
     // DevcontainerMounts cuts it (MOUNTS_READ) before it walks it.
     this.mounts = local("dc_mounts", hcl`try(concat(${dc}.mounts, []), [])`);
-    // merge() rejects anything but an object, so a JSON list or string also becomes {}.
+    // merge() rejects anything but an object (it skips null), so a JSON list or string also
+    // becomes {}, and text that is no JSON decodes to false, which merge() rejects too.
     // Decoded once: the text is the repository's whole configuration (up to preview's 1 MiB).
     const decoded = local(
       "dc_configuration_decoded",
-      hcl`try(jsondecode(${dc}.configuration_json), null)`,
+      hcl`try(jsondecode(${dc}.configuration_json), false)`,
     ).expression;
     this.configuration = local("dc_configuration", hcl`try(merge({}, ${decoded}), {})`);
     this.configurationWarnings = local(
