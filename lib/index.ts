@@ -197,6 +197,12 @@ export { DevcontainerMounts, type DevcontainerMountsProps } from "./devcontainer
 export { NamedLocals } from "./devcontainer/named-locals";
 export { DevcontainerParameters } from "./devcontainer/parameters";
 export { DevcontainerPlacement, type DevcontainerPlacementProps } from "./devcontainer/placement";
+export {
+  DEFAULT_MAX_DISK_GIB,
+  DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
+  DEFAULT_MAX_EXTENDED_RESOURCES,
+  DevcontainerQuantityCaps,
+} from "./devcontainer/quantity-caps";
 export { ContainerRuntime, type ContainerRuntimeProps } from "./devcontainer/runtime";
 export {
   BACKGROUND_STATE_METADATA_SCRIPT,

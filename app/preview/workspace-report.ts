@@ -333,11 +333,11 @@ function readEnvironment(
       add(r.after.name, stringOr(r.after.value) ?? "", "coder_env");
     }
   }
+  // Each name's last place, from one map: comparing every entry with the later ones made
+  // n variables cost n².
+  const last = new Map(entries.map((e, i) => [e.name, i]));
   return {
-    environment: entries.map((e, i) => ({
-      ...e,
-      overridden: entries.slice(i + 1).some((later) => later.name === e.name),
-    })),
+    environment: entries.map((e, i) => ({ ...e, overridden: last.get(e.name) !== i })),
     skippedEnvScripts,
   };
 }

@@ -152,13 +152,23 @@ export class DevcontainerWarnings extends Construct {
       && can(regex(${VARIABLE_NAME_PATTERN}, variable.name))
       && length([for use in concat(variable.used_in, []) : use if try(!startswith(use, "mounts") && !startswith(use, "build."), false)]) > 0,
       false)`;
-    const required = locals.add(
-      "required_variables",
-      hcl`distinct([for variable in try(nonsensitive(${list(props.variables)}), ${list(props.variables)}) :
+    // A name listed twice is kept at its first place, found through one map (distinct()
+    // compares every pair).
+    const requiredListed = locals.add(
+      "required_variables_listed",
+      hcl`[for variable in try(nonsensitive(${list(props.variables)}), ${list(props.variables)}) :
         tostring(try(nonsensitive(variable.name), variable.name))
         if try(nonsensitive(${requiredTest}), ${requiredTest})
         && !try(contains(${list(props.defaultedVariables)}, nonsensitive(variable.name)), contains(${list(props.defaultedVariables)}, variable.name), false)
-      ])`,
+      ]`,
+    );
+    const requiredFirst = locals.add(
+      "required_variables_first_position",
+      hcl`{ for position, name in ${any(requiredListed)} : name => position... }`,
+    );
+    const required = locals.add(
+      "required_variables",
+      hcl`[for position, name in ${any(requiredListed)} : name if ${any(requiredFirst)}[name][0] == position]`,
     );
     // Only the names go into the message: Terraform prints the values a failed check
     // references, and the parameter text holds users' tokens.

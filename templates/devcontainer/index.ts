@@ -12,6 +12,7 @@ import {
   DevcontainerParameters,
   DevcontainerPlacement,
   DevcontainerPod,
+  DevcontainerQuantityCaps,
   DevcontainerScripts,
   DevcontainerSizing,
   DevcontainerSource,
@@ -60,6 +61,7 @@ export class DevcontainerTemplate extends TemplateStack {
     });
 
     const vars = new DevcontainerTemplateVariables(this, "variables");
+    const caps = new DevcontainerQuantityCaps(this, "quantity_caps");
     const monitoring = new ResourcesMonitoringVariables(this);
     coderProvider(this);
     workspaceClusterProvider(this, vars.useKubeconfig);
@@ -108,6 +110,9 @@ export class DevcontainerTemplate extends TemplateStack {
       diskSize: params.diskSize.value,
       maxCpu: vars.maxCpu.numberValue,
       maxMemory: vars.maxMemory.numberValue,
+      maxDisk: caps.maxDisk.numberValue,
+      maxEphemeralStorage: caps.maxEphemeralStorage.numberValue,
+      maxExtendedResources: caps.maxExtendedResources.value,
     });
     const placement = new DevcontainerPlacement(this, "placement", {
       customizations,
@@ -278,7 +283,11 @@ export class DevcontainerTemplate extends TemplateStack {
     resourceMetadata(this, "data_volume", {
       resourceId: data.claim.id,
       items: {
-        "Disk size": sizing.diskSize,
+        // The claim's own size: it is fixed at creation, so a later cap or parameter never
+        // shows a size the disk does not have.
+        "Disk size": Token.asString(
+          hcl`${data.claim.fqn}.spec[0].resources[0].requests["storage"]`,
+        ),
         Namespace: vars.namespace.stringValue,
       },
     });
