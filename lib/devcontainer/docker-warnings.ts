@@ -37,7 +37,10 @@ export interface DockerWarningsProps {
   readonly localPrefix?: string;
 }
 
-/** Locals (with `localPrefix`): `docker_features`, `hooks_calling_docker`, `docker_warnings`. */
+/** The most Docker Features one workspace's warnings name. */
+export const MAX_DOCKER_FEATURES = 10;
+
+/** Locals (with `localPrefix`): `docker_feature_set`, `docker_features`, `hooks_calling_docker`, `docker_warnings`. */
 export class DockerWarnings extends Construct {
   /** Local `docker_warnings`: list(string), the lines for the build log. */
   public readonly warnings: string[];
@@ -48,12 +51,18 @@ export class DockerWarnings extends Construct {
     const config = props.configuration;
     // From devcontainer.json's features, and from the label entries of the Features the image
     // was built with (a base image's too), which the merged configuration need not list.
+    // Deduplicated through map keys (which come sorted), not distinct(), which compares every
+    // pair of a list the repository controls; the warnings name MAX_DOCKER_FEATURES at most.
+    const featureSet = locals.add(
+      "docker_feature_set",
+      hcl`merge(
+        try({ for id, options in ${config}.features : id => true if can(regex(${DOCKER_FEATURE_PATTERN}, id)) }, {}),
+        try({ for entry in jsondecode(${props.metadataJson ?? "[]"}) : tostring(entry.id) => true... if can(regex(${DOCKER_FEATURE_PATTERN}, entry.id)) }, {})
+      )`,
+    );
     const features = locals.add(
       "docker_features",
-      hcl`sort(distinct(concat(
-        try([for id, options in ${config}.features : id if can(regex(${DOCKER_FEATURE_PATTERN}, id))], []),
-        try([for entry in jsondecode(${props.metadataJson ?? "[]"}) : tostring(entry.id) if can(regex(${DOCKER_FEATURE_PATTERN}, entry.id))], [])
-      )))`,
+      hcl`slice(keys(${featureSet.expression}), 0, min(${MAX_DOCKER_FEATURES}, length(keys(${featureSet.expression}))))`,
     );
     const hooks = locals.add(
       "hooks_calling_docker",

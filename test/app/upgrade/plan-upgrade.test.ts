@@ -100,16 +100,25 @@ describe(`the ordinary upgrade from ${STATES_COMMIT} to today`, () => {
     // Stopped: its start creates the pod, as every start does.
     "kubernetes-stopped": { outcome: "nothing", changes: [] },
     // The lifecycle scripts changed since (b53994a, 756d7d2, fff0d67, waitFor): the pod's
-    // command carries them. The git identity now comes from the git-config module, so the
-    // template's own four coder_env records go (Coder records, no data).
+    // command carries them. The agent's metadata gained the background lifecycle's state and
+    // the claim's own size (issues 34 and 32.3), which replaces the agent and so every record
+    // bound to its id. The git identity now comes from the git-config module, so the
+    // template's own four coder_env records go. All Coder records: no data.
     devcontainer: {
       outcome: "destroyed",
       changes: [
+        "replaced coder_agent.main",
+        ...Array.from({ length: 10 }, (_, i) => `replaced coder_app.forwarded_port[${i}]`),
+        "replaced coder_env.devcontainer_branch",
+        "replaced coder_env.devcontainer_image_commit",
+        "replaced coder_env.devcontainer_rebuild",
         "destroyed coder_env.git_author_email[0]",
         "destroyed coder_env.git_author_name[0]",
         "destroyed coder_env.git_committer_email[0]",
         "destroyed coder_env.git_committer_name[0]",
         "replaced coder_script.devcontainer_lifecycle[0]",
+        "replaced coder_script.devcontainer_post_attach[0]",
+        "replaced coder_script.devcontainer_vscode[0]",
         "restarted kubernetes_deployment_v1.main[0]",
       ],
     },

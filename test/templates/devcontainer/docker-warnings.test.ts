@@ -6,8 +6,14 @@
  */
 import { BadInputPlanner, type PlannedWorkspace } from "./bad-inputs";
 import { metadata } from "./synthesized";
+import { MAX_DOCKER_FEATURES } from "../../../lib/devcontainer/docker-warnings";
 
 jest.setTimeout(120_000);
+
+const MANY_FEATURES = Array.from(
+  { length: 300 },
+  (_, i) => `ghcr.io/devcontainers/features/docker-in-docker:${i}`,
+);
 
 describe("devcontainer template: Docker in the build log", () => {
   let planner: BadInputPlanner;
@@ -15,10 +21,11 @@ describe("devcontainer template: Docker in the build log", () => {
   let dind: PlannedWorkspace;
   let plain: PlannedWorkspace;
   let fromLabel: PlannedWorkspace;
+  let many: PlannedWorkspace;
 
   beforeAll(async () => {
     planner = await BadInputPlanner.start();
-    [compose, dind, plain, fromLabel] = await Promise.all(
+    [compose, dind, plain, fromLabel, many] = await Promise.all(
       planner.planMany([
         {
           metadata: metadata({
@@ -63,6 +70,15 @@ describe("devcontainer template: Docker in the build log", () => {
             ]),
           }),
         },
+        {
+          // A hostile repository: 300 Docker Features, and each again in the label.
+          metadata: metadata({
+            configuration_json: JSON.stringify({
+              features: Object.fromEntries(MANY_FEATURES.map((id) => [id, {}] as const)),
+            }),
+            metadata_json: JSON.stringify(MANY_FEATURES.map((id) => ({ id }))),
+          }),
+        },
       ]),
     );
   });
@@ -96,6 +112,13 @@ describe("devcontainer template: Docker in the build log", () => {
         /^Feature "ghcr\.io\/devcontainers\/features\/docker-in-docker:2" cannot give this workspace Docker: .*not available\.$/,
       ),
     ]);
+  });
+
+  it(`names ${MAX_DOCKER_FEATURES} Docker Features at most, each once, in order`, () => {
+    const named = many.warnings
+      .filter((w) => w.startsWith("Feature "))
+      .map((w) => /^Feature "([^"]+)"/.exec(w)![1]);
+    expect(named).toEqual([...MANY_FEATURES].sort().slice(0, MAX_DOCKER_FEATURES));
   });
 
   it("says nothing for a repository without them", () => {
