@@ -89,7 +89,14 @@ it("names each value in a local, and every local read from the metadata falls ba
       "vscode_settings",
       "host_requirements",
       "dc_warnings",
+      // Each list the repository controls, as given and then cut to its cap (issue 32.2).
+      "dc_warnings_given",
+      "extensions_given",
+      "extensions_read",
+      "variables_given",
       "variables",
+      "variable_warnings",
+      "forward_ports_listed",
       "forward_ports_read",
       "ports",
       "ports_first_position",
@@ -97,6 +104,7 @@ it("names each value in a local, and every local read from the metadata falls ba
       "port_warnings",
       "dc_mounts",
       "dc_configuration",
+      "dc_configuration_decoded",
       "configuration_warnings",
     ].sort(),
   );
