@@ -5,10 +5,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { harnessFile } from "./package-files";
-
-/** Entry point of the mock provider. */
-export const MOCK_PROVIDER_ENTRY = harnessFile("mock-provider", "provider.js");
+import { mockProviderEntry } from "./mock-provider-bundle";
 
 /** How many characters of the mock's stderr are kept for error messages. */
 const STDERR_KEPT = 64 * 1024;
@@ -58,7 +55,7 @@ export class MockProviderProcess {
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => name !== "NODE_EXTRA_CA_CERTS"),
     );
-    const child = spawn(process.execPath, [MOCK_PROVIDER_ENTRY, "serve"], {
+    const child = spawn(process.execPath, [mockProviderEntry(), "serve"], {
       stdio: ["pipe", "pipe", "pipe"],
       env: { ...inherited, ...env },
     });

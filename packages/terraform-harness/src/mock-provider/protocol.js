@@ -12,9 +12,11 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
+const { harnessFile } = require("../package-files");
 
+// Found from the package, not from `__dirname`: the mock runs from a bundle in build/.
 const PROTO_FILES = ["tfplugin6.proto", "go-plugin.proto", "health.proto"];
-const PROTOCOL_FILE = path.join(__dirname, "protocol.json");
+const PROTOCOL_FILE = harnessFile("mock-provider", "protocol.json");
 
 // keepCase: map fields such as resource_schemas must keep their names, or they vanish silently.
 const PARSE_OPTIONS = { keepCase: true };
@@ -26,7 +28,7 @@ const OBJECT_OPTIONS = { longs: Number, enums: String, defaults: false, oneofs: 
 function protocolFromProtoFiles() {
   const protobuf = require("protobufjs");
   const root = new protobuf.Root().loadSync(
-    PROTO_FILES.map((f) => path.join(__dirname, f)),
+    PROTO_FILES.map((f) => harnessFile("mock-provider", f)),
     PARSE_OPTIONS,
   );
   return `${JSON.stringify(root.toJSON(), null, 2)}\n`;

@@ -6,9 +6,13 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
+const { HARNESS_SOURCE_DIR } = require("../package-files");
 
-/** Default schema directory: the repository's schemas/. */
-const DEFAULT_SCHEMA_DIR = path.resolve(__dirname, "../../../../schemas");
+/**
+ * Default schema directory: the repository's schemas/ (found from the package, not from
+ * `__dirname`: the mock runs from a bundle in the package's build/ folder).
+ */
+const DEFAULT_SCHEMA_DIR = path.resolve(HARNESS_SOURCE_DIR, "../../../schemas");
 
 /**
  * Loads every provider from *.schema.json files in `dir`.
