@@ -5,7 +5,7 @@
  */
 const fs = require("node:fs");
 const { decodeValue, encodeValue, toJson } = require("./cty-values");
-const { loadServices } = require("./protocol");
+const { loadServices } = require("./protocol-services");
 const { blockType } = require("./provider-schemas");
 const behaviour = require("./resource-behaviour");
 const validation = require("./validation");
