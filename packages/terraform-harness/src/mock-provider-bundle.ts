@@ -21,7 +21,7 @@ import { HARNESS_SOURCE_DIR, harnessFile } from "./package-files";
 /** Where the bundle is written (packages/terraform-harness/build, ignored by git). */
 export const MOCK_PROVIDER_BUNDLE = join(HARNESS_SOURCE_DIR, "..", "build", "mock-provider.js");
 
-const ENTRY = harnessFile("mock-provider", "provider.js");
+const ENTRY = harnessFile("mock-provider", "provider.ts");
 
 /** What the bundle is made of: it is written again when any of these is newer than it. */
 const INPUTS = [

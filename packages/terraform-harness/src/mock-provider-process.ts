@@ -1,5 +1,5 @@
 /**
- * The mock provider's long-lived Node process (`provider.js serve`), driven over its stdin
+ * The mock provider's long-lived Node process (`mock-provider.js serve`, the bundle of mock-provider/provider.ts), driven over its stdin
  * control channel: each harness call opens its own set of provider servers (with its own
  * fixtures file) and gets the TF_REATTACH_PROVIDERS value pointing at them.
  */

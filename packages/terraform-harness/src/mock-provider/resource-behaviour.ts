@@ -1,38 +1,53 @@
-"use strict";
 /**
  * What the mock does with values: plan, apply, read data sources, import and upgrade state.
  * Only the shape of the values matters; no provider-side validation happens here.
  */
-const crypto = require("node:crypto");
-const { Unknown, UNKNOWN, DynamicValue, fromJson, toJson, zeroValue } = require("./cty-values");
-const { attributeType, blockType } = require("./provider-schemas");
+import * as crypto from "node:crypto";
+import {
+  type CtyType,
+  DynamicValue,
+  fromJson,
+  toJson,
+  Unknown,
+  UNKNOWN,
+  zeroValue,
+} from "./cty-values";
+import { attributeType, blockType, type SchemaBlock } from "./provider-schemas";
+
+/** A decoded cty value (cty-values.ts). */
+type Value = unknown;
+/** An object value, or a fixture's plain JSON object, by attribute name. */
+type Obj = Record<string, Value>;
+/** Fields of an object value (the schema says it is one). */
+const fields = (v: Value): Obj => v as Obj;
 
 /**
  * Values a real provider derives from configuration when no fixture names them; they keep
  * plans realistic without a fixture for every read.
  */
-const DERIVED_DEFAULTS = {
-  // A parameter nobody answered takes its default.
-  coder_parameter: { value: (config) => (config.default === null ? undefined : config.default) },
-  // provider/secret.go: the id names what the secret is matched by.
-  coder_secret: {
-    id: (config) =>
-      config.env ? `env:${config.env}` : config.file ? `file:${config.file}` : undefined,
-  },
-};
+const DERIVED_DEFAULTS: Readonly<Record<string, Readonly<Record<string, (config: Obj) => Value>>>> =
+  {
+    // A parameter nobody answered takes its default.
+    coder_parameter: { value: (config) => (config.default === null ? undefined : config.default) },
+    // provider/secret.go: the id names what the secret is matched by.
+    coder_secret: {
+      id: (config) =>
+        config.env ? `env:${config.env}` : config.file ? `file:${config.file}` : undefined,
+    },
+  };
 
 /**
  * PlanResourceChange: a create turns every null computed attribute into unknown ("known
  * after apply"), in nested blocks and nested attributes too; an update or a destroy plans
  * exactly the proposed state.
  */
-function planChange(block, priorState, proposedNewState) {
+export function planChange(block: SchemaBlock, priorState: Value, proposedNewState: Value): Value {
   if (proposedNewState === null || priorState !== null) return proposedNewState;
   return markComputedUnknown(proposedNewState, block);
 }
 
-function markComputedUnknown(object, block) {
-  const result = { ...object };
+function markComputedUnknown(object: Value, block: SchemaBlock): Obj {
+  const result = { ...fields(object) };
   for (const [name, attribute] of Object.entries(block.attributes || {})) {
     const value = result[name];
     if (attribute.computed && value === null) {
@@ -56,10 +71,11 @@ function markComputedUnknown(object, block) {
 }
 
 /** Applies `fn` to each object of a nested value (single object, list/set, or map). */
-function mapNested(mode, value, fn) {
+function mapNested(mode: string, value: Value, fn: (object: Value) => Value): Value {
   if (mode === "single" || mode === "group") return fn(value);
-  if (mode === "map") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
-  return value.map((v) => (v === null || v instanceof Unknown ? v : fn(v)));
+  if (mode === "map")
+    return Object.fromEntries(Object.entries(fields(value)).map(([k, v]) => [k, fn(v)]));
+  return (value as Value[]).map((v) => (v === null || v instanceof Unknown ? v : fn(v)));
 }
 
 /**
@@ -67,15 +83,20 @@ function mapNested(mode, value, fn) {
  * names the attribute, else a placeholder (id "<type>-<hash of the known values>", strings "",
  * numbers 0, bools false, empty collections).
  */
-function applyChange(typeName, block, plannedState, fixture) {
+export function applyChange(
+  typeName: string,
+  block: SchemaBlock,
+  plannedState: Value,
+  fixture: Obj,
+): Value {
   if (plannedState === null) return null;
   const type = blockType(block);
-  const filled = fillUnknowns(plannedState, type, fixture);
-  if (plannedState.id instanceof Unknown && fixture.id === undefined) {
+  const filled = fields(fillUnknowns(plannedState, type, fixture));
+  if (fields(plannedState).id instanceof Unknown && fixture.id === undefined) {
     filled.id = `${typeName}-${stableHash(plannedState)}`;
   }
   if (typeName.startsWith("kubernetes_"))
-    assignServerValues(typeName, plannedState, filled, fixture);
+    assignServerValues(typeName, fields(plannedState), filled, fixture);
   return filled;
 }
 
@@ -87,19 +108,24 @@ function applyChange(typeName, block, plannedState, fixture) {
  * (pkg/registry/core/serviceaccount/storage/token.go; the provider stores status.token).
  * A fixture that names the value wins.
  */
-function assignServerValues(typeName, planned, filled, fixture) {
-  const [meta] = Array.isArray(planned.metadata) ? planned.metadata : [];
-  const fixtureMeta = Array.isArray(fixture.metadata) ? fixture.metadata[0] : undefined;
+function assignServerValues(typeName: string, planned: Obj, filled: Obj, fixture: Obj): void {
+  const [meta] = (Array.isArray(planned.metadata) ? planned.metadata : []) as (Obj | undefined)[];
+  const fixtureMeta = (Array.isArray(fixture.metadata) ? fixture.metadata[0] : undefined) as
+    Obj | undefined;
+  // A kubernetes object's value has its one metadata block (read only where it is needed).
+  const filledMeta = (): Obj => (filled.metadata as Obj[])[0] as Obj;
   if (meta && meta.uid instanceof Unknown && fixtureMeta?.uid === undefined) {
-    filled.metadata[0].uid = crypto.randomUUID();
+    filledMeta().uid = crypto.randomUUID();
   }
   if (typeName !== "kubernetes_token_request_v1") return;
   if (!(planned.token instanceof Unknown) || fixture.token !== undefined) return;
-  const [spec] = Array.isArray(filled.spec) ? filled.spec : [];
-  const [bound] = spec && Array.isArray(spec.bound_object_ref) ? spec.bound_object_ref : [];
-  const namespace = filled.metadata[0].namespace;
+  const [spec] = (Array.isArray(filled.spec) ? filled.spec : []) as (Obj | undefined)[];
+  const [bound] = (spec && Array.isArray(spec.bound_object_ref) ? spec.bound_object_ref : []) as (
+    Obj | undefined
+  )[];
+  const namespace = String(filledMeta().namespace);
   const claims = {
-    sub: `system:serviceaccount:${namespace}:${filled.metadata[0].name}`,
+    sub: `system:serviceaccount:${namespace}:${String(filledMeta().name)}`,
     jti: crypto.randomUUID(),
     exp: Math.floor(Date.now() / 1000) + Number(spec?.expiration_seconds || 3600),
     ...(bound
@@ -110,30 +136,38 @@ function assignServerValues(typeName, planned, filled, fixture) {
         }
       : {}),
   };
-  const part = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
   filled.token = `${part({ alg: "RS256", typ: "JWT" })}.${part(claims)}.${crypto.randomBytes(32).toString("base64url")}`;
 }
 
-function fillUnknowns(value, type, fixture) {
+function fillUnknowns(value: Value, type: CtyType, fixture: Value): Value {
   if (value instanceof Unknown) {
     return fixture !== undefined ? fromJson(fixture, type) : zeroValue(type);
   }
   if (value === null || typeof type === "string") return value;
-  const [kind, element] = type;
-  const at = (key) => (fixture !== null && typeof fixture === "object" ? fixture[key] : undefined);
-  switch (kind) {
+  const at = (key: string | number): Value =>
+    fixture !== null && typeof fixture === "object"
+      ? (fixture as Record<string | number, Value>)[key]
+      : undefined;
+  switch (type[0]) {
     case "list":
-    case "set":
-      return value.map((v, i) => fillUnknowns(v, element, at(i)));
-    case "tuple":
-      return value.map((v, i) => fillUnknowns(v, element[i], at(i)));
-    case "map":
+    case "set": {
+      const element = type[1];
+      return (value as Value[]).map((v, i) => fillUnknowns(v, element, at(i)));
+    }
+    case "tuple": {
+      const elements = type[1];
+      return (value as Value[]).map((v, i) => fillUnknowns(v, elements[i] as CtyType, at(i)));
+    }
+    case "map": {
+      const element = type[1];
       return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, fillUnknowns(v, element, at(k))]),
+        Object.entries(fields(value)).map(([k, v]) => [k, fillUnknowns(v, element, at(k))]),
       );
+    }
     case "object":
       return Object.fromEntries(
-        Object.entries(element).map(([k, t]) => [k, fillUnknowns(value[k], t, at(k))]),
+        Object.entries(type[1]).map(([k, t]) => [k, fillUnknowns(fields(value)[k], t, at(k))]),
       );
     default:
       return value;
@@ -146,15 +180,21 @@ function fillUnknowns(value, type, fixture) {
  * A fixture may set an attribute to null explicitly: real providers return null for
  * what they do not know (an older service's collections), and templates must cope.
  */
-function readDataSource(typeName, block, config, fixture) {
+export function readDataSource(
+  typeName: string,
+  block: SchemaBlock,
+  config: Value,
+  fixture: Obj,
+): Obj {
   const derived = DERIVED_DEFAULTS[typeName] || {};
-  const plainConfig = toJson(config);
-  const result = { ...config };
+  const plainConfig = fields(toJson(config));
+  const result = { ...fields(config) };
   for (const [name, attribute] of Object.entries(block.attributes || {})) {
     if (!attribute.computed || result[name] !== null) continue;
     const type = attributeType(attribute);
     let value = fixture[name];
-    if (value === undefined && derived[name]) value = derived[name](plainConfig);
+    const derive = derived[name];
+    if (value === undefined && derive) value = derive(plainConfig);
     if (value === undefined) result[name] = zeroValue(type);
     else result[name] = value === null ? null : fromJson(value, type);
   }
@@ -162,20 +202,18 @@ function readDataSource(typeName, block, config, fixture) {
 }
 
 /** ImportResourceState: an object with the imported id and fixture values, the rest null. */
-function importState(block, id, fixture) {
+export function importState(block: SchemaBlock, id: string, fixture: Obj): Value {
   return fromJson({ ...fixture, id }, blockType(block));
 }
 
 /** UpgradeResourceState: the stored JSON read into the current schema's type. */
-function upgradeState(block, rawJson) {
+export function upgradeState(block: SchemaBlock, rawJson: string): Value {
   return fromJson(JSON.parse(rawJson), blockType(block));
 }
 
-function stableHash(value) {
-  const text = JSON.stringify(value, (_key, v) =>
+function stableHash(value: Value): string {
+  const text = JSON.stringify(value, (_key, v: Value) =>
     v instanceof Unknown ? "(unknown)" : v instanceof DynamicValue ? v.value : v,
   );
   return crypto.createHash("sha256").update(text).digest("hex").slice(0, 8);
 }
-
-module.exports = { planChange, applyChange, readDataSource, importState, upgradeState };
