@@ -7,7 +7,13 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { FORCE_NEW, RULES, POD_SPEC } from "../src/mock-provider/validation-rules";
+import { DERIVED_VALUES } from "../src/mock-provider/resource-behaviour";
+import {
+  FORCE_NEW,
+  POD_SPEC,
+  RULES,
+  SECURITY_CONTEXT_ZEROS,
+} from "../src/mock-provider/validation-rules";
 import {
   expandSecurityContexts,
   requiresReplace,
@@ -224,8 +230,14 @@ describe("the mock provider's rule table", () => {
     }
   });
 
-  it("names the source of every ForceNew entry", () => {
-    for (const rule of FORCE_NEW) {
+  it("names the source of every ForceNew entry, unset-field value and derived value", () => {
+    const entries = [
+      ...FORCE_NEW,
+      SECURITY_CONTEXT_ZEROS.container,
+      SECURITY_CONTEXT_ZEROS.pod,
+      ...DERIVED_VALUES,
+    ];
+    for (const rule of entries) {
       expect(rule.source).toMatch(/^(hashicorp|coder)\/terraform-provider-\w+ v2\.\d+ \S+\.go /);
     }
   });

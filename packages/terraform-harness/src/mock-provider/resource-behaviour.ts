@@ -21,20 +21,38 @@ type Obj = Record<string, Value>;
 /** Fields of an object value (the schema says it is one). */
 const fields = (v: Value): Obj => v as Obj;
 
-/**
- * Values a real provider derives from configuration when no fixture names them; they keep
- * plans realistic without a fixture for every read.
- */
-const DERIVED_DEFAULTS: Readonly<Record<string, Readonly<Record<string, (config: Obj) => Value>>>> =
+/** A value a real provider derives from configuration when no fixture names it. */
+export interface DerivedValue {
+  readonly type: string;
+  readonly attribute: string;
+  /** The value, or undefined when the configuration gives none (then the zero value). */
+  readonly derive: (config: Obj) => Value;
+  readonly source: string;
+}
+
+/** The derived values: they keep plans realistic without a fixture for every read. */
+export const DERIVED_VALUES: readonly DerivedValue[] = [
   {
+    type: "coder_parameter",
+    attribute: "value",
     // A parameter nobody answered takes its default.
-    coder_parameter: { value: (config) => (config.default === null ? undefined : config.default) },
-    // provider/secret.go: the id names what the secret is matched by.
-    coder_secret: {
-      id: (config) =>
-        config.env ? `env:${config.env}` : config.file ? `file:${config.file}` : undefined,
-    },
-  };
+    derive: (config) => (config.default === null ? undefined : config.default),
+    source:
+      "coder/terraform-provider-coder v2.17 provider/parameter.go parameterDataSource ReadContext (value: the default when no value is given)",
+  },
+  {
+    type: "coder_secret",
+    attribute: "id",
+    // The id names what the secret is matched by.
+    derive: (config) =>
+      config.env
+        ? `env:${String(config.env)}`
+        : config.file
+          ? `file:${String(config.file)}`
+          : undefined,
+    source: "coder/terraform-provider-coder v2.17 provider/secret.go ReadContext (id)",
+  },
+];
 
 /**
  * PlanResourceChange: a create turns every null computed attribute into unknown ("known
@@ -186,15 +204,15 @@ export function readDataSource(
   config: Value,
   fixture: Obj,
 ): Obj {
-  const derived = DERIVED_DEFAULTS[typeName] || {};
+  const derived = DERIVED_VALUES.filter((d) => d.type === typeName);
   const plainConfig = fields(toJson(config));
   const result = { ...fields(config) };
   for (const [name, attribute] of Object.entries(block.attributes || {})) {
     if (!attribute.computed || result[name] !== null) continue;
     const type = attributeType(attribute);
     let value = fixture[name];
-    const derive = derived[name];
-    if (value === undefined && derive) value = derive(plainConfig);
+    const derivation = derived.find((d) => d.attribute === name);
+    if (value === undefined && derivation) value = derivation.derive(plainConfig);
     if (value === undefined) result[name] = zeroValue(type);
     else result[name] = value === null ? null : fromJson(value, type);
   }

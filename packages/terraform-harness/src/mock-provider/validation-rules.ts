@@ -469,3 +469,33 @@ export const FORCE_NEW: readonly ForceNewRule[] = [
     source: `${CODER_FORCE_NEW_SOURCE}/metadata.go metadataResource resource_id (ForceNew)`,
   },
 ];
+
+/** Values the real provider sends for the fields a block leaves unset. */
+export interface UnsetFieldValues {
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly source: string;
+}
+
+/**
+ * What the real kubernetes provider sends for a security_context block: it reads every field
+ * of the block, so an unset bool goes out as false, and allow_privilege_escalation as its
+ * schema default, true. Planned values show what the API receives.
+ */
+export const SECURITY_CONTEXT_ZEROS: {
+  readonly container: UnsetFieldValues;
+  readonly pod: UnsetFieldValues;
+} = {
+  container: {
+    values: {
+      allow_privilege_escalation: true,
+      privileged: false,
+      read_only_root_filesystem: false,
+      run_as_non_root: false,
+    },
+    source: `${K8S} kubernetes/schema_container.go securityContextSchema (allow_privilege_escalation Default true), structures_container.go expandContainerSecurityContext`,
+  },
+  pod: {
+    values: { run_as_non_root: false },
+    source: `${K8S} kubernetes/structures_pod.go expandPodSecurityContext`,
+  },
+};

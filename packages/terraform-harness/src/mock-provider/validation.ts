@@ -14,6 +14,7 @@ import {
   PARAMETER_RULES,
   POD_SPEC,
   RULES,
+  SECURITY_CONTEXT_ZEROS,
   type ValidationRule,
 } from "./validation-rules";
 
@@ -518,20 +519,9 @@ function normalize(value: Value): Value {
 }
 
 /**
- * What the real kubernetes provider sends for a container's security_context: it reads every
- * field of the block, so an unset bool goes out as false, and allow_privilege_escalation as
- * its schema default, true (schema_container.go securityContextSchema, structures_container.go
- * expandContainerSecurityContext). The pod's run_as_non_root likewise goes out as false
- * (structures_pod.go expandPodSecurityContext). Planned values show what the API receives.
+ * The planned value with the values the real kubernetes provider sends for the unset fields
+ * of each pod's and container's security_context (validation-rules.ts SECURITY_CONTEXT_ZEROS).
  */
-const CONTAINER_SECURITY_ZERO: Readonly<Obj> = {
-  allow_privilege_escalation: true,
-  privileged: false,
-  read_only_root_filesystem: false,
-  run_as_non_root: false,
-};
-const POD_SECURITY_ZERO: Readonly<Obj> = { run_as_non_root: false };
-
 export function expandSecurityContexts(typeName: string, planned: Value): Value {
   const spec = POD_SPEC[typeName];
   if (!spec || !isKnown(planned)) return planned;
@@ -547,7 +537,9 @@ export function expandSecurityContexts(typeName: string, planned: Value): Value 
     if (!isKnown(pod)) return pod;
     const next = { ...fields(pod) };
     if (Array.isArray(next.security_context))
-      next.security_context = next.security_context.map((c) => fill(c, POD_SECURITY_ZERO));
+      next.security_context = next.security_context.map((c) =>
+        fill(c, SECURITY_CONTEXT_ZEROS.pod.values),
+      );
     for (const kind of CONTAINERS) {
       if (!Array.isArray(next[kind])) continue;
       next[kind] = next[kind].map((item: Value) => {
@@ -556,7 +548,7 @@ export function expandSecurityContexts(typeName: string, planned: Value): Value 
         return {
           ...container,
           security_context: container.security_context.map((c: Value) =>
-            fill(c, CONTAINER_SECURITY_ZERO),
+            fill(c, SECURITY_CONTEXT_ZEROS.container.values),
           ),
         };
       });
