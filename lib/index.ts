@@ -186,17 +186,29 @@ export {
   type DevcontainerAppsProps,
   portSlotWarnings,
 } from "./devcontainer/apps";
+export { DockerWarnings, type DockerWarningsProps } from "./devcontainer/docker-warnings";
 export { GitCredentials, type GitCredentialsProps } from "./devcontainer/git-credentials";
 export {
   KubernetesCustomizations,
   type KubernetesCustomizationsProps,
 } from "./devcontainer/kubernetes-customizations";
+export { LocalEnvDefaults, type LocalEnvDefaultsProps } from "./devcontainer/local-env";
 export { DevcontainerMounts, type DevcontainerMountsProps } from "./devcontainer/mounts";
 export { NamedLocals } from "./devcontainer/named-locals";
 export { DevcontainerParameters } from "./devcontainer/parameters";
 export { DevcontainerPlacement, type DevcontainerPlacementProps } from "./devcontainer/placement";
+export {
+  DEFAULT_MAX_DISK_GIB,
+  DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
+  DEFAULT_MAX_EXTENDED_RESOURCES,
+  DevcontainerQuantityCaps,
+} from "./devcontainer/quantity-caps";
 export { ContainerRuntime, type ContainerRuntimeProps } from "./devcontainer/runtime";
-export { DevcontainerScripts, type DevcontainerScriptsProps } from "./devcontainer/scripts";
+export {
+  BACKGROUND_STATE_METADATA_SCRIPT,
+  DevcontainerScripts,
+  type DevcontainerScriptsProps,
+} from "./devcontainer/scripts";
 export { DevcontainerSizing, type DevcontainerSizingProps } from "./devcontainer/sizing";
 export {
   devcontainerBuilderProvider,
@@ -212,6 +224,7 @@ export {
   DevcontainerVariablesSecret,
   type DevcontainerVariablesSecretProps,
 } from "./devcontainer/variables-secret";
+export { LifecycleWaitFor, type LifecycleWaitForProps } from "./devcontainer/wait-for";
 export { DevcontainerWarnings, type DevcontainerWarningsProps } from "./devcontainer/warnings";
 export { WorkspaceFolder, type WorkspaceFolderProps } from "./devcontainer/workspace-folder";
 export { DevcontainerPod, type DevcontainerPodProps } from "./devcontainer/workspace-pod";

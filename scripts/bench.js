@@ -9,6 +9,7 @@
 //                                                       them and once without each; synth
 //                                                       with and without creation stacks)
 //   node scripts/bench.js --upgrade-only               (only the plan-upgrade rows)
+//   node scripts/bench.js --hostile-files              (only the worst-devcontainer.json rows)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const { execFileSync, spawnSync } = require("child_process");
@@ -394,6 +395,87 @@ async function upgradeRows(rows) {
   }
 }
 
+/**
+ * Issue 32.2: the worst devcontainer.json files a repository can commit under preview's
+ * 1 MiB limit (scripts/bench-files/hostile-devcontainer-files.ts), against a typical file, as
+ * ratios in one run: for each, what a workspace start costs with it: preview's reading and
+ * metadata step (the service's answer) and a plan of the devcontainer template with real
+ * Terraform on a built workspace (every plan and apply of the workspace evaluates the same
+ * locals). The caps promise every ratio is at most HOSTILE_PLAN_RATIO_MAX; the row names the
+ * worst file.
+ */
+const HOSTILE_PLAN_RATIO_MAX = 3;
+async function hostileFileRows(rows) {
+  const {
+    hostileDevcontainerFiles,
+    TYPICAL_DEVCONTAINER,
+  } = require("./bench-files/hostile-devcontainer-files");
+  const { parseDevcontainerJson } = require("../app/preview/devcontainer-file");
+  const { deriveMetadata } = require("../app/preview/devcontainer-metadata");
+  const { synthTemplates } = require("../app/synth");
+  const { TerraformHarness } = require("@coder-cdktf/terraform-harness");
+  const variables = JSON.parse(
+    fs.readFileSync(path.join(root, "test", "support", "bench-variables.json"), "utf8"),
+  ).devcontainer;
+  const parameters = { repository: "https://git.example.com/acme/app.git" };
+  // A built workspace: the build's outputs, and the metadata the service returns for it.
+  const build = {
+    id: "build-1",
+    image: "registry.example.com/app:ws-1",
+    commit: "3f2a9c0d5e6b7a8f9e0d1c2b3a4f5e6d7c8b9a0f",
+    resolved_registry: "registry.example.com",
+    resolved_name: "app",
+    resolved_tag: "ws-1",
+  };
+  const fixtures = (metadata) => ({
+    resources: { devcontainerbuilder_build: build },
+    data_sources: metadata ? { devcontainerbuilder_devcontainer: metadata } : {},
+  });
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-hostile-"));
+  const harness = await TerraformHarness.start();
+  try {
+    const template = synthTemplates({ outdir }).find((t) => t.id === "devcontainer");
+    const built = await harness.apply(template.dir, {
+      variables,
+      parameters,
+      workspace: { startCount: 0 },
+      fixtures: fixtures(null),
+    });
+    const start = async (text) => {
+      const t0 = process.hrtime.bigint();
+      const read = parseDevcontainerJson(text, "devcontainer.json");
+      const metadata = deriveMetadata(read.config).values;
+      await harness.plan(template.dir, {
+        variables,
+        parameters,
+        state: built,
+        refresh: false,
+        fixtures: fixtures(metadata),
+      });
+      return Number(process.hrtime.bigint() - t0) / 1e9;
+    };
+    const typicalText = JSON.stringify(TYPICAL_DEVCONTAINER);
+    await start(typicalText); // warm: the mock's first read, the file cache
+    const typical = await start(typicalText);
+    rows.push(["a start's plan with a typical devcontainer.json (metadata step + plan)", typical]);
+    let worst = { name: "", ratio: 0 };
+    for (const [name, text] of Object.entries(hostileDevcontainerFiles())) {
+      const ratio = (await start(text)) / typical;
+      if (args.includes("--hostile-files"))
+        process.stderr.write(`  ${name}: ${ratio.toFixed(2)}x\n`);
+      if (ratio > worst.ratio) worst = { name, ratio };
+    }
+    rows.push([
+      `ratio worst 1 MiB devcontainer.json (${worst.name}) / typical, a start's plan (at most ${HOSTILE_PLAN_RATIO_MAX}x)`,
+      worst.ratio,
+      "x",
+    ]);
+  } finally {
+    await harness.stop();
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   if (args.includes("--list-plan-tests")) {
     process.stdout.write(`${harnessTestFiles().join("\n")}\n`);
@@ -405,9 +487,12 @@ async function main() {
     return printRows(rows);
   }
   const upgradeOnly = args.includes("--upgrade-only");
-  if (!args.includes("--tests-only") && !upgradeOnly) await synthAndPlanRows(rows);
-  if (!args.includes("--tests-only")) await upgradeRows(rows);
-  if (!args.includes("--no-tests") && !upgradeOnly) {
+  const hostileOnly = args.includes("--hostile-files");
+  const testsOnly = args.includes("--tests-only");
+  if (!testsOnly && !upgradeOnly && !hostileOnly) await synthAndPlanRows(rows);
+  if (!testsOnly && !hostileOnly) await upgradeRows(rows);
+  if (!testsOnly && !upgradeOnly) await hostileFileRows(rows);
+  if (!args.includes("--no-tests") && !upgradeOnly && !hostileOnly) {
     const jest = (extra, env = {}) => {
       const t0 = process.hrtime.bigint();
       execFileSync("npx", ["jest", "--silent", ...extra], {

@@ -9,7 +9,13 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import {
+  type ParseError,
+  type ParseOptions,
+  parse,
+  printParseErrorCode,
+  visit,
+} from "jsonc-parser";
 
 /** Where a Dev Container configuration is looked for in a repository, in order. */
 export const DEVCONTAINER_LOCATIONS = [".devcontainer/devcontainer.json", ".devcontainer.json"];
@@ -128,25 +134,38 @@ function unreadable(file: string): string | undefined {
   return undefined;
 }
 
-/** The deepest nesting of `{`/`[` outside strings and comments, counted up to `limit` + 1. */
+/** How the file is read: as the Dev Containers CLI reads it (comments and trailing commas). */
+const JSONC_OPTIONS: ParseOptions = { allowTrailingComma: true, disallowComments: false };
+
+/** Thrown by the depth visitor to stop at the first level past the limit. */
+class TooDeep extends Error {}
+
+/**
+ * The deepest nesting of objects and arrays as jsonc-parser's own parser sees it, counted up
+ * to `limit` + 1. The visitor is the parser parse() runs (same scanner, same options, same
+ * error recovery), and its begin and end callbacks follow its recursion exactly, so no text
+ * can look shallow here and be deep to parse(): a scanner of our own disagreed with it where
+ * an unterminated string ends (jsonc-parser ends it at the line break). Stopping at the first
+ * level past the limit keeps the visitor's own stack shallow.
+ */
 function nestingDepth(text: string, limit: number): number {
   let depth = 0;
   let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else if (c === "{" || c === "[") {
-      deepest = Math.max(deepest, ++depth);
-      if (deepest > limit) return deepest;
-    } else if (c === "}" || c === "]") {
-      depth--;
-    }
+  const begin = () => {
+    deepest = Math.max(deepest, ++depth);
+    if (deepest > limit) throw new TooDeep();
+  };
+  const end = () => {
+    depth--;
+  };
+  try {
+    visit(
+      text,
+      { onObjectBegin: begin, onArrayBegin: begin, onObjectEnd: end, onArrayEnd: end },
+      JSONC_OPTIONS,
+    );
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
   }
   return deepest;
 }
@@ -163,10 +182,7 @@ function isUtf8(bytes: Buffer): boolean {
 /** Parses JSONC text; `file` only labels the result. */
 export function parseDevcontainerJson(text: string, file: string): DevcontainerFile {
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, {
-    allowTrailingComma: true,
-    disallowComments: false,
-  });
+  const value: unknown = parse(text, errors, JSONC_OPTIONS);
   const syntaxErrors = errors.map((e) => ({
     ...lineColumn(text, e.offset),
     code: printParseErrorCode(e.error),

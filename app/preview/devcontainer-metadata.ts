@@ -38,6 +38,11 @@ export interface MetadataAssumptions {
    * @default the file's remoteUser, else its containerUser, else "root"
    */
   readonly remoteUser?: string;
+  /**
+   * Where `remoteUser` comes from, when preview assumed it rather than the user giving it
+   * (e.g. "the Dockerfile's last USER"). @default given with --remote-user
+   */
+  readonly remoteUserFrom?: string;
   /** The uid the service records from the image's /etc/passwd. @default 0 for root, else 1000 */
   readonly uid?: number;
   /** The gid the service records. @default the uid */
@@ -121,9 +126,19 @@ const IGNORED_PROPERTIES: Record<string, (value: unknown, folder: string) => str
     `updateRemoteUserUID ${JSON.stringify(v)} is ignored: the container runs as the uid and gid ` +
     "recorded from the image and the disk is made writable through the pod's fsGroup; no " +
     "uid is changed to match a host user.",
-  workspaceMount: (v, folder) =>
-    `workspaceMount ${JSON.stringify(v)} is ignored: nothing is mounted from a host; the ` +
-    `repository is cloned into the workspace folder (${folder}) on the workspace's disk.`,
+  workspaceMount: (v, folder) => {
+    // The template clones into the target the mount names (lib/devcontainer/workspace-folder.ts).
+    const target =
+      typeof v === "string"
+        ? /(?:^|,)\s*(?:target|dst|destination)=([^,]*)/.exec(v)?.[1]?.trim()
+        : undefined;
+    return (
+      `workspaceMount ${JSON.stringify(v)}: its source is ignored, nothing is mounted from a ` +
+      "host; the repository is cloned into " +
+      (target ? `its target (${target})` : `the workspace folder (${folder})`) +
+      " on the workspace's disk."
+    );
+  },
   appPort: (v) =>
     `appPort ${JSON.stringify(v)} is ignored: a pod publishes no ports; list them in ` +
     "forwardPorts to get an app each (Coder's port forwarding reaches any port).",
@@ -210,7 +225,11 @@ export function deriveMetadata(
   const containerUser = text(config.containerUser);
   const remoteUser = options.remoteUser ?? fileRemoteUser;
   const user = remoteUser ?? containerUser ?? "root";
-  if (options.remoteUser !== undefined) {
+  if (options.remoteUser !== undefined && options.remoteUserFrom !== undefined) {
+    assumptions.push(
+      `User: neither remoteUser nor containerUser is set; assumed "${options.remoteUser}" from ${options.remoteUserFrom} (--remote-user sets it).`,
+    );
+  } else if (options.remoteUser !== undefined) {
     assumptions.push(`User: "${options.remoteUser}", as given with --remote-user.`);
   } else if (remoteUser === undefined && containerUser === undefined) {
     assumptions.push(
@@ -340,14 +359,19 @@ function usedVariables(
   references: readonly VariableReference[],
   ignoredEntries: Readonly<Record<string, readonly number[]>>,
 ): VariableReference[] {
-  const ignoredPaths = [
+  const ignoredPaths = new Set([
     ...Object.keys(IGNORED_PROPERTIES),
     ...Object.entries(ignoredEntries).flatMap(([key, indexes]) =>
       indexes.map((i) => `${key}[${i}]`),
     ),
-  ];
-  const ignored = (path: string) =>
-    ignoredPaths.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
+  ]);
+  // A path is ignored when it or its property (`mounts[3]` of `mounts[3].source`, or
+  // `workspaceMount`) is: looked up in a set, not compared with every ignored path.
+  const ignored = (path: string) => {
+    const entry = /^[^.[]*(\[\d+\])?/.exec(path)?.[0] ?? path;
+    const property = /^[^.[]*/.exec(path)?.[0] ?? path;
+    return ignoredPaths.has(entry) || ignoredPaths.has(property);
+  };
   return references
     .filter(settable)
     .map((ref) => ({ ...ref, used_in: ref.used_in.filter((path) => !ignored(path)) }))
@@ -431,17 +455,20 @@ function mergedForwardPorts(list: readonly unknown[]): unknown[] {
   return merged;
 }
 
-/** `customizations.vscode.extensions` in order, first spelling kept; `-id` removes an earlier entry. */
+/**
+ * `customizations.vscode.extensions` in order, first spelling kept; `-id` removes an earlier
+ * entry. One map keyed by the lower-case ID (a Map keeps insertion order, and an ID added
+ * again after its removal goes last, as a push would): searching the list for every entry
+ * made a list of n extensions cost n² (60,000 took 70 s).
+ */
 function extensionList(value: unknown): string[] {
-  const result: string[] = [];
+  const kept = new Map<string, string>();
   for (const id of Array.isArray(value) ? value : []) {
     if (typeof id !== "string" || id === "") continue;
-    const removed = id.startsWith("-") ? id.slice(1).toLowerCase() : undefined;
-    const at = result.findIndex((e) => e.toLowerCase() === (removed ?? id.toLowerCase()));
-    if (removed !== undefined && at >= 0) result.splice(at, 1);
-    else if (removed === undefined && at < 0) result.push(id);
+    if (id.startsWith("-")) kept.delete(id.slice(1).toLowerCase());
+    else if (!kept.has(id.toLowerCase())) kept.set(id.toLowerCase(), id);
   }
-  return result;
+  return [...kept.values()];
 }
 
 function customization(

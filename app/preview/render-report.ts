@@ -6,6 +6,11 @@ import type { WorkspaceReport } from "./workspace-report";
 
 /** Everything preview prints. */
 export interface PreviewReport {
+  /**
+   * The operator configuration (coder-cdktf.jsonc) the template was synthesized with; null
+   * for none (the template's defaults); absent when the session does not know.
+   */
+  readonly operatorConfig?: string | null;
   /** The devcontainer.json read, or null when the repository has none. */
   readonly devcontainerFile: string | null;
   /** The file devcontainer-builder reads in the repository; null: its fallback image. */
@@ -60,6 +65,11 @@ export function renderText(report: PreviewReport): string {
   out.push(
     `devcontainer-builder reads: ${report.serviceReads ?? "no devcontainer.json (its fallback image)"}`,
   );
+  if (report.operatorConfig !== undefined) {
+    out.push(
+      `Operator configuration: ${report.operatorConfig ?? "none (no coder-cdktf.jsonc: the template's defaults)"}`,
+    );
+  }
   if (report.notes.length > 0) {
     section(out, "Notes");
     out.push(...bullets(report.notes, "none"));
@@ -88,7 +98,10 @@ export function renderText(report: PreviewReport): string {
       ],
     ),
   );
-  if (w.resources.summary) out.push(`  workspace page: ${w.resources.summary}`);
+  if (w.resources.summary) {
+    // The page shows plain byte counts as Terraform has them; GiB beside them, for reading.
+    out.push(`  workspace page: ${w.resources.summary.replace(/\b\d{7,}\b/g, (n) => quantity(n))}`);
+  }
 
   section(out, "Node placement");
   const selector = Object.entries(w.placement.nodeSelector).map(([k, v]) => `${k}=${v}`);
@@ -110,6 +123,7 @@ export function renderText(report: PreviewReport): string {
       ],
       ["home", u.home ?? "?"],
       ["workspace folder", u.workspaceFolder ?? "?"],
+      ["repository cloned into", u.repositoryFolder ?? u.workspaceFolder ?? "?"],
     ]),
   );
 
@@ -117,7 +131,11 @@ export function renderText(report: PreviewReport): string {
   out.push(
     ...table(
       ["path", "from", "mode"],
-      w.mounts.map((m) => [m.path, m.source, m.readOnly ? "read-only" : "read-write"]),
+      w.mounts.map((m) => [
+        m.path,
+        m.seededFromImage ? `${m.source}, seeded from the image on first use` : m.source,
+        m.readOnly ? "read-only" : "read-write",
+      ]),
     ),
   );
 

@@ -58,7 +58,9 @@ function escapeForDoubleQuotes(text: string): string {
 
 /** Every reference in `config`'s strings, merged by kind and name, in order of first use. */
 export function findVariableReferences(config: Record<string, unknown>): VariableReference[] {
-  const found = new Map<string, { ref: Omit<VariableReference, "used_in">; used: string[] }>();
+  // Each variable's places in a Set (in order of first use): a list searched for every use
+  // made a variable used n times cost n².
+  const found = new Map<string, { ref: Omit<VariableReference, "used_in">; used: Set<string> }>();
   const visit = (value: unknown, path: string) => {
     if (typeof value === "string") {
       for (const m of value.matchAll(REFERENCE)) {
@@ -72,8 +74,8 @@ export function findVariableReferences(config: Record<string, unknown>): Variabl
         }
         if (ref === undefined) continue;
         const key = `${ref.kind}:${ref.name}`;
-        const entry = found.get(key) ?? { ref, used: [] };
-        if (!entry.used.includes(path)) entry.used.push(path);
+        const entry = found.get(key) ?? { ref, used: new Set<string>() };
+        entry.used.add(path);
         found.set(key, entry);
       }
     } else if (Array.isArray(value)) {
@@ -83,7 +85,7 @@ export function findVariableReferences(config: Record<string, unknown>): Variabl
     }
   };
   visit(config, "");
-  return [...found.values()].map(({ ref, used }) => ({ ...ref, used_in: used }));
+  return [...found.values()].map(({ ref, used }) => ({ ...ref, used_in: [...used] }));
 }
 
 /** `text` with every known reference replaced by its shell expansion (for use inside `"…"`). */

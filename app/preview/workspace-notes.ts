@@ -35,6 +35,16 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
         "disk) fails the login-blocking start.",
     );
   }
+  notes.push(...ignoredKeyNotes(config));
+  const buildOnly = buildArgsVariables(config);
+  if (buildOnly.length > 0) {
+    notes.push(
+      `build.args use ${buildOnly.map((n) => `\${localEnv:${n}}`).join(", ")}: the image is built ` +
+        "by devcontainer-builder, which never sees the workspace's Dev Container variables, so " +
+        "no value set for the workspace reaches the build; each gets its default, or an empty " +
+        "string. Give the build its values in build.args themselves, or in the Dockerfile.",
+    );
+  }
   const hr = config.hostRequirements;
   if (typeof hr === "object" && hr !== null && (hr as Record<string, unknown>).gpu === "optional") {
     notes.push(
@@ -54,4 +64,57 @@ export function skippedEnvScriptNote(script: SkippedEnvScript): string {
     "workspace's start cannot export them and skips that whole script (the container log " +
     `names them): none of ${script.kind} is set.`
   );
+}
+
+/** Keys of customizations.vscode the template reads (the CLI moves devPort there too). */
+const VSCODE_KEYS = new Set(["extensions", "settings", "devPort"]);
+
+/** Keys devcontainer.json may have that the template ignores without a build-log warning. */
+function ignoredKeyNotes(config: Record<string, unknown>): string[] {
+  const notes: string[] = [];
+  if (isObject(config.secrets) && Object.keys(config.secrets).length > 0) {
+    notes.push(
+      `secrets (${Object.keys(config.secrets).join(", ")}): ignored. Codespaces asks for these ` +
+        "when it creates a codespace; here a workspace user sets them as NAME=value lines in " +
+        "the Dev Container variables setting, where ${localEnv:NAME} reads them.",
+    );
+  }
+  const ports = Array.isArray(config.forwardPorts) ? config.forwardPorts.map(String) : [];
+  if (isObject(config.portsAttributes)) {
+    const unforwarded = Object.keys(config.portsAttributes).filter(
+      (port) => !ports.includes(port) && !ports.includes(`localhost:${port}`),
+    );
+    if (unforwarded.length > 0) {
+      notes.push(
+        `portsAttributes ${unforwarded.join(", ")}: no app, since forwardPorts does not list ` +
+          "them (VS Code applies them to ports it detects; the workspace makes apps only of " +
+          "forwardPorts). Coder's port forwarding still reaches any port.",
+      );
+    }
+  }
+  const customizations = isObject(config.customizations) ? config.customizations : {};
+  const vscode = isObject(customizations.vscode) ? customizations.vscode : {};
+  const unknown = Object.keys(vscode).filter((key) => !VSCODE_KEYS.has(key));
+  if (unknown.length > 0) {
+    notes.push(
+      `customizations.vscode ${unknown.join(", ")}: ignored; the workspace applies only ` +
+        "extensions and settings.",
+    );
+  }
+  return notes;
+}
+
+/** localEnv names used only under build.args (no value of the workspace reaches them). */
+function buildArgsVariables(config: Record<string, unknown>): string[] {
+  const build = isObject(config.build) ? config.build : {};
+  const args = isObject(build.args) ? JSON.stringify(build.args) : "";
+  const rest = JSON.stringify({ ...config, build: { ...build, args: undefined } });
+  const names = [...args.matchAll(/\$\{localEnv:([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}/g)].map(
+    (m) => m[1],
+  );
+  return [...new Set(names)].filter((name) => !rest.includes(`\${localEnv:${name}`));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

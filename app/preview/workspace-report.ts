@@ -30,6 +30,11 @@ export interface ReportMount {
   /** e.g. "PVC subPath home", "emptyDir (memory, 64Mi)". */
   readonly source: string;
   readonly readOnly: boolean;
+  /**
+   * Whether seed-home copies the image's content at this path into the volume on its first
+   * use (as Docker does for a new, empty volume): a volume's first mount.
+   */
+  readonly seededFromImage: boolean;
 }
 
 /** One app on the workspace page. */
@@ -53,7 +58,10 @@ export interface ReportEnvironmentVariable {
    * Container variables hold tokens).
    */
   readonly value: string | null;
-  /** "template", "Dev Container variables", "containerEnv", "remoteEnv" or "coder_env". */
+  /**
+   * "template", "Dev Container variables", "workspace user (no local host)", "containerEnv",
+   * "remoteEnv" or "coder_env".
+   */
   readonly from: string;
   /** A later entry of the same name wins over this one. */
   readonly overridden: boolean;
@@ -66,6 +74,8 @@ export interface ReportLifecycleCommand {
   readonly script: string;
   /** When and how it runs. */
   readonly when: string;
+  /** Whether the user waits for it before they can log in (waitFor and the hooks before it). */
+  readonly blocksLogin: boolean;
 }
 
 /** The planned workspace. */
@@ -89,6 +99,8 @@ export interface WorkspaceReport {
     readonly fsGroup: number | null;
     readonly home: string | null;
     readonly workspaceFolder: string | null;
+    /** Where the repository is cloned: workspaceMount's target, else the workspace folder. */
+    readonly repositoryFolder: string | null;
   };
   readonly mounts: readonly ReportMount[];
   readonly runtime: {
@@ -155,10 +167,17 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
   const claimRequests = first(first(claim?.spec)?.resources)?.requests;
 
   const volumes = new Map(list(pod.volume).map((v) => [String(v.name), v]));
+  const seedHome = list(pod.init_container).find((c) => c.name === "seed-home");
+  const seeded = new Set(
+    String(list(seedHome?.env).find((e) => e.name === "SEED_VOLUMES")?.value ?? "")
+      .split(" ")
+      .filter(Boolean),
+  );
   const mounts = list(dev.volume_mount).map((m) => ({
     path: String(m.mount_path),
     source: volumeSource(volumes.get(String(m.name)), String(m.name), stringOr(m.sub_path)),
     readOnly: m.read_only === true,
+    seededFromImage: seeded.has(`${String(m.sub_path)}=${String(m.mount_path)}`),
   }));
 
   const agent = after("coder_agent.main");
@@ -187,6 +206,10 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
       fsGroup: numberOr(podSecurity.fs_group),
       home: stringOr(env.DC_HOME),
       workspaceFolder: stringOr(env.DC_WORKSPACE_FOLDER),
+      repositoryFolder: quotedInput(
+        after("coder_script.devcontainer_lifecycle[0]")?.script,
+        "DC_REPOSITORY_FOLDER",
+      ),
     },
     mounts,
     runtime: {
@@ -225,6 +248,16 @@ function shownValue(body: string): string {
   return body.replace(/\\([\\"`]|\$(?!\{))/g, "$1");
 }
 
+/**
+ * `value` with `${NAME}` of a variable the template sets to a known value (the workspace
+ * folder, its basename, the workspace id) replaced by it, as the workspace's shell expands it.
+ */
+function expandKnown(value: string, known: Readonly<Record<string, string>>): string {
+  return value.replace(/(?<!\\)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) =>
+    Object.hasOwn(known, name) ? known[name] : whole,
+  );
+}
+
 function readEnvironment(
   plan: PlanView,
   env: Readonly<Record<string, unknown>>,
@@ -243,13 +276,38 @@ function readEnvironment(
   const variablesSecret = plan.resourceChanges.find(
     (r) => r.address === "kubernetes_secret_v1.devcontainer_variables",
   )?.after?.data as Record<string, unknown> | undefined;
+  const given = new Set<string>();
   const variablesText = env.DC_VARIABLES ?? variablesSecret?.DC_VARIABLES ?? "";
   for (const line of String(variablesText).split("\n")) {
     const name = line.split("=")[0].trim();
     if (line.includes("=") && /^[A-Za-z0-9_]+$/.test(name)) {
       add(`DEVCONTAINER_LOCALENV_${name}`, null, "Dev Container variables");
+      given.add(name);
     }
   }
+  // ${localEnv:HOME} and the other names every machine has, when the user set none: the
+  // workspace user's (dev-entrypoint.sh, step 2); PATH and SHELL are the container's own.
+  const defaults = String(env.DC_LOCALENV_DEFAULTS ?? "")
+    .split("\n")
+    .filter((line) => /^[A-Za-z0-9_]+=/.test(line))
+    .map((line): [string, string | null] => [
+      line.slice(0, line.indexOf("=")),
+      line.slice(line.indexOf("=") + 1),
+    ]);
+  for (const [name, value] of [...defaults, ["PATH", null], ["SHELL", null]] as const) {
+    if (given.has(name)) continue;
+    add(
+      `DEVCONTAINER_LOCALENV_${name}`,
+      value ?? (name === "PATH" ? "(the image's PATH)" : "(the user's login shell)"),
+      "workspace user (no local host)",
+    );
+  }
+  // What the wrapper exports before the env scripts and is known here: shown expanded.
+  const known = Object.fromEntries(
+    entries.flatMap((e) =>
+      e.value === null || e.value.startsWith("(") ? [] : [[e.name, e.value] as const],
+    ),
+  );
   for (const [variable, from] of [
     ["DC_CONTAINER_ENV", "containerEnv"],
     ["DC_REMOTE_ENV", "remoteEnv"],
@@ -264,7 +322,7 @@ function readEnvironment(
       skippedEnvScripts.push({ kind: from, refusedNames: [...new Set(refusedNames)] });
       continue;
     }
-    for (const m of exports) add(m[1], shownValue(m[2]), from);
+    for (const m of exports) add(m[1], expandKnown(shownValue(m[2]), known), from);
   }
   const home = stringOr(env.DC_HOME);
   const user = stringOr(env.DC_REMOTE_USER);
@@ -275,24 +333,30 @@ function readEnvironment(
       add(r.after.name, stringOr(r.after.value) ?? "", "coder_env");
     }
   }
+  // Each name's last place, from one map: comparing every entry with the later ones made
+  // n variables cost n².
+  const last = new Map(entries.map((e, i) => [e.name, i]));
   return {
-    environment: entries.map((e, i) => ({
-      ...e,
-      overridden: entries.slice(i + 1).some((later) => later.name === e.name),
-    })),
+    environment: entries.map((e, i) => ({ ...e, overridden: last.get(e.name) !== i })),
     skippedEnvScripts,
   };
 }
 
-/** The scripts and when they run. */
+/** The scripts and when they run, in the order their hooks run. */
 const LIFECYCLE_SCRIPTS: readonly (readonly [address: string, when: string])[] = [
   [
     "coder_script.devcontainer_lifecycle[0]",
     "every start, before login (Dev Container lifecycle), from the workspace folder",
   ],
   [
+    "coder_script.devcontainer_lifecycle_background[0]",
+    "every start, after login (waitFor is an earlier hook), once the login-blocking commands " +
+      "succeeded, in order, from the workspace folder",
+  ],
+  [
     "coder_script.devcontainer_post_attach[0]",
-    "every start, once the lifecycle commands succeeded, not blocking login, from the workspace folder",
+    "every start, once the login-blocking commands succeeded (not waiting for the ones after " +
+      "login), from the workspace folder",
   ],
 ];
 
@@ -300,12 +364,19 @@ const LIFECYCLE_SCRIPTS: readonly (readonly [address: string, when: string])[] =
 function readLifecycle(plan: PlanView): ReportLifecycleCommand[] {
   const commands: ReportLifecycleCommand[] = [];
   for (const [address, when] of LIFECYCLE_SCRIPTS) {
-    const script = plan.resourceChanges.find((r) => r.address === address)?.after.script;
+    const resource = plan.resourceChanges.find((r) => r.address === address)?.after;
+    const script = resource?.script;
     if (typeof script !== "string") continue;
+    const blocksLogin = resource?.start_blocks_login === true;
     for (const m of script.matchAll(/^DC_HOOK_([A-Z_]+)='([A-Za-z0-9+/=]*)'$/gm)) {
       if (m[2] === "") continue;
       const hook = m[1].toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-      commands.push({ hook, script: Buffer.from(m[2], "base64").toString("utf8"), when });
+      commands.push({
+        hook,
+        script: Buffer.from(m[2], "base64").toString("utf8"),
+        when: blocksLogin && !when.includes("before login") ? `${when}, before login` : when,
+        blocksLogin,
+      });
     }
   }
   return commands;
@@ -378,6 +449,12 @@ function volumeSource(
     return `emptyDir ${name} (${medium}${size ? `, ${size}` : ""})`;
   }
   return name;
+}
+
+/** The value of a planned script's `NAME='…'` input (a folder: no quote in it), or null. */
+function quotedInput(script: unknown, name: string): string | null {
+  if (typeof script !== "string") return null;
+  return stringOr(new RegExp(`^${name}='([^']*)'$`, "m").exec(script)?.[1]);
 }
 
 /** The text of an `echo '…'` (or `echo word`) metadata script. */

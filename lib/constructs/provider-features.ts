@@ -67,6 +67,9 @@ const K8S_V1 = k8sTag("v2.7.0", "9ef82cc93", "first release with the _v1 resourc
  * against the tag's kubernetes/*.go): metadata, pod spec, containers, volumes, RBAC, Secrets.
  */
 const KUBERNETES_KNOWN: readonly string[] = [
+  // env.value_from.secret_key_ref (the Dev Container variables' Secret) is in 2.7.0's pod spec.
+  "value_from",
+  "secret_key_ref",
   "access_modes",
   "add",
   "affinity",
@@ -328,6 +331,7 @@ export const PROVIDER_TYPES: readonly ProviderTypeFeature[] = [
   },
   ...[
     "kubernetes_deployment_v1",
+    "kubernetes_namespace_v1",
     "kubernetes_persistent_volume_claim_v1",
     "kubernetes_role_binding_v1",
     "kubernetes_secret_v1",

@@ -10,6 +10,11 @@ export interface DevcontainerAgentProps {
   readonly warningsMetadataScript: string;
   /** The "Resources (reserved / limit)" text (DevcontainerSizing.summary). */
   readonly resourcesSummary: string;
+  /**
+   * "Dev Container lifecycle after login": prints what the non-blocking lifecycle script
+   * (the hooks after waitFor) is doing or what failed. @default none shown
+   */
+  readonly backgroundLifecycleScript?: string;
   /** The Pod Security level the pod meets (ContainerRuntime.levelMet). @default none shown */
   readonly podSecurityLevel?: string;
   /** @default "amd64" */
@@ -54,6 +59,16 @@ export class DevcontainerAgent extends Construct {
           props.warningsMetadataScript,
           3600,
         ),
+        ...(props.backgroundLifecycleScript === undefined
+          ? []
+          : [
+              item(
+                "Dev Container lifecycle after login",
+                "8_devcontainer_lifecycle_after_login",
+                props.backgroundLifecycleScript,
+                10,
+              ),
+            ]),
         ...(props.podSecurityLevel === undefined
           ? []
           : [

@@ -24,6 +24,23 @@ export const KUBERNETES_CUSTOMIZATION_KEYS: readonly string[] = [
   "tolerations",
 ];
 
+/**
+ * `customizations.kubernetes` entries read (one per contributor: the image's metadata label,
+ * each Feature, devcontainer.json); the rest is left out with a warning. Every list and map
+ * below is cut before anything walks it: each entry costs every plan and apply of the
+ * workspace, and no workspace needs more (issue 32.2).
+ */
+export const KUBERNETES_ENTRIES_READ = 20;
+/**
+ * Names read from the merged `resources.requests`, `resources.limits` and `nodeSelector`
+ * each, in name order; the rest is left out with a warning.
+ */
+export const KUBERNETES_NAMES_READ = 32;
+/** Tolerations read, over all entries in order; the rest is left out with a warning. */
+export const TOLERATIONS_READ = 50;
+/** Keys of an entry the template does not read that a warning names one by one. */
+export const UNKNOWN_KEYS_NAMED = 10;
+
 export interface KubernetesCustomizationsProps {
   /**
    * The decoded merged configuration (`jsondecode(configuration_json)`, or `{}`/null
@@ -71,30 +88,47 @@ export class KubernetesCustomizations extends Construct {
 
     // concat() accepts only lists, so a customizations.kubernetes that is an object or a
     // string is treated as absent rather than iterated.
+    // Every list and map is cut (slice(), keys()) before a for expression walks it: those
+    // are Terraform's own linear steps, where a for expression costs per entry.
+    const listed = locals.add(
+      "k8s_customizations_listed",
+      hcl`try(concat(${props.configuration}.customizations.kubernetes, []), [])`,
+    ).expression;
+    const firstEntries = hcl`slice(${listed}, 0, min(length(${listed}), ${KUBERNETES_ENTRIES_READ}))`;
     this.entries = locals.add(
       "k8s_customizations",
-      hcl`try([for entry in concat(${props.configuration}.customizations.kubernetes, []) : entry if can(keys(entry))], [])`,
+      hcl`[for entry in ${firstEntries} : entry if can(keys(entry))]`,
     );
     const entries = this.entries.asList;
 
-    const mergedMap = (path: string) =>
-      hcl`try({
-        for name, value in merge([for entry in ${entries} : entry.${hclRaw(path)} if can(keys(entry.${hclRaw(path)}))]...) :
-        name => { value = ${scalarString("value", '""')}, json = jsonencode(value) }
-      }, {})`;
-    this.requests = locals.add("k8s_requests_given", mergedMap("resources.requests")).expression;
-    this.limits = locals.add("k8s_limits_given", mergedMap("resources.limits")).expression;
+    /** The first KUBERNETES_NAMES_READ names of a merged map, with their values. */
+    const firstNames = (merged: IResolvable) =>
+      hcl`{ for name in slice(keys(${merged}), 0, min(length(${merged}), ${KUBERNETES_NAMES_READ})) : name => ${merged}[name] }`;
+    const merged = (name: string, path: string) =>
+      locals.add(
+        name,
+        hcl`try(merge([for entry in ${entries} : entry.${hclRaw(path)} if can(keys(entry.${hclRaw(path)}))]...), {})`,
+      ).expression;
+    const requestsMerged = merged("k8s_requests_merged", "resources.requests");
+    const limitsMerged = merged("k8s_limits_merged", "resources.limits");
+    const selectorMerged = merged("k8s_node_selector_merged", "nodeSelector");
+    const described = (map: IResolvable) =>
+      hcl`{ for name, value in ${firstNames(map)} : name => { value = ${scalarString("value", '""')}, json = jsonencode(value) } }`;
+    this.requests = locals.add("k8s_requests_given", described(requestsMerged)).expression;
+    this.limits = locals.add("k8s_limits_given", described(limitsMerged)).expression;
     // A value that is no string or number (true, null, an object) is null here, and invalid:
     // "" would be a valid label value that pins the pod to nodes the repository never named.
-    const givenSelector = hcl`merge([for entry in ${entries} : entry.nodeSelector if can(keys(entry.nodeSelector))]...)`;
+    const givenSelector = firstNames(selectorMerged);
     this.nodeSelector = locals.add(
       "k8s_node_selector_given",
-      hcl`try({ for name, value in ${givenSelector} : name => ${scalarString("value", "null")} }, {})`,
+      hcl`{ for name, value in ${givenSelector} : name => ${scalarString("value", "null")} }`,
     ).expression;
     this.nodeSelectorJson = locals.add(
       "k8s_node_selector_json",
-      hcl`try({ for name, value in ${givenSelector} : name => jsonencode(value) }, {})`,
+      hcl`{ for name, value in ${givenSelector} : name => jsonencode(value) }`,
     ).expression;
+    const tooManyNames = (map: IResolvable, what: string) =>
+      hcl`length(${map}) > ${KUBERNETES_NAMES_READ} ? [format(${`customizations.kubernetes ${what} names %d entries; only the first ${KUBERNETES_NAMES_READ} (in name order) are read.`}, length(${map}))] : []`;
 
     // An empty string means unset, as null does (no warning).
     const storageValues = locals.add(
@@ -125,29 +159,59 @@ export class KubernetesCustomizations extends Construct {
     const malformed = (toleration: string) =>
       hcl`anytrue([for source in values(${fields}) :
         try(${hclRaw(toleration)}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${hclRaw(toleration)}[source])))])`;
+    // All entries' tolerations in order (concat() is linear; flatten() would also open a
+    // toleration that is itself a list), then the first TOLERATIONS_READ of them.
+    const tolerationsListed = locals.add(
+      "k8s_tolerations_listed",
+      hcl`concat([], [for entry in ${entries} : entry.tolerations if can(concat(entry.tolerations, []))]...)`,
+    ).expression;
+    const tolerationsRead = locals.add(
+      "k8s_tolerations_read",
+      hcl`slice(${tolerationsListed}, 0, min(length(${tolerationsListed}), ${TOLERATIONS_READ}))`,
+    ).expression;
+    const normalized = locals.add(
+      "k8s_tolerations_normalized",
+      hcl`[for toleration in ${tolerationsRead} : {
+            for field, source in ${fields} : field => ${scalarString("try(toleration[source], null)", "null")}
+          } if can(keys(toleration)) && !${malformed("toleration")}]`,
+    ).expression;
+    // A toleration listed twice is kept once, at its first place: each one's first position
+    // comes from one map (distinct() compares every pair).
+    const firstPosition = locals.add(
+      "k8s_tolerations_first_position",
+      hcl`{ for position, toleration in ${normalized} : jsonencode(toleration) => position... }`,
+    ).expression;
     this.tolerations = locals.add(
       "k8s_tolerations_given",
-      hcl`distinct(flatten([
-        for entry in ${entries} : [
-          for toleration in entry.tolerations : {
-            for field, source in ${fields} : field => ${scalarString("try(toleration[source], null)", "null")}
-          } if can(keys(toleration)) && !${malformed("toleration")}
-        ] if can(concat(entry.tolerations, []))
-      ]))`,
+      hcl`[for position, toleration in ${normalized} : toleration if ${firstPosition}[jsonencode(toleration)][0] == position]`,
     ).expression;
 
     // A field that is set (not null) but of a type nothing here reads.
     const notObject = (path: string) =>
       hcl`[for entry in ${entries} : format(${`customizations.kubernetes ${path}: %s is not an object, ignored`}, jsonencode(entry.${hclRaw(path)}))
         if try(entry.${hclRaw(path)}, null) != null && !can(keys(entry.${hclRaw(path)}))]`;
+    // The first keys of an entry the template does not read, in name order, from no more of
+    // its keys than can hold them, and how many there are: neither walks all of an entry's
+    // keys (setsubtract() and sort() on 8,000 keys took seconds).
+    const known = KUBERNETES_CUSTOMIZATION_KEYS;
+    const unknownKeys = hcl`[for key in slice(keys(entry), 0, min(length(entry), ${UNKNOWN_KEYS_NAMED + known.length})) : key if !contains(${known}, key)]`;
+    const unknownCount = hcl`(length(entry) - length([for key in ${known} : key if can(entry[key])]))`;
     this.resourceShapeWarnings = locals.add(
       "k8s_resource_shape_warnings",
       hcl`concat(
-        try([for entry in concat(${props.configuration}.customizations.kubernetes, []) : format(
-          "customizations.kubernetes: %s is not an object, ignored", jsonencode(entry)) if entry != null && !can(keys(entry))], []),
-        flatten([for entry in ${entries} : [for key in keys(entry) : format(
-          "customizations.kubernetes %s is not a setting this template reads (%s); it is ignored.",
-          jsonencode(key), ${KUBERNETES_CUSTOMIZATION_KEYS.join(", ")}) if !contains(${KUBERNETES_CUSTOMIZATION_KEYS}, key)]]),
+        length(${listed}) > ${KUBERNETES_ENTRIES_READ} ? [format(${`customizations.kubernetes lists %d entries; only the first ${KUBERNETES_ENTRIES_READ} are read.`}, length(${listed}))] : [],
+        [for entry in ${firstEntries} : format(
+          "customizations.kubernetes: %s is not an object, ignored", jsonencode(entry)) if entry != null && !can(keys(entry))],
+        flatten([for entry in ${entries} : concat(
+          [for key in slice(${unknownKeys}, 0, min(length(${unknownKeys}), ${UNKNOWN_KEYS_NAMED})) : format(
+            "customizations.kubernetes %s is not a setting this template reads (%s); it is ignored.",
+            jsonencode(key), ${KUBERNETES_CUSTOMIZATION_KEYS.join(", ")})],
+          ${unknownCount} > ${UNKNOWN_KEYS_NAMED} ? [format(
+            "customizations.kubernetes: %d more settings this template does not read are ignored.",
+            ${unknownCount} - ${UNKNOWN_KEYS_NAMED})] : []
+        )]),
+        ${tooManyNames(requestsMerged, "resources.requests")},
+        ${tooManyNames(limitsMerged, "resources.limits")},
         ${notObject("resources")},
         ${notObject("resources.requests")},
         ${notObject("resources.limits")}
@@ -157,13 +221,13 @@ export class KubernetesCustomizations extends Construct {
       "k8s_placement_shape_warnings",
       hcl`concat(
         ${notObject("nodeSelector")},
+        ${tooManyNames(selectorMerged, "nodeSelector")},
         [for entry in ${entries} : format("customizations.kubernetes tolerations: %s is not a list, ignored", jsonencode(entry.tolerations))
           if try(entry.tolerations, null) != null && !can(concat(entry.tolerations, []))],
-        flatten([for entry in ${entries} : [
-          for toleration in entry.tolerations : format(
+        length(${tolerationsListed}) > ${TOLERATIONS_READ} ? [format(${`customizations.kubernetes tolerations lists %d entries; only the first ${TOLERATIONS_READ} are read.`}, length(${tolerationsListed}))] : [],
+        [for toleration in ${tolerationsRead} : format(
             "customizations.kubernetes tolerations: %s is not a valid toleration, ignored", jsonencode(toleration))
-          if !can(keys(toleration)) || ${malformed("toleration")}
-        ] if can(concat(entry.tolerations, []))])
+          if !can(keys(toleration)) || ${malformed("toleration")}]
       )`,
     ).expression;
   }

@@ -55,6 +55,11 @@ export interface DevcontainerMountsProps {
   readonly mounts: HclValue;
   /** The workspace folder ({@link WorkspaceFolder.path}). */
   readonly workspaceFolder: HclValue;
+  /**
+   * Where the repository is cloned ({@link WorkspaceFolder.repositoryFolder}), the folder the
+   * PVC's `workspace-folder/` is mounted at. @default the workspace folder
+   */
+  readonly repositoryFolder?: HclValue;
   /** Whether it gets the PVC's `workspace-folder/` ({@link WorkspaceFolder.mounted}). */
   readonly workspaceFolderMounted: HclValue;
   /** The remote user's home ({@link WorkspaceUser.homeDir}). */
@@ -74,7 +79,7 @@ export interface DevcontainerMountsProps {
 
 /**
  * Locals (with `localPrefix`): `mount_requests`, `mount_decisions`, `kept_mounts`,
- * `volume_mounts`, `pod_volumes`, `seed_volume_dirs`, `seed_mount_point_dirs`,
+ * `volume_mounts`, `pod_volumes`, `seed_volume_dirs`, `seed_volumes`, `seed_mount_point_dirs`,
  * `mount_warnings`.
  */
 export class DevcontainerMounts extends Construct {
@@ -92,6 +97,12 @@ export class DevcontainerMounts extends Construct {
   public readonly podVolumes: IResolvable;
   /** Local `seed_volume_dirs`: list(string) of `volumes/<source>` / `volumes/anonymous-<i>`. */
   public readonly seedVolumeDirs: string[];
+  /**
+   * Local `seed_volumes`: list(string) of `<volume dir>=<target>`, one per volume (its first
+   * kept mount): seed-home copies the image's content at the target into the volume on its
+   * first use, as Docker does for a new, empty volume.
+   */
+  public readonly seedVolumes: string[];
   /** Local `seed_mount_point_dirs`: list(string) of PVC-relative mount-point directories. */
   public readonly seedMountPointDirs: string[];
   /** Local `mount_warnings`: list(string), one per dropped mount. */
@@ -102,12 +113,13 @@ export class DevcontainerMounts extends Construct {
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);
     const folder = props.workspaceFolder;
+    const repositoryFolder = props.repositoryFolder ?? folder;
     // hcl takes single tokens only; a string template mixing text and tokens goes through format().
     const claimName = Token.isUnresolved(props.claimName)
       ? Fn.format("%s", [props.claimName])
       : props.claimName;
     const mounted = hcl`${props.workspaceFolderMounted} == true`;
-    const folderMountPath = hcl`${mounted} ? ${folder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
+    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
     const substitute = (text: HclValue) =>
       hcl`replace(replace(replace(replace(replace(${text},
         ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${folder})),
@@ -212,16 +224,22 @@ export class DevcontainerMounts extends Construct {
       "seed_volume_dirs",
       hcl`distinct([for m in ${kept.expression} : m.volume_dir if m.kind == "volume"])`,
     );
+    // Docker seeds a volume at the first mount that creates it; a second mount of the same
+    // volume elsewhere sees that content.
+    const seedVolumes = local(
+      "seed_volumes",
+      hcl`[for dir, targets in { for m in ${kept.expression} : m.volume_dir => m.target... if m.kind == "volume" } : format("%s=%s", dir, targets[0])]`,
+    );
     // A mount point lives in the mount that contains it; the longest matching prefix wins
     // (a mounted workspace folder inside the home, a home inside /workspaces).
     const parents = hcl`concat(
       [{ prefix = "/workspaces/", dir = "workspaces/" }, { prefix = format("%s/", ${props.homeDir}), dir = "home/" }],
-      ${mounted} ? [{ prefix = format("%s/", ${folder}), dir = "workspace-folder/" }] : []
+      ${mounted} ? [{ prefix = format("%s/", ${repositoryFolder}), dir = "workspace-folder/" }] : []
     )`;
     const seedMountPointDirs = local(
       "seed_mount_point_dirs",
       hcl`distinct(compact([
-        for path in concat([${folder}], [for m in ${kept.expression} : m.target]) : try(one([
+        for path in concat(distinct([${repositoryFolder}, ${folder}]), [for m in ${kept.expression} : m.target]) : try(one([
           for p in ${parents} : format("%s%s", p.dir, substr(path, length(p.prefix), -1))
           if startswith(path, p.prefix) && length(p.prefix) == max([for q in ${parents} : length(q.prefix) if startswith(path, q.prefix)]...)
         ]), null)
@@ -247,6 +265,7 @@ export class DevcontainerMounts extends Construct {
     this.volumeMounts = volumeMounts.expression as IResolvable;
     this.podVolumes = podVolumes.expression as IResolvable;
     this.seedVolumeDirs = seedVolumeDirs.asList;
+    this.seedVolumes = seedVolumes.asList;
     this.seedMountPointDirs = seedMountPointDirs.asList;
     this.warnings = warnings.asList;
   }
@@ -310,8 +329,9 @@ export interface SeedHomeInitContainerProps {
 /**
  * The `seed-home` init container (spec §9): runs the image as the remote user (the pod's
  * security context) with the whole PVC at /mnt/data, creates the subPath and mount-point
- * directories, and copies the image's home on the first start. Its script reads HOME_DIR,
- * VOLUME_DIRS and MOUNT_POINT_DIRS (space-separated, PVC-relative).
+ * directories, copies the image's home on the first start and seeds each volume from the
+ * image on its first use. Its script reads HOME_DIR, VOLUME_DIRS and MOUNT_POINT_DIRS
+ * (space-separated, PVC-relative) and SEED_VOLUMES (`<volume dir>=<target>`).
  */
 export function seedHomeInitContainer(
   props: SeedHomeInitContainerProps,
@@ -331,6 +351,7 @@ export function seedHomeInitContainer(
         name: "MOUNT_POINT_DIRS",
         value: Token.asString(hcl`join(" ", ${props.mounts.seedMountPointDirs})`),
       },
+      { name: "SEED_VOLUMES", value: Token.asString(hcl`join(" ", ${props.mounts.seedVolumes})`) },
     ],
     resources: {
       requests: { cpu: "50m", memory: "64Mi" },

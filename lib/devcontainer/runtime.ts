@@ -87,6 +87,18 @@ export const KNOWN_CAPABILITIES = [
   "WAKE_ALARM",
 ] as const;
 
+/**
+ * capAdd entries read (devcontainer.json's and runArgs `--cap-add`'s, after the service's
+ * merge); the rest is left out with a warning. There are 42 capability names: the margin is
+ * for spellings (`CAP_` prefixes, case) and repeats. Each entry costs every plan and apply,
+ * so lists are cut before anything walks them (issue 32.2).
+ */
+export const CAPABILITIES_READ = 100;
+/** runtime.host_aliases entries read; the rest is left out with a warning. */
+export const HOST_ALIASES_READ = 50;
+/** Host names read per host alias; the rest is left out with a warning. */
+export const HOST_ALIAS_HOSTNAMES_READ = 20;
+
 /** Size of /dev/shm without `--shm-size` (Docker's default). */
 export const DEFAULT_SHM_SIZE = "64Mi";
 
@@ -157,23 +169,44 @@ export class ContainerRuntime extends Construct {
 
     // Everything read from the metadata, normalized: capability names upper case without
     // `CAP_` (Docker accepts both; Kubernetes wants the bare name), hostnames lower case
-    // (DNS names are case-insensitive; Kubernetes accepts only lower case).
+    // (DNS names are case-insensitive; Kubernetes accepts only lower case). Lists are cut
+    // first (slice() is linear), and a capability named twice is kept at its first place,
+    // found through one map (distinct() compares every pair).
+    const capabilitiesGiven = local(
+      "capabilities_given",
+      hcl`try(concat(${runtime}.cap_add, []), [])`,
+    ).expression;
+    const capabilitiesNormalized = local(
+      "capabilities_normalized",
+      hcl`try([
+        for c in slice(${capabilitiesGiven}, 0, min(length(${capabilitiesGiven}), ${CAPABILITIES_READ})) :
+        upper(trimprefix(upper(trimspace(c)), "CAP_")) if try(trimspace(c) != "", false)
+      ], [])`,
+    ).expression;
+    const capabilityFirst = local(
+      "capabilities_first_position",
+      hcl`{ for position, c in ${capabilitiesNormalized} : c => position... }`,
+    ).expression;
+    const hostAliasesGiven = hcl`try(concat(${runtime}.host_aliases, []), [])`;
     const requested = local(
       "runtime_requested",
       hcl`{
-        capabilities = distinct(try([
-          for c in ${runtime}.cap_add : upper(trimprefix(upper(trimspace(c)), "CAP_"))
-          if try(trimspace(c) != "", false)
-        ], [])),
+        capabilities = [for position, c in ${capabilitiesNormalized} : c if ${capabilityFirst}[c][0] == position],
+        capabilities_listed = length(${capabilitiesGiven}),
+        host_aliases_listed = length(${hostAliasesGiven}),
         privileged = try(${runtime}.privileged == true, false),
         seccomp_unconfined = try(${runtime}.seccomp_unconfined == true, false),
         init = try(${runtime}.init == true, false),
         shm_size_bytes = try(${runtime}.shm_size_bytes, null),
         hostname = try(lower(trimspace(${runtime}.hostname)), ""),
         host_aliases = try([
-          for a in ${runtime}.host_aliases : {
+          for a in slice(${hostAliasesGiven}, 0, min(length(${hostAliasesGiven}), ${HOST_ALIASES_READ})) : {
             ip = try(trimspace(a.ip), null),
-            hostnames = try([for h in a.hostnames : lower(trimspace(h)) if try(trimspace(h) != "", false)], []),
+            hostnames_listed = try(length(a.hostnames), 0),
+            hostnames = try([
+              for h in slice(a.hostnames, 0, min(length(a.hostnames), ${HOST_ALIAS_HOSTNAMES_READ})) :
+              lower(trimspace(h)) if try(trimspace(h) != "", false)
+            ], []),
           }
         ], []),
       }`,
@@ -233,6 +266,7 @@ export class ContainerRuntime extends Construct {
       for a in ${r}.host_aliases : {
         ip = a.ip,
         ip_valid = try(can(regex(${ipPattern}, a.ip)) && (!strcontains(a.ip, ":") || can(cidrhost(format("%s/128", a.ip), 0))), false),
+        hostnames_listed = a.hostnames_listed,
         hostnames = [for h in a.hostnames : h if can(regex(${hostnamePattern}, h)) && length(h) <= 253],
         bad_hostnames = [for h in a.hostnames : h if !(can(regex(${hostnamePattern}, h)) && length(h) <= 253)],
       }
@@ -265,6 +299,13 @@ export class ContainerRuntime extends Construct {
           "Pod Security level restricted: no privilege escalation, so sudo and other setuid programs do not work in this workspace."] : [],
         ${isRestricted} && ${uid} == 0 ? [
           "remoteUser is root: the template's Pod Security level restricted forbids root; the pod meets baseline only (a cluster that enforces restricted refuses it)."] : [],
+        ${r}.capabilities_listed > ${CAPABILITIES_READ} ? [format(
+          "capAdd lists %d entries; only the first ${CAPABILITIES_READ} are read.", ${r}.capabilities_listed)] : [],
+        ${r}.host_aliases_listed > ${HOST_ALIASES_READ} ? [format(
+          "runtime.host_aliases lists %d entries; only the first ${HOST_ALIASES_READ} are read.", ${r}.host_aliases_listed)] : [],
+        [for i, a in ${hostAliasChecks.asList} : format(
+          "runtime.host_aliases[%d] lists %d host names; only the first ${HOST_ALIAS_HOSTNAMES_READ} are read.", i, a.hostnames_listed)
+          if a.hostnames_listed > ${HOST_ALIAS_HOSTNAMES_READ}],
         [for c in ${r}.capabilities : format("capAdd %s is not a capability name; it is not added.", jsonencode(c))
           if !contains(${capabilitiesRequested.asList}, c)],
         ${r}.shm_size_bytes != null && !${shmValid} ? [format(

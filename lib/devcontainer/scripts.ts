@@ -2,8 +2,12 @@ import { Construct, Token, type IResolvable } from "../core/cdk";
 import { Script } from "../../.gen/providers/coder/script";
 import { embeddedScript } from "../core/embedded-script";
 import { hcl } from "../core/hcl";
+import type { LifecycleWaitFor } from "./wait-for";
 
-/** The lifecycle hooks the login-blocking script runs, in order, with their input names. */
+/**
+ * The lifecycle hooks the login-blocking script can run, in order, with their input names:
+ * those up to `waitFor` (LifecycleWaitFor) get their script, the others "".
+ */
 export const LIFECYCLE_HOOKS: readonly (readonly [hook: string, variable: string])[] = [
   ["initializeCommand", "DC_HOOK_INITIALIZE_COMMAND"],
   ["onCreateCommand", "DC_HOOK_ON_CREATE_COMMAND"],
@@ -11,6 +15,22 @@ export const LIFECYCLE_HOOKS: readonly (readonly [hook: string, variable: string
   ["postCreateCommand", "DC_HOOK_POST_CREATE_COMMAND"],
   ["postStartCommand", "DC_HOOK_POST_START_COMMAND"],
 ];
+
+/**
+ * The hooks after-lifecycle.sh runs in the background script when `waitFor` names an earlier
+ * one, in order (initializeCommand and onCreateCommand always run before login).
+ */
+export const BACKGROUND_HOOKS: readonly (readonly [hook: string, variable: string])[] =
+  LIFECYCLE_HOOKS.slice(2);
+
+/** Where the background script records what it is doing, for the workspace page. */
+export const BACKGROUND_STATE_FILE = "/tmp/devcontainer-lifecycle-background.state";
+
+/**
+ * The agent metadata script that shows {@link BACKGROUND_STATE_FILE} (one line the script
+ * writes from fixed words and hook names): "starting" until the script has begun.
+ */
+export const BACKGROUND_STATE_METADATA_SCRIPT = `cat ${BACKGROUND_STATE_FILE} 2>/dev/null || echo starting`;
 
 /** Where the scripts live, from the project root. */
 export const SCRIPTS_DIR = "templates/devcontainer/scripts";
@@ -22,8 +42,13 @@ export interface DevcontainerScriptsProps {
    */
   readonly startCount: number;
   readonly agentId: string;
-  /** The workspace folder (clone target, hooks' working directory). */
+  /** The workspace folder (the hooks' working directory, and the clone target by default). */
   readonly workspaceFolder: string;
+  /**
+   * Where the repository is cloned when not the workspace folder (workspaceMount's target,
+   * {@link WorkspaceFolder.repositoryFolder}). @default the workspace folder
+   */
+  readonly repositoryFolder?: string;
   /** The `repository` and `branch` parameters. */
   readonly repository: string;
   readonly branch: string;
@@ -31,6 +56,8 @@ export interface DevcontainerScriptsProps {
   readonly commit: string;
   /** Map of hook name → rendered sh script (hooks absent when unset). */
   readonly lifecycleScripts: IResolvable;
+  /** Which hooks run before login (`waitFor`). */
+  readonly waitFor: LifecycleWaitFor;
   /** The repository's VS Code extension IDs. */
   readonly vscodeExtensions: string[];
   /** The repository's merged VS Code settings as JSON text. */
@@ -45,11 +72,15 @@ export interface DevcontainerScriptsProps {
 }
 
 /**
- * The three `coder_script`s that run on every start (count = start_count):
+ * The four `coder_script`s that run on every start (count = start_count):
  *
  * - `devcontainer_lifecycle` (blocks login): clones the branch on the first start, then
- *   runs the Dev Container hooks up to postStartCommand;
- * - `devcontainer_post_attach`: waits for it and runs postAttachCommand when it succeeded;
+ *   runs the Dev Container hooks up to `waitFor` (default updateContentCommand);
+ * - `devcontainer_lifecycle_background`: waits for it and, when it succeeded, runs the hooks
+ *   after `waitFor` up to postStartCommand, in order, without blocking login; it records
+ *   its state in {@link BACKGROUND_STATE_FILE} for the workspace page;
+ * - `devcontainer_post_attach`: waits for the login-blocking script only and runs
+ *   postAttachCommand when it succeeded (blocking login only when `waitFor` names it);
  * - `devcontainer_vscode`: installs the extensions and merges the settings for both
  *   VS Code Desktop and vscode-web.
  *
@@ -58,13 +89,17 @@ export interface DevcontainerScriptsProps {
  */
 export class DevcontainerScripts extends Construct {
   public readonly lifecycle: Script;
+  public readonly background: Script;
   public readonly postAttach: Script;
   public readonly vscode: Script;
 
   constructor(scope: Construct, id: string, props: DevcontainerScriptsProps) {
     super(scope, id);
-    const hook = (name: string) =>
-      Token.asString(hcl`lookup(${props.lifecycleScripts}, ${name}, "")`);
+    const hook = (name: string) => hcl`lookup(${props.lifecycleScripts}, ${name}, "")`;
+    const blocking = (name: string) =>
+      Token.asString(hcl`${props.waitFor.blocksLogin(name)} ? ${hook(name)} : ""`);
+    const background = (name: string) =>
+      Token.asString(hcl`${props.waitFor.blocksLogin(name)} ? "" : ${hook(name)}`);
     const common = { agentId: props.agentId, count: props.startCount, runOnStart: true };
 
     this.lifecycle = new Script(this, "devcontainer_lifecycle", {
@@ -75,12 +110,29 @@ export class DevcontainerScripts extends Construct {
       timeout: props.lifecycleTimeoutSeconds,
       script: embeddedScript(this, `${SCRIPTS_DIR}/lifecycle.sh`, [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_REPOSITORY_FOLDER", value: props.repositoryFolder ?? props.workspaceFolder },
         { name: "DC_REPOSITORY", value: props.repository },
         { name: "DC_BRANCH", value: props.branch },
         { name: "DC_COMMIT", value: props.commit },
         ...LIFECYCLE_HOOKS.map(([name, variable]) => ({
           name: variable,
-          value: hook(name),
+          value: blocking(name),
+          encoding: "base64" as const,
+        })),
+      ]),
+    });
+    this.background = new Script(this, "devcontainer_lifecycle_background", {
+      ...common,
+      displayName: "Dev Container lifecycle after login",
+      icon: "/icon/docker.svg",
+      startBlocksLogin: false,
+      script: embeddedScript(this, `${SCRIPTS_DIR}/after-lifecycle.sh`, [
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_LOG_NAME", value: "devcontainer-lifecycle-after-login" },
+        { name: "DC_STATE_FILE", value: BACKGROUND_STATE_FILE },
+        ...BACKGROUND_HOOKS.map(([name, variable]) => ({
+          name: variable,
+          value: background(name),
           encoding: "base64" as const,
         })),
       ]),
@@ -89,12 +141,13 @@ export class DevcontainerScripts extends Construct {
       ...common,
       displayName: "Dev Container postAttachCommand",
       icon: "/icon/docker.svg",
-      startBlocksLogin: false,
-      script: embeddedScript(this, `${SCRIPTS_DIR}/post-attach.sh`, [
+      startBlocksLogin: props.waitFor.blocksLogin("postAttachCommand"),
+      script: embeddedScript(this, `${SCRIPTS_DIR}/after-lifecycle.sh`, [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_LOG_NAME", value: "devcontainer-post-attach" },
         {
           name: "DC_HOOK_POST_ATTACH_COMMAND",
-          value: hook("postAttachCommand"),
+          value: Token.asString(hook("postAttachCommand")),
           encoding: "base64",
         },
       ]),

@@ -9,8 +9,11 @@
  *   else 250m / 512Mi. CPU and memory reservations are capped by max_cpu/max_memory.
  * - Limits are the larger of the reservation and the parameter, unless the
  *   repository gives a limit (which is then only raised to the request).
- * - The disk is the parameter, or the repository's storage when that is larger.
- * - Extended resources (GPUs, hugepages, …) pass through as limits.
+ * - The disk is the parameter, or the repository's storage when that is larger, up to
+ *   max_disk (the parameter is the user's own and never lowered).
+ * - Ephemeral storage passes through, its request and limit capped by max_ephemeral_storage.
+ * - Extended resources (GPUs, …) are limits (Kubernetes reserves them: request = limit), only
+ *   the names max_extended_resources lists, each up to its most; hugepages up to max_memory.
  * Every value a repository gives that cannot be used becomes a warning naming the
  * field and the value; none of them can fail the plan.
  */
@@ -34,6 +37,11 @@ import {
 } from "./kubernetes-quantities";
 import type { KubernetesCustomizations } from "./kubernetes-customizations";
 import { NamedLocals } from "./named-locals";
+import {
+  DEFAULT_MAX_DISK_GIB,
+  DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
+  DEFAULT_MAX_EXTENDED_RESOURCES,
+} from "./quantity-caps";
 
 export interface DevcontainerSizingProps {
   /** customizations.kubernetes, parsed. */
@@ -53,6 +61,21 @@ export interface DevcontainerSizingProps {
   readonly maxCpu: HclValue;
   /** var.max_memory: the most GiB a repository may reserve. */
   readonly maxMemory: HclValue;
+  /**
+   * var.max_disk: the most GiB a repository's storage may raise the disk to.
+   * @default DEFAULT_MAX_DISK_GIB
+   */
+  readonly maxDisk?: HclValue;
+  /**
+   * var.max_ephemeral_storage: the most GiB of ephemeral-storage request and limit.
+   * @default DEFAULT_MAX_EPHEMERAL_STORAGE_GIB
+   */
+  readonly maxEphemeralStorage?: HclValue;
+  /**
+   * var.max_extended_resources: map of extended resource name → the most a workspace gets;
+   * other names are dropped. @default DEFAULT_MAX_EXTENDED_RESOURCES
+   */
+  readonly maxExtendedResources?: HclValue;
   /** Prefix of every local's name (tests plan many instances at once). @default "" */
   readonly localPrefix?: string;
 }
@@ -95,6 +118,9 @@ export class DevcontainerSizing extends Construct {
     const str = (l: TerraformLocal) => l.asString;
     const num = (l: TerraformLocal) => l.asNumber;
     const any = (l: TerraformLocal) => l.expression;
+    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
+    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
+    const maxExtended = props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES };
 
     // --- customizations.kubernetes: keep the valid entries, warn about the rest -----------
     const pattern = locals.add("quantity_pattern", QUANTITY_PATTERN).asString;
@@ -322,10 +348,19 @@ export class DevcontainerSizing extends Construct {
       "required_disk",
       hcl`${num(storageAmount)} != null ? ${num(storageAmount)} : ${num(hrStorage)}`,
     );
+    const diskRaised = locals.add(
+      "disk_raised",
+      hcl`try(${num(requiredDisk)} > tonumber(${props.diskSize}) * ${GIB}, false)`,
+    );
+    // The repository raises the disk up to max_disk; the parameter, the user's own, stays.
+    const diskCapped = locals.add(
+      "disk_capped",
+      hcl`${any(diskRaised)} && try(${num(requiredDisk)} > ${maxDisk} * ${GIB}, false)`,
+    );
     const diskSize = locals.add(
       "disk_size",
-      hcl`try(${num(requiredDisk)} > tonumber(${props.diskSize}) * ${GIB}, false)
-        ? (${str(storage)} != null ? ${str(storage)} : tostring(floor(${num(hrStorage)})))
+      hcl`${any(diskCapped)} ? format("%sGi", tostring(max(tonumber(${props.diskSize}), ${maxDisk})))
+        : ${any(diskRaised)} ? (${str(storage)} != null ? ${str(storage)} : tostring(floor(${num(hrStorage)})))
         : format("%sGi", tostring(${props.diskSize}))`,
     );
     const storageWarnings = locals.add(
@@ -336,17 +371,29 @@ export class DevcontainerSizing extends Construct {
     );
 
     // --- Ephemeral storage: passed through, limit raised to the request --------------------
+    const maxEphemeralBytes = hcl`${maxEphemeral} * ${GIB}`;
+    const maxEphemeralQuantity = hcl`format("%sGi", tostring(${maxEphemeral}))`;
+    const ephemeralRequestCapped = locals.add(
+      "ephemeral_storage_request_capped",
+      hcl`try(${any(requestAmounts)}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
+    );
     const ephemeralRequest = locals.add(
       "ephemeral_storage_request",
-      hcl`lookup(${any(requests)}, "ephemeral-storage", null)`,
+      hcl`${any(ephemeralRequestCapped)} ? ${maxEphemeralQuantity} : lookup(${any(requests)}, "ephemeral-storage", null)`,
+    );
+    const ephemeralLimitCapped = locals.add(
+      "ephemeral_storage_limit_capped",
+      hcl`try(${any(limitAmounts)}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
     );
     const ephemeralRaised = locals.add(
       "ephemeral_storage_limit_raised",
-      hcl`try(${any(limitAmounts)}["ephemeral-storage"] < ${any(requestAmounts)}["ephemeral-storage"], false)`,
+      hcl`try(${any(limitAmounts)}["ephemeral-storage"] < min(${any(requestAmounts)}["ephemeral-storage"], ${maxEphemeralBytes}), false)`,
     );
     const ephemeralLimit = locals.add(
       "ephemeral_storage_limit",
-      hcl`${any(ephemeralRaised)} ? ${str(ephemeralRequest)} : lookup(${any(limits)}, "ephemeral-storage", null)`,
+      hcl`${any(ephemeralRaised)} ? ${str(ephemeralRequest)}
+        : ${any(ephemeralLimitCapped)} ? ${maxEphemeralQuantity}
+        : lookup(${any(limits)}, "ephemeral-storage", null)`,
     );
     const limitRaisedWarning = (name: string, raised: TerraformLocal, request: TerraformLocal) =>
       hcl`${any(raised)} ? [format(
@@ -366,22 +413,67 @@ export class DevcontainerSizing extends Construct {
       "extended_resource_names",
       hcl`sort(setsubtract(setunion(keys(${any(requests)}), keys(${any(limits)})), ${STANDARD_RESOURCE_NAMES}))`,
     );
+    // Kubernetes reserves an extended resource's limit, so only the names the operator lists
+    // pass, each up to its most (hugepages, no extended resource, are capped by max_memory).
+    const extendedMaxima = locals.add("extended_resource_maxima", hcl`${maxExtended}`).expression;
+    const extendedAllowed = locals.add(
+      "extended_resource_allowed",
+      hcl`{ for name in ${extendedNames.asList} :
+        name => !strcontains(name, "/") || contains(keys(${extendedMaxima}), name) }`,
+    );
+    const givenExtended = hcl`lookup(${any(limits)}, name, lookup(${any(requests)}, name, null))`;
+    const extendedCapped = locals.add(
+      "extended_resource_capped",
+      hcl`{ for name in ${extendedNames.asList} : name => strcontains(name, "/") && try(
+        lookup(${any(limitAmounts)}, name, lookup(${any(requestAmounts)}, name, 0)) > ${extendedMaxima}[name], false) }`,
+    );
     const extendedLimits = locals.add(
       "extended_resource_limits",
       hcl`{ for name in ${extendedNames.asList} :
-        name => lookup(${any(limits)}, name, lookup(${any(requests)}, name, null)) }`,
+        name => ${any(extendedCapped)}[name] ? tostring(${extendedMaxima}[name]) : ${givenExtended}
+        if ${any(extendedAllowed)}[name] }`,
     );
+    const allowedNames = hcl`length(${extendedMaxima}) == 0 ? "none" : join(", ", keys(${extendedMaxima}))`;
     const extendedWarnings = locals.add(
       "extended_resource_warnings",
-      hcl`[for name in ${extendedNames.asList} : format(
-        "customizations.kubernetes resources[%s]: the request %s and the limit %s differ; Kubernetes needs them equal, so the limit is used",
-        jsonencode(name), jsonencode(${any(requests)}[name]), jsonencode(${any(limits)}[name]))
-        if try(${any(requestAmounts)}[name] != ${any(limitAmounts)}[name], false)]`,
+      hcl`concat(
+        [for name in ${extendedNames.asList} : format(
+          "customizations.kubernetes resources[%s] = %s: not an extended resource the template variable max_extended_resources allows (%s), ignored",
+          jsonencode(name), jsonencode(${givenExtended}), ${allowedNames})
+          if !${any(extendedAllowed)}[name]],
+        [for name in ${extendedNames.asList} : format(
+          "customizations.kubernetes resources[%s] = %s exceeds max_extended_resources[%s] = %s: the limit is %s",
+          jsonencode(name), jsonencode(${givenExtended}), jsonencode(name), tostring(${extendedMaxima}[name]), tostring(${extendedMaxima}[name]))
+          if ${any(extendedAllowed)}[name] && ${any(extendedCapped)}[name]],
+        [for name in ${extendedNames.asList} : format(
+          "customizations.kubernetes resources[%s]: the request %s and the limit %s differ; Kubernetes needs them equal, so the limit is used",
+          jsonencode(name), jsonencode(${any(requests)}[name]), jsonencode(${any(limits)}[name]))
+          if ${any(extendedAllowed)}[name] && try(${any(requestAmounts)}[name] != ${any(limitAmounts)}[name], false)]
+      )`,
     );
+    const gpuAllowed = hcl`try(${extendedMaxima}[${HOST_REQUIREMENTS_GPU_RESOURCE}] >= 1, false)`;
     const gpuLimits = locals.add(
       "gpu_limits",
       hcl`{ for name, value in { ${HOST_REQUIREMENTS_GPU_RESOURCE} = "1" } : name => value
-        if ${any(hrGpuRequested)} }`,
+        if ${any(hrGpuRequested)} && ${gpuAllowed} }`,
+    );
+    const quantityCapWarnings = locals.add(
+      "quantity_cap_warnings",
+      hcl`concat(
+        ${any(diskCapped)} ? [${str(storage)} != null
+          ? format("customizations.kubernetes storage = %s exceeds max_disk %s GiB: the disk is %s", jsonencode(${str(storage)}), tostring(${maxDisk}), ${str(diskSize)})
+          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${gib(num(hrStorage))}, tostring(${maxDisk}), ${str(diskSize)})
+        ] : [],
+        ${any(ephemeralRequestCapped)} ? [format(
+          "customizations.kubernetes resources.requests[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: reserving %s",
+          jsonencode(${any(requests)}["ephemeral-storage"]), tostring(${maxEphemeral}), ${str(ephemeralRequest)})] : [],
+        ${any(ephemeralLimitCapped)} ? [format(
+          "customizations.kubernetes resources.limits[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: the limit is %s",
+          jsonencode(${any(limits)}["ephemeral-storage"]), tostring(${maxEphemeral}), ${str(ephemeralLimit)})] : [],
+        ${any(hrGpuRequested)} && !${gpuAllowed} ? [format(
+          "hostRequirements.gpu %s asks for a GPU; %s is not in the template variable max_extended_resources (%s), so none is requested",
+          ${str(hrGpu)}, ${HOST_REQUIREMENTS_GPU_RESOURCE}, ${allowedNames})] : []
+      )`,
     );
 
     // --- What goes on the container -----------------------------------------------------------
@@ -437,7 +529,7 @@ export class DevcontainerSizing extends Construct {
       "resource_warnings",
       hcl`concat(
         ${k8s.resourceShapeWarnings},
-        ${any(invalidWarnings)}, ${any(hrInvalid)}, ${any(hrIgnored)}, ${any(capWarnings)}, ${any(raisedWarnings)},
+        ${any(invalidWarnings)}, ${any(hrInvalid)}, ${any(hrIgnored)}, ${any(capWarnings)}, ${any(quantityCapWarnings)}, ${any(raisedWarnings)},
         ${any(extendedWarnings)}, ${any(storageWarnings)}
       )`,
     );

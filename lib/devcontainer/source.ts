@@ -66,6 +66,19 @@ export const ENV_SCRIPT_MAX_BASE64 = 131000;
 export const FORWARD_PORTS_READ = 1000;
 
 /**
+ * customizations.vscode extensions read; the rest is left out with a warning. Every list the
+ * repository controls is cut before anything walks it (issue 32.2): each entry costs every
+ * plan and apply of the workspace.
+ */
+export const EXTENSIONS_READ = 100;
+/** The service's warnings shown; a line says how many more there were. */
+export const SERVICE_WARNINGS_READ = 100;
+/** `${localEnv:…}`-style variables read from the metadata; the rest is left out with a warning. */
+export const VARIABLES_READ = 100;
+/** Places read per variable (`used_in`): enough to tell a mount-only variable from a used one. */
+export const VARIABLE_USES_READ = 100;
+
+/**
  * Where a workspace's container comes from, and what its Dev Container configuration
  * says (apply time):
  *
@@ -130,6 +143,8 @@ export class DevcontainerSource extends Construct {
   public readonly portWarnings: TerraformLocal;
   /** `local.extension_warnings`: one line per extension ID that is not one (not installed). */
   public readonly extensionWarnings: TerraformLocal;
+  /** `local.variable_warnings`: one line when more than VARIABLES_READ variables are listed. */
+  public readonly variableWarnings: TerraformLocal;
   /** `local.dc_mounts`: `{kind, source, target, read_only}` in the service's order (indexes count). */
   public readonly mounts: TerraformLocal;
   /** `local.dc_configuration`: the merged configuration object, `{}` when absent or not JSON. */
@@ -206,25 +221,53 @@ export class DevcontainerSource extends Construct {
     );
     // An ID becomes an argument of `code-server --install-extension`: EXTENSION_ID_PATTERN only.
     const extensionValid = hcl`can(regex(${EXTENSION_ID_PATTERN}, extension))`;
+    const extensionsGiven = local(
+      "extensions_given",
+      hcl`try(concat(${dc}.extensions, []), [])`,
+    ).expression;
+    const extensionsRead = local(
+      "extensions_read",
+      hcl`slice(${extensionsGiven}, 0, min(length(${extensionsGiven}), ${EXTENSIONS_READ}))`,
+    ).expression;
     this.vscodeExtensions = local(
       "vscode_extensions",
-      hcl`try([for extension in ${dc}.extensions : extension if extension != null && extension != "" && ${extensionValid}], [])`,
+      hcl`try([for extension in ${extensionsRead} : extension if extension != null && extension != "" && ${extensionValid}], [])`,
     );
     this.extensionWarnings = local(
       "extension_warnings",
-      hcl`try([for extension in ${dc}.extensions : format(
+      hcl`concat(
+        length(${extensionsGiven}) > ${EXTENSIONS_READ} ? [format("customizations.vscode.extensions lists %d entries; only the first ${EXTENSIONS_READ} are read.", length(${extensionsGiven}))] : [],
+        try([for extension in ${extensionsRead} : format(
         "customizations.vscode.extensions %s is not an extension ID (publisher.name, optionally @version); it is not installed.",
-        ${quotedForWarning(hcl`extension`)}) if extension != null && extension != "" && !${extensionValid}], [])`,
+        ${quotedForWarning(hcl`extension`)}) if extension != null && extension != "" && !${extensionValid}], [])
+      )`,
     );
     this.vscodeSettings = local("vscode_settings", hcl`try(coalesce(${dc}.settings_json), "{}")`);
     this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
+    const warningsGiven = local(
+      "dc_warnings_given",
+      hcl`try(concat(${dc}.warnings, []), [])`,
+    ).expression;
     this.warnings = local(
       "dc_warnings",
-      hcl`try([for warning in ${dc}.warnings : warning if warning != null && warning != ""], [])`,
+      hcl`concat(
+        try([for warning in slice(${warningsGiven}, 0, min(length(${warningsGiven}), ${SERVICE_WARNINGS_READ})) : warning if warning != null && warning != ""], []),
+        length(${warningsGiven}) > ${SERVICE_WARNINGS_READ} ? [format("The service reported %d more warnings about the configuration; only the first ${SERVICE_WARNINGS_READ} are shown.", length(${warningsGiven}) - ${SERVICE_WARNINGS_READ})] : []
+      )`,
     );
+    const variablesGiven = local(
+      "variables_given",
+      hcl`try(concat(${dc}.variables, []), [])`,
+    ).expression;
     this.variables = local(
       "variables",
-      hcl`try([for variable in ${dc}.variables : variable if variable != null], [])`,
+      hcl`try([for variable in slice(${variablesGiven}, 0, min(length(${variablesGiven}), ${VARIABLES_READ})) :
+        merge(variable, { used_in = try(slice(variable.used_in, 0, min(length(variable.used_in), ${VARIABLE_USES_READ})), []) })
+        if variable != null], [])`,
+    );
+    this.variableWarnings = local(
+      "variable_warnings",
+      hcl`length(${variablesGiven}) > ${VARIABLES_READ} ? [format("The configuration references %d variables; only the first ${VARIABLES_READ} are read (the rest are not asked for).", length(${variablesGiven}))] : []`,
     );
     // Only real TCP port numbers become apps; the rest is reported in portWarnings.
     // (try() around the test: && does not short-circuit on a null or a string.)
@@ -242,9 +285,13 @@ export class DevcontainerSource extends Construct {
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
     // Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and
     // no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.
+    const forwardPortsListed = local(
+      "forward_ports_listed",
+      hcl`try(length(concat(${dc}.forward_ports, [])), 0)`,
+    ).asNumber;
     const forwardPorts = local(
       "forward_ports_read",
-      hcl`try(slice(${dc}.forward_ports, 0, min(length(${dc}.forward_ports), ${FORWARD_PORTS_READ})), [])`,
+      hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
     ).asList;
     const validPorts = local(
       "ports_valid",
@@ -266,7 +313,7 @@ export class DevcontainerSource extends Construct {
     this.portWarnings = local(
       "port_warnings",
       hcl`try(concat(
-        can(slice(${dc}.forward_ports, 0, 0)) && try(length(${dc}.forward_ports), 0) > ${FORWARD_PORTS_READ} ? [format("forwardPorts lists %d entries; only the first ${FORWARD_PORTS_READ} are read.", length(${dc}.forward_ports))] : [],
+        ${forwardPortsListed} > ${FORWARD_PORTS_READ} ? [format("forwardPorts lists %d entries; only the first ${FORWARD_PORTS_READ} are read.", ${forwardPortsListed})] : [],
         try([for index, port in ${forwardPorts} : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
         try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
@@ -279,15 +326,20 @@ export class DevcontainerSource extends Construct {
       ), [])`,
     );
     // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
-    this.mounts = local("dc_mounts", hcl`try([for mount in ${dc}.mounts : mount], [])`);
-    // merge() rejects anything but an object, so a JSON list or string also becomes {}.
-    this.configuration = local(
-      "dc_configuration",
-      hcl`try(merge({}, jsondecode(${dc}.configuration_json)), {})`,
-    );
+    // concat(), not a for expression: the list is as long as the repository makes it, and
+    // DevcontainerMounts cuts it (MOUNTS_READ) before it walks it.
+    this.mounts = local("dc_mounts", hcl`try(concat(${dc}.mounts, []), [])`);
+    // merge() rejects anything but an object (it skips null), so a JSON list or string also
+    // becomes {}, and text that is no JSON decodes to false, which merge() rejects too.
+    // Decoded once: the text is the repository's whole configuration (up to preview's 1 MiB).
+    const decoded = local(
+      "dc_configuration_decoded",
+      hcl`try(jsondecode(${dc}.configuration_json), false)`,
+    ).expression;
+    this.configuration = local("dc_configuration", hcl`try(merge({}, ${decoded}), {})`);
     this.configurationWarnings = local(
       "configuration_warnings",
-      hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, jsondecode(${dc}.configuration_json))) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,
+      hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, ${decoded})) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,
     );
   }
 }

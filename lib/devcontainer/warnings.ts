@@ -74,6 +74,11 @@ export interface DevcontainerWarningsProps {
    * start): never missing. @default []
    */
   readonly providedVariables?: HclValue;
+  /**
+   * localEnv names the workspace gives a value when the text sets none
+   * ({@link LocalEnvDefaults.names}): never required. @default []
+   */
+  readonly defaultedVariables?: HclValue;
   /** Prefix of every local's and check block's name (tests plan many at once). @default "" */
   readonly localPrefix?: string;
 }
@@ -138,20 +143,32 @@ export class DevcontainerWarnings extends Construct {
       hcl`length(${any(allWarnings)}) == 0 ? "none" : format("%d - see the build log", length(${any(allWarnings)}))`,
     );
 
-    // Required: localEnv variables without a default that something other than a mount
-    // uses (a mount's source is resolved by the service, not in the workspace). The test is
+    // Required: localEnv variables without a default that something other than a mount or
+    // the build uses (a mount's source and build.args are resolved by the service, which
+    // never sees the workspace's values: no setting of the workspace can reach them). The test is
     // unmarked for the same reason as the warning lines' filter.
     const requiredTest = hcl`try(
       variable.kind == "localEnv" && variable.default == null
       && can(regex(${VARIABLE_NAME_PATTERN}, variable.name))
-      && length([for use in concat(variable.used_in, []) : use if try(!startswith(use, "mounts"), false)]) > 0,
+      && length([for use in concat(variable.used_in, []) : use if try(!startswith(use, "mounts") && !startswith(use, "build."), false)]) > 0,
       false)`;
-    const required = locals.add(
-      "required_variables",
-      hcl`distinct([for variable in try(nonsensitive(${list(props.variables)}), ${list(props.variables)}) :
+    // A name listed twice is kept at its first place, found through one map (distinct()
+    // compares every pair).
+    const requiredListed = locals.add(
+      "required_variables_listed",
+      hcl`[for variable in try(nonsensitive(${list(props.variables)}), ${list(props.variables)}) :
         tostring(try(nonsensitive(variable.name), variable.name))
         if try(nonsensitive(${requiredTest}), ${requiredTest})
-      ])`,
+        && !try(contains(${list(props.defaultedVariables)}, nonsensitive(variable.name)), contains(${list(props.defaultedVariables)}, variable.name), false)
+      ]`,
+    );
+    const requiredFirst = locals.add(
+      "required_variables_first_position",
+      hcl`{ for position, name in ${any(requiredListed)} : name => position... }`,
+    );
+    const required = locals.add(
+      "required_variables",
+      hcl`[for position, name in ${any(requiredListed)} : name if ${any(requiredFirst)}[name][0] == position]`,
     );
     // Only the names go into the message: Terraform prints the values a failed check
     // references, and the parameter text holds users' tokens.

@@ -86,15 +86,26 @@ export interface WorkspaceFolderProps {
   readonly workspaceId: HclValue;
   /** The remote user's home ({@link WorkspaceUser.homeDir}): a folder equal to it is not mounted. */
   readonly homeDir: HclValue;
+  /**
+   * The configuration's `workspaceMount` (a `key=value,…` mount string, or null): where it
+   * names a `target`, the repository is cloned there, and the workspace folder is only where
+   * the IDEs open and the hooks run. @default null
+   */
+  readonly workspaceMount?: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
 
 /**
  * Locals (with `localPrefix`): `repo_name`, `workspace_folder`, `workspace_folder_basename`,
- * `workspace_folder_mounted`, `workspace_folder_mount_path`, `workspace_folder_warnings`, and
- * the intermediate `repo_name_requested`, `workspace_folder_requested` (what warnings quote) and
- * `workspace_folder_normalized`.
+ * `repository_folder`, `workspace_folder_mounted`, `workspace_folder_mount_path`,
+ * `workspace_folder_warnings`, and the intermediate `repo_name_requested`,
+ * `workspace_folder_requested`, `workspace_mount_target_requested` (what warnings quote),
+ * `workspace_folder_normalized` and `workspace_mount_target_normalized`.
+ *
+ * The repository folder is where the clone goes: workspaceMount's target when it names a usable
+ * one (the Dev Containers tools mount the source there), else the workspace folder. The PVC's
+ * `workspace-folder/` is mounted there when it is outside /workspaces and the home.
  */
 export class WorkspaceFolder extends Construct {
   /** Local `repo_name`: the repository's last path segment without `.git`. */
@@ -103,12 +114,14 @@ export class WorkspaceFolder extends Construct {
   public readonly path: string;
   /** Local `workspace_folder_basename`: its last segment. */
   public readonly basename: string;
+  /** Local `repository_folder`: where the repository is cloned (see the class comment). */
+  public readonly repositoryFolder: string;
   /**
-   * Local `workspace_folder_mounted`: true when the folder gets the PVC's `workspace-folder/`
-   * (it is neither `/workspaces`, under `/workspaces/`, nor the home).
+   * Local `workspace_folder_mounted`: true when the repository folder gets the PVC's
+   * `workspace-folder/` (it is neither `/workspaces`, under `/workspaces/`, nor the home).
    */
   public readonly mounted: IResolvable;
-  /** Local `workspace_folder_mount_path`: the folder when mounted, else the unused path. */
+  /** Local `workspace_folder_mount_path`: the repository folder when mounted, else the unused path. */
   public readonly mountPath: string;
   /** Local `workspace_folder_warnings`: list(string), one per bad value. */
   public readonly warnings: string[];
@@ -147,28 +160,53 @@ export class WorkspaceFolder extends Construct {
     // The folder reaches the vscode-desktop link unencoded, the IDE modules' scripts, our
     // scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's characters (so no
     // unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
-    const valid = hcl`try(
-      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${normalized.asString})) &&
-      !can(regex("(^|/)[.][.]?(/|$)", ${normalized.asString})) &&
-      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${normalized.asString}), false)`;
+    const validFolder = (path: string) => hcl`try(
+      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${path})) &&
+      !can(regex("(^|/)[.][.]?(/|$)", ${path})) &&
+      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${path}), false)`;
     // A valid folder the container cannot have: a system directory, or a segment too long to
     // create (the pattern is ASCII: a character is a byte).
+    const tooLong = (path: string) => hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
+    const valid = validFolder(normalized.asString);
     const systemPath = isSystemPath(normalized.asString);
-    const longSegment = hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${normalized.asString}))`;
+    const longSegment = tooLong(normalized.asString);
 
     const folder = local(
       "workspace_folder",
       hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
     );
     const basename = local("workspace_folder_basename", hcl`basename(${folder.asString})`);
+
+    // workspaceMount's target: the value of its target (or dst, destination) key, with the
+    // placeholders the tools substitute; `${containerWorkspaceFolder}` is the workspace folder.
+    const mountTargetRequested = local(
+      "workspace_mount_target_requested",
+      hcl`try(replace(replace(replace(replace(replace(
+        trimspace(regex("(?:^|,)[ ]*(?:target|dst|destination)=([^,]*)", ${props.workspaceMount ?? hcl`null`})[0]),
+        ${"${localWorkspaceFolderBasename}"}, ${repoName.asString}),
+        ${"${containerWorkspaceFolderBasename}"}, ${repoName.asString}),
+        ${"${containerWorkspaceFolder}"}, ${folder.asString}),
+        ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
+        "/(.)[/]+$/", "$1"), null)`,
+    );
+    const mountTarget = local(
+      "workspace_mount_target_normalized",
+      hcl`try(${collapseSlashes(mountTargetRequested.asString)}, null)`,
+    ).asString;
+    const targetUsable = hcl`${mountTarget} != null && ${validFolder(mountTarget)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`;
+    const repositoryFolder = local(
+      "repository_folder",
+      hcl`${targetUsable} ? ${mountTarget} : ${folder.asString}`,
+    );
+    const repo = repositoryFolder.asString;
     const mounted = local(
       "workspace_folder_mounted",
-      hcl`!(${folder.asString} == "/workspaces" || startswith(${folder.asString}, "/workspaces/") ||
-        ${folder.asString} == try(tostring(${props.homeDir}), null))`,
+      hcl`!(${repo} == "/workspaces" || startswith(${repo}, "/workspaces/") ||
+        ${repo} == try(tostring(${props.homeDir}), null))`,
     );
     const mountPath = local(
       "workspace_folder_mount_path",
-      hcl`${mounted.asBoolean} ? ${folder.asString} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`,
+      hcl`${mounted.asBoolean} ? ${repo} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`,
     );
     const warnings = local(
       "workspace_folder_warnings",
@@ -184,13 +222,17 @@ export class WorkspaceFolder extends Construct {
           ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
         ${valid} && !${systemPath} && ${longSegment} ? [format(
           "workspaceFolder %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})] : []
+          ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
+        ${mountTargetRequested.asString} != null && !(${targetUsable}) ? [format(
+          "workspaceMount's target %s cannot hold the repository (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, outside the system directories); it is cloned into the workspace folder %s.",
+          ${quotedForWarning(mountTargetRequested.asString)}, ${folder.asString})] : []
       )`,
     );
 
     this.repoName = repoName.asString;
     this.path = folder.asString;
     this.basename = basename.asString;
+    this.repositoryFolder = repo;
     this.mounted = mounted.asBoolean;
     this.mountPath = mountPath.asString;
     this.warnings = warnings.asList;

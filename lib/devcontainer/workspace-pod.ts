@@ -39,6 +39,12 @@ export interface DevcontainerPodProps {
    * `secretKeyRef`, so no value appears in the Deployment.
    */
   readonly variablesSecretName: string;
+  /**
+   * `NAME=value` lines for `${localEnv:NAME}` names the variables text does not set
+   * ({@link LocalEnvDefaults.text}): the workspace user's own HOME, USER and the like, no
+   * secret. @default ""
+   */
+  readonly localEnvDefaults?: string;
   /** Map with `containerEnv` / `remoteEnv` rendered scripts (absent when empty). */
   readonly envScripts: IResolvable;
   readonly resources: DeploymentV1SpecTemplateSpecContainerResources;
@@ -137,6 +143,7 @@ export class DevcontainerPod extends Construct {
                   secretKeyRef: { name: props.variablesSecretName, key: VARIABLES_SECRET_KEY },
                 },
               },
+              { name: "DC_LOCALENV_DEFAULTS", value: props.localEnvDefaults ?? "" },
               { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
               { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
             ],

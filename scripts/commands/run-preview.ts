@@ -36,6 +36,9 @@ import {
   type PreviewReport,
 } from "../../app/preview/render-report";
 import { quoteAddHostOptions } from "../../app/preview/run-args";
+import { substituteFolderVariables } from "../../app/preview/folder-variables";
+import { dockerNotes } from "../../app/preview/docker-notes";
+import { inferImageUser } from "../../app/preview/image-user";
 import {
   HOST_SESSION_VARIABLES,
   skippedEnvScriptNote,
@@ -172,7 +175,20 @@ export class PreviewSession {
     readonly requiredVariables: readonly string[],
   ) {}
 
+  /**
+   * The operator configuration (coder-cdktf.jsonc) the template was synthesized with: its
+   * path, null for none (the built-in defaults), undefined when the session was not told.
+   */
+  operatorConfig: string | null | undefined;
+
   static async start(configFile?: string): Promise<PreviewSession> {
+    const session = await PreviewSession.synthesized(configFile);
+    const { resolveConfigPath } = await import("../../app/config-path");
+    session.operatorConfig = resolveConfigPath(projectRoot(), configFile) ?? null;
+    return session;
+  }
+
+  private static async synthesized(configFile?: string): Promise<PreviewSession> {
     const synthesize = async (outdir: string) => {
       // Loaded here, not with this module: the templates and cdktf are most of a load, and
       // sessions on a template synthesized already (the tests', the cache's) never need them.
@@ -370,16 +386,23 @@ function configurationNotes(found: DevcontainerFile, where: ConfigurationLocatio
 /**
  * A Dockerfile the service could not find in its clone: missing, no file, or outside the
  * repository (`../../etc/passwd`). Its path is relative to the devcontainer.json, as the Dev
- * Containers CLI reads it; preview never reads the file.
+ * Containers CLI reads it, after the CLI's folder variables are substituted
+ * (`${localWorkspaceFolder}/.devcontainer/Dockerfile`); `workspaceFolder` is the workspace
+ * folder the template planned. Preview never reads the file.
  */
 export function dockerfileNotes(
   found: DevcontainerFile,
   config: Record<string, unknown>,
   repository: string,
+  workspaceFolder: string = `/workspaces/${basename(repository)}`,
 ): string[] {
   const source = imageSource(config);
   if (found.kind !== "config" || source?.kind !== "dockerfile") return [];
-  const path = resolve(dirname(resolve(found.file)), source.dockerfile);
+  const dockerfile = substituteFolderVariables(source.dockerfile, {
+    localWorkspaceFolder: repository,
+    containerWorkspaceFolder: workspaceFolder,
+  });
+  const path = resolve(dirname(resolve(found.file)), dockerfile);
   const what = !isWithin(path, repository)
     ? "lies outside the repository, so the service's clone has no such file"
     : !existsSync(path)
@@ -465,7 +488,22 @@ export async function runPreview(
     }
     return EXIT_FAILED;
   }
-  const derived = deriveMetadata(config, args.service);
+  const where = locateConfiguration(found);
+  const file = found.kind === "config" ? found.file : null;
+  const folders = (workspaceFolder?: string) => ({
+    localWorkspaceFolder: where.repository,
+    containerWorkspaceFolder: workspaceFolder ?? `/workspaces/${basename(where.repository)}`,
+  });
+  // Without a user in the file, the image decides: what a local Dockerfile or a well-known
+  // base image says, labelled as assumed (--remote-user overrides it).
+  const inferred =
+    args.service.remoteUser === undefined ? inferImageUser(config, file, folders()) : undefined;
+  const derived = deriveMetadata(
+    config,
+    inferred === undefined
+      ? args.service
+      : { ...args.service, remoteUser: inferred.user, remoteUserFrom: inferred.from },
+  );
   const unknowns = [...derived.unknowns];
   if (found.kind === "missing") {
     unknowns.unshift(
@@ -473,11 +511,10 @@ export async function runPreview(
         "fallback image, whose metadata is unknown here; planned with empty metadata.",
     );
   }
-  const where = locateConfiguration(found);
-  const repoName =
-    basename(where.repository)
-      .toLowerCase()
-      .replace(/[^a-z0-9._-]/g, "-") || "repository";
+  // The checkout folder keeps the repository's name as written (the template's repo_name);
+  // only the image's name, a registry path, is lowercased.
+  const repoName = basename(where.repository).replace(/[^A-Za-z0-9._@,~-]/g, "-") || "repository";
+  const imageName = repoName.toLowerCase().replace(/[^a-z0-9._-]/g, "-");
 
   const own = session ?? (await PreviewSession.start(args.config));
   try {
@@ -490,15 +527,27 @@ export async function runPreview(
       repository: `https://git.example.com/${repoName}.git`,
       ...args.parameters,
     };
-    const plan = await own.firstStart(derived.values, variables, parameters, repoName);
+    const plan = await own.firstStart(derived.values, variables, parameters, imageName);
     const workspace = readWorkspaceReport(plan);
     const notes = [
       ...configurationNotes(found, where),
-      ...dockerfileNotes(found, config, where.repository),
+      ...dockerfileNotes(
+        found,
+        config,
+        where.repository,
+        workspace.user.workspaceFolder ?? undefined,
+      ),
       ...workspaceNotes(config),
+      ...dockerNotes(config, file, folders(workspace.user.workspaceFolder ?? undefined)),
       ...workspace.skippedEnvScripts.map(skippedEnvScriptNote),
     ];
     const report: PreviewReport = {
+      operatorConfig:
+        own.operatorConfig === undefined
+          ? undefined
+          : own.operatorConfig === null
+            ? null
+            : displayPath(own.operatorConfig),
       devcontainerFile: found.kind === "config" ? displayPath(found.file) : null,
       serviceReads: where.serviceReads,
       variables,

@@ -12,6 +12,7 @@ import {
   DevcontainerParameters,
   DevcontainerPlacement,
   DevcontainerPod,
+  DevcontainerQuantityCaps,
   DevcontainerScripts,
   DevcontainerSizing,
   DevcontainerSource,
@@ -19,11 +20,15 @@ import {
   DevcontainerUserSecrets,
   DevcontainerVariablesSecret,
   DevcontainerWarnings,
+  DockerWarnings,
   GitCredentials,
   portSlotWarnings,
   hcl,
   type IResolvable,
   KubernetesCustomizations,
+  LifecycleWaitFor,
+  LocalEnvDefaults,
+  BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
   sizePresets,
@@ -56,6 +61,7 @@ export class DevcontainerTemplate extends TemplateStack {
     });
 
     const vars = new DevcontainerTemplateVariables(this, "variables");
+    const caps = new DevcontainerQuantityCaps(this, "quantity_caps");
     const monitoring = new ResourcesMonitoringVariables(this);
     coderProvider(this);
     workspaceClusterProvider(this, vars.useKubeconfig);
@@ -104,6 +110,9 @@ export class DevcontainerTemplate extends TemplateStack {
       diskSize: params.diskSize.value,
       maxCpu: vars.maxCpu.numberValue,
       maxMemory: vars.maxMemory.numberValue,
+      maxDisk: caps.maxDisk.numberValue,
+      maxEphemeralStorage: caps.maxEphemeralStorage.numberValue,
+      maxExtendedResources: caps.maxExtendedResources.value,
     });
     const placement = new DevcontainerPlacement(this, "placement", {
       customizations,
@@ -115,6 +124,7 @@ export class DevcontainerTemplate extends TemplateStack {
       workspaceFolder: hcl`try(${dc}.workspace_folder, null)`,
       workspaceId: ws.id,
       homeDir: user.homeDir,
+      workspaceMount: hcl`try(${source.configuration.asString}.workspaceMount, null)`,
     });
     const runtime = new ContainerRuntime(this, "runtime", {
       runtime: source.runtime.asString,
@@ -122,22 +132,36 @@ export class DevcontainerTemplate extends TemplateStack {
       podSecurityLevel: vars.podSecurityLevel.stringValue,
       uid: user.uid,
     });
+    const waitFor = new LifecycleWaitFor(this, "wait_for", {
+      configuration: source.configuration.asString,
+    });
+    const docker = new DockerWarnings(this, "docker", {
+      configuration: source.configuration.asString,
+      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      metadataJson: hcl`try(${dc}.metadata_json, "[]")`,
+    });
     const claimName = `coder-${ws.id}-data`;
     const mounts = new DevcontainerMounts(this, "mounts", {
       mounts: source.mounts.asList,
       workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
       workspaceFolderMounted: folder.mounted,
       homeDir: user.homeDir,
       workspaceId: ws.id,
       shmSizeLimit: runtime.shmSizeLimit,
       claimName,
     });
+    // Kept apart so that other sources of ${localEnv:…} values can be merged into it.
+    const localEnv = new LocalEnvDefaults(this, "local_env", {
+      homeDir: user.homeDir,
+      remoteUser: user.remoteUser,
+    });
     const userSecrets = new DevcontainerUserSecrets(this, "user_secrets", {
       names: vars.userSecrets,
       isPrebuild: ws.workspace.isPrebuild,
     });
     const warnings = new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -146,11 +170,13 @@ export class DevcontainerTemplate extends TemplateStack {
       variables: source.variables.asList,
       variablesText: params.devcontainerVariables.value,
       providedVariables: userSecrets.names,
+      defaultedVariables: localEnv.names,
     });
 
     const agent = new DevcontainerAgent(this, "agent", {
       variablesMetadataScript: warnings.variablesMetadataScript,
       warningsMetadataScript: warnings.warningsMetadataScript,
+      backgroundLifecycleScript: BACKGROUND_STATE_METADATA_SCRIPT,
       resourcesSummary: sizing.summary,
       podSecurityLevel: runtime.levelMet,
       // The home is on the data volume.
@@ -192,10 +218,12 @@ export class DevcontainerTemplate extends TemplateStack {
       startCount: ws.claimedStartCount,
       agentId: agent.id,
       workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
       repository: params.repository.value,
       branch: params.branch.value,
       commit: source.commit.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      waitFor,
       vscodeExtensions: source.vscodeExtensions.asList,
       vscodeSettings: source.vscodeSettings.asString,
       ownExtension: vars.vscodeExtension.stringValue,
@@ -223,6 +251,7 @@ export class DevcontainerTemplate extends TemplateStack {
       user,
       workspaceFolder: folder,
       variablesSecretName: variablesSecret.secretName,
+      localEnvDefaults: localEnv.text,
       envScripts: source.envScripts.expression as IResolvable,
       resources: {
         requests: Token.asStringMap(sizing.requests),
@@ -254,7 +283,11 @@ export class DevcontainerTemplate extends TemplateStack {
     resourceMetadata(this, "data_volume", {
       resourceId: data.claim.id,
       items: {
-        "Disk size": sizing.diskSize,
+        // The claim's own size: it is fixed at creation, so a later cap or parameter never
+        // shows a size the disk does not have.
+        "Disk size": Token.asString(
+          hcl`${data.claim.fqn}.spec[0].resources[0].requests["storage"]`,
+        ),
         Namespace: vars.namespace.stringValue,
       },
     });

@@ -10,7 +10,7 @@ import { type ShippedFile, shippedFiles } from "../../lib/core/shipped-file";
 import { synthConstruct } from "./construct-stack";
 
 const WITHOUT_SHEBANG = "test/constructs/fixtures/script-without-shebang.txt";
-const WITH_SHEBANG = "templates/devcontainer/scripts/post-attach.sh";
+const WITH_SHEBANG = "templates/devcontainer/scripts/after-lifecycle.sh";
 
 /** The path Terraform reads a shipped script from. */
 const shipped = (name: string) => `"\${path.module}/scripts/${name}"`;
@@ -43,7 +43,7 @@ it("keeps the #! line first, then the assignments in order, then the file after 
   const shebang = readProjectFile(WITH_SHEBANG).split("\n")[0];
   expect(tf.output.script.value).toBe(
     `${shebang}\nA_ONE='1'\nB_TWO='2'\n` +
-      `\${trimprefix(file(${shipped("post-attach.sh")}), ${JSON.stringify(`${shebang}\n`)})}`,
+      `\${trimprefix(file(${shipped("after-lifecycle.sh")}), ${JSON.stringify(`${shebang}\n`)})}`,
   );
 });
 

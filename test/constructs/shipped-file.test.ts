@@ -8,17 +8,17 @@ import { App, TerraformStack } from "../../lib/core/cdk";
 import { readProjectFile } from "../../lib/core/project-root";
 import { ShippedFile, shippedFiles, writeShippedFiles } from "../../lib/core/shipped-file";
 
-const SCRIPT = "templates/devcontainer/scripts/post-attach.sh";
+const SCRIPT = "templates/devcontainer/scripts/after-lifecycle.sh";
 
 const newStack = () => new TerraformStack(new App({ outdir: tmpdir() }), "s");
 
 it("is one file per path and stack, whoever asks for it", () => {
   const stack = newStack();
-  const first = ShippedFile.of(stack, { source: SCRIPT, path: "scripts/post-attach.sh" });
-  const again = ShippedFile.of(stack, { source: SCRIPT, path: "scripts/post-attach.sh" });
+  const first = ShippedFile.of(stack, { source: SCRIPT, path: "scripts/after-lifecycle.sh" });
+  const again = ShippedFile.of(stack, { source: SCRIPT, path: "scripts/after-lifecycle.sh" });
   expect(again).toBe(first);
   expect(shippedFiles(stack)).toEqual([first]);
-  expect(first.fileCall).toBe('file("${path.module}/scripts/post-attach.sh")');
+  expect(first.fileCall).toBe('file("${path.module}/scripts/after-lifecycle.sh")');
 });
 
 it("refuses two sources at one path, naming both", () => {
@@ -49,15 +49,15 @@ describe("writeShippedFiles", () => {
 
   it("copies each file into the folder, with its permission bits, and lists the paths", () => {
     const stack = newStack();
-    ShippedFile.of(stack, { source: SCRIPT, path: "scripts/post-attach.sh" });
+    ShippedFile.of(stack, { source: SCRIPT, path: "scripts/after-lifecycle.sh" });
     ShippedFile.of(stack, { source: "README.md", path: "docs/readme.md" });
     const dir = tempDir();
-    expect(writeShippedFiles(stack, dir)).toEqual(["docs/readme.md", "scripts/post-attach.sh"]);
-    expect(readFileSync(join(dir, "scripts", "post-attach.sh"), "utf8")).toBe(
+    expect(writeShippedFiles(stack, dir)).toEqual(["docs/readme.md", "scripts/after-lifecycle.sh"]);
+    expect(readFileSync(join(dir, "scripts", "after-lifecycle.sh"), "utf8")).toBe(
       readProjectFile(SCRIPT),
     );
     const mode = (file: string) => statSync(file).mode & 0o777;
-    expect(mode(join(dir, "scripts", "post-attach.sh"))).toBe(
+    expect(mode(join(dir, "scripts", "after-lifecycle.sh"))).toBe(
       mode(join(__dirname, "..", "..", SCRIPT)),
     );
   });

@@ -39,6 +39,8 @@ const INTERNAL = [
   "operator-config",
   "operator-presets",
   "project-root",
+  "provider-features",
+  "provider-usage",
   "provisioner-docs",
   "provisioner-tags",
   "repository-values",

@@ -23,7 +23,7 @@ test("npm run lint checks the templates' scripts, the test fakes and the CI scri
   expect(lint.shellScripts()).toEqual(
     expect.arrayContaining([
       "templates/devcontainer/scripts/lifecycle.sh",
-      "templates/devcontainer/scripts/post-attach.sh",
+      "templates/devcontainer/scripts/after-lifecycle.sh",
       "templates/devcontainer/scripts/seed-home.sh",
       "templates/devcontainer/scripts/vscode-extensions.sh",
       "templates/packer-builder/scripts/bootstrap.sh",

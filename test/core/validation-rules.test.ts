@@ -28,6 +28,7 @@ import {
   type Rule,
 } from "../../lib/core/validate";
 import { planExpressions, TerraformError } from "@coder-cdktf/terraform-harness";
+import { EXTENDED_RESOURCE_MAXIMA } from "../../lib/devcontainer/quantity-caps";
 
 jest.setTimeout(60_000);
 
@@ -142,6 +143,21 @@ const CASES: [string, Rule, unknown[], unknown[]][] = [
   ["POSITIVE_NUMBER", POSITIVE_NUMBER, [0.5, 1, 64], [0, -4, -0.1]],
   ["POSITIVE_WHOLE_NUMBER", POSITIVE_WHOLE_NUMBER, [1, 32], [0, -1, 1.5]],
   ["wholeNumberBetween(0, 100)", wholeNumberBetween(0, 100), [0, 10, 100], [-1, 101, 2.5]],
+  [
+    "EXTENDED_RESOURCE_MAXIMA",
+    EXTENDED_RESOURCE_MAXIMA,
+    [{}, { "nvidia.com/gpu": 1 }, { "amd.com/gpu": 2, "example.com/fpga": 8 }],
+    [
+      { gpu: 1 },
+      { cpu: 4 },
+      { "hugepages-2Mi": 1 },
+      { "nvidia.com/gpu": 0 },
+      { "nvidia.com/gpu": 1.5 },
+      { "foo.kubernetes.io/x": 1 },
+      { "requests.example.com/gpu": 1 },
+      { "Nvidia.com/gpu": 1 },
+    ],
+  ],
 ];
 
 describe.each(CASES)("%s", (_name, rule, good, bad) => {
@@ -161,7 +177,12 @@ it("every variable rule has a Terraform form that agrees with it, sample by samp
     samples.forEach(
       (s, i) =>
         new TemplateVariable(stack, `v${i}`, {
-          type: typeof s.value === "number" ? "number" : "string",
+          type:
+            typeof s.value === "number"
+              ? "number"
+              : typeof s.value === "object"
+                ? "map(number)"
+                : "string",
           rules: [s.rule],
         }),
     );

@@ -11,6 +11,11 @@ import { KubernetesCustomizations } from "../../lib/devcontainer/kubernetes-cust
 import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
 import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
 import {
+  DEFAULT_MAX_DISK_GIB,
+  DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
+  DEFAULT_MAX_EXTENDED_RESOURCES,
+} from "../../lib/devcontainer/quantity-caps";
+import {
   type ModuleBatch,
   planExpressions,
   prepareModuleBatch,
@@ -42,6 +47,10 @@ export interface MappingCase {
   /** @default 8 / 32 */
   readonly maxCpu?: number;
   readonly maxMemory?: number;
+  /** @default the template variables' defaults (128, 32, { "nvidia.com/gpu" = 1 }) */
+  readonly maxDisk?: number;
+  readonly maxEphemeralStorage?: number;
+  readonly maxExtendedResources?: Record<string, number>;
   /** @default false */
   readonly allowNodePlacement?: boolean;
   /** Mark the data-source inputs sensitive, as values derived from the data source can be. */
@@ -108,6 +117,9 @@ export function mappingStack(
       diskSize: variable("disk_size", "string").stringValue,
       maxCpu: variable("max_cpu", "number").numberValue,
       maxMemory: variable("max_memory", "number").numberValue,
+      maxDisk: variable("max_disk", "number").numberValue,
+      maxEphemeralStorage: variable("max_ephemeral_storage", "number").numberValue,
+      maxExtendedResources: variable("max_extended_resources", "map(number)").value,
     });
     Object.assign(values, {
       summary: sizing.summary,
@@ -150,6 +162,9 @@ function caseVariables(kind: MappingKind, c: MappingCase): Record<string, unknow
         disk_size: c.diskSize ?? "10",
         max_cpu: c.maxCpu ?? 8,
         max_memory: c.maxMemory ?? 32,
+        max_disk: c.maxDisk ?? DEFAULT_MAX_DISK_GIB,
+        max_ephemeral_storage: c.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
+        max_extended_resources: c.maxExtendedResources ?? DEFAULT_MAX_EXTENDED_RESOURCES,
       }
     : { ...common, allow: c.allowNodePlacement ?? false };
 }

@@ -581,6 +581,10 @@ describe("mapping outputs in a kubernetes_deployment_v1 (mock provider)", () => 
       expect.objectContaining({ name: "HOME_DIR", value: "/home/vscode" }),
       expect.objectContaining({ name: "VOLUME_DIRS", value: "volumes/anonymous-0" }),
       expect.objectContaining({ name: "MOUNT_POINT_DIRS", value: "home/.cache" }),
+      expect.objectContaining({
+        name: "SEED_VOLUMES",
+        value: "volumes/anonymous-0=/home/vscode/.cache",
+      }),
     ]);
     expect(seed.resources[0]).toMatchObject({
       requests: { cpu: "50m", memory: "64Mi" },
@@ -611,6 +615,7 @@ describe("mapping outputs in a kubernetes_deployment_v1 (mock provider)", () => 
       "/root",
       "",
       "workspaces/widgets",
+      "",
     ]);
   }, 60_000);
 });

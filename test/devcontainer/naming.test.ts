@@ -74,7 +74,7 @@ describe("mapping construct names in a template", () => {
     const stack = templateStack();
     new KubernetesCustomizations(stack, "a", { configuration: {} });
     expect(() => new KubernetesCustomizations(stack, "b", { configuration: {} })).toThrow(
-      /local\.k8s_customizations is already defined by devcontainer\/a/,
+      /local\.k8s_customizations_listed is already defined by devcontainer\/a/,
     );
     expect(
       () => new KubernetesCustomizations(stack, "c", { configuration: {}, localPrefix: "x-" }),

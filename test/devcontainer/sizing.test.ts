@@ -277,6 +277,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
   [
     "extended resources and hugepages the API server would refuse are dropped with warnings",
     {
+      maxExtendedResources: { "example.com/bar": 2, "example.com/foo": 1, "nvidia.com/gpu": 1 },
       kubernetes: [
         {
           resources: {
@@ -313,6 +314,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
   [
     "extended resource names the API server refuses (qualified names, requests. prefix, long domains) are dropped",
     {
+      maxExtendedResources: { [`${"a".repeat(244)}/x`]: 2, [`example.com/${"g".repeat(63)}`]: 1 },
       kubernetes: [
         {
           resources: {
@@ -462,6 +464,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
   [
     "a K8S nvidia.com/gpu overrides the hostRequirements GPU",
     {
+      maxExtendedResources: { "nvidia.com/gpu": 2 },
       hostRequirements: { gpu_json: "true" },
       kubernetes: [{ resources: { limits: { "nvidia.com/gpu": "2" } } }],
     },
@@ -475,6 +478,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
   [
     "extended request and limit that differ: the limit is used",
     {
+      maxExtendedResources: { "nvidia.com/gpu": 4 },
       kubernetes: [
         { resources: { requests: { "nvidia.com/gpu": "1" }, limits: { "nvidia.com/gpu": "2" } } },
       ],
@@ -491,6 +495,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
   [
     "extended request and limit equal in value but not in text: no warning",
     {
+      maxExtendedResources: { "example.com/fpga": 1 },
       kubernetes: [
         {
           resources: {
@@ -608,6 +613,83 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
       summary:
         "CPU 4 / 4 · memory 512Mi / 2Gi · disk 40Gi · from customizations.kubernetes and hostRequirements",
       warnings: [],
+    },
+  ],
+  // --- the operator's maxima (issue 32.3): nothing a repository asks for escapes them ----------
+  [
+    "the issue's repository: GPUs, ephemeral storage and a disk over every maximum",
+    {
+      maxCpu: 2,
+      maxMemory: 4,
+      kubernetes: [
+        {
+          resources: {
+            requests: { "ephemeral-storage": "50Ti" },
+            limits: { "nvidia.com/gpu": "64", "amd.com/gpu": "16" },
+          },
+          storage: "900Ti",
+        },
+      ],
+    },
+    {
+      summary:
+        "CPU 250m / 2 · memory 512Mi / 2Gi · disk 128Gi · ephemeral-storage 32Gi / none · nvidia.com/gpu 1 / 1 · from customizations.kubernetes",
+      warnings: [
+        `${K8S} storage = "900Ti" exceeds max_disk 128 GiB: the disk is 128Gi`,
+        `${K8S} resources.requests["ephemeral-storage"] = "50Ti" exceeds max_ephemeral_storage 32 GiB: reserving 32Gi`,
+        `${K8S} resources["amd.com/gpu"] = "16": not an extended resource the template variable max_extended_resources allows (nvidia.com/gpu), ignored`,
+        `${K8S} resources["nvidia.com/gpu"] = "64" exceeds max_extended_resources["nvidia.com/gpu"] = 1: the limit is 1`,
+      ],
+      requests: { cpu: "250m", memory: "512Mi", "ephemeral-storage": "32Gi" },
+      limits: { cpu: "2", memory: "2Gi", "nvidia.com/gpu": "1" },
+      diskSize: "128Gi",
+    },
+  ],
+  [
+    "an operator's own maxima: the listed names up to their most, the disk up to max_disk",
+    {
+      maxDisk: 20,
+      maxEphemeralStorage: 4,
+      maxExtendedResources: { "amd.com/gpu": 2, "example.com/fpga": 1 },
+      hostRequirements: { storage_bytes: 64 * GIB, gpu_json: "true" },
+      kubernetes: [
+        {
+          resources: {
+            requests: { "ephemeral-storage": "1Gi" },
+            limits: { "ephemeral-storage": "8Gi", "amd.com/gpu": "1", "nvidia.com/gpu": "1" },
+          },
+        },
+      ],
+    },
+    {
+      summary:
+        "CPU 250m / 2 · memory 512Mi / 2Gi · disk 20Gi · amd.com/gpu 1 / 1 · ephemeral-storage 1Gi / 4Gi · from customizations.kubernetes and hostRequirements",
+      warnings: [
+        "hostRequirements.storage 64.0 GiB exceeds max_disk 20 GiB: the disk is 20Gi",
+        `${K8S} resources.limits["ephemeral-storage"] = "8Gi" exceeds max_ephemeral_storage 4 GiB: the limit is 4Gi`,
+        "hostRequirements.gpu true asks for a GPU; nvidia.com/gpu is not in the template variable max_extended_resources (amd.com/gpu, example.com/fpga), so none is requested",
+        `${K8S} resources["nvidia.com/gpu"] = "1": not an extended resource the template variable max_extended_resources allows (amd.com/gpu, example.com/fpga), ignored`,
+      ],
+      limits: { cpu: "2", memory: "2Gi", "ephemeral-storage": "4Gi", "amd.com/gpu": "1" },
+      diskSize: "20Gi",
+    },
+  ],
+  [
+    "max_disk never lowers the user's own Disk size, and an empty map allows no extended resource",
+    {
+      diskSize: "200",
+      maxExtendedResources: {},
+      hostRequirements: { storage_bytes: 500 * GIB },
+      kubernetes: [{ resources: { limits: { "nvidia.com/gpu": "1", "hugepages-2Mi": "64Mi" } } }],
+    },
+    {
+      summary:
+        "CPU 250m / 2 · memory 512Mi / 2Gi · disk 200Gi · hugepages-2Mi 64Mi / 64Mi · from customizations.kubernetes and hostRequirements",
+      warnings: [
+        "hostRequirements.storage 500.0 GiB exceeds max_disk 128 GiB: the disk is 200Gi",
+        `${K8S} resources["nvidia.com/gpu"] = "1": not an extended resource the template variable max_extended_resources allows (none), ignored`,
+      ],
+      diskSize: "200Gi",
     },
   ],
   // --- merging contributors ---------------------------------------------------------------------

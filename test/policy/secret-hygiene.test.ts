@@ -197,7 +197,11 @@ const SECRET_FIXTURES: Fixtures = {
  * `*external_auth_id` names a provider so the external auth token is read.
  */
 /** Opt-in features that consume a credential, switched on so that credential is in play. */
-const CREDENTIAL_FEATURES: Readonly<Record<string, unknown>> = { claude_code: true };
+// Claude Code signing in with the owner's own key (a user secret): the credential most in play.
+const CREDENTIAL_FEATURES: Readonly<Record<string, unknown>> = {
+  claude_code: true,
+  claude_code_auth: "user_secret",
+};
 
 function planVariables(config: Record<string, unknown>): Record<string, unknown> {
   const variables = (config.variable ?? {}) as Record<string, Record<string, unknown>>;

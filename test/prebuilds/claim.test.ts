@@ -113,6 +113,7 @@ const CREATED_AT_CLAIM: Readonly<Record<string, readonly string[]>> = {
   kubernetes: USER_CONFIG_AT_CLAIM,
   devcontainer: [
     "coder_script.devcontainer_lifecycle[0]",
+    "coder_script.devcontainer_lifecycle_background[0]",
     "coder_script.devcontainer_post_attach[0]",
     "coder_script.devcontainer_vscode[0]",
     ...USER_CONFIG_AT_CLAIM,
@@ -260,6 +261,7 @@ describe("template devcontainer: what belongs to the user waits for the claim", 
   it("creates the scripts and the git identity of the new owner at the claim", () => {
     expect(userResources(claimed)).toEqual([
       "coder_script.devcontainer_lifecycle[0]",
+      "coder_script.devcontainer_lifecycle_background[0]",
       "coder_script.devcontainer_post_attach[0]",
       "coder_script.devcontainer_vscode[0]",
       "module.dotfiles[0].coder_script.dotfiles",

@@ -145,7 +145,7 @@ function rewriteRegistryModules(config: Record<string, unknown>, workdir: string
     if (!isRecord(block) || typeof block.source !== "string") continue;
     const source = block.source;
     if (source.startsWith("./") || source.startsWith("../")) continue;
-    const stub = stubNameFor(source);
+    const stub = stubNameFor(source, typeof block.version === "string" ? block.version : undefined);
     if (!stub) {
       throw new Error(
         `module "${name}": source "${source}" cannot be fetched offline and has no stub in ` +
@@ -160,11 +160,18 @@ function rewriteRegistryModules(config: Record<string, unknown>, workdir: string
   return Object.keys(modules).length > 0;
 }
 
-/** `registry.coder.com/coder/vscode-web/coder` → `vscode-web`, when a stub for it exists. */
-export function stubNameFor(source: string): string | undefined {
+/**
+ * `registry.coder.com/coder/vscode-web/coder` → `vscode-web`, when a stub for it exists. A stub
+ * of an older release, `<name>@<version>`, stands in for a call pinned to exactly that version:
+ * the upgrade tests apply earlier versions of the templates, whose modules had other inputs.
+ */
+export function stubNameFor(source: string, version?: string): string | undefined {
   if (!source.startsWith(CODER_REGISTRY)) return undefined;
   const [, name] = source.slice(CODER_REGISTRY.length).split("//")[0].split("/");
-  return name && availableStubs().includes(name) ? name : undefined;
+  if (!name) return undefined;
+  const stubs = availableStubs();
+  if (version !== undefined && stubs.includes(`${name}@${version}`)) return `${name}@${version}`;
+  return stubs.includes(name) ? name : undefined;
 }
 
 function availableStubs(): string[] {

@@ -301,10 +301,13 @@ describe("TerraformHarness with the mock providers", () => {
     const source = mkdtempSync(join(tmpdir(), "harness-manifest-"));
     scratch.push(source);
     // Every stub, called under names that do not sort like the stubs, one of them twice.
-    const module: Record<string, { source: string }> = {};
+    // An older release's stub (`name@version`) is called with that version.
+    const module: Record<string, { source: string; version?: string }> = {};
     stubs.forEach((stub, n) => {
-      module[`m${stubs.length - n}_${stub.replace(/-/g, "_")}`] = {
-        source: `registry.coder.com/coder/${stub}/coder`,
+      const [name, version] = stub.split("@");
+      module[`m${stubs.length - n}_${stub.replace(/[-@.]/g, "_")}`] = {
+        source: `registry.coder.com/coder/${name}/coder`,
+        ...(version ? { version } : {}),
       };
     });
     module.again = { source: `registry.coder.com/coder/${stubs[0]}/coder` };
@@ -333,11 +336,11 @@ describe("TerraformHarness with the mock providers", () => {
 
   it("fails with the source named when a registry module has no stub", async () => {
     const dir = editedCopy(MODULE_TEMPLATE, (c) => {
-      c.module.vscode_web.source = "registry.coder.com/coder/dotfiles/coder";
+      c.module.vscode_web.source = "registry.coder.com/coder/no-such-module/coder";
     });
     scratch.push(dir);
     await expect(tf.plan(dir)).rejects.toThrow(
-      /module "vscode_web": source "registry.coder.com\/coder\/dotfiles\/coder" cannot be fetched offline/,
+      /module "vscode_web": source "registry.coder.com\/coder\/no-such-module\/coder" cannot be fetched offline/,
     );
   });
 });

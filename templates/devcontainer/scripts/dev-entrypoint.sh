@@ -6,7 +6,10 @@
 #   1. DEVCONTAINER_WORKSPACE_FOLDER, DEVCONTAINER_WORKSPACE_FOLDER_BASENAME, DEVCONTAINER_ID,
 #      which the service's rendered scripts use for ${containerWorkspaceFolder} and friends;
 #   2. DEVCONTAINER_LOCALENV_<NAME> for each NAME=value line of the "Dev Container variables"
-#      parameter (${localEnv:NAME});
+#      parameter (${localEnv:NAME}); then, for the names every machine the Dev Containers tools
+#      run on has (HOME, USER, LOGNAME, PATH, SHELL) and that the user did not set there, the
+#      workspace user's own value: with no local host, ${localEnv:HOME} is the workspace's home,
+#      not "" (`mkdir -p ${localEnv:HOME}/.m2` would make /.m2);
 #   3. containerEnv, then remoteEnv: the service renders them as `export K="..."` lines, sourced
 #      here with unset variables expanding to "" (as in the Dev Containers CLI), so that
 #      "${PATH}:/x" extends the image's real PATH; a script the shell refuses is skipped with a
@@ -25,6 +28,8 @@
 #   DC_ID                 the Coder workspace id, for ${devcontainerId}.
 #   DC_VARIABLES          the "Dev Container variables" text: NAME=value lines; blank lines and
 #                         lines starting with # are skipped. Example: "NPM_TOKEN=abc"
+#   DC_LOCALENV_DEFAULTS  values for ${localEnv:NAME} the variables text does not set, same form
+#                         (the template's local.localenv_defaults). Example: "HOME=/home/vscode"
 #   DC_CONTAINER_ENV, DC_REMOTE_ENV
 #                         base64 of the rendered containerEnv / remoteEnv script, or ''.
 # The agent token comes as CODER_AGENT_TOKEN and is left alone: the agent reads it.
@@ -45,31 +50,49 @@ export DEVCONTAINER_WORKSPACE_FOLDER DEVCONTAINER_WORKSPACE_FOLDER_BASENAME DEVC
 #    stay; values are taken as they are (never expanded again). A line that is skipped is named
 #    by its number only: what a user typed there (`TOKEN: value`, `TOKEN value=`) may be the
 #    secret itself, and the container's log is not the place for it.
-number=0
-while IFS= read -r line || [ -n "$line" ]; do
-  number=$((number + 1))
-  line=${line%"$(printf '\r')"}
-  case $line in
-    '' | '#'*) continue ;;
-  esac
-  case $line in
-    *=*) ;;
-    *)
-      log "Dev Container variables: line $number has no '='; skipped"
-      continue
-      ;;
-  esac
-  key=${line%%=*}
-  case $key in
-    '' | *[!A-Za-z0-9_]*)
-      log "Dev Container variables: line $number does not start with a variable name (letters, digits, _) and '='; skipped"
-      continue
-      ;;
-  esac
-  export "DEVCONTAINER_LOCALENV_$key=${line#*=}"
-done <<EOF_VARIABLES
-${DC_VARIABLES-}
+#    $1: the NAME=value lines; $2: 1 to set only names not set yet (the defaults), else 0.
+read_local_env() {
+  number=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    number=$((number + 1))
+    line=${line%"$(printf '\r')"}
+    case $line in
+      '' | '#'*) continue ;;
+    esac
+    case $line in
+      *=*) ;;
+      *)
+        log "Dev Container variables: line $number has no '='; skipped"
+        continue
+        ;;
+    esac
+    key=${line%%=*}
+    case $key in
+      '' | *[!A-Za-z0-9_]*)
+        log "Dev Container variables: line $number does not start with a variable name (letters, digits, _) and '='; skipped"
+        continue
+        ;;
+    esac
+    if [ "$2" = 1 ]; then
+      # The key is letters, digits and _ only: safe to expand in eval.
+      eval "given=\${DEVCONTAINER_LOCALENV_$key+set}"
+      [ -z "$given" ] || continue
+    fi
+    export "DEVCONTAINER_LOCALENV_$key=${line#*=}"
+  done <<EOF_VARIABLES
+$1
 EOF_VARIABLES
+}
+read_local_env "${DC_VARIABLES-}" 0
+read_local_env "${DC_LOCALENV_DEFAULTS-}" 1
+#    PATH and SHELL are the container's own: the image's PATH, the user's login shell.
+if [ -z "${DEVCONTAINER_LOCALENV_PATH+set}" ]; then
+  export DEVCONTAINER_LOCALENV_PATH="${PATH-}"
+fi
+if [ -z "${DEVCONTAINER_LOCALENV_SHELL+set}" ]; then
+  login_shell=$(sed -n "s#^$DC_REMOTE_USER:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:\(/[^:]*\)\$#\1#p" /etc/passwd 2>/dev/null | sed -n 1p) || login_shell=
+  export DEVCONTAINER_LOCALENV_SHELL="${SHELL:-${login_shell:-/bin/sh}}"
+fi
 
 # 3. containerEnv, then remoteEnv. The scripts are evaluated in this shell, and their keys may
 #    be any variable name (`home_dir`, `init_script`, `DC_HOME`, ...): so the wrapper's own

@@ -2,17 +2,20 @@
 # Dev Container lifecycle: coder_script "devcontainer_lifecycle" (start_blocks_login = true).
 #
 # On the first start it clones the repository into the workspace folder, at the commit the
-# image was built from. On every start it then runs the Dev Container lifecycle hooks, because
-# the root filesystem is fresh each time. Its exit status is written to a status file that the
-# postAttachCommand script (post-attach.sh) waits for.
+# image was built from. On every start it then runs the Dev Container lifecycle hooks that hold
+# login (those up to waitFor: the template passes '' for the later ones, which
+# after-lifecycle.sh runs), because the root filesystem is fresh each time. Its exit status is
+# written to a status file that the scripts after login (after-lifecycle.sh) wait for.
 #
 # POSIX sh on purpose: a Dev Container image need not have bash (Alpine, BusyBox).
 #
 # Inputs. The template prepends them as single-quoted assignments right after line 1, so they
 # are plain shell variables. The DC_ prefix is safe: the pod's wrapper unsets every DC_*
 # variable before it starts the agent, so none can leak in from containerEnv.
-#   DC_WORKSPACE_FOLDER  (required) folder to clone into and to run hooks from.
-#                        Example: /workspaces/app
+#   DC_WORKSPACE_FOLDER  (required) folder to run hooks from (workspaceFolder), and to clone
+#                        into when DC_REPOSITORY_FOLDER is ''. Example: /workspaces/app
+#   DC_REPOSITORY_FOLDER folder to clone into: workspaceMount's target when it names one,
+#                        else '' (the workspace folder). Example: /home/coder/cuml
 #   DC_REPOSITORY        (required) the "repository" parameter: https, ssh:// or scp-style.
 #                        Example: git@github.com:acme/app.git
 #   DC_BRANCH            (required) the "branch" parameter. Example: main
@@ -20,7 +23,8 @@
 #                        one. Example: 3f2a9c0d5e6b7a8f9e0d1c2b3a4f5e6d7c8b9a0f
 #   DC_HOOK_INITIALIZE_COMMAND, DC_HOOK_ON_CREATE_COMMAND, DC_HOOK_UPDATE_CONTENT_COMMAND,
 #   DC_HOOK_POST_CREATE_COMMAND, DC_HOOK_POST_START_COMMAND
-#                        base64 of the rendered hook from lifecycle_scripts, or '' for none.
+#                        base64 of the rendered hook from lifecycle_scripts, or '' for none
+#                        (and for a hook after waitFor).
 #                        Example: ZWNobyBoZWxsbwo= ("echo hello")
 #   DC_STATUS_FILE       where the exit status goes.
 #                        Default /tmp/devcontainer-lifecycle.status; only tests change it.
@@ -80,7 +84,8 @@ if [ -n "$missing" ]; then
   exit 1
 fi
 
-folder=$DC_WORKSPACE_FOLDER
+folder=${DC_REPOSITORY_FOLDER:-$DC_WORKSPACE_FOLDER}
+hooks_folder=$DC_WORKSPACE_FOLDER
 repository=$DC_REPOSITORY
 branch=$DC_BRANCH
 commit=${DC_COMMIT-}
@@ -469,7 +474,7 @@ run_hooks() {
       return 1
     fi
     log "running $hook"
-    (cd "$folder" && exec sh "$hook_file" </dev/null)
+    (cd "$hooks_folder" && exec sh "$hook_file" </dev/null)
     rc=$?
     if [ "$rc" -ne 0 ]; then
       log "$hook failed with exit status $rc"

@@ -9,7 +9,16 @@
 #   2. on the first start only, copies the image's own home into the PVC's home, never
 #      overwriting, then leaves the marker home/.devcontainer-home-seeded. Later starts and
 #      rebuilds never seed again: the home belongs to the user.
-# Each entry is copied under a temporary name beside its target and renamed into place, so a
+#   3. seeds each named or anonymous volume from the image's content at its target on its
+#      first use, as Docker does for a new, empty volume (a cache volume over /usr/local/cargo
+#      must still hold cargo): only a volume that is empty, only when the image has something
+#      there, and never again once seeded (marker volumes/.devcontainer-seeded/<name>, beside
+#      the volumes, so the user never sees it). A volume that already holds files without a
+#      marker (from a template version before this one) is marked and left as it is. While a
+#      seed is under way, volumes/.devcontainer-seeding/<name> says so: a start stopped during
+#      it finishes it on the next start, with the same guarantees as the home's copy.
+# Each entry (of the home or a volume) is copied under a temporary name beside its target and
+# renamed into place, so a
 # copy cut short (the pod stopped or was evicted) leaves no half-written file under the real
 # name; the next start removes the temporaries (read-only trees too) and copies what is still
 # missing. A temporary that cannot be removed is left, with a warning, and never copied into:
@@ -29,6 +38,8 @@
 #                     Example: "volumes/node-modules volumes/anonymous-3"
 #   MOUNT_POINT_DIRS  the mount points to pre-create inside other mounts, same form.
 #                     Example: "workspace-folder workspaces/app/node_modules home/.cache/pip"
+#   SEED_VOLUMES      the volumes to seed: <volume dir>=<target in the image>, space-separated,
+#                     each volume once. Example: "volumes/cargo-cache=/usr/local/cargo"
 #   SEED_DATA_DIR     where the PVC is mounted. Default /mnt/data; only tests change it.
 
 set -eu
@@ -40,6 +51,10 @@ log() {
 data=${SEED_DATA_DIR:-/mnt/data}
 home_dir=${HOME_DIR:?HOME_DIR must be set (a template bug)}
 marker=$data/home/.devcontainer-home-seeded
+# Beside the volumes' directories: no volume is named so (a volume name starts with a letter
+# or digit).
+volume_seeded=$data/volumes/.devcontainer-seeded
+volume_seeding=$data/volumes/.devcontainer-seeding
 # The name an entry is copied under, beside its target, before it is renamed into place.
 partial=.devcontainer-home-seed.partial
 
@@ -82,10 +97,6 @@ for dir in ${VOLUME_DIRS-} ${MOUNT_POINT_DIRS-}; do
 done
 set +f
 
-if [ -e "$marker" ]; then
-  log "the home was seeded on an earlier start; leaving it to the user"
-  exit 0
-fi
 
 # Removes the temporary $1 (a file, a link or a whole tree) and succeeds only when it is gone.
 # A copy of a read-only tree (Go's module cache is 0555) is made writable first, or rm could
@@ -98,17 +109,18 @@ remove_temporary() {
   [ ! -e "$1" ] && [ ! -L "$1" ]
 }
 
-# A start that was stopped while copying left temporary copies behind: never renamed into
-# place, so nothing under them is the user's. find does not follow symbolic links, and its
-# status says nothing about what -exec did: a last find checks that none is left.
-if [ -d "$data/home" ]; then
-  find "$data/home" -name "$partial*" -prune ! -type l -exec chmod -R u+w {} \; 2>/dev/null || true
-  find "$data/home" -name "$partial*" -prune -exec rm -rf {} \; 2>/dev/null || true
-  left=$(find "$data/home" -name "$partial*" -prune -print 2>/dev/null | tr '\n' ' ' || true)
+# A start that was stopped while copying into the directory $1 left temporary copies behind:
+# never renamed into place, so nothing under them is the user's. find does not follow symbolic
+# links, and its status says nothing about what -exec did: a last find checks that none is left.
+remove_leftover_temporaries() {
+  [ -d "$1" ] || return 0
+  find "$1" -name "$partial*" -prune ! -type l -exec chmod -R u+w {} \; 2>/dev/null || true
+  find "$1" -name "$partial*" -prune -exec rm -rf {} \; 2>/dev/null || true
+  left=$(find "$1" -name "$partial*" -prune -print 2>/dev/null | tr '\n' ' ' || true)
   if [ -n "$left" ]; then
     log "warning: cannot remove these leftover temporaries; they stay, and the copy goes around them: $left"
   fi
-fi
+}
 
 # After cp failed on the directory $1, copied as $2: cp may have left a file of it cut short
 # (a full volume) or empty (BusyBox's cp on a full volume), under its real name inside $2. So
@@ -174,7 +186,6 @@ copy_entry() {
 #
 # Not one "cp -R -p -n $1/. $2/": BusyBox's cp -n then skips "$2/." itself, because it exists,
 # and copies nothing; it also skips an existing directory whole instead of merging it.
-copy_failed=0
 copy_missing() {
   if [ ! -r "$1" ] || [ ! -x "$1" ]; then
     log "cannot read $1"
@@ -197,17 +208,117 @@ copy_missing() {
   return 0
 }
 
-if [ ! -d "$home_dir" ]; then
-  log "the image has no $home_dir; the home starts empty"
-else
-  log "first start: copying $home_dir from the image into the persistent home"
-  copy_missing "$home_dir" "$data/home"
-  if [ "$copy_failed" = 1 ]; then
-    log "warning: some files in $home_dir could not be copied (unreadable files, sockets, ...) and were skipped"
+seed_home() {
+  if [ -e "$marker" ]; then
+    log "the home was seeded on an earlier start; leaving it to the user"
+    return 0
   fi
-fi
-# printf, not ":": a failed redirection of a special builtin would end the shell here.
-if ! printf '' >"$marker"; then
-  log "warning: cannot write $marker; the next start tries to seed again"
-fi
+  remove_leftover_temporaries "$data/home"
+  if [ ! -d "$home_dir" ]; then
+    log "the image has no $home_dir; the home starts empty"
+  else
+    log "first start: copying $home_dir from the image into the persistent home"
+    copy_failed=0
+    copy_missing "$home_dir" "$data/home"
+    if [ "$copy_failed" = 1 ]; then
+      log "warning: some files in $home_dir could not be copied (unreadable files, sockets, ...) and were skipped"
+    fi
+  fi
+  # printf, not ":": a failed redirection of a special builtin would end the shell here.
+  if ! printf '' >"$marker"; then
+    log "warning: cannot write $marker; the next start tries to seed again"
+  fi
+}
+
+# Whether the directory $1 holds any entry (hidden ones too).
+has_entries() {
+  for entry in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+    if [ -e "$entry" ] || [ -L "$entry" ]; then return 0; fi
+  done
+  return 1
+}
+
+# Writes the (empty) marker file $1, or says that the next start looks again.
+write_marker() {
+  if ! printf '' >"$1"; then
+    log "warning: cannot write $1; the next start looks at this volume again"
+  fi
+}
+
+# Seeds the volume directory $1 (volumes/<name>) from the image's $2, on its first use only.
+seed_volume() {
+  name=${1#volumes/}
+  volume=$data/$1
+  done_marker=$volume_seeded/$name
+  started_marker=$volume_seeding/$name
+  if [ -e "$done_marker" ]; then
+    log "volume $name was seeded on an earlier start; leaving it as it is"
+    return 0
+  fi
+  if [ ! -d "$volume" ] || [ -L "$volume" ]; then
+    log "warning: volume $name has no directory on the disk; not seeding it"
+    return 0
+  fi
+  if [ ! -e "$started_marker" ]; then
+    if has_entries "$volume"; then
+      # Docker copies an image's content only into an empty volume.
+      log "volume $name already holds files; not seeding it from the image"
+      write_marker "$done_marker"
+      return 0
+    fi
+    if [ ! -d "$2" ] || ! has_entries "$2"; then
+      # Not marked: a rebuilt image with something there seeds it while it is still empty.
+      log "the image has nothing at $2; volume $name starts empty"
+      return 0
+    fi
+    if ! printf '' >"$started_marker"; then
+      log "warning: cannot write $started_marker; not seeding volume $name on this start"
+      return 0
+    fi
+    log "first use of volume $name: copying $2 from the image into it"
+  else
+    log "volume $name: finishing the seed a stopped start began"
+    remove_leftover_temporaries "$volume"
+    if [ ! -d "$2" ]; then
+      log "the image has nothing at $2 any more; volume $name keeps what was copied"
+    fi
+  fi
+  copy_failed=0
+  [ ! -d "$2" ] || copy_missing "$2" "$volume"
+  if [ "$copy_failed" = 1 ]; then
+    log "warning: some files in $2 could not be copied into volume $name (unreadable files, sockets, ...) and were skipped"
+  fi
+  write_marker "$done_marker"
+  rm -f "$started_marker" || log "warning: cannot remove $started_marker"
+}
+
+seed_home
+set -f
+for seed in ${SEED_VOLUMES-}; do
+  dir=${seed%%=*}
+  target=${seed#*=}
+  case $dir in
+    volumes/*/* | volumes/ | volumes/.*) dir= ;;
+    volumes/*) ;;
+    *) dir= ;;
+  esac
+  case $target in
+    /*) ;;
+    *) dir= ;;
+  esac
+  case /$target/ in */../* | */./*) dir= ;; esac
+  if [ -z "$dir" ] || [ "$seed" = "${seed#*=}" ]; then
+    log "warning: ignoring '$seed': not <volume dir>=<absolute target>"
+    continue
+  fi
+  set +f
+  if [ ! -d "$volume_seeded" ] && ! mkdir -p "$volume_seeded" "$volume_seeding" 2>/dev/null; then
+    log "warning: cannot create $volume_seeded; not seeding volumes on this start"
+    break
+  fi
+  mkdir -p "$volume_seeding" 2>/dev/null || true
+  seed_volume "$dir" "$target"
+  set -f
+done
+set +f
 log "done"

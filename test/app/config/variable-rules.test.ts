@@ -58,6 +58,18 @@ describe("an operator's variable default that breaks the variable's rule", () =>
     ],
     [
       "devcontainer",
+      "max_disk",
+      0,
+      "deploy.jsonc:3:17: templates.devcontainer.variables.max_disk: 0 is not allowed; max_disk must be a number greater than 0",
+    ],
+    [
+      "devcontainer",
+      "max_extended_resources",
+      { gpu: 1 },
+      'deploy.jsonc:3:31: templates.devcontainer.variables.max_extended_resources: {"gpu":1} is not allowed; max_extended_resources must be a map of extended resource names (a domain, "/", a name, e.g. "nvidia.com/gpu") to whole numbers of at least 1',
+    ],
+    [
+      "devcontainer",
       "max_forwarded_ports",
       500,
       "deploy.jsonc:3:28: templates.devcontainer.variables.max_forwarded_ports: 500 is not allowed; max_forwarded_ports must be a whole number from 0 to 100",

@@ -94,6 +94,33 @@ describe("readDevcontainerFile", () => {
     expect(readDevcontainerFile(text).kind).toBe("config");
   });
 
+  it("counts the depth as the parser nests, past an unterminated string (issue 32.7)", () => {
+    // jsonc-parser ends a string at the line break; a scanner of preview's own read on to the
+    // next quote, saw one level, and the parser overflowed its stack on the rest.
+    const deep = repository("unterminated-string", (file) =>
+      writeFileSync(
+        file,
+        `{ "image": "alpine", "x": "open\n, "y": ${"[".repeat(3000)}${"]".repeat(3000)} }`,
+      ),
+    );
+    expect(message(deep)).toMatch(/more than 256 levels deep/);
+    // An unterminated string with shallow brackets after it is read, as the CLI reads it.
+    const shallow = repository("unterminated-shallow", (file) =>
+      writeFileSync(file, `{ "image": "alpine", "x": "open\n, "y": [[1]] }`),
+    );
+    expect(readDevcontainerFile(shallow)).toMatchObject({
+      kind: "config",
+      config: { image: "alpine", y: [[1]] },
+    });
+    // Exactly the limit is read; one more is not.
+    const atLimit = (depth: number) =>
+      repository(`depth-${depth}`, (file) =>
+        writeFileSync(file, `{ "x": ${"[".repeat(depth - 1)}${"]".repeat(depth - 1)} }`),
+      );
+    expect(readDevcontainerFile(atLimit(MAX_DEVCONTAINER_DEPTH)).kind).toBe("config");
+    expect(message(atLimit(MAX_DEVCONTAINER_DEPTH + 1))).toMatch(/more than 256 levels deep/);
+  });
+
   it("says a UTF-16 file is no UTF-8, and notes bytes that are not UTF-8", () => {
     const utf16 = repository("utf16", (file) =>
       writeFileSync(

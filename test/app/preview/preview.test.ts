@@ -136,7 +136,9 @@ describe("mounts colliding", () => {
     const mounts = section(stdout, "Mounts (container dev)");
     expect(row(mounts, "/home/dev")).toEqual(["/home/dev", "PVC subPath home", "read-write"]);
     expect(row(mounts, "/src/mount-collision")?.[1]).toBe("PVC subPath workspace-folder");
-    expect(row(mounts, "/opt/deps")?.[1]).toBe("PVC subPath volumes/deps");
+    expect(row(mounts, "/opt/deps")?.[1]).toBe(
+      "PVC subPath volumes/deps, seeded from the image on first use",
+    );
     expect(mounts.filter((l) => /^\s*\/workspaces\s/.test(l))).toHaveLength(1);
 
     const warnings = section(stdout, "Warnings in the build log");
@@ -224,6 +226,8 @@ describe("npm run preview (scripts/preview.js)", () => {
       expect(run.status).toBe(0);
       const report = JSON.parse(run.stdout);
       expect(report.devcontainerFile).toBeNull();
+      // No coder-cdktf.jsonc in the project: the report says the template's defaults applied.
+      expect(report.operatorConfig).toBeNull();
       expect(report.workspace.resources.requests).toEqual({ cpu: "250m", memory: "512Mi" });
       // The tests' session, on the run's synthesized template, previews exactly this.
       const inSession = await preview(join(FIXTURES, "no-devcontainer"), "--json");

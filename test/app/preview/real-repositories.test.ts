@@ -4,15 +4,22 @@
  * the shared session (on the run's synthesized template; one apply per first start) and
  * checks what is printed, in the tables and in `--json`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import {
   deriveMetadata,
   withOldVscodeProperties,
 } from "../../../app/preview/devcontainer-metadata";
 import type { PreviewSession } from "../../../scripts/commands/run-preview";
-import { previewWith, row, section, startSession } from "./report-text";
+import {
+  pair,
+  previewBoth,
+  previewWith,
+  section,
+  startSession,
+  writeRepository,
+} from "./report-text";
 
 jest.setTimeout(60000);
 
@@ -28,15 +35,8 @@ afterAll(async () => {
 });
 
 /** A repository folder `name` with `files` (path → JSON value or text). */
-function repository(name: string, files: Record<string, unknown>): string {
-  const dir = join(root, name);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    const text = typeof content === "string" ? content : JSON.stringify(content, null, 2);
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+const repository = (name: string, files: Record<string, unknown>) =>
+  writeRepository(root, name, files);
 
 /** A repository whose .devcontainer/devcontainer.json is `config`. */
 function repoWith(name: string, config: Record<string, unknown>): string {
@@ -46,19 +46,7 @@ function repoWith(name: string, config: Record<string, unknown>): string {
 const preview = (...argv: string[]) => previewWith(session, argv);
 
 /** Text and JSON of one preview, both required to succeed. */
-async function both(...argv: string[]) {
-  const text = await preview(...argv);
-  expect(text.stderr).toBe("");
-  expect(text.status).toBe(0);
-  const json = await preview(...argv, "--json");
-  expect(json.status).toBe(0);
-  return { text: text.stdout, report: JSON.parse(json.stdout) };
-}
-
-/** The value cells of a name-value pair or table row, joined. */
-function pair(lines: readonly string[], name: string): string | undefined {
-  return row(lines, name)?.slice(1).join("  ");
-}
+const both = (...argv: string[]) => previewBoth(session, argv);
 
 const IMAGE = "mcr.microsoft.com/devcontainers/base:bookworm";
 
@@ -227,7 +215,7 @@ describe("wrong today", () => {
       expect(warnings.filter((w) => pattern.test(w))).toHaveLength(1);
     one(/^shutdownAction "stopContainer" is ignored: the workspace runs until Coder stops it/);
     one(/^updateRemoteUserUID true is ignored: the container runs as the uid and gid recorded/);
-    one(/^workspaceMount .* is ignored: .*cloned into the workspace folder \(\/src\)/);
+    one(/^workspaceMount .*: its source is ignored, .*cloned into its target \(\/src\)/);
     one(/^appPort \[3000,"8080:80"\] is ignored: .*forwardPorts/);
     expect(warnings).toHaveLength(4);
   });
@@ -379,7 +367,12 @@ describe("worth saying", () => {
   it("takes the user, uid and gid the service would report from --remote-user, --uid, --gid", async () => {
     const dir = repoWith("image-user", { image: IMAGE });
     const assumed = await both(dir);
-    expect(assumed.report.workspace.user).toMatchObject({ name: "root", uid: 0, home: "/root" });
+    // The base image's metadata names vscode (issue 34): assumed, no longer root.
+    expect(assumed.report.workspace.user).toMatchObject({
+      name: "vscode",
+      uid: 1000,
+      home: "/home/vscode",
+    });
 
     const given = await both(dir, "--remote-user", "vscode", "--uid=1001", "--gid", "1002");
     expect(given.report.workspace.user).toEqual({
@@ -389,6 +382,7 @@ describe("worth saying", () => {
       fsGroup: 1002,
       home: "/home/vscode",
       workspaceFolder: "/workspaces/image-user",
+      repositoryFolder: "/workspaces/image-user",
     });
     expect(pair(section(given.text, "User"), "user")).toBe(
       "vscode (uid 1001, gid 1002, fsGroup 1002)",
@@ -431,7 +425,7 @@ describe("worth saying", () => {
     // The template's HOME is exported after containerEnv, so it wins.
     expect(get("HOME")).toEqual([
       { name: "HOME", value: "/elsewhere", from: "containerEnv", overridden: true },
-      { name: "HOME", value: "/root", from: "template", overridden: false },
+      { name: "HOME", value: "/home/vscode", from: "template", overridden: false },
     ]);
     expect(get("DEVCONTAINER_LOCALENV_SECRET_NAME")[0]).toMatchObject({ value: null });
     expect(get("DEVCONTAINER_BRANCH")[0]).toMatchObject({ value: "main", from: "coder_env" });
@@ -447,20 +441,23 @@ describe("worth saying", () => {
       {
         hook: "postCreateCommand",
         script: "#!/bin/sh\n'npm' 'ci' || exit $?\n",
-        when: expect.stringMatching(/before login/),
+        // After login: waitFor defaults to updateContentCommand (issue 34).
+        when: expect.stringMatching(/after login/),
+        blocksLogin: false,
       },
       {
         hook: "postAttachCommand",
         script: "#!/bin/sh\n/bin/sh -c 'echo attached' || exit $?\n",
-        when: expect.stringMatching(/not blocking login/),
+        when: expect.stringMatching(/once the login-blocking commands succeeded/),
+        blocksLogin: false,
       },
     ]);
     const lifecycle = section(text, "Lifecycle commands as they run");
     expect(lifecycle).toEqual([
-      expect.stringMatching(/^ {2}postCreateCommand: every start, before login/),
+      expect.stringMatching(/^ {2}postCreateCommand: every start, after login/),
       "    | #!/bin/sh",
       "    | 'npm' 'ci' || exit $?",
-      expect.stringMatching(/^ {2}postAttachCommand: .*not blocking login/),
+      expect.stringMatching(/^ {2}postAttachCommand: .*once the login-blocking commands succeeded/),
       "    | #!/bin/sh",
       "    | /bin/sh -c 'echo attached' || exit $?",
     ]);

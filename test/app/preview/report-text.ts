@@ -2,6 +2,8 @@
  * Helpers for the preview tests: open a session, run a preview with it and read the text
  * report's sections and rows.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { PreviewSession, runPreview } from "../../../scripts/commands/run-preview";
 import { synthTemplate } from "../../support/synth-template";
 
@@ -14,7 +16,10 @@ import { synthTemplate } from "../../support/synth-template";
 export async function startSession(): Promise<PreviewSession> {
   const template = synthTemplate("devcontainer");
   try {
-    return await PreviewSession.fromSynthesized(template.dir, template.config);
+    const session = await PreviewSession.fromSynthesized(template.dir, template.config);
+    // Synthesized with no coder-cdktf.jsonc, as the session of `npm run preview` here.
+    session.operatorConfig = null;
+    return session;
   } finally {
     template.cleanup();
   }
@@ -44,4 +49,34 @@ export function section(text: string, title: string): string[] {
 /** Cells of a table row (or a name-value pair) whose first cell is `name`. */
 export function row(lines: readonly string[], name: string): string[] | undefined {
   return lines.map((l) => l.trim().split(/\s{2,}/)).find((cells) => cells[0] === name);
+}
+
+/** A repository folder `root`/`name` with `files` (path → JSON value or text); returns its path. */
+export function writeRepository(
+  root: string,
+  name: string,
+  files: Record<string, unknown>,
+): string {
+  const dir = join(root, name);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    const text = typeof content === "string" ? content : JSON.stringify(content, null, 2);
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** Text and JSON of one preview, both required to succeed. */
+export async function previewBoth(session: PreviewSession, argv: readonly string[]) {
+  const text = await previewWith(session, argv);
+  expect(text.stderr).toBe("");
+  expect(text.status).toBe(0);
+  const json = await previewWith(session, [...argv, "--json"]);
+  expect(json.status).toBe(0);
+  return { text: text.stdout, report: JSON.parse(json.stdout) };
+}
+
+/** The value cells of a name-value pair or table row, joined. */
+export function pair(lines: readonly string[], name: string): string | undefined {
+  return row(lines, name)?.slice(1).join("  ");
 }

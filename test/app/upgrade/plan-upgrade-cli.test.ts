@@ -113,9 +113,10 @@ describe("npm run plan-upgrade", () => {
       "state pull alice/dev",
       "state pull bob/weekend",
     ]);
-    expect(r.stdout).toMatch(/\| alice\/dev\s+\| running\s+\| nothing\s+\| no\s+\| no\s+\|/);
+    // Running: its pod restarts (no ServiceAccount token mounted any more, issue 32 item 5).
+    expect(r.stdout).toMatch(/\| alice\/dev\s+\| running\s+\| pod restarted\s+\| no\s+\| no\s+\|/);
     expect(r.stdout).toMatch(/\| bob\/weekend\s+\| stopped\s+\| nothing\s+\| no\s+\| no\s+\|/);
-    expect(r.stdout).toContain("summary: 2 nothing; no workspace loses data");
+    expect(r.stdout).toContain("summary: 1 nothing, 1 pod restarted; no workspace loses data");
     // No value of the states (the fixture's tokens) reaches the output.
     expect(r.stdout + r.stderr).not.toMatch(/fixture-session-token|fixture-ssh-private-key/);
   });

@@ -91,39 +91,60 @@ function resource(stack: IConstruct, type: string, name?: string): TerraformReso
 
 describe(`the ordinary upgrade from ${STATES_COMMIT} to today`, () => {
   /** What each saved workspace's next start does, as planned. */
-  const EXPECTED: Record<string, { outcome: string; changes: string[] }> = {
-    kubernetes: { outcome: "nothing", changes: [] },
+  const EXPECTED: Record<string, { outcome: string; changes: string[]; accessLoss?: string[] }> = {
+    // No pod mounts a ServiceAccount token any more (issue 32 item 5): the pod restarts.
+    kubernetes: {
+      outcome: "restarted",
+      changes: ["restarted kubernetes_deployment_v1.main[0]"],
+    },
     // Stopped: its start creates the pod, as every start does.
     "kubernetes-stopped": { outcome: "nothing", changes: [] },
-    // The lifecycle scripts changed since (b53994a, 756d7d2, fff0d67): the pod's command carries them.
+    // The lifecycle scripts changed since (b53994a, 756d7d2, fff0d67, waitFor): the pod's
+    // command carries them. The git identity now comes from the git-config module, so the
+    // template's own four coder_env records go (Coder records, no data).
     devcontainer: {
-      outcome: "restarted",
+      outcome: "destroyed",
       changes: [
+        "destroyed coder_env.git_author_email[0]",
+        "destroyed coder_env.git_author_name[0]",
+        "destroyed coder_env.git_committer_email[0]",
+        "destroyed coder_env.git_committer_name[0]",
         "replaced coder_script.devcontainer_lifecycle[0]",
         "restarted kubernetes_deployment_v1.main[0]",
       ],
     },
     // The clone script changed since (b53994a, ce71965): a Coder record, replaced at no cost.
+    // The long-lived token Secret and the pod's reader binding go on purpose (issue 33): the
+    // next start mints a short-lived token, so the old token is revoked, an access loss the
+    // report names.
     "packer-builder": {
-      outcome: "updated",
-      changes: ["replaced coder_script.clone_repository[0]"],
+      outcome: "destroyed",
+      changes: [
+        "replaced coder_script.clone_repository[0]",
+        "destroyed kubernetes_role_binding_v1.workspace_identity_packer_builder_coder_workspace_pod_reader",
+        "destroyed kubernetes_secret_v1.harvester_identity_token",
+        "updated kubernetes_secret_v1.packer_kubeconfig",
+      ],
+      accessLoss: [
+        "kubernetes_role_binding_v1.workspace_identity_packer_builder_coder_workspace_pod_reader",
+        "kubernetes_secret_v1.harvester_identity_token",
+      ],
     },
   };
 
   it.each(STATE_CASES.map((c) => [c.name, c.template] as const))(
-    "%s: changes no PVC and no identity",
+    "%s: changes no PVC, and no identity but those this round drops on purpose",
     async (name, template) => {
       const report = await plan(template, synthTemplate(template).dir, [name]);
       const w = planned(report);
       expect(w.dataLoss).toEqual([]);
-      expect(w.accessLoss).toEqual([]);
+      expect(w.accessLoss).toEqual(EXPECTED[name].accessLoss ?? []);
       for (const c of w.changes) {
         expect([c.address, c.type]).not.toEqual([
           c.address,
           "kubernetes_persistent_volume_claim_v1",
         ]);
         if (c.outcome === "replaced") expect(c.type).toMatch(/^coder_/);
-        expect(c.outcome).not.toBe("destroyed");
       }
       expect(w.outcome).toBe(EXPECTED[name].outcome);
       expect(w.changes.map((c) => `${c.outcome} ${c.address}`)).toEqual(EXPECTED[name].changes);
@@ -234,7 +255,11 @@ describe("deliberate breaking changes are caught and named", () => {
       }),
     );
     expect(kept.dataLoss).toEqual([]);
-    expect(kept.outcome).toBe("nothing");
+    // With `moved` the claim keeps its data; the pod restarts only for this round's change.
+    expect(kept.outcome).toBe("restarted");
+    expect(kept.changes.map((c) => `${c.outcome} ${c.address}`)).toEqual([
+      "restarted kubernetes_deployment_v1.main[0]",
+    ]);
   });
 
   it("a renamed kubeconfig Secret (packer-builder) is an access loss, forced by metadata.0.name", async () => {
@@ -246,7 +271,11 @@ describe("deliberate breaking changes are caught and named", () => {
     );
     const report = await plan("packer-builder", dir, ["packer-builder"]);
     const w = planned(report);
-    expect(w.accessLoss).toEqual(["kubernetes_secret_v1.packer_kubeconfig"]);
+    expect(w.accessLoss).toEqual([
+      "kubernetes_role_binding_v1.workspace_identity_packer_builder_coder_workspace_pod_reader",
+      "kubernetes_secret_v1.harvester_identity_token",
+      "kubernetes_secret_v1.packer_kubeconfig",
+    ]);
     expect(
       w.changes.find((c) => c.address === "kubernetes_secret_v1.packer_kubeconfig"),
     ).toMatchObject({ outcome: "replaced", forcedBy: ["metadata.0.name"], loses: "access" });
@@ -274,7 +303,7 @@ describe("states that cannot be planned", () => {
     });
     expect("error" in own).toBe(false);
     expect(exitStatus(report)).toBe(1);
-    expect(renderUpgradeText(report)).toContain("1 nothing, 1 not planned");
+    expect(renderUpgradeText(report)).toContain("1 pod restarted, 1 not planned");
   });
 
   it.each([

@@ -1,5 +1,5 @@
 /**
- * DevcontainerScripts: the three coder_scripts of a start. Each embeds its .sh file with its
+ * DevcontainerScripts: the four coder_scripts of a start. Each embeds its .sh file with its
  * inputs prepended: text as quoted words, repository-controlled scripts and settings as base64.
  */
 import { TerraformVariable } from "../../../lib/core/cdk";
@@ -8,10 +8,12 @@ import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
 import { WorkspaceData } from "../../../lib/constructs/workspace-data";
 import { readProjectFile } from "../../../lib/core/project-root";
 import {
+  BACKGROUND_HOOKS,
   DevcontainerScripts,
   LIFECYCLE_HOOKS,
   SCRIPTS_DIR,
 } from "../../../lib/devcontainer/scripts";
+import { LifecycleWaitFor } from "../../../lib/devcontainer/wait-for";
 import { fromStack, withShippedFiles } from "../../support/shipped-scripts";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
@@ -32,6 +34,9 @@ beforeAll(() => {
       branch: v("branch").stringValue,
       commit: v("commit").stringValue,
       lifecycleScripts: v("hooks", "map(string)").value,
+      waitFor: new LifecycleWaitFor(stack, "wait_for", {
+        configuration: v("configuration", "any").value,
+      }),
       vscodeExtensions: v("extensions", "list(string)").listValue,
       vscodeSettings: v("settings").stringValue,
       ownExtension: v("own_extension").stringValue,
@@ -48,14 +53,27 @@ function assignments(script: string): string[] {
     .filter((line) => /^[A-Z_][A-Z0-9_]*='/.test(line));
 }
 
-/** `NAME='${base64encode(lookup(var.hooks, "<hook>", ""))}'` (the nesting may add parentheses). */
-function base64OfHook(hook: string): RegExp {
-  return new RegExp(`^[A-Z_]+='\\$\\{base64encode\\(+lookup\\(var\\.hooks, "${hook}", ""\\)+\\}'$`);
+/**
+ * `NAME='${base64encode(lookup(var.hooks, "<hook>", ""))}'` (the nesting may add parentheses),
+ * the lookup behind a condition on `local.login_blocking_hooks` when `blocking` is given: the
+ * hook's script when it blocks login (true) or when it does not (false), else "".
+ */
+function base64OfHook(hook: string, blocking?: boolean): RegExp {
+  const lookup = `lookup\\(var\\.hooks, "${hook}", ""\\)`;
+  if (blocking === undefined) {
+    return new RegExp(`^[A-Z_]+='\\$\\{base64encode\\(+${lookup}\\)+\\}'$`);
+  }
+  const condition = `contains\\(local\\.login_blocking_hooks, "${hook}"\\)`;
+  const branches = blocking ? `${lookup}\\)? : ""` : `""\\)? : \\(?${lookup}`;
+  return new RegExp(
+    `^[A-Z_]+='\\$\\{base64encode\\(+${condition}\\)? \\? \\(?${branches}\\)+\\}'$`,
+  );
 }
 
-it("declares the three scripts, each run on start by the agent while the workspace runs", () => {
+it("declares the four scripts, each run on start by the agent while the workspace runs", () => {
   expect(Object.keys(scripts).sort()).toEqual([
     "devcontainer_lifecycle",
+    "devcontainer_lifecycle_background",
     "devcontainer_post_attach",
     "devcontainer_vscode",
   ]);
@@ -69,34 +87,54 @@ it("declares the three scripts, each run on start by the agent while the workspa
   }
 });
 
-it("blocks login only for the lifecycle script", () => {
+it("blocks login for the lifecycle script, for postAttachCommand only when waitFor names it", () => {
   expect(scripts.devcontainer_lifecycle.start_blocks_login).toBe(true);
-  expect(scripts.devcontainer_post_attach.start_blocks_login).toBe(false);
+  expect(scripts.devcontainer_lifecycle_background.start_blocks_login).toBe(false);
+  expect(scripts.devcontainer_post_attach.start_blocks_login).toBe(
+    '${contains(local.login_blocking_hooks, "postAttachCommand")}',
+  );
   expect(scripts.devcontainer_vscode.start_blocks_login).toBe(false);
 });
 
-it("gives the lifecycle script the folder, repository, branch, commit and each hook as base64", () => {
+it("gives the lifecycle script the folders, repository, branch, commit and each hook as base64", () => {
   const lines = assignments(scripts.devcontainer_lifecycle.script);
   expect(lines.map((l) => l.split("=")[0])).toEqual([
     "DC_WORKSPACE_FOLDER",
+    "DC_REPOSITORY_FOLDER",
     "DC_REPOSITORY",
     "DC_BRANCH",
     "DC_COMMIT",
     ...LIFECYCLE_HOOKS.map(([, variable]) => variable),
   ]);
-  expect(lines[1]).toBe(`DC_REPOSITORY='\${replace(var.repository, "'", "'\\\\''")}'`);
+  // Without a repository folder of its own, the clone goes to the workspace folder.
+  expect(lines[1]).toBe(lines[0].replace("DC_WORKSPACE_FOLDER", "DC_REPOSITORY_FOLDER"));
+  expect(lines[2]).toBe(`DC_REPOSITORY='\${replace(var.repository, "'", "'\\\\''")}'`);
   LIFECYCLE_HOOKS.forEach(([hook], i) => {
-    expect(lines[4 + i]).toMatch(base64OfHook(hook));
+    expect(lines[5 + i]).toMatch(base64OfHook(hook, true));
   });
 });
 
-it("gives post-attach the folder and its hook as base64", () => {
+it("gives the background script the folder, its log name, its state file and the later hooks as base64", () => {
+  const lines = assignments(scripts.devcontainer_lifecycle_background.script);
+  expect(lines.map((l) => l.split("=")[0])).toEqual([
+    "DC_WORKSPACE_FOLDER",
+    "DC_LOG_NAME",
+    "DC_STATE_FILE",
+    ...BACKGROUND_HOOKS.map(([, variable]) => variable),
+  ]);
+  BACKGROUND_HOOKS.forEach(([hook], i) => {
+    expect(lines[3 + i]).toMatch(base64OfHook(hook, false));
+  });
+});
+
+it("gives post-attach the folder, its log name and its hook as base64", () => {
   const lines = assignments(scripts.devcontainer_post_attach.script);
   expect(lines.map((l) => l.split("=")[0])).toEqual([
     "DC_WORKSPACE_FOLDER",
+    "DC_LOG_NAME",
     "DC_HOOK_POST_ATTACH_COMMAND",
   ]);
-  expect(lines[1]).toMatch(base64OfHook("postAttachCommand"));
+  expect(lines[2]).toMatch(base64OfHook("postAttachCommand"));
 });
 
 it("gives the VS Code script the extensions one per line, the settings as base64 and the own extension", () => {
@@ -113,7 +151,8 @@ it("gives the VS Code script the extensions one per line, the settings as base64
 it("reads each script's own text from its shipped file, so only the inputs interpolate", () => {
   const files: Record<string, string> = {
     devcontainer_lifecycle: "lifecycle.sh",
-    devcontainer_post_attach: "post-attach.sh",
+    devcontainer_lifecycle_background: "after-lifecycle.sh",
+    devcontainer_post_attach: "after-lifecycle.sh",
     devcontainer_vscode: "vscode-extensions.sh",
   };
   for (const [name, s] of Object.entries(scripts)) {

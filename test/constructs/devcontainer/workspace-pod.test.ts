@@ -116,6 +116,7 @@ it("seeds the home first, with the same image, no privilege escalation and the w
     "HOME_DIR",
     "VOLUME_DIRS",
     "MOUNT_POINT_DIRS",
+    "SEED_VOLUMES",
   ]);
 });
 
@@ -143,6 +144,7 @@ it("hands the entrypoint its DC_* inputs, the agent's init script among them", (
     "DC_WORKSPACE_FOLDER",
     "DC_ID",
     "DC_VARIABLES",
+    "DC_LOCALENV_DEFAULTS",
     "DC_CONTAINER_ENV",
     "DC_REMOTE_ENV",
   ]);

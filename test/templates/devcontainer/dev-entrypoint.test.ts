@@ -93,7 +93,13 @@ it("exports the folder, id, identity and localEnv values, then execs the agent w
     Object.keys(agentEnv)
       .filter((k) => k.startsWith("DEVCONTAINER_LOCALENV_"))
       .sort(),
-  ).toEqual(["DEVCONTAINER_LOCALENV_NPM_TOKEN", "DEVCONTAINER_LOCALENV_WIN"]);
+  ).toEqual([
+    "DEVCONTAINER_LOCALENV_NPM_TOKEN",
+    // The container's own: every machine has them.
+    "DEVCONTAINER_LOCALENV_PATH",
+    "DEVCONTAINER_LOCALENV_SHELL",
+    "DEVCONTAINER_LOCALENV_WIN",
+  ]);
   for (const line of [4, 6, 8, 9])
     expect(result.stderr).toContain(
       `line ${line} does not start with a variable name (letters, digits, _) and '='; skipped`,
@@ -102,6 +108,30 @@ it("exports the folder, id, identity and localEnv values, then execs the agent w
   // Values never reach the log, nor does any part of a skipped line.
   for (const part of ["abc=def", "bad-name", "hunter2", "dGhpcyBp", "DATABASE_URL"])
     expect(result.stderr).not.toContain(part);
+});
+
+describeEachShell("${localEnv:…} names every machine has (%s)", (toolset) => {
+  it("get the workspace user's own values when the variables leave them unset; a value the user set wins, an empty one too", async () => {
+    const { result, agentEnv } = await run(
+      {
+        DC_VARIABLES: "USER=someone-else\nLOGNAME=",
+        DC_LOCALENV_DEFAULTS: "HOME=/home/vscode\nUSER=vscode\nLOGNAME=vscode",
+        // The service renders `mkdir -p ${localEnv:HOME}/.m2` so, in containerEnv too.
+        DC_CONTAINER_ENV: b64('export M2="${DEVCONTAINER_LOCALENV_HOME}/.m2"\n'),
+      },
+      toolset,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(agentEnv).toMatchObject({
+      DEVCONTAINER_LOCALENV_HOME: "/home/vscode",
+      DEVCONTAINER_LOCALENV_USER: "someone-else",
+      DEVCONTAINER_LOCALENV_LOGNAME: "",
+      M2: "/home/vscode/.m2",
+    });
+    // The container's: bash sets SHELL from the passwd entry, else the wrapper falls back.
+    expect(agentEnv.DEVCONTAINER_LOCALENV_SHELL).toMatch(/^\/(usr\/)?bin\/(ba)?sh$/);
+    expect(agentEnv.DEVCONTAINER_LOCALENV_PATH).toMatch(/^\/image\/bin:/);
+  });
 });
 
 it("sources containerEnv then remoteEnv, unset variables expanding to empty", async () => {

@@ -104,3 +104,22 @@ export function metadata(overrides: Record<string, unknown> = {}): Record<string
     ...overrides,
   };
 }
+
+/** The value of a planned script's `NAME='…'` input line (no quote inside), or undefined. */
+export function scriptInput(script: string, name: string): string | undefined {
+  return new RegExp(`^${name}='([^']*)'$`, "m").exec(script)?.[1];
+}
+
+/**
+ * The planned script with some `NAME='…'` inputs replaced (say, paths of a test's sandbox);
+ * each must be there.
+ */
+export function withScriptInputs(script: string, values: Readonly<Record<string, string>>): string {
+  let text = script;
+  for (const [name, value] of Object.entries(values)) {
+    const line = new RegExp(`^${name}='[^']*'$`, "m");
+    if (!line.test(text)) throw new Error(`the script has no input ${name}`);
+    text = text.replace(line, `${name}='${value}'`);
+  }
+  return text;
+}

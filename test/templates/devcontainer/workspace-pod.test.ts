@@ -313,6 +313,8 @@ describe("devcontainer template: the workspace pod", () => {
         HOME_DIR: "/home/vscode",
         VOLUME_DIRS: "volumes/node-modules volumes/anonymous-3",
         MOUNT_POINT_DIRS: "workspaces/app workspaces/app/node_modules",
+        // Each kept volume, seeded from the image at its target on first use.
+        SEED_VOLUMES: "volumes/anonymous-3=/data volumes/node-modules=/workspaces/app/node_modules",
       });
     });
 
@@ -329,6 +331,7 @@ describe("devcontainer template: the workspace pod", () => {
         "DC_WORKSPACE_FOLDER",
         "DC_ID",
         "DC_VARIABLES",
+        "DC_LOCALENV_DEFAULTS",
         "DC_CONTAINER_ENV",
         "DC_REMOTE_ENV",
       ]);
@@ -337,6 +340,7 @@ describe("devcontainer template: the workspace pod", () => {
         DC_HOME: "/home/vscode",
         DC_WORKSPACE_FOLDER: "/workspaces/app",
         DC_ID: WORKSPACE_ID,
+        DC_LOCALENV_DEFAULTS: "HOME=/home/vscode\nLOGNAME=vscode\nUSER=vscode",
         DC_CONTAINER_ENV: Buffer.from('export A="1"\n').toString("base64"),
         DC_REMOTE_ENV: Buffer.from('export PATH="${PATH}:/x"\n').toString("base64"),
       });

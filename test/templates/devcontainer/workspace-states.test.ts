@@ -42,6 +42,7 @@ const WHILE_STARTED = [
   ...Array.from({ length: 10 }, (_, i) => `coder_app.forwarded_port[${i}]`),
   "coder_metadata.pod_info[0]",
   "coder_script.devcontainer_lifecycle[0]",
+  "coder_script.devcontainer_lifecycle_background[0]",
   "coder_script.devcontainer_post_attach[0]",
   "coder_script.devcontainer_vscode[0]",
   "data.devcontainerbuilder_devcontainer.workspace[0]",
@@ -182,11 +183,12 @@ describe("devcontainer template: workspace states", () => {
       '${join(", ", [for k, v in local.node_selector : format("%s=%s", k, v)])}',
     );
     expect(pod.Namespace).toBe(REQUIRED_VARIABLES.namespace);
-    // The disk size may come from the repository's hostRequirements: known at apply.
+    // The disk size may come from the repository's hostRequirements: known at apply. It is
+    // the claim's own, fixed at creation (quantity-caps.test.ts: a later cap never shows less).
     expect(Object.keys(items("coder_metadata.data_volume"))).toEqual(["Disk size", "Namespace"]);
     expect(items("coder_metadata.data_volume").Namespace).toBe(REQUIRED_VARIABLES.namespace);
     expect((template.config as any).resource.coder_metadata.data_volume.item[0].value).toBe(
-      "${local.disk_size}",
+      '${kubernetes_persistent_volume_claim_v1.data.spec[0].resources[0].requests["storage"]}',
     );
     const agent = plan.resource("coder_agent.main").after as Record<string, any>;
     expect(agent.api_key_scope).toBe("all");

@@ -18,6 +18,8 @@ const MANUAL = readFileSync(
   "utf8",
 );
 
+const CLAUDE_CODE_ON = { ...REQUIRED_VARIABLES, claude_code: true };
+
 describe("packer-builder AI agents", () => {
   let tf: TerraformHarness;
   let template: SynthesizedPackerBuilder;
@@ -30,11 +32,14 @@ describe("packer-builder AI agents", () => {
   beforeAll(async () => {
     template = synthPackerBuilder();
     tf = await TerraformHarness.start();
-    const on = { ...REQUIRED_VARIABLES, claude_code: true };
+    const on = CLAUDE_CODE_ON;
     [off, gateway, userSecret, stopped, prebuild] = await Promise.all([
       tf.plan(template.dir, { variables: REQUIRED_VARIABLES }),
       tf.plan(template.dir, { variables: on }),
-      tf.plan(template.dir, { variables: { ...on, claude_code_auth: "user_secret" } }),
+      tf.plan(template.dir, {
+        variables: { ...on, claude_code_auth: "user_secret" },
+        userSecrets: { ANTHROPIC_API_KEY: "sk-ant-the-owners-own" },
+      }),
       tf.plan(template.dir, { variables: on, workspace: { startCount: 0 } }),
       tf.plan(template.dir, { variables: on, workspace: { is_prebuild: true } }),
     ]);
@@ -55,7 +60,10 @@ describe("packer-builder AI agents", () => {
     expect(template.config.resource.coder_ai_task).toBeUndefined();
     expect(template.config.data.coder_task).toBeUndefined();
     const variables = Object.keys(template.config.variable);
-    expect(variables.filter((v) => /ai_task|api_key|anthropic|token/i.test(v))).toEqual([]);
+    // (harvester_token_hours is the Harvester token's lifetime, a number: no credential.)
+    expect(variables.filter((v) => /ai_task|api_key|anthropic|token(?!_hours)/i.test(v))).toEqual(
+      [],
+    );
     // Nothing of the template's own configuration gives the module a key or token.
     const inputs = template.config.module.claude_code;
     expect(Object.keys(inputs).sort()).toEqual([
@@ -88,7 +96,6 @@ describe("packer-builder AI agents", () => {
       expect.arrayContaining([
         "kubernetes_persistent_volume_claim_v1.persistent",
         "kubernetes_service_account_v1.harvester_identity",
-        "kubernetes_secret_v1.harvester_identity_token",
         "kubernetes_service_account_v1.workspace_identity",
         "kubernetes_secret_v1.packer_kubeconfig",
         "coder_agent.main",
@@ -137,6 +144,12 @@ describe("packer-builder AI agents", () => {
     expect(
       (userSecret.resource("module.claude_code[0].terraform_data.inputs").after as any).input,
     ).toMatchObject({ enable_ai_gateway: false, anthropic_api_key_set: false });
+  });
+
+  it("with user secrets, fails the start of an owner without the secret, saying how to add it", async () => {
+    await expect(
+      tf.plan(template.dir, { variables: { ...CLAUDE_CODE_ON, claude_code_auth: "user_secret" } }),
+    ).rejects.toThrow(/Missing required secret: environment variable "ANTHROPIC_API_KEY"/);
   });
 
   it("opens Claude Code in the clone from a terminal app", () => {

@@ -102,6 +102,7 @@ describe("packer-builder short-lived Harvester token", () => {
     expect(changes(stopPlan)).toEqual(
       [
         "coder_metadata.pod[0]: delete",
+        "coder_script.agent_manual[0]: delete",
         "kubernetes_deployment_v1.main[0]: delete",
         `${KUBECONFIG}: update`,
         `${SESSION}: delete`,
@@ -117,6 +118,7 @@ describe("packer-builder short-lived Harvester token", () => {
     expect(changes(startPlan)).toEqual(
       [
         "coder_metadata.pod[0]: create",
+        "coder_script.agent_manual[0]: create",
         "kubernetes_deployment_v1.main[0]: create",
         `${KUBECONFIG}: update`,
         `${SESSION}: create`,

@@ -81,6 +81,8 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
         "kubernetes_token_request_v1.harvester_identity[0]: create",
         "kubernetes_secret_v1.packer_kubeconfig: update",
         "coder_script.sweep_previous_build_vms: create",
+        // The agents' manual installed as a skill at every start (no Coder Tasks any more).
+        "coder_script.agent_manual[0]: create",
       ].sort(),
     );
   });
@@ -111,6 +113,7 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
     const kept = [...before].filter((a) => !DROPPED.includes(a));
     expect(kept.filter((a) => !after.has(a))).toEqual([]);
     expect([...after].filter((a) => !before.has(a)).sort()).toEqual([
+      "coder_script.agent_manual",
       "coder_script.sweep_previous_build_vms",
       "kubernetes_secret_v1.harvester_identity_session",
       "kubernetes_token_request_v1.harvester_identity",

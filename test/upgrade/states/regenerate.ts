@@ -47,6 +47,7 @@ async function main(commit: string, only: readonly string[], out: string): Promi
         );
         const options: PlanOptions = {
           ...inputs,
+          ...(c.resourceFixtures ? { fixtures: { resources: c.resourceFixtures } } : {}),
           variables,
           workspace: { ...c.workspace, template_name: c.template },
           owner: c.owner,

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import {
   DEFAULT_OWNER,
   DEFAULT_WORKSPACE,
+  type Fixtures,
   type FixtureValues,
 } from "@coder-cdktf/terraform-harness";
 
@@ -23,6 +24,8 @@ export interface StateCase {
   /** data.coder_workspace at that build (template_name is the template's). */
   readonly workspace: FixtureValues;
   readonly owner: FixtureValues;
+  /** What that version needed of the "cluster" besides today's inputs. @default none */
+  readonly resourceFixtures?: Fixtures["resources"];
 }
 
 const owner = (name: string): FixtureValues => ({
@@ -61,6 +64,21 @@ export const STATE_CASES: readonly StateCase[] = [
     template: "packer-builder",
     workspace: { ...DEFAULT_WORKSPACE, name: "images" },
     owner: owner("carol"),
+    // That version read its Harvester token from a service-account-token Secret, which the
+    // cluster fills (short-lived TokenRequests replaced it).
+    resourceFixtures: {
+      kubernetes_secret_v1: {
+        match: { type: "kubernetes.io/service-account-token" },
+        values: {
+          data: {
+            token: "fixture-harvester-token-8c1f0e2d",
+            "ca.crt":
+              "-----BEGIN CERTIFICATE-----\nMIIBfixtureCAfixtureCA\n-----END CERTIFICATE-----\n",
+            namespace: "packer-dev",
+          },
+        },
+      },
+    },
   },
 ];
 
@@ -73,7 +91,8 @@ type Json = Record<string, any>;
 /**
  * A state as the fixtures keep it, the same bytes from every run: a fixed lineage and serial,
  * no check results (Terraform lists them in the order the checks finished), sensitive paths
- * sorted (likewise), and terraform_data's random ids derived from the address instead.
+ * sorted (likewise), and the random ids derived from the address instead: terraform_data's
+ * id, and the uid the mock gives each Kubernetes object it creates, as the API server does.
  */
 export function fixtureState(state: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const resources = (state.resources as Json[]).map((r) => ({
@@ -83,7 +102,7 @@ export function fixtureState(state: Readonly<Record<string, unknown>>): Record<s
       const attributes =
         r.type === "terraform_data"
           ? { ...instance.attributes, id: derivedId(address) }
-          : instance.attributes;
+          : withDerivedUid(instance.attributes, address);
       const sensitive = Array.isArray(instance.sensitive_attributes)
         ? [...instance.sensitive_attributes].sort((a, b) =>
             JSON.stringify(a) < JSON.stringify(b) ? -1 : 1,
@@ -99,6 +118,14 @@ export function fixtureState(state: Readonly<Record<string, unknown>>): Record<s
     resources,
     check_results: null,
   };
+}
+
+/** `attributes` with a Kubernetes object's `metadata[0].uid`, when it has one, derived from its address. */
+function withDerivedUid(attributes: Json, address: string): Json {
+  const metadata = attributes?.metadata;
+  if (!Array.isArray(metadata) || typeof metadata[0]?.uid !== "string" || metadata[0].uid === "")
+    return attributes;
+  return { ...attributes, metadata: [{ ...metadata[0], uid: derivedId(`${address}#uid`) }] };
 }
 
 /** A UUID-shaped id from the hash of `text`. */

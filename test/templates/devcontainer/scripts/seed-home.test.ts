@@ -455,3 +455,193 @@ describeEachShell("seed-home.sh with %s: nothing is lost or half-written", (tool
     expect(existsSync(join(seed.data, "home", ".devcontainer-home-seeded"))).toBe(true);
   });
 });
+
+/** A volume over an image directory: the Rust image's /usr/local/cargo under a cache volume. */
+interface VolumeFixture {
+  readonly seed: SeedFixture;
+  /** What the image has at the volume's target. */
+  readonly imageDir: string;
+  /** The volume's directory on the PVC. */
+  readonly volume: string;
+  /** The markers beside the volumes. */
+  readonly seeded: string;
+  readonly seeding: string;
+  run(env?: Readonly<Record<string, string>>): Promise<ScriptRun>;
+}
+
+function createVolumeFixture(toolset: ImageToolset): VolumeFixture {
+  const seed = createSeedFixture(toolset);
+  // The home was seeded on an earlier start: only the volume's copies happen.
+  writeAsUser(join(seed.data, "home", ".devcontainer-home-seeded"), "");
+  const imageDir = join(seed.sandbox.root, "image", "usr", "local", "cargo");
+  mkdirSync(join(imageDir, "bin"), { recursive: true });
+  writeFileSync(join(imageDir, "bin", "cargo"), "#!/bin/sh\necho cargo\n");
+  writeFileSync(join(imageDir, "bin", "rustc"), "#!/bin/sh\necho rustc\n");
+  chmodSync(join(imageDir, "bin", "cargo"), 0o755);
+  mkdirSync(join(imageDir, "registry", "index"), { recursive: true });
+  writeFileSync(join(imageDir, "registry", "index", "config.json"), "{}\n");
+  writeFileSync(join(imageDir, "env"), "export PATH=/usr/local/cargo/bin:$PATH\n");
+  writeFileSync(join(imageDir, ".package-cache"), "");
+  return {
+    seed,
+    imageDir,
+    volume: join(seed.data, "volumes", "cargo-cache"),
+    seeded: join(seed.data, "volumes", ".devcontainer-seeded", "cargo-cache"),
+    seeding: join(seed.data, "volumes", ".devcontainer-seeding", "cargo-cache"),
+    run(env = {}) {
+      return seed.run({
+        VOLUME_DIRS: "volumes/cargo-cache volumes/empty",
+        MOUNT_POINT_DIRS: "",
+        SEED_VOLUMES: `volumes/cargo-cache=${imageDir}`,
+        ...env,
+      });
+    },
+  };
+}
+
+/** Gives everything on the volume to the remote user, as fsGroup and the user's own writes do. */
+function giveToUser(v: VolumeFixture): void {
+  if (isRoot) execFileSync("chown", ["-R", `${REMOTE_USER.uid}:${REMOTE_USER.gid}`, v.seed.data]);
+}
+
+/** The volume holds exactly the image's content at its target (the markers live elsewhere). */
+function expectSeededVolume(v: VolumeFixture, step?: number): void {
+  expect([step, treeOf(v.volume)]).toEqual([step, treeOf(v.imageDir)]);
+  expect([step, existsSync(v.seeded), existsSync(v.seeding)]).toEqual([step, true, false]);
+}
+
+describeEachShell(
+  "seed-home.sh with %s: volumes are seeded from the image on first use",
+  (toolset) => {
+    test("a new, empty volume gets the image's content at its target; the markers stay out of it", async () => {
+      const v = createVolumeFixture(toolset);
+      const run = await v.run();
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(/first use of volume cargo-cache: copying/);
+      expectSeededVolume(v);
+      expect(readFileSync(join(v.volume, "bin", "cargo"), "utf8")).toContain("echo cargo");
+      expect(statSync(join(v.volume, "bin", "cargo")).mode & 0o111).not.toBe(0);
+      // The home was not seeded again.
+      expect(existsSync(join(v.seed.data, "home", ".bashrc"))).toBe(false);
+    });
+
+    test("a seeded volume is never touched again, whatever the user or a rebuilt image does", async () => {
+      const v = createVolumeFixture(toolset);
+      expect((await v.run()).exitCode).toBe(0);
+      rmSync(join(v.volume, "bin", "rustc"));
+      writeAsUser(join(v.volume, "registry", "mine"), "downloaded\n");
+      writeFileSync(join(v.imageDir, "bin", "cargo-new"), "new\n");
+      writeFileSync(join(v.imageDir, "env"), "changed\n");
+      const before = treeOf(v.volume);
+
+      const run = await v.run();
+
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(/volume cargo-cache was seeded on an earlier start/);
+      expect(treeOf(v.volume)).toEqual(before);
+    });
+
+    test("an image with nothing at the target leaves the volume empty, unmarked: a rebuilt image that has content seeds it while it is still empty", async () => {
+      const v = createVolumeFixture(toolset);
+      const emptyTarget = join(v.seed.sandbox.root, "image", "nothing-here");
+      const first = await v.run({ SEED_VOLUMES: `volumes/cargo-cache=${emptyTarget}` });
+      expect(first.exitCode).toBe(0);
+      expect(first.output).toMatch(
+        /the image has nothing at .*nothing-here; volume cargo-cache starts empty/,
+      );
+      expect(readdirSync(v.volume)).toEqual([]);
+      expect(existsSync(v.seeded)).toBe(false);
+
+      mkdirSync(emptyTarget);
+      const stillEmpty = await v.run({ SEED_VOLUMES: `volumes/cargo-cache=${emptyTarget}` });
+      expect(stillEmpty.exitCode).toBe(0);
+      expect(existsSync(v.seeded)).toBe(false);
+
+      const rebuilt = await v.run();
+      expect(rebuilt.exitCode).toBe(0);
+      expectSeededVolume(v);
+    });
+
+    test("a volume that already holds files without a marker (a template version before seeding) is left as it is", async () => {
+      const v = createVolumeFixture(toolset);
+      writeAsUser(join(v.volume, "registry", "cache", "crate-1.0.crate"), "the user's\n");
+      giveToUser(v);
+      const before = treeOf(v.volume);
+      const run = await v.run();
+      expect(run.exitCode).toBe(0);
+      expect(run.output).toMatch(/volume cargo-cache already holds files; not seeding it/);
+      expect(treeOf(v.volume)).toEqual(before);
+      expect(existsSync(v.seeded)).toBe(true);
+    });
+
+    test("a start stopped during any copy leaves no half-written file: the next start completes the volume", async () => {
+      let kills = 0;
+      for (let step = 1; step < 20; step++) {
+        const v = createVolumeFixture(toolset);
+        const cp = installDyingCp(v.seed);
+        const stopped = await v.run({ KILL_AT_COPY: String(step) });
+        if (stopped.exitCode === 0) break; // fewer copies than `step`: every step was tried
+        expect([step, stopped.signal]).toEqual([step, "SIGKILL"]);
+        kills++;
+        expect([step, existsSync(v.seeded), existsSync(v.seeding)]).toEqual([step, false, true]);
+        // Whatever is under its real name was copied whole.
+        for (const [path, content] of Object.entries(treeOf(v.volume))) {
+          if (path.includes(".devcontainer-home-seed.partial")) continue;
+          expect([step, path, content]).toEqual([step, path, treeOf(v.imageDir)[path]]);
+        }
+        cp.reset();
+        const next = await v.run();
+        expect([step, next.exitCode]).toEqual([step, 0]);
+        expect(next.output).toMatch(/finishing the seed a stopped start began/);
+        expectSeededVolume(v, step);
+      }
+      // .package-cache, bin, env and registry: each copy was cut short once.
+      expect(kills).toBe(4);
+    });
+
+    test("starts that are each stopped during their second copy still get there, one entry per start", async () => {
+      const v = createVolumeFixture(toolset);
+      const cp = installDyingCp(v.seed);
+      let starts = 0;
+      let run: ScriptRun;
+      do {
+        cp.reset();
+        run = await v.run({ KILL_AT_COPY: "2" });
+        starts++;
+      } while (run.signal === "SIGKILL" && starts < 10);
+      expect(run.exitCode).toBe(0);
+      expect(starts).toBe(4);
+      expectSeededVolume(v);
+    });
+
+    test("a start stopped right after it began the seed, or after the copies but before its marker, is finished by the next", async () => {
+      for (const copiedAlready of [false, true]) {
+        const v = createVolumeFixture(toolset);
+        mkdirSync(join(v.seed.data, "volumes", "cargo-cache"), { recursive: true });
+        if (copiedAlready) execFileSync("cp", ["-R", "-p", `${v.imageDir}/.`, v.volume]);
+        writeAsUser(v.seeding, "");
+        giveToUser(v);
+        const run = await v.run();
+        expect([copiedAlready, run.exitCode]).toEqual([copiedAlready, 0]);
+        expectSeededVolume(v);
+      }
+    });
+
+    test("entries that are no <volume dir>=<absolute target> are ignored with a warning", async () => {
+      const v = createVolumeFixture(toolset);
+      const run = await v.run({
+        SEED_VOLUMES: `home=${v.imageDir} volumes/a/b=${v.imageDir} volumes/x=relative volumes/y volumes/z=/a/../b`,
+      });
+      expect(run.exitCode).toBe(0);
+      for (const entry of [
+        "home=",
+        "volumes/a/b=",
+        "volumes/x=relative",
+        "volumes/y'",
+        "volumes/z=",
+      ])
+        expect(run.output).toContain(`ignoring '${entry}`);
+      expect(readdirSync(v.volume)).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,80 @@
+/**
+ * What a repository built for Docker loses in a workspace pod, said in the build log (apply
+ * time, from the image's merged configuration and lifecycle scripts):
+ *
+ * - a Docker Compose configuration: the workspace is one container, the image of the Compose
+ *   service devcontainer.json names; the other services (databases, caches) do not run;
+ * - the docker-in-docker and docker-outside-of-docker Features: they need a privileged
+ *   container and a root entrypoint, or the host's Docker socket, and the template never runs
+ *   an image's entrypoint and has no host, so `docker` is not available; the warning names the
+ *   lifecycle commands that call it.
+ *
+ * Inputs may be anything; the plan never fails on them.
+ */
+import { Construct } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
+import { quotedForWarning } from "./repository-values";
+
+/** Features that give a container Docker, and cannot in a workspace pod (RE2 and JS). */
+export const DOCKER_FEATURE_PATTERN =
+  "(^|/)(docker-in-docker|docker-outside-of-docker|docker-from-docker)(:|@|$)";
+
+/** A command line that runs `docker` (or `docker-compose`), as a word (RE2 and JS). */
+export const CALLS_DOCKER_PATTERN = "(^|[^A-Za-z0-9_./-])docker(-compose)?([^A-Za-z0-9_.-]|$)";
+
+export interface DockerWarningsProps {
+  /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
+  readonly configuration: HclValue;
+  /** Hook name → rendered script (DevcontainerSource.lifecycleScripts). */
+  readonly lifecycleScripts: HclValue;
+  /**
+   * The image's raw devcontainer.metadata label entries as JSON text (the data source's
+   * `metadata_json`): each installed Feature has an entry with its `id`. @default "[]"
+   */
+  readonly metadataJson?: HclValue;
+  /** Prefix of the local names, for several instances in one module. @default "" */
+  readonly localPrefix?: string;
+}
+
+/** Locals (with `localPrefix`): `docker_features`, `hooks_calling_docker`, `docker_warnings`. */
+export class DockerWarnings extends Construct {
+  /** Local `docker_warnings`: list(string), the lines for the build log. */
+  public readonly warnings: string[];
+
+  constructor(scope: Construct, id: string, props: DockerWarningsProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const config = props.configuration;
+    // From devcontainer.json's features, and from the label entries of the Features the image
+    // was built with (a base image's too), which the merged configuration need not list.
+    const features = locals.add(
+      "docker_features",
+      hcl`sort(distinct(concat(
+        try([for id, options in ${config}.features : id if can(regex(${DOCKER_FEATURE_PATTERN}, id))], []),
+        try([for entry in jsondecode(${props.metadataJson ?? "[]"}) : tostring(entry.id) if can(regex(${DOCKER_FEATURE_PATTERN}, entry.id))], [])
+      )))`,
+    );
+    const hooks = locals.add(
+      "hooks_calling_docker",
+      hcl`try(sort([for hook, script in ${props.lifecycleScripts} : hook if can(regex(${CALLS_DOCKER_PATTERN}, script))]), [])`,
+    );
+    const compose = hcl`try(${config}.dockerComposeFile, null)`;
+    const composeFiles = hcl`try(join(", ", flatten([${compose}])), jsonencode(${compose}))`;
+    const composeMessage =
+      "dockerComposeFile %s: the workspace is one container, the image of the Compose service %s; " +
+      "the file's other services (databases, caches, ...) do not run, and their volumes and environment are not set up.";
+    const dockerMessage =
+      "Feature %s cannot give this workspace Docker: it needs a privileged container with a root " +
+      "entrypoint, or the host's Docker socket, and the workspace never runs the image's entrypoint " +
+      "and has no host, so `docker` is not available%s.";
+    this.warnings = locals.add(
+      "docker_warnings",
+      hcl`concat(
+        ${compose} != null ? [format(${composeMessage}, ${quotedForWarning(composeFiles)}, ${quotedForWarning(hcl`try(tostring(${config}.service), "(service not set)")`)})] : [],
+        [for id in ${features.expression} : format(${dockerMessage}, ${quotedForWarning(hcl`id`)},
+          length(${hooks.expression}) > 0 ? format("; these lifecycle commands call it: %s", join(", ", ${hooks.expression})) : "")]
+      )`,
+    ).asList;
+  }
+}

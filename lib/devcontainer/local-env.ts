@@ -1,0 +1,58 @@
+/**
+ * `${localEnv:NAME}` values the workspace gives when the user set none (apply time).
+ *
+ * The Dev Containers tools read `localEnv` from the machine they run on, which always has
+ * HOME, USER, LOGNAME, PATH and SHELL. A workspace has no local host: the user's own values
+ * come from the "Dev Container variables" setting, and for those names, when it does not set
+ * them, the workspace user's own value is used (`mkdir -p ${localEnv:HOME}/.m2` makes
+ * `<home>/.m2`, not `/.m2`). HOME, USER and LOGNAME are known here; PATH and SHELL are the
+ * container's, filled in by the pod's wrapper (dev-entrypoint.sh) at start.
+ *
+ * `local.localenv_defaults` is one map so that other sources of values can be merged into it.
+ */
+import { Construct } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
+
+/** localEnv names the pod's wrapper fills in from the container itself (its PATH, the login shell). */
+export const CONTAINER_LOCALENV_DEFAULTS: readonly string[] = ["PATH", "SHELL"];
+
+export interface LocalEnvDefaultsProps {
+  /** The remote user's home ({@link WorkspaceUser.homeDir}). */
+  readonly homeDir: HclValue;
+  /** The remote user's name ({@link WorkspaceUser.remoteUser}). */
+  readonly remoteUser: HclValue;
+  /** Prefix of the local names, for several instances in one module. @default "" */
+  readonly localPrefix?: string;
+}
+
+/** Locals (with `localPrefix`): `localenv_defaults`, `localenv_defaults_text`, `localenv_default_names`. */
+export class LocalEnvDefaults extends Construct {
+  /** Local `localenv_defaults`: map(string), NAME → the value used when the user sets none. */
+  public readonly values: string;
+  /** Local `localenv_defaults_text`: the map as `NAME=value` lines, for the pod's wrapper. */
+  public readonly text: string;
+  /**
+   * Local `localenv_default_names`: every name with a default, the container's included: a
+   * repository's `${localEnv:NAME}` of these is never missing.
+   */
+  public readonly names: string[];
+
+  constructor(scope: Construct, id: string, props: LocalEnvDefaultsProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const values = locals.add(
+      "localenv_defaults",
+      hcl`{ HOME = ${props.homeDir}, USER = ${props.remoteUser}, LOGNAME = ${props.remoteUser} }`,
+    );
+    this.values = values.asString;
+    this.text = locals.add(
+      "localenv_defaults_text",
+      hcl`join("\n", [for name, value in ${values.expression} : format("%s=%s", name, value)])`,
+    ).asString;
+    this.names = locals.add(
+      "localenv_default_names",
+      hcl`distinct(concat(keys(${values.expression}), ${CONTAINER_LOCALENV_DEFAULTS}))`,
+    ).asList;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Which Dev Container lifecycle hooks hold the user's login (the spec's `waitFor`).
+ *
+ * Clock: apply time (the image's merged configuration). The Dev Containers tools run the hooks
+ * in order and connect once the hook `waitFor` names has finished (default
+ * `updateContentCommand`); the later ones run in the background. The template does the same:
+ * the hooks up to `waitFor` run in the login-blocking lifecycle script, the later ones (up to
+ * postStartCommand) in a second script that does not block login, and postAttachCommand in its
+ * own, which blocks login only when `waitFor` names it. initializeCommand, which the tools run
+ * on the host before anything else, always blocks. A `waitFor` that is not one of
+ * {@link WAIT_FOR_VALUES} (another hook name, a number, an object) becomes the default, with a
+ * warning naming the value; the plan never fails on it.
+ */
+import { Construct, type IResolvable } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
+import { quotedForWarning } from "./repository-values";
+
+/** The values `waitFor` may take, in the order the hooks run. */
+export const WAIT_FOR_VALUES: readonly string[] = [
+  "onCreateCommand",
+  "updateContentCommand",
+  "postCreateCommand",
+  "postStartCommand",
+  "postAttachCommand",
+];
+
+/** The spec's default `waitFor`. */
+export const DEFAULT_WAIT_FOR = "updateContentCommand";
+
+/** Hooks that block login whatever `waitFor` says (run before the first hook it can name). */
+export const ALWAYS_BLOCKING_HOOKS: readonly string[] = ["initializeCommand"];
+
+export interface LifecycleWaitForProps {
+  /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
+  readonly configuration: HclValue;
+  /** Prefix of the local names, for several instances in one module. @default "" */
+  readonly localPrefix?: string;
+}
+
+/** Locals (with `localPrefix`): `wait_for`, `login_blocking_hooks`, `wait_for_warnings`. */
+export class LifecycleWaitFor extends Construct {
+  /** Local `wait_for`: one of {@link WAIT_FOR_VALUES}. */
+  public readonly waitFor: string;
+  /** Local `login_blocking_hooks`: list(string) of the hook names that run before login. */
+  public readonly loginBlockingHooks: string[];
+  /** Local `wait_for_warnings`: one line when `waitFor` is set to something else. */
+  public readonly warnings: string[];
+
+  constructor(scope: Construct, id: string, props: LifecycleWaitForProps) {
+    super(scope, id);
+    const locals = new NamedLocals(this, props.localPrefix ?? "");
+    const requested = hcl`try(${props.configuration}.waitFor, null)`;
+    const valid = hcl`try(contains(${WAIT_FOR_VALUES}, ${requested}), false)`;
+    const waitFor = locals.add(
+      "wait_for",
+      hcl`${valid} ? ${requested} : ${DEFAULT_WAIT_FOR}`,
+    ).asString;
+    const blocking = locals.add(
+      "login_blocking_hooks",
+      hcl`concat(${ALWAYS_BLOCKING_HOOKS}, slice(${WAIT_FOR_VALUES}, 0, index(${WAIT_FOR_VALUES}, ${waitFor}) + 1))`,
+    );
+    const message = `waitFor %s is not one of ${WAIT_FOR_VALUES.join(", ")}; login waits for ${DEFAULT_WAIT_FOR} (the default).`;
+    const warnings = locals.add(
+      "wait_for_warnings",
+      hcl`${requested} != null && !${valid} ? [format(${message}, ${quotedForWarning(requested)})] : []`,
+    );
+    this.waitFor = waitFor;
+    this.loginBlockingHooks = blocking.asList;
+    this.warnings = warnings.asList;
+  }
+
+  /** Whether the hook `name` runs before login (an HCL bool). */
+  blocksLogin(name: string): IResolvable {
+    return hcl`contains(${this.loginBlockingHooks}, ${name})`;
+  }
+}

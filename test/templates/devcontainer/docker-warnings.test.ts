@@ -1,0 +1,105 @@
+/**
+ * What a repository built for Docker loses in a workspace, through the template's Terraform
+ * (mock providers): the build log names the Compose service the workspace is and says the
+ * others do not run, and says that a docker-in-docker or docker-outside-of-docker Feature
+ * leaves the workspace without `docker`, naming the lifecycle commands that call it.
+ */
+import { BadInputPlanner, type PlannedWorkspace } from "./bad-inputs";
+import { metadata } from "./synthesized";
+
+jest.setTimeout(120_000);
+
+describe("devcontainer template: Docker in the build log", () => {
+  let planner: BadInputPlanner;
+  let compose: PlannedWorkspace;
+  let dind: PlannedWorkspace;
+  let plain: PlannedWorkspace;
+  let fromLabel: PlannedWorkspace;
+
+  beforeAll(async () => {
+    planner = await BadInputPlanner.start();
+    [compose, dind, plain, fromLabel] = await Promise.all(
+      planner.planMany([
+        {
+          metadata: metadata({
+            configuration_json: JSON.stringify({
+              dockerComposeFile: ["../docker-compose.yml", "docker-compose.dev.yml"],
+              service: "app",
+              runServices: ["app", "db"],
+            }),
+          }),
+        },
+        {
+          metadata: metadata({
+            configuration_json: JSON.stringify({
+              features: {
+                "ghcr.io/devcontainers/features/docker-in-docker:2": { moby: true },
+                "ghcr.io/devcontainers/features/node:1": {},
+                "ghcr.io/devcontainers/features/docker-outside-of-docker:1": {},
+              },
+            }),
+            lifecycle_scripts: {
+              postCreateCommand: "#!/bin/sh\n/bin/sh -c 'docker compose up -d db' || exit $?\n",
+              postStartCommand: "#!/bin/sh\n/bin/sh -c 'npm run dev' || exit $?\n",
+              onCreateCommand: "#!/bin/sh\n'docker-compose' 'pull' || exit $?\n",
+            },
+          }),
+        },
+        {
+          metadata: metadata({
+            configuration_json: JSON.stringify({
+              features: { "ghcr.io/devcontainers/features/node:1": {} },
+            }),
+            lifecycle_scripts: { postCreateCommand: "#!/bin/sh\necho dockerfile-lint\n" },
+          }),
+        },
+        {
+          // A base image built with the Feature: only its label entry tells.
+          metadata: metadata({
+            metadata_json: JSON.stringify([
+              { id: "ghcr.io/devcontainers/features/docker-in-docker:2", privileged: true },
+              { remoteUser: "vscode" },
+              { id: 7 },
+            ]),
+          }),
+        },
+      ]),
+    );
+  });
+  afterAll(async () => {
+    await planner?.stop();
+  });
+
+  it("a Compose configuration: names the files and the service the workspace is; the others do not run", () => {
+    expect(compose.warnings).toContainEqual(
+      expect.stringMatching(
+        /^dockerComposeFile "\.\.\/docker-compose\.yml, docker-compose\.dev\.yml": the workspace is one container, the image of the Compose service "app"; the file's other services .* do not run/,
+      ),
+    );
+  });
+
+  it("each Docker Feature: docker will not be available, naming the lifecycle commands that call it", () => {
+    const lines = dind.warnings.filter((w) => w.startsWith("Feature "));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^Feature "ghcr\.io\/devcontainers\/features\/docker-in-docker:2" cannot give this workspace Docker: .*`docker` is not available; these lifecycle commands call it: onCreateCommand, postCreateCommand\.$/,
+      ),
+      expect.stringMatching(
+        /^Feature "ghcr\.io\/devcontainers\/features\/docker-outside-of-docker:1"/,
+      ),
+    ]);
+  });
+
+  it("finds a Docker Feature the image was built with from its metadata label", () => {
+    expect(fromLabel.warnings).toEqual([
+      expect.stringMatching(
+        /^Feature "ghcr\.io\/devcontainers\/features\/docker-in-docker:2" cannot give this workspace Docker: .*not available\.$/,
+      ),
+    ]);
+  });
+
+  it("says nothing for a repository without them", () => {
+    expect(plain.warnings).toEqual([]);
+    expect(dind.otherDiagnostics).toEqual([]);
+  });
+});
