@@ -4,7 +4,16 @@ import tseslint from "typescript-eslint";
 import layers from "./eslint/layers.mjs";
 
 export default tseslint.config(
-  { ignores: [".gen/**", "build/**", "cdktf.out/**", "node_modules/**", "coverage/**"] },
+  {
+    ignores: [
+      ".gen/**",
+      "build/**",
+      "packages/*/build/**",
+      "cdktf.out/**",
+      "node_modules/**",
+      "coverage/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

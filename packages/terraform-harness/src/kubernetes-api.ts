@@ -106,87 +106,146 @@ function anyUnknown(unknown: unknown): boolean {
   return false;
 }
 
+/** One planned object under validation: what a rule reads and where it reports. */
+interface ObjectUnderValidation {
+  readonly resource: PlannedResource;
+  readonly report: (message: string) => void;
+  /** Where a rule that validates a pod spec adds the pod and its PSA level. */
+  readonly pods: PlannedPod[];
+}
+
+/** A rule of the API server for the objects of `types` (every type: "*"). */
+interface ApiObjectRule {
+  readonly types: readonly string[] | "*";
+  readonly check: (object: ObjectUnderValidation) => void;
+  /** The API server's file and function the rule and its wording come from. */
+  readonly source: string;
+}
+
+/** The API server's source repository (the rules name files and functions; no version is pinned). */
+const K8S = "kubernetes/kubernetes";
+
+/** The API server's rules, applied in this order to each planned object they name. */
+export const API_OBJECT_RULES: readonly ApiObjectRule[] = [
+  {
+    types: "*",
+    check: ({ resource, report }) =>
+      validateMetadata(
+        one(resource.after.metadata),
+        "metadata",
+        report,
+        resource.type === "kubernetes_namespace_v1",
+      ),
+    source: `${K8S} staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMeta (name, namespace, labels, annotations)`,
+  },
+  {
+    types: ["kubernetes_deployment_v1"],
+    check: validateDeployment,
+    source: `${K8S} pkg/apis/apps/validation/validation.go ValidateDeploymentSpec (selector, template labels, pod spec)`,
+  },
+  {
+    types: ["kubernetes_pod_v1"],
+    check: ({ resource, report, pods }) => {
+      const pod = one(resource.after.spec);
+      if (pod)
+        pods.push(
+          validatePod(resource.address, pod, "spec", report, one(resource.afterUnknown.spec)),
+        );
+    },
+    source: `${K8S} pkg/apis/core/validation/validation.go ValidatePodSpec`,
+  },
+  {
+    types: ["kubernetes_persistent_volume_claim_v1"],
+    check: ({ resource, report }) =>
+      validateClaim(
+        one(resource.after.spec),
+        report,
+        anyUnknown(one(resource.afterUnknown.spec)?.resources),
+      ),
+    source: `${K8S} pkg/apis/core/validation/validation.go ValidatePersistentVolumeClaimSpec`,
+  },
+  {
+    types: ["kubernetes_secret_v1"],
+    check: validateSecretKeys,
+    source: `${K8S} pkg/apis/core/validation/validation.go ValidateSecret (IsConfigMapKey)`,
+  },
+  {
+    types: ["kubernetes_role_binding_v1", "kubernetes_cluster_role_binding_v1"],
+    check: validateRoleBinding,
+    source: `${K8S} pkg/apis/rbac/validation/validation.go ValidateRoleBinding, ValidateRoleBindingSubject`,
+  },
+  {
+    types: ["kubernetes_token_request_v1"],
+    check: ({ resource, report }) => validateTokenRequest(one(resource.after.spec), report),
+    source: `${K8S} pkg/apis/authentication/validation/validation.go ValidateTokenRequest; pkg/registry/core/serviceaccount/storage/token.go Create`,
+  },
+];
+
 function validateObject(
   resource: PlannedResource,
   report: (m: string) => void,
   pods: PlannedPod[],
 ) {
-  const after = resource.after;
-  const unknown = resource.afterUnknown;
-  validateMetadata(
-    one(after.metadata),
-    "metadata",
-    report,
-    resource.type === "kubernetes_namespace_v1",
-  );
-  switch (resource.type) {
-    case "kubernetes_deployment_v1": {
-      const spec = one(after.spec);
-      const template = one(spec?.template);
-      validateMetadata(one(template?.metadata), "spec.template.metadata", report, false, true);
-      const selector = strings(one(spec?.selector)?.match_labels);
-      const templateLabels = strings(one(template?.metadata)?.labels);
-      if (Object.keys(selector).length === 0 && !isRecord(resource.afterUnknown.spec)) {
-        report("spec.selector: Required value");
-      }
-      for (const [k, v] of Object.entries(selector)) {
-        if (templateLabels[k] !== v && k in templateLabels) {
-          report(
-            `spec.template.metadata.labels: Invalid value: ${q(JSON.stringify(templateLabels))}: \`selector\` does not match template \`labels\``,
-          );
-          break;
-        }
-      }
-      const pod = one(template?.spec);
-      const podUnknown = one(one(one(unknown.spec)?.template)?.spec);
-      if (pod)
-        pods.push(validatePod(resource.address, pod, "spec.template.spec", report, podUnknown));
+  for (const rule of API_OBJECT_RULES) {
+    if (rule.types === "*" || rule.types.includes(resource.type))
+      rule.check({ resource, report, pods });
+  }
+}
+
+/** A Deployment: a selector that the template's labels match, and the template's pod. */
+function validateDeployment({ resource, report, pods }: ObjectUnderValidation): void {
+  const spec = one(resource.after.spec);
+  const template = one(spec?.template);
+  validateMetadata(one(template?.metadata), "spec.template.metadata", report, false, true);
+  const selector = strings(one(spec?.selector)?.match_labels);
+  const templateLabels = strings(one(template?.metadata)?.labels);
+  if (Object.keys(selector).length === 0 && !isRecord(resource.afterUnknown.spec)) {
+    report("spec.selector: Required value");
+  }
+  for (const [k, v] of Object.entries(selector)) {
+    if (templateLabels[k] !== v && k in templateLabels) {
+      report(
+        `spec.template.metadata.labels: Invalid value: ${q(JSON.stringify(templateLabels))}: \`selector\` does not match template \`labels\``,
+      );
       break;
     }
-    case "kubernetes_pod_v1": {
-      const pod = one(after.spec);
-      if (pod) pods.push(validatePod(resource.address, pod, "spec", report, one(unknown.spec)));
-      break;
-    }
-    case "kubernetes_persistent_volume_claim_v1":
-      validateClaim(one(after.spec), report, anyUnknown(one(unknown.spec)?.resources));
-      break;
-    case "kubernetes_secret_v1":
-      for (const field of ["data", "binary_data"]) {
-        for (const key of Object.keys(strings(after[field]))) {
-          if (!/^[-._a-zA-Z0-9]+$/.test(key) || key.length > 253) {
-            report(
-              `data[${key}]: Invalid value: ${q(key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
-            );
-          }
-        }
-      }
-      break;
-    case "kubernetes_role_binding_v1":
-    case "kubernetes_cluster_role_binding_v1": {
-      const ref = one(after.role_ref);
-      if (ref && known(ref.kind) && !["Role", "ClusterRole"].includes(String(ref.kind))) {
+  }
+  const pod = one(template?.spec);
+  const podUnknown = one(one(one(resource.afterUnknown.spec)?.template)?.spec);
+  if (pod) pods.push(validatePod(resource.address, pod, "spec.template.spec", report, podUnknown));
+}
+
+/** A Secret's data keys: config keys. */
+function validateSecretKeys({ resource, report }: ObjectUnderValidation): void {
+  for (const field of ["data", "binary_data"]) {
+    for (const key of Object.keys(strings(resource.after[field]))) {
+      if (!/^[-._a-zA-Z0-9]+$/.test(key) || key.length > 253) {
         report(
-          `roleRef.kind: Unsupported value: ${q(ref.kind)}: supported values: "Role", "ClusterRole"`,
+          `data[${key}]: Invalid value: ${q(key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
         );
       }
-      if (ref && ref.name === "") report("roleRef.name: Required value");
-      list(after.subject).forEach((subject, i) => {
-        if (subject.name === "") report(`subjects[${i}].name: Required value`);
-        if (subject.kind === "ServiceAccount" && known(subject.name)) {
-          for (const e of dnsSubdomain(String(subject.name))) {
-            report(`subjects[${i}].name: Invalid value: ${q(subject.name)}: ${e}`);
-          }
-        }
-      });
-      break;
     }
-    case "kubernetes_token_request_v1":
-      validateTokenRequest(one(after.spec), report);
-      break;
-    default:
-      break;
   }
+}
+
+/** A RoleBinding or ClusterRoleBinding: its roleRef and its subjects. */
+function validateRoleBinding({ resource, report }: ObjectUnderValidation): void {
+  const after = resource.after;
+  const ref = one(after.role_ref);
+  if (ref && known(ref.kind) && !["Role", "ClusterRole"].includes(String(ref.kind))) {
+    report(
+      `roleRef.kind: Unsupported value: ${q(ref.kind)}: supported values: "Role", "ClusterRole"`,
+    );
+  }
+  if (ref && ref.name === "") report("roleRef.name: Required value");
+  list(after.subject).forEach((subject, i) => {
+    if (subject.name === "") report(`subjects[${i}].name: Required value`);
+    if (subject.kind === "ServiceAccount" && known(subject.name)) {
+      for (const e of dnsSubdomain(String(subject.name))) {
+        report(`subjects[${i}].name: Invalid value: ${q(subject.name)}: ${e}`);
+      }
+    }
+  });
 }
 
 /**

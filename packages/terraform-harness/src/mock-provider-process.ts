@@ -1,14 +1,11 @@
 /**
- * The mock provider's long-lived Node process (`provider.js serve`), driven over its stdin
+ * The mock provider's long-lived Node process (`mock-provider.js serve`, the bundle of mock-provider/provider.ts), driven over its stdin
  * control channel: each harness call opens its own set of provider servers (with its own
  * fixtures file) and gets the TF_REATTACH_PROVIDERS value pointing at them.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { harnessFile } from "./package-files";
-
-/** Entry point of the mock provider. */
-export const MOCK_PROVIDER_ENTRY = harnessFile("mock-provider", "provider.js");
+import { mockProviderEntry } from "./mock-provider-bundle";
 
 /** How many characters of the mock's stderr are kept for error messages. */
 const STDERR_KEPT = 64 * 1024;
@@ -58,7 +55,7 @@ export class MockProviderProcess {
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => name !== "NODE_EXTRA_CA_CERTS"),
     );
-    const child = spawn(process.execPath, [MOCK_PROVIDER_ENTRY, "serve"], {
+    const child = spawn(process.execPath, [mockProviderEntry(), "serve"], {
       stdio: ["pipe", "pipe", "pipe"],
       env: { ...inherited, ...env },
     });

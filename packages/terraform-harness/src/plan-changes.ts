@@ -1,7 +1,7 @@
 /**
  * "No replace, no delete": what a plan on top of an existing workspace's state must not do to
  * the objects that hold users' data and identities. The mock asks for replacement where the
- * real providers do (ForceNew attributes, mock-provider/validation-rules.js FORCE_NEW), so a
+ * real providers do (ForceNew attributes, mock-provider/validation-rules.ts FORCE_NEW), so a
  * plan's actions are the real plan's.
  */
 import { isRecord } from "./json";

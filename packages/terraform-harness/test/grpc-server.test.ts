@@ -6,36 +6,16 @@ import { connect, type ClientHttp2Session } from "node:http2";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { GrpcServer, frame, unframe } = require("../src/mock-provider/grpc-server") as {
-  GrpcServer: new () => {
-    addService(service: object, implementation: object, options?: { memoize?: string[] }): void;
-    listen(socket: string): Promise<void>;
-    forceShutdown(): void;
-  };
-  frame(message: Buffer): Buffer;
-  unframe(body: Buffer): Buffer;
-};
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const protocol = require("../src/mock-provider/protocol") as {
-  loadServices(): Record<string, Record<string, MethodDefinition>>;
-  protocolFromProtoFiles(): string;
-  PROTOCOL_FILE: string;
-};
-
-interface MethodDefinition {
-  path: string;
-  requestSerialize(v: object): Buffer;
-  responseDeserialize(b: Buffer): object;
-}
+import { frame, GrpcServer, unframe } from "../src/mock-provider/grpc-server";
+import * as protocol from "../src/mock-provider/protocol-services";
+import { protocolFromProtoFiles } from "../src/mock-provider/protocol-json";
 
 const HEALTH = protocol.loadServices()["grpc.health.v1.Health"];
 const CONTROLLER = protocol.loadServices()["plugin.GRPCController"];
 
 describe("protocol.json", () => {
-  it("is what the vendored .proto files give (regenerate: node packages/terraform-harness/src/mock-provider/protocol.js --write)", () => {
-    expect(readFileSync(protocol.PROTOCOL_FILE, "utf8")).toBe(protocol.protocolFromProtoFiles());
+  it("is what the vendored .proto files give (regenerate: node scripts/ts.js packages/terraform-harness/src/mock-provider/protocol-json.ts --write)", () => {
+    expect(readFileSync(protocol.PROTOCOL_FILE, "utf8")).toBe(protocolFromProtoFiles());
   });
 
   it("defines the services the mock serves, with gRPC paths", () => {

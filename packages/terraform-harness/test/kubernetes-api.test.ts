@@ -7,6 +7,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { KubernetesApiError, PlanResult, TerraformHarness } from "../src";
+import { API_OBJECT_RULES } from "../src/kubernetes-api";
 import { destructiveChanges, expectNoReplace } from "../src/plan-changes";
 
 type Obj = Record<string, unknown>;
@@ -336,6 +337,14 @@ describe("Kubernetes API validation of planned objects", () => {
     const after = deployment({ volume: [] });
     const unknown = { spec: [{ template: [{ spec: [{ volume: true }] }] }] };
     expect(messages(planOf("kubernetes_deployment_v1", after, unknown))).toEqual([]);
+  });
+});
+
+describe("the API server's rule table", () => {
+  it("names the file and function of every rule", () => {
+    for (const rule of API_OBJECT_RULES) {
+      expect(rule.source).toMatch(/^kubernetes\/kubernetes \S+\.go [A-Z]\w+/);
+    }
   });
 });
 

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MOCK_PROVIDER_ENTRY } from "../src/mock-provider-process";
+import { mockProviderEntry } from "../src/mock-provider-bundle";
 import { runTerraform } from "../src/terraform-cli";
 
 describe("mock provider in plugin mode (dev_overrides)", () => {
@@ -17,7 +17,7 @@ describe("mock provider in plugin mode (dev_overrides)", () => {
     const providers = join(dir, "providers");
     const config = join(dir, "config");
     for (const d of [providers, config]) mkdirSync(d);
-    symlinkSync(MOCK_PROVIDER_ENTRY, join(providers, "terraform-provider-coder"));
+    symlinkSync(mockProviderEntry(), join(providers, "terraform-provider-coder"));
     writeFileSync(
       join(dir, "dev.tfrc"),
       `provider_installation {\n  dev_overrides {\n    "coder/coder" = "${providers}"\n  }\n  direct {}\n}\n`,

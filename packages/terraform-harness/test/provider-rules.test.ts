@@ -1,5 +1,5 @@
 /**
- * The mock provider's rule table (mock-provider/validation-rules.js): every rule rejects a bad
+ * The mock provider's rule table (mock-provider/validation-rules.ts): every rule rejects a bad
  * value with the real provider's wording and accepts a good one; coder_parameter's rules;
  * ForceNew replacement; the security_context zero values. One end-to-end plan shows
  * Terraform printing a rule's diagnostic.
@@ -7,7 +7,13 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { RULES, POD_SPEC } from "../src/mock-provider/validation-rules";
+import { DERIVED_VALUES } from "../src/mock-provider/resource-behaviour";
+import {
+  FORCE_NEW,
+  POD_SPEC,
+  RULES,
+  SECURITY_CONTEXT_ZEROS,
+} from "../src/mock-provider/validation-rules";
 import {
   expandSecurityContexts,
   requiresReplace,
@@ -220,6 +226,18 @@ describe("the mock provider's rule table", () => {
     expect(RULES.map(ruleKey).filter((k) => !(k in SAMPLES))).toEqual([]);
     expect(Object.keys(SAMPLES).filter((k) => !RULES.some((r) => ruleKey(r) === k))).toEqual([]);
     for (const rule of RULES) {
+      expect(rule.source).toMatch(/^(hashicorp|coder)\/terraform-provider-\w+ v2\.\d+ \S+\.go /);
+    }
+  });
+
+  it("names the source of every ForceNew entry, unset-field value and derived value", () => {
+    const entries = [
+      ...FORCE_NEW,
+      SECURITY_CONTEXT_ZEROS.container,
+      SECURITY_CONTEXT_ZEROS.pod,
+      ...DERIVED_VALUES,
+    ];
+    for (const rule of entries) {
       expect(rule.source).toMatch(/^(hashicorp|coder)\/terraform-provider-\w+ v2\.\d+ \S+\.go /);
     }
   });

@@ -1,26 +1,82 @@
-"use strict";
 /**
  * Provider schemas, read from `terraform providers schema -json` documents (the vendored
  * schemas/*.schema.json), with the two views the mock needs: the protobuf Schema message
  * Terraform asks for, and the cty type of each resource's object value.
  */
-const fs = require("node:fs");
-const path = require("node:path");
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { HARNESS_SOURCE_DIR } from "../package-files";
+import type { CtyType } from "./cty-values";
 
-/** Default schema directory: the repository's schemas/. */
-const DEFAULT_SCHEMA_DIR = path.resolve(__dirname, "../../../../schemas");
+/** An attribute of a schema block, as `terraform providers schema -json` writes it. */
+export interface SchemaAttribute {
+  readonly type?: CtyType;
+  readonly nested_type?: {
+    readonly attributes?: Readonly<Record<string, SchemaAttribute>>;
+    readonly nesting_mode: string;
+  };
+  readonly description?: string;
+  readonly description_kind?: string;
+  readonly required?: boolean;
+  readonly optional?: boolean;
+  readonly computed?: boolean;
+  readonly sensitive?: boolean;
+  readonly deprecated?: boolean;
+  readonly write_only?: boolean;
+}
+
+/** A nested block type of a schema block. */
+export interface SchemaNestedBlock {
+  readonly block?: SchemaBlock;
+  readonly nesting_mode: string;
+  readonly min_items?: number;
+  readonly max_items?: number;
+}
+
+/** A schema block. */
+export interface SchemaBlock {
+  readonly attributes?: Readonly<Record<string, SchemaAttribute>>;
+  readonly block_types?: Readonly<Record<string, SchemaNestedBlock>>;
+  readonly description?: string;
+  readonly description_kind?: string;
+  readonly deprecated?: boolean;
+}
+
+/** The schema of a provider, a resource type or a data source type. */
+export interface Schema {
+  readonly version?: number;
+  readonly block?: SchemaBlock;
+}
+
+/** One provider's entry of a schema document's `provider_schemas`. */
+interface ProviderSchemaDocument {
+  readonly provider?: Schema;
+  readonly resource_schemas?: Readonly<Record<string, Schema>>;
+  readonly data_source_schemas?: Readonly<Record<string, Schema>>;
+}
+
+/** A protobuf message as protobufjs's fromObject takes it. */
+type ProtoObject = Record<string, unknown>;
 
 /**
- * Loads every provider from *.schema.json files in `dir`.
- * @returns {Map<string, ProviderSchema>} keyed by full address, e.g. registry.terraform.io/coder/coder
+ * Default schema directory: the repository's schemas/ (found from the package, not from
+ * `__dirname`: the mock runs from a bundle in the package's build/ folder).
  */
-function loadProviderSchemas(dir = DEFAULT_SCHEMA_DIR) {
-  const providers = new Map();
+export const DEFAULT_SCHEMA_DIR = path.resolve(HARNESS_SOURCE_DIR, "../../../schemas");
+
+/**
+ * Loads every provider from *.schema.json files in `dir`, keyed by full address, e.g.
+ * registry.terraform.io/coder/coder.
+ */
+export function loadProviderSchemas(dir: string = DEFAULT_SCHEMA_DIR): Map<string, ProviderSchema> {
+  const providers = new Map<string, ProviderSchema>();
   for (const file of fs
     .readdirSync(dir)
     .filter((f) => f.endsWith(".schema.json"))
     .sort()) {
-    const document = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+    const document = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as {
+      provider_schemas?: Record<string, ProviderSchemaDocument>;
+    };
     for (const [address, schema] of Object.entries(document.provider_schemas || {})) {
       providers.set(address, new ProviderSchema(address, schema));
     }
@@ -32,7 +88,10 @@ function loadProviderSchemas(dir = DEFAULT_SCHEMA_DIR) {
  * Finds a provider by a short name: the address's type ("devcontainer-builder"), or the
  * prefix of its resource types ("devcontainerbuilder").
  */
-function findProvider(providers, name) {
+export function findProvider(
+  providers: ReadonlyMap<string, ProviderSchema>,
+  name: string,
+): ProviderSchema {
   for (const provider of providers.values()) {
     if (provider.address.split("/").pop() === name || provider.typePrefixes().includes(name)) {
       return provider;
@@ -41,29 +100,35 @@ function findProvider(providers, name) {
   throw new Error(`no provider schema named ${name} (have ${[...providers.keys()].join(", ")})`);
 }
 
-class ProviderSchema {
-  constructor(address, schema) {
-    this.address = address;
+export class ProviderSchema {
+  readonly provider: Schema;
+  readonly resources: Readonly<Record<string, Schema>>;
+  readonly dataSources: Readonly<Record<string, Schema>>;
+
+  constructor(
+    readonly address: string,
+    schema: ProviderSchemaDocument,
+  ) {
     this.provider = schema.provider || { version: 0, block: {} };
     this.resources = schema.resource_schemas || {};
     this.dataSources = schema.data_source_schemas || {};
   }
 
-  typePrefixes() {
+  typePrefixes(): string[] {
     const names = [...Object.keys(this.resources), ...Object.keys(this.dataSources)];
-    return [...new Set(names.map((n) => n.split("_")[0]))];
+    return [...new Set(names.map((n) => n.split("_")[0] as string))];
   }
 
   /** The schema of a managed resource ("resource") or data source ("data") type. */
-  schemaOf(kind, typeName) {
+  schemaOf(kind: "resource" | "data", typeName: string): Schema {
     const schema = (kind === "data" ? this.dataSources : this.resources)[typeName];
     if (!schema) throw new Error(`${this.address} has no ${kind} type ${typeName}`);
     return schema;
   }
 
-  /** The GetProviderSchema.Response message (provider-service.js serializes it once). */
-  toProto() {
-    const convert = (entries) =>
+  /** The GetProviderSchema.Response message (provider-service.ts serializes it once). */
+  toProto(): ProtoObject {
+    const convert = (entries: Readonly<Record<string, Schema>>) =>
       Object.fromEntries(Object.entries(entries).map(([name, s]) => [name, schemaToProto(s)]));
     return {
       provider: schemaToProto(this.provider),
@@ -79,11 +144,11 @@ class ProviderSchema {
   }
 }
 
-function schemaToProto(schema) {
+function schemaToProto(schema: Schema): ProtoObject {
   return { version: schema.version || 0, block: blockToProto(schema.block || {}) };
 }
 
-function blockToProto(block) {
+function blockToProto(block: SchemaBlock): ProtoObject {
   return {
     version: 0,
     attributes: sortedEntries(block.attributes).map(([name, a]) => attributeToProto(name, a)),
@@ -100,8 +165,8 @@ function blockToProto(block) {
   };
 }
 
-function attributeToProto(name, attribute) {
-  const proto = {
+function attributeToProto(name: string, attribute: SchemaAttribute): ProtoObject {
+  const proto: ProtoObject = {
     name,
     description: attribute.description || "",
     required: Boolean(attribute.required),
@@ -125,17 +190,17 @@ function attributeToProto(name, attribute) {
   return proto;
 }
 
-function kindOf(descriptionKind) {
+function kindOf(descriptionKind: string | undefined): string {
   return descriptionKind === "markdown" ? "MARKDOWN" : "PLAIN";
 }
 
-function sortedEntries(object) {
+function sortedEntries<T>(object: Readonly<Record<string, T>> | undefined): [string, T][] {
   return Object.entries(object || {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The cty type of a block's object value. */
-function blockType(block) {
-  const attributes = {};
+export function blockType(block: SchemaBlock): CtyType {
+  const attributes: Record<string, CtyType> = {};
   for (const [name, attribute] of Object.entries(block.attributes || {})) {
     attributes[name] = attributeType(attribute);
   }
@@ -146,13 +211,14 @@ function blockType(block) {
 }
 
 /** The cty type of an attribute (plain `type`, or a `nested_type` object). */
-function attributeType(attribute) {
-  if (!attribute.nested_type) return attribute.type;
-  const object = blockType({ attributes: attribute.nested_type.attributes });
+export function attributeType(attribute: SchemaAttribute): CtyType {
+  // Every attribute has a `type` or a `nested_type`.
+  if (!attribute.nested_type) return attribute.type as CtyType;
+  const object = blockType({ attributes: attribute.nested_type.attributes ?? {} });
   return wrapNesting(attribute.nested_type.nesting_mode, object);
 }
 
-function wrapNesting(mode, objectType) {
+function wrapNesting(mode: string, objectType: CtyType): CtyType {
   switch (mode) {
     case "single":
     case "group":
@@ -167,11 +233,3 @@ function wrapNesting(mode, objectType) {
       throw new Error(`unsupported nesting mode ${mode}`);
   }
 }
-
-module.exports = {
-  loadProviderSchemas,
-  findProvider,
-  blockType,
-  attributeType,
-  DEFAULT_SCHEMA_DIR,
-};

@@ -1,4 +1,3 @@
-"use strict";
 /**
  * The syntax rules of Kubernetes names, labels and quantities, as apimachinery states them
  * (k8s.io/apimachinery pkg/util/validation/validation.go, pkg/api/resource/quantity.go).
@@ -37,29 +36,29 @@ const ENV_VAR_MESSAGE =
   "'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
 
 /** IsDNS1123Subdomain: object names, label key prefixes. */
-function dnsSubdomain(value) {
-  const problems = [];
+export function dnsSubdomain(value: string): string[] {
+  const problems: string[] = [];
   if (value.length > 253) problems.push("must be no more than 253 characters");
   if (!DNS1123_SUBDOMAIN.test(value)) problems.push(SUBDOMAIN_MESSAGE);
   return problems;
 }
 
 /** IsDNS1123Label: namespace names, volume and container names. */
-function dnsLabel(value) {
-  const problems = [];
+export function dnsLabel(value: string): string[] {
+  const problems: string[] = [];
   if (value.length > 63) problems.push("must be no more than 63 characters");
   if (!DNS1123_LABEL.test(value)) problems.push(LABEL_MESSAGE);
   return problems;
 }
 
 /** IsQualifiedName: label and annotation keys, toleration keys, resource names. */
-function qualifiedName(value) {
+export function qualifiedName(value: string): string[] {
   const parts = value.split("/");
   let name = value;
-  const problems = [];
+  const problems: string[] = [];
   if (parts.length === 2) {
-    const [prefix] = parts;
-    name = parts[1];
+    const [prefix = "", rest = ""] = parts;
+    name = rest;
     if (prefix.length === 0) problems.push("prefix part must be non-empty");
     else problems.push(...dnsSubdomain(prefix).map((p) => `prefix part ${p}`));
   } else if (parts.length > 2) {
@@ -77,22 +76,22 @@ function qualifiedName(value) {
 }
 
 /** IsValidLabelValue: label values, nodeSelector values, Equal toleration values. */
-function labelValue(value) {
-  const problems = [];
+export function labelValue(value: string): string[] {
+  const problems: string[] = [];
   if (value.length > 63) problems.push("must be no more than 63 characters");
   if (!LABEL_VALUE.test(value)) problems.push(LABEL_VALUE_MESSAGE);
   return problems;
 }
 
 /** IsEnvVarName. */
-function envVarName(value) {
-  const problems = [];
+export function envVarName(value: string): string[] {
+  const problems: string[] = [];
   if (!ENV_VAR_NAME.test(value)) problems.push(ENV_VAR_MESSAGE);
   return problems;
 }
 
 /** IsValidPortNum. */
-function portNumber(value) {
+export function portNumber(value: unknown): string[] {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= 65535
     ? []
@@ -100,8 +99,8 @@ function portNumber(value) {
 }
 
 /** IsValidPortName (IANA_SVC_NAME). */
-function portName(value) {
-  const problems = [];
+export function portName(value: string): string[] {
+  const problems: string[] = [];
   if (value.length < 1 || value.length > 15) problems.push("must be no more than 15 characters");
   if (!PORT_NAME_CHARS.test(value))
     problems.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
@@ -112,7 +111,7 @@ function portName(value) {
   return problems;
 }
 
-const BINARY_SUFFIXES = {
+const BINARY_SUFFIXES: Readonly<Record<string, number>> = {
   Ki: 2 ** 10,
   Mi: 2 ** 20,
   Gi: 2 ** 30,
@@ -120,7 +119,7 @@ const BINARY_SUFFIXES = {
   Pi: 2 ** 50,
   Ei: 2 ** 60,
 };
-const DECIMAL_SUFFIXES = {
+const DECIMAL_SUFFIXES: Readonly<Record<string, number>> = {
   n: 1e-9,
   u: 1e-6,
   m: 1e-3,
@@ -137,7 +136,7 @@ const DECIMAL_SUFFIXES = {
  * resource.ParseQuantity: `{ value }` (a float approximation, enough to compare and to tell
  * whole numbers) or `{ error }` with apimachinery's message.
  */
-function parseQuantity(text) {
+export function parseQuantity(text: string): { value?: number; error?: string } {
   const value = String(text);
   if (value.length === 0)
     return {
@@ -151,32 +150,22 @@ function parseQuantity(text) {
         "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
     };
   }
-  const [, numberPart, suffix] = match;
+  const [, numberPart = "", suffix = ""] = match;
   if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/.test(numberPart)) {
     return { error: "unable to parse numeric part of quantity" };
   }
-  let multiplier;
-  if (suffix in BINARY_SUFFIXES) multiplier = BINARY_SUFFIXES[suffix];
-  else if (suffix in DECIMAL_SUFFIXES) multiplier = DECIMAL_SUFFIXES[suffix];
+  let multiplier: number;
+  const binary = BINARY_SUFFIXES[suffix];
+  const decimal = DECIMAL_SUFFIXES[suffix];
+  if (binary !== undefined) multiplier = binary;
+  else if (decimal !== undefined) multiplier = decimal;
   else if (/^[eE][-+]?[0-9]+$/.test(suffix)) multiplier = 10 ** Number(suffix.slice(1));
   else return { error: "unable to parse quantity's suffix" };
   return { value: Number(numberPart) * multiplier };
 }
 
 /** ParseQuantity's problems, as a list. */
-function quantity(value) {
+export function quantity(value: string): string[] {
   const { error } = parseQuantity(value);
   return error ? [error] : [];
 }
-
-module.exports = {
-  dnsSubdomain,
-  dnsLabel,
-  qualifiedName,
-  labelValue,
-  envVarName,
-  portNumber,
-  portName,
-  parseQuantity,
-  quantity,
-};

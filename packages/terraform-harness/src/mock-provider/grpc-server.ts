@@ -1,8 +1,7 @@
-"use strict";
 /**
  * The part of a gRPC server the mock needs, on Node's own HTTP/2: unary calls only, framed as
  * gRPC frames them (a 5-byte prefix: compressed flag and length), with the method definitions
- * protocol.js builds (path and (de)serializers). Terraform's client (grpc-go) speaks
+ * protocol-services.ts builds (path and (de)serializers). Terraform's client (grpc-go) speaks
  * HTTP/2 with prior knowledge over the unix socket, or over TLS in plugin mode.
  *
  * Why not @grpc/grpc-js: its per-call machinery (interceptors, stream wrappers, channelz) was
@@ -10,32 +9,49 @@
  * makes ~120 calls. Streaming methods (go-plugin's stdio and broker streams) are answered
  * UNIMPLEMENTED, which go-plugin tolerates.
  */
-const http2 = require("node:http2");
+import * as http2 from "node:http2";
+import type { Message, MethodDefinition, ServiceDefinition } from "./protocol-services";
+
+/** A handler's callback, grpc-js style: an error, or the response message. */
+export type Callback = (error: Error | null, response?: object) => void;
+
+/** A unary method's handler. */
+export type Handler = (call: { readonly request: Message }, callback: Callback) => void;
+
+/** TLS for plugin mode, as PEM: the server's key and certificate, the CA of client certificates. */
+export interface ServerTls {
+  readonly key: string;
+  readonly cert: string;
+  readonly clientCa: string;
+}
+
+interface RegisteredMethod {
+  readonly definition: MethodDefinition;
+  readonly handler: Handler;
+  /** The response message sent for each request body, for methods whose response depends on the request alone. */
+  readonly responses?: Map<string, Buffer>;
+}
 
 /** gRPC status codes used here. */
 const Status = { OK: 0, UNKNOWN: 2, INTERNAL: 13, UNIMPLEMENTED: 12 };
 
-class GrpcServer {
-  constructor() {
-    /**
-     * `responses`: the response message sent for each request body, for the methods whose
-     * response depends on the request alone.
-     * @type {Map<string, { definition: object, handler: Function, responses?: Map<string, Buffer> }>}
-     */
-    this.methods = new Map();
-    this.sessions = new Set();
-    this.server = undefined;
-  }
+export class GrpcServer {
+  private readonly methods = new Map<string, RegisteredMethod>();
+  private readonly sessions = new Set<http2.ServerHttp2Session>();
+  private server: http2.Http2Server | http2.Http2SecureServer | undefined;
 
   /**
-   * Registers the unary methods of `service` (a definition from protocol.js) with their
+   * Registers the unary methods of `service` (a definition from protocol-services.ts) with their
    * handlers `(call: { request }, callback: (error, response) => void)`, grpc-js style.
    * The methods named in `options.memoize` answer a request body they have answered before
    * with the same response, without decoding it again: a module batch plans the same
    * resource configuration once per instance (~90% of its calls repeat an earlier one).
-   * @param {{ memoize?: readonly string[] }} [options]
    */
-  addService(service, implementation, options = {}) {
+  addService(
+    service: ServiceDefinition,
+    implementation: Readonly<Record<string, Handler>>,
+    options: { readonly memoize?: readonly string[] } = {},
+  ): void {
     const memoize = new Set(options.memoize || []);
     for (const [name, definition] of Object.entries(service)) {
       const handler = implementation[name];
@@ -49,7 +65,7 @@ class GrpcServer {
    * Listens on the unix socket `socketPath`; with `tls` ({ key, cert, clientCa } as PEM) it
    * serves TLS and requires a client certificate signed by `clientCa`.
    */
-  listen(socketPath, tls) {
+  listen(socketPath: string, tls?: ServerTls): Promise<void> {
     const server = tls
       ? http2.createSecureServer({
           key: tls.key,
@@ -66,7 +82,7 @@ class GrpcServer {
       session.on("error", () => undefined);
     });
     server.on("stream", (stream, headers) => this.onStream(stream, headers));
-    return new Promise((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(socketPath, () => {
         server.off("error", reject);
@@ -76,35 +92,35 @@ class GrpcServer {
   }
 
   /** Stops listening and drops every connection at once. */
-  forceShutdown() {
+  forceShutdown(): void {
     if (!this.server) return;
     this.server.close();
     for (const session of this.sessions) session.destroy();
     this.sessions.clear();
   }
 
-  onStream(stream, headers) {
+  private onStream(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
     stream.on("error", () => undefined);
-    const method = this.methods.get(headers[":path"]);
+    const method = this.methods.get(headers[":path"] ?? "");
     if (!method) {
       endWithStatus(stream, Status.UNIMPLEMENTED, `unknown method ${headers[":path"]}`);
       return;
     }
-    const chunks = [];
-    stream.on("data", (chunk) => chunks.push(chunk));
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
     stream.on("end", () => {
       const body = Buffer.concat(chunks);
       const key = method.responses ? body.toString("latin1") : undefined;
-      const known = key === undefined ? undefined : method.responses.get(key);
+      const known = key === undefined ? undefined : method.responses?.get(key);
       if (known) {
         respondWith(stream, known);
         return;
       }
-      let request;
+      let request: Message;
       try {
         request = method.definition.requestDeserialize(unframe(body));
       } catch (error) {
-        endWithStatus(stream, Status.INTERNAL, `bad request: ${error.message}`);
+        endWithStatus(stream, Status.INTERNAL, `bad request: ${(error as Error).message}`);
         return;
       }
       method.handler({ request }, (error, response) => {
@@ -112,8 +128,8 @@ class GrpcServer {
           endWithStatus(stream, Status.UNKNOWN, String(error.message || error));
           return;
         }
-        const message = method.definition.responseSerialize(response);
-        if (key !== undefined) method.responses.set(key, message);
+        const message = method.definition.responseSerialize(response as object);
+        if (key !== undefined) method.responses?.set(key, message);
         respondWith(stream, message);
       });
     });
@@ -121,7 +137,7 @@ class GrpcServer {
 }
 
 /** Answers the call with `message` (serialized) and status OK. */
-function respondWith(stream, message) {
+function respondWith(stream: http2.ServerHttp2Stream, message: Buffer): void {
   if (stream.destroyed) return;
   stream.respond(
     { ":status": 200, "content-type": "application/grpc" },
@@ -134,7 +150,7 @@ function respondWith(stream, message) {
 }
 
 /** The message of a request body holding one uncompressed gRPC frame. */
-function unframe(body) {
+export function unframe(body: Buffer): Buffer {
   if (body.length < 5) throw new Error(`${body.length}-byte body is shorter than a frame header`);
   if (body[0] !== 0) throw new Error("compressed messages are not supported");
   const length = body.readUInt32BE(1);
@@ -145,7 +161,7 @@ function unframe(body) {
 }
 
 /** One uncompressed gRPC frame around `message`. */
-function frame(message) {
+export function frame(message: Buffer): Buffer {
   const framed = Buffer.allocUnsafe(5 + message.length);
   framed[0] = 0;
   framed.writeUInt32BE(message.length, 1);
@@ -154,7 +170,7 @@ function frame(message) {
 }
 
 /** A trailers-only response: the call ends with `code` and no message. */
-function endWithStatus(stream, code, message) {
+function endWithStatus(stream: http2.ServerHttp2Stream, code: number, message: string): void {
   if (stream.destroyed) return;
   stream.respond(
     {
@@ -166,5 +182,3 @@ function endWithStatus(stream, code, message) {
     { endStream: true },
   );
 }
-
-module.exports = { GrpcServer, frame, unframe };

@@ -1,8 +1,7 @@
-"use strict";
 /**
  * What the real providers reject, as data: the mock applies each rule to the configuration
  * Terraform sends (ValidateResourceConfig, ValidateDataResourceConfig; coder_parameter's rules
- * at ReadDataSource, as the real provider checks them there). validation.js implements the
+ * at ReadDataSource, as the real provider checks them there). validation.ts implements the
  * checks named by `check.kind`.
  *
  * A rule: { types, paths, check, source }
@@ -11,14 +10,63 @@
  *           `{pod}` is the pod spec of the type (POD_SPEC), `{podmeta}` the pod template's
  *           metadata, `{container}` each of `container` and `init_container`. "" is the whole
  *           object;
- * - check:  { kind, ... } (see validation.js);
+ * - check:  { kind, ... } (see validation.ts);
  * - source: the real provider's file and function the rule and its wording come from
  *           (hashicorp/terraform-provider-kubernetes v2.38, coder/terraform-provider-coder
  *           v2.17).
  *
- * FORCE_NEW lists, per type, the attributes whose change makes the real provider ask for
- * replacement (schema `ForceNew: true`).
+ * FORCE_NEW lists the attributes whose change makes the real provider ask for replacement
+ * (schema `ForceNew: true`), each entry with its source.
  */
+
+/** What validation.ts's CHECKS implements, by kind, with each kind's options. */
+export type Check =
+  | {
+      readonly kind:
+        | "name"
+        | "dnsLabelName"
+        | "labels"
+        | "annotations"
+        | "integerString"
+        | "modeBits"
+        | "quantity"
+        | "resourceList"
+        | "port"
+        | "cron"
+        | "scriptTriggers";
+    }
+  | { readonly kind: "oneOf"; readonly values: readonly string[] }
+  /** Every element of a list one of `values`. */
+  | { readonly kind: "eachOneOf"; readonly values: readonly string[] }
+  | { readonly kind: "atLeast"; readonly min: number; readonly message?: string }
+  | { readonly kind: "maxBytes"; readonly max: number; readonly message: string }
+  /** `message`'s %q is the value, quoted as Go quotes it. */
+  | { readonly kind: "pattern"; readonly pattern: string; readonly message: string }
+  | { readonly kind: "conflicts"; readonly attribute: string; readonly with: readonly string[] }
+  /** `message`'s %q is the repeated value. */
+  | { readonly kind: "uniqueField"; readonly field: string; readonly message: string };
+
+/** One rule of the table (see above). */
+export interface ValidationRule {
+  readonly types: readonly string[];
+  readonly paths: readonly string[];
+  readonly check: Check;
+  /** The real provider's version, file and function the rule and its wording come from. */
+  readonly source: string;
+}
+
+/** Attributes of `types` whose change replaces the object (dot paths; "*": every attribute). */
+export interface ForceNewRule {
+  readonly types: readonly string[];
+  readonly attributes: readonly string[];
+  readonly source: string;
+}
+
+/** Where a workload type keeps its pod spec and its pod template's metadata (null: none). */
+export interface PodSpecPaths {
+  readonly pod: string;
+  readonly podmeta: string | null;
+}
 
 const KUBERNETES = [
   "kubernetes_deployment_v1",
@@ -35,19 +83,19 @@ const KUBERNETES = [
 ];
 
 /** Where each workload type keeps its pod spec and pod template metadata. */
-const POD_SPEC = {
+export const POD_SPEC: Readonly<Record<string, PodSpecPaths>> = {
   kubernetes_deployment_v1: { pod: "spec.template.spec", podmeta: "spec.template.metadata" },
   kubernetes_pod_v1: { pod: "spec", podmeta: null },
 };
 const WORKLOADS = Object.keys(POD_SPEC);
-const CONTAINERS = ["container", "init_container"];
+export const CONTAINERS: readonly string[] = ["container", "init_container"];
 
 const K8S = "hashicorp/terraform-provider-kubernetes v2.38";
 const CODER = "coder/terraform-provider-coder v2.17";
 
-const oneOf = (values) => ({ kind: "oneOf", values });
+const oneOf = (values: readonly string[]): Check => ({ kind: "oneOf", values });
 
-const RULES = [
+export const RULES: readonly ValidationRule[] = [
   // Object metadata (kubernetes/schema_metadata.go metadataSchema, validators.go).
   {
     types: KUBERNETES.filter((t) => t !== "kubernetes_namespace_v1"),
@@ -332,7 +380,12 @@ const RULES = [
  * coder_parameter: checked when the data source is read (provider/parameter.go
  * parameterDataSource ReadContext, valueIsType, Validation.Valid, formtype.go).
  */
-const PARAMETER_RULES = {
+export const PARAMETER_RULES: {
+  readonly source: string;
+  readonly formTypes: Readonly<
+    Record<string, { readonly options: readonly string[]; readonly free: readonly string[] }>
+  >;
+} = {
   source: `${CODER} provider/parameter.go parameterDataSource ReadContext, valueIsType, Validation.Valid; provider/formtype.go`,
   /** Form types per parameter type, with options and without (formtype.go formTypeTruthTable). */
   formTypes: {
@@ -343,43 +396,106 @@ const PARAMETER_RULES = {
   },
 };
 
-/** Attributes whose change replaces the object (schema ForceNew), per type. */
-const KUBERNETES_FORCE_NEW = ["metadata.name", "metadata.namespace", "metadata.generate_name"];
-const FORCE_NEW = {
-  ...Object.fromEntries(KUBERNETES.map((t) => [t, KUBERNETES_FORCE_NEW])),
-  kubernetes_deployment_v1: [...KUBERNETES_FORCE_NEW, "spec.selector"],
-  kubernetes_persistent_volume_claim_v1: [
-    ...KUBERNETES_FORCE_NEW,
-    "spec.access_modes",
-    "spec.storage_class_name",
-    "spec.volume_name",
-    "spec.volume_mode",
-    "spec.selector",
-    "spec.resources.limits",
-  ],
-  kubernetes_secret_v1: [...KUBERNETES_FORCE_NEW, "type", "immutable"],
-  kubernetes_role_binding_v1: [...KUBERNETES_FORCE_NEW, "role_ref"],
-  kubernetes_cluster_role_binding_v1: [...KUBERNETES_FORCE_NEW, "role_ref"],
-  kubernetes_token_request_v1: [...KUBERNETES_FORCE_NEW, "spec"],
-  // Every attribute of coder_agent, coder_app and coder_script is ForceNew (provider/agent.go
-  // agentResource, app.go, script.go): any change replaces the object.
-  coder_agent: ["*"],
-  coder_env: ["agent_id", "name", "value"],
-  coder_app: ["*"],
-  coder_script: ["*"],
-  coder_metadata: ["resource_id"],
-};
+const KUBERNETES_FORCE_NEW_SOURCE = `${K8S} kubernetes`;
+const CODER_FORCE_NEW_SOURCE = `${CODER} provider`;
 
-const FORCE_NEW_SOURCE = {
-  kubernetes: `${K8S} kubernetes/schema_metadata.go (name, namespace ForceNew); resource_kubernetes_deployment_v1.go selector; schema_persistent_volume_claim.go; resource_kubernetes_secret_v1.go type; schema_rbac.go role_ref`,
-  coder: `${CODER} provider/agent.go, app.go, script.go, env.go, metadata.go (ForceNew)`,
-};
+/**
+ * The ForceNew attributes, in the order the mock reports them (a type's attributes are the
+ * union of its entries, in table order).
+ */
+export const FORCE_NEW: readonly ForceNewRule[] = [
+  {
+    types: KUBERNETES,
+    attributes: ["metadata.name", "metadata.namespace", "metadata.generate_name"],
+    source: `${KUBERNETES_FORCE_NEW_SOURCE}/schema_metadata.go metadataFields, namespacedMetadataSchema (ForceNew)`,
+  },
+  {
+    types: ["kubernetes_deployment_v1"],
+    attributes: ["spec.selector"],
+    source: `${KUBERNETES_FORCE_NEW_SOURCE}/resource_kubernetes_deployment_v1.go spec.selector (ForceNew)`,
+  },
+  {
+    types: ["kubernetes_persistent_volume_claim_v1"],
+    attributes: [
+      "spec.access_modes",
+      "spec.storage_class_name",
+      "spec.volume_name",
+      "spec.volume_mode",
+      "spec.selector",
+      "spec.resources.limits",
+    ],
+    source: `${KUBERNETES_FORCE_NEW_SOURCE}/schema_persistent_volume_claim.go persistentVolumeClaimSpecFields (ForceNew)`,
+  },
+  {
+    types: ["kubernetes_secret_v1"],
+    attributes: ["type", "immutable"],
+    source: `${KUBERNETES_FORCE_NEW_SOURCE}/resource_kubernetes_secret_v1.go type, immutable (ForceNew)`,
+  },
+  {
+    types: ["kubernetes_role_binding_v1", "kubernetes_cluster_role_binding_v1"],
+    attributes: ["role_ref"],
+    source: `${KUBERNETES_FORCE_NEW_SOURCE}/schema_rbac.go role_ref (ForceNew)`,
+  },
+  {
+    types: ["kubernetes_token_request_v1"],
+    attributes: ["spec"],
+    source: `${KUBERNETES_FORCE_NEW_SOURCE}/resource_kubernetes_token_request_v1.go spec (ForceNew)`,
+  },
+  // Every attribute of coder_agent, coder_app and coder_script is ForceNew: any change
+  // replaces the object.
+  {
+    types: ["coder_agent"],
+    attributes: ["*"],
+    source: `${CODER_FORCE_NEW_SOURCE}/agent.go agentResource (ForceNew on every attribute)`,
+  },
+  {
+    types: ["coder_app"],
+    attributes: ["*"],
+    source: `${CODER_FORCE_NEW_SOURCE}/app.go appResource (ForceNew on every attribute)`,
+  },
+  {
+    types: ["coder_script"],
+    attributes: ["*"],
+    source: `${CODER_FORCE_NEW_SOURCE}/script.go scriptResource (ForceNew on every attribute)`,
+  },
+  {
+    types: ["coder_env"],
+    attributes: ["agent_id", "name", "value"],
+    source: `${CODER_FORCE_NEW_SOURCE}/env.go envResource (ForceNew)`,
+  },
+  {
+    types: ["coder_metadata"],
+    attributes: ["resource_id"],
+    source: `${CODER_FORCE_NEW_SOURCE}/metadata.go metadataResource resource_id (ForceNew)`,
+  },
+];
 
-module.exports = {
-  RULES,
-  PARAMETER_RULES,
-  FORCE_NEW,
-  FORCE_NEW_SOURCE,
-  POD_SPEC,
-  CONTAINERS,
+/** Values the real provider sends for the fields a block leaves unset. */
+export interface UnsetFieldValues {
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly source: string;
+}
+
+/**
+ * What the real kubernetes provider sends for a security_context block: it reads every field
+ * of the block, so an unset bool goes out as false, and allow_privilege_escalation as its
+ * schema default, true. Planned values show what the API receives.
+ */
+export const SECURITY_CONTEXT_ZEROS: {
+  readonly container: UnsetFieldValues;
+  readonly pod: UnsetFieldValues;
+} = {
+  container: {
+    values: {
+      allow_privilege_escalation: true,
+      privileged: false,
+      read_only_root_filesystem: false,
+      run_as_non_root: false,
+    },
+    source: `${K8S} kubernetes/schema_container.go securityContextSchema (allow_privilege_escalation Default true), structures_container.go expandContainerSecurityContext`,
+  },
+  pod: {
+    values: { run_as_non_root: false },
+    source: `${K8S} kubernetes/structures_pod.go expandPodSecurityContext`,
+  },
 };

@@ -1,17 +1,18 @@
 #!/usr/bin/env node
-"use strict";
 /**
  * Mock Terraform provider (plugin protocol 6) serving the vendored schemas of the coder,
  * kubernetes and devcontainerbuilder providers, with fixture values for computed attributes.
  *
+ * Runs from a bundle (mock-provider-bundle.ts writes it; `node <bundle> serve`).
+ *
  * Modes:
- *   provider.js serve      Long-lived server for the test harness, driven by JSON lines on
+ *   mock-provider.js serve Long-lived server for the test harness, driven by JSON lines on
  *                          stdin; exits when stdin closes. Each
  *                            {"op":"open","id":"1","fixtures":"/abs/fixtures.json"}
  *                          starts one gRPC server per provider on fresh unix sockets and answers
  *                            {"id":"1","reattach":{...TF_REATTACH_PROVIDERS value...}}
  *                          {"op":"close","id":"1"} stops them ({"id":"1","closed":true}).
- *   provider.js reattach   Starts one set (fixtures from TFMOCK_FIXTURES), prints the
+ *   mock-provider.js reattach Starts one set (fixtures from TFMOCK_FIXTURES), prints the
  *                          TF_REATTACH_PROVIDERS value on one line and serves until killed.
  *   as a plugin            Started by Terraform through dev_overrides (TF_PLUGIN_MAGIC_COOKIE
  *                          is set): serves one provider, chosen by the executable's name
@@ -22,15 +23,37 @@
  * TFMOCK_LOG names a file that receives one line per RPC; TFMOCK_CPU_LOG one that receives
  * the process's CPU time in microseconds when it exits (the benchmark adds them up).
  */
-const fs = require("node:fs");
-const os = require("node:os");
-const path = require("node:path");
-const readline = require("node:readline");
-const { FixtureFile } = require("./fixtures");
-const { GrpcServer } = require("./grpc-server");
-const { loadProviderSchemas, findProvider, DEFAULT_SCHEMA_DIR } = require("./provider-schemas");
-const { addProviderServices } = require("./provider-service");
-const { createSelfSignedCertificate } = require("./self-signed-certificate");
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import { FixtureFile } from "./fixtures";
+import { GrpcServer, type ServerTls } from "./grpc-server";
+import { DEFAULT_SCHEMA_DIR, findProvider, loadProviderSchemas } from "./provider-schemas";
+import { addProviderServices } from "./provider-service";
+import { createSelfSignedCertificate } from "./self-signed-certificate";
+
+/** A reattach entry of TF_REATTACH_PROVIDERS. */
+interface ReattachConfig {
+  readonly Protocol: "grpc";
+  readonly ProtocolVersion: number;
+  readonly Pid: number;
+  readonly Test: boolean;
+  readonly Addr: { readonly Network: "unix"; readonly String: string };
+}
+
+/** One open set of provider servers. */
+interface ServerSet {
+  readonly reattach: Record<string, ReattachConfig>;
+  close(): void;
+}
+
+/** A control-channel request (see the modes above). */
+interface ControlRequest {
+  readonly op?: string;
+  readonly id?: string;
+  readonly fixtures?: string;
+}
 
 const MAGIC_COOKIE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 const CORE_PROTOCOL_VERSION = 1;
@@ -47,11 +70,11 @@ if (process.env.TFMOCK_CPU_LOG) {
 }
 
 /** One gRPC server per provider on unix sockets in a fresh directory; resolves with the reattach map. */
-async function openServerSet(fixturesFile) {
+async function openServerSet(fixturesFile: string | undefined): Promise<ServerSet> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tfmock-"));
   const fixtures = new FixtureFile(fixturesFile);
-  const servers = [];
-  const reattach = {};
+  const servers: GrpcServer[] = [];
+  const reattach: Record<string, ReattachConfig> = {};
   let index = 0;
   for (const provider of providers.values()) {
     const server = new GrpcServer();
@@ -79,14 +102,14 @@ async function openServerSet(fixturesFile) {
   return { reattach, close };
 }
 
-async function serveControlChannel() {
-  const sets = new Map();
-  const reply = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+async function serveControlChannel(): Promise<void> {
+  const sets = new Map<string | undefined, ServerSet>();
+  const reply = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
   const lines = readline.createInterface({ input: process.stdin });
   lines.on("line", async (line) => {
-    let request;
+    let request: ControlRequest | undefined;
     try {
-      request = JSON.parse(line);
+      request = JSON.parse(line) as ControlRequest;
       if (request.op === "open") {
         const set = await openServerSet(request.fixtures);
         sets.set(request.id, set);
@@ -100,7 +123,7 @@ async function serveControlChannel() {
         reply({ id: request.id, error: `unknown op ${request.op}` });
       }
     } catch (error) {
-      reply({ id: request && request.id, error: String(error.stack || error) });
+      reply({ id: request && request.id, error: String((error as Error).stack || error) });
     }
   });
   lines.on("close", () => {
@@ -110,7 +133,7 @@ async function serveControlChannel() {
   reply({ ready: true, pid: process.pid });
 }
 
-async function serveReattach() {
+async function serveReattach(): Promise<void> {
   const set = await openServerSet(process.env.TFMOCK_FIXTURES);
   process.stdout.write(`${JSON.stringify(set.reattach)}\n`);
   const stop = () => {
@@ -122,7 +145,7 @@ async function serveReattach() {
 }
 
 /** go-plugin's side of the handshake, for a process Terraform started itself. */
-async function servePlugin() {
+async function servePlugin(): Promise<void> {
   if (process.env.TF_PLUGIN_MAGIC_COOKIE !== MAGIC_COOKIE) {
     process.stderr.write("This binary is a plugin. It is meant to be executed by Terraform.\n");
     process.exit(1);
@@ -130,11 +153,11 @@ async function servePlugin() {
   const versions = (process.env.PLUGIN_PROTOCOL_VERSIONS || "").split(",");
   if (!versions.includes(String(PLUGIN_PROTOCOL_VERSION))) {
     process.stderr.write(
-      `mock provider speaks protocol ${PLUGIN_PROTOCOL_VERSION}, Terraform offers ${versions}\n`,
+      `mock provider speaks protocol ${PLUGIN_PROTOCOL_VERSION}, Terraform offers ${versions.join(",")}\n`,
     );
     process.exit(1);
   }
-  const executable = path.basename(process.argv[1]);
+  const executable = path.basename(process.argv[1] ?? "");
   const name =
     process.env.TFMOCK_PROVIDER ||
     executable.replace(/^terraform-provider-/, "").replace(/[_.].*$/, "");
@@ -155,7 +178,7 @@ async function servePlugin() {
   });
   // go-plugin dials with TLS whenever it sent a client certificate (AutoMTLS).
   const clientCert = process.env.TF_DISABLE_PLUGIN_TLS ? undefined : process.env.PLUGIN_CLIENT_CERT;
-  let tls;
+  let tls: ServerTls | undefined;
   let certificateField = "";
   if (clientCert) {
     const certificate = createSelfSignedCertificate();
@@ -165,19 +188,25 @@ async function servePlugin() {
   await server.listen(socket, tls);
   process.on("SIGTERM", exit);
   process.on("SIGINT", exit);
-  const fields = [CORE_PROTOCOL_VERSION, PLUGIN_PROTOCOL_VERSION, "unix", socket, "grpc"];
+  const fields: (string | number)[] = [
+    CORE_PROTOCOL_VERSION,
+    PLUGIN_PROTOCOL_VERSION,
+    "unix",
+    socket,
+    "grpc",
+  ];
   if (certificateField) fields.push(certificateField);
   process.stdout.write(`${fields.join("|")}\n`);
 }
 
-function main() {
+function main(): Promise<void> {
   const mode = process.argv[2];
   if (mode === "serve") return serveControlChannel();
   if (mode === "reattach") return serveReattach();
   return servePlugin();
 }
 
-main().catch((error) => {
-  process.stderr.write(`mock provider: ${error.stack || error}\n`);
+main().catch((error: unknown) => {
+  process.stderr.write(`mock provider: ${(error as Error).stack || String(error)}\n`);
   process.exit(1);
 });

@@ -1,4 +1,3 @@
-"use strict";
 /**
  * A self-signed ECDSA P-256 server certificate for go-plugin's AutoMTLS, written as DER by
  * hand so that neither openssl nor a certificate library is needed.
@@ -7,7 +6,7 @@
  * prints in its handshake line, so the certificate is its own CA: CN/SAN localhost (and
  * 127.0.0.1), CA:TRUE, key usage digitalSignature + keyCertSign, EKU serverAuth + clientAuth.
  */
-const crypto = require("node:crypto");
+import * as crypto from "node:crypto";
 
 // DER tags.
 const SEQUENCE = 0x30;
@@ -20,20 +19,20 @@ const OID = 0x06;
 const UTF8_STRING = 0x0c;
 const UTC_TIME = 0x17;
 
-function der(tag, ...contents) {
+function der(tag: number, ...contents: Buffer[]): Buffer {
   const body = Buffer.concat(contents);
   return Buffer.concat([Buffer.from([tag]), derLength(body.length), body]);
 }
 
-function derLength(length) {
+function derLength(length: number): Buffer {
   if (length < 0x80) return Buffer.from([length]);
-  const bytes = [];
+  const bytes: number[] = [];
   for (let n = length; n > 0; n >>= 8) bytes.unshift(n & 0xff);
   return Buffer.from([0x80 | bytes.length, ...bytes]);
 }
 
-function oid(dotted) {
-  const [first, second, ...rest] = dotted.split(".").map(Number);
+function oid(dotted: string): Buffer {
+  const [first = 0, second = 0, ...rest] = dotted.split(".").map(Number);
   const bytes = [first * 40 + second];
   for (const arc of rest) {
     const chunk = [arc & 0x7f];
@@ -43,7 +42,7 @@ function oid(dotted) {
   return der(OID, Buffer.from(bytes));
 }
 
-function utcTime(date) {
+function utcTime(date: Date): Buffer {
   const iso = date.toISOString(); // 2025-01-02T03:04:05.678Z
   const text =
     iso.slice(2, 4) +
@@ -56,19 +55,24 @@ function utcTime(date) {
   return der(UTC_TIME, Buffer.from(text, "ascii"));
 }
 
-function extension(id, critical, value) {
+function extension(id: string, critical: boolean, value: Buffer): Buffer {
   const parts = [oid(id)];
   if (critical) parts.push(der(BOOLEAN, Buffer.from([0xff])));
   parts.push(der(OCTET_STRING, value));
   return der(SEQUENCE, ...parts);
 }
 
-/**
- * @param {(size: number) => Buffer} [randomBytes] the source of the serial number (tests)
- * @returns {{ certPem: string, keyPem: string, certDerBase64Raw: string }} the certificate
- *   and key as PEM (for the TLS server) and the DER as unpadded base64 (for the handshake line)
- */
-function createSelfSignedCertificate(randomBytes = crypto.randomBytes) {
+/** The certificate and key as PEM (for the TLS server), the DER as unpadded base64 (for the handshake line). */
+export interface SelfSignedCertificate {
+  readonly certPem: string;
+  readonly keyPem: string;
+  readonly certDerBase64Raw: string;
+}
+
+/** `randomBytes`: the source of the serial number (tests). */
+export function createSelfSignedCertificate(
+  randomBytes: (size: number) => Buffer = crypto.randomBytes,
+): SelfSignedCertificate {
   const { privateKey, publicKey } = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" });
   const ecdsaWithSha256 = der(SEQUENCE, oid("1.2.840.10045.4.3.2"));
   const name = der(
@@ -80,7 +84,7 @@ function createSelfSignedCertificate(randomBytes = crypto.randomBytes) {
   // Positive, and minimally encoded as DER requires: a first byte of 0 (then a redundant
   // leading zero) made OpenSSL refuse the certificate ("illegal padding") in ~1 of 400
   // plugin starts, and the mock exited before its handshake line.
-  serial[0] = serial[0] & 0x7f || 0x01;
+  serial[0] = (serial[0] ?? 0) & 0x7f || 0x01;
   const extensions = der(
     SEQUENCE,
     extension("2.5.29.19", true, der(SEQUENCE, der(BOOLEAN, Buffer.from([0xff])))), // CA:TRUE
@@ -116,10 +120,9 @@ function createSelfSignedCertificate(randomBytes = crypto.randomBytes) {
   );
   const base64 = certificate.toString("base64");
   return {
-    certPem: `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g).join("\n")}\n-----END CERTIFICATE-----\n`,
-    keyPem: privateKey.export({ type: "pkcs8", format: "pem" }),
+    certPem: `-----BEGIN CERTIFICATE-----\n${(base64.match(/.{1,64}/g) ?? []).join("\n")}\n-----END CERTIFICATE-----\n`,
+    // A PEM export is a string (the type says string or Buffer for every format).
+    keyPem: privateKey.export({ type: "pkcs8", format: "pem" }) as string,
     certDerBase64Raw: base64.replace(/=+$/, ""),
   };
 }
-
-module.exports = { createSelfSignedCertificate };

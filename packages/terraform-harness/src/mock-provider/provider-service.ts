@@ -1,14 +1,34 @@
-"use strict";
 /**
  * The tfplugin6 Provider service for one provider schema, plus the go-plugin side services,
- * registered on a GrpcServer (grpc-server.js).
+ * registered on a GrpcServer (grpc-server.ts).
  */
-const fs = require("node:fs");
-const { decodeValue, encodeValue, toJson } = require("./cty-values");
-const { loadServices } = require("./protocol");
-const { blockType } = require("./provider-schemas");
-const behaviour = require("./resource-behaviour");
-const validation = require("./validation");
+import * as fs from "node:fs";
+import { type CtyType, decodeValue, encodeValue, toJson } from "./cty-values";
+import type { FixtureFile } from "./fixtures";
+import type { GrpcServer, Handler } from "./grpc-server";
+import {
+  loadServices,
+  type Message,
+  type MethodDefinition,
+  type ServiceDefinition,
+} from "./protocol-services";
+import { blockType, type ProviderSchema, type SchemaBlock } from "./provider-schemas";
+import * as behaviour from "./resource-behaviour";
+import * as validation from "./validation";
+
+/** What {@link addProviderServices} needs besides the server, the schema and the fixtures. */
+export interface ProviderServiceOptions {
+  /** Called after go-plugin's Shutdown is answered. */
+  readonly onShutdown: () => void;
+  /** A file that receives one line per RPC (TFMOCK_LOG). */
+  readonly log?: string;
+}
+
+/** A resource or data source type's block and the cty type of its object value. */
+interface TypedSchema {
+  readonly block: SchemaBlock;
+  readonly type: CtyType;
+}
 
 /**
  * Providers built on terraform-plugin-sdk v2, which plan with the legacy type system: their
@@ -22,17 +42,22 @@ const SDK_V2_PROVIDERS = [
 
 /** Service definitions by fully qualified service name (method name -> definition). */
 const services = loadServices();
-const PROVIDER = services["tfplugin6.Provider"];
-const CONTROLLER = services["plugin.GRPCController"];
-const HEALTH = services["grpc.health.v1.Health"];
+const service = (name: string): ServiceDefinition => {
+  const definition = services[name];
+  if (!definition) throw new Error(`protocol.json has no service ${name}`);
+  return definition;
+};
+const PROVIDER = service("tfplugin6.Provider");
+const CONTROLLER = service("plugin.GRPCController");
+const HEALTH = service("grpc.health.v1.Health");
 
 /**
  * The Provider service definition, except that a response already serialized (a Buffer) is
  * sent as it is: Terraform asks for the schema twice per command, and encoding the kubernetes
  * schema costs ~8 ms each time.
  */
-const PROVIDER_SERVICE = Object.fromEntries(
-  Object.entries(PROVIDER).map(([method, definition]) => [
+const PROVIDER_SERVICE: ServiceDefinition = Object.fromEntries(
+  Object.entries(PROVIDER).map(([method, definition]): [string, MethodDefinition] => [
     method,
     {
       ...definition,
@@ -52,21 +77,25 @@ const MEMOIZED_METHODS = [
 ];
 
 /** Serialized GetProviderSchema responses, per provider schema. */
-const schemaResponses = new WeakMap();
+const schemaResponses = new WeakMap<ProviderSchema, Buffer>();
 
-function schemaResponseBytes(provider) {
+function schemaResponseBytes(provider: ProviderSchema): Buffer {
   let bytes = schemaResponses.get(provider);
   if (!bytes) {
-    bytes = PROVIDER.GetProviderSchema.responseSerialize(provider.toProto());
+    bytes = (PROVIDER.GetProviderSchema as MethodDefinition).responseSerialize(provider.toProto());
     schemaResponses.set(provider, bytes);
   }
   return bytes;
 }
 
 /** Block and cty type of a resource or data source type, per provider schema (built once). */
-const typedSchemas = new WeakMap();
+const typedSchemas = new WeakMap<ProviderSchema, Map<string, TypedSchema>>();
 
-function typedSchema(provider, kind, typeName) {
+function typedSchema(
+  provider: ProviderSchema,
+  kind: "resource" | "data",
+  typeName: string,
+): TypedSchema {
   let byName = typedSchemas.get(provider);
   if (!byName) typedSchemas.set(provider, (byName = new Map()));
   const key = `${kind} ${typeName}`;
@@ -79,27 +108,28 @@ function typedSchema(provider, kind, typeName) {
   return typed;
 }
 
-/**
- * Registers the services on `server`.
- * @param {import("./grpc-server").GrpcServer} server
- * @param {import("./provider-schemas").ProviderSchema} provider
- * @param {import("./fixtures").FixtureFile} fixtures
- * @param {{ onShutdown: () => void, log?: string }} options
- */
-function addProviderServices(server, provider, fixtures, options) {
-  const typed = (kind, typeName) => typedSchema(provider, kind, typeName);
-  const decode = (dynamicValue, type) => {
+/** Registers the services on `server`. */
+export function addProviderServices(
+  server: GrpcServer,
+  provider: ProviderSchema,
+  fixtures: FixtureFile,
+  options: ProviderServiceOptions,
+): void {
+  const typed = (kind: "resource" | "data", typeName: string) =>
+    typedSchema(provider, kind, typeName);
+  const decode = (dynamicValue: Message | undefined, type: CtyType): unknown => {
     if (!dynamicValue) return null;
     if (dynamicValue.msgpack && dynamicValue.msgpack.length > 0)
       return decodeValue(dynamicValue.msgpack, type);
     if (dynamicValue.json && dynamicValue.json.length > 0)
-      return JSON.parse(dynamicValue.json.toString("utf8"));
+      return JSON.parse((dynamicValue.json as Buffer).toString("utf8")) as unknown;
     return null;
   };
-  const encode = (value, type) => ({ msgpack: encodeValue(value, type) });
+  const encode = (value: unknown, type: CtyType) => ({ msgpack: encodeValue(value, type) });
   const legacyTypeSystem = SDK_V2_PROVIDERS.includes(provider.address);
 
-  const handlers = {
+  /** Each method's answer to a request: a response message, or one already serialized. */
+  const handlers: Record<string, (request: Message) => object> = {
     GetMetadata: () => ({
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: true },
       diagnostics: [],
@@ -182,7 +212,7 @@ function addProviderServices(server, provider, fixtures, options) {
       const config = decode(req.config, type);
       const fixture = fixtures.valuesFor("data", req.type_name, toJson(config));
       const state = behaviour.readDataSource(req.type_name, block, config, fixture);
-      let diagnostics = [];
+      let diagnostics: validation.MockDiagnostic[] = [];
       if (req.type_name === "coder_parameter") {
         diagnostics = validation.validateParameter(config, state.value);
       } else if (req.type_name === "coder_secret") {
@@ -193,13 +223,13 @@ function addProviderServices(server, provider, fixtures, options) {
     },
   };
 
-  const implementation = {};
+  const implementation: Record<string, Handler> = {};
   for (const [method, handler] of Object.entries(handlers)) {
     implementation[method] = (call, callback) => {
       if (options.log)
         fs.appendFileSync(
           options.log,
-          `${provider.address} ${method} ${call.request.type_name || ""}\n`,
+          `${provider.address} ${method} ${String(call.request.type_name || "")}\n`,
         );
       try {
         callback(null, handler(call.request));
@@ -210,7 +240,7 @@ function addProviderServices(server, provider, fixtures, options) {
             {
               severity: "ERROR",
               summary: `mock provider: ${method} failed`,
-              detail: String(error.stack || error),
+              detail: String((error as Error).stack || error),
             },
           ],
         });
@@ -232,5 +262,3 @@ function addProviderServices(server, provider, fixtures, options) {
     Check: (_call, callback) => callback(null, { status: "SERVING" }),
   });
 }
-
-module.exports = { addProviderServices };
