@@ -36,8 +36,12 @@ export function providerVersionConstraint(
   return PROVIDER_VERSION_CONSTRAINTS[local];
 }
 
-/** `terraform.required_version`: the templates use `check` blocks (1.5+). */
-export const REQUIRED_TERRAFORM_VERSION = ">= 1.5.0";
+/**
+ * `terraform.required_version`: the templates use `check` blocks (1.5+), and the registry
+ * modules they pin (code-server, jetbrains, claude-code) declare `>= 1.9` themselves, so an
+ * older Terraform would fail at init on a module instead of here.
+ */
+export const REQUIRED_TERRAFORM_VERSION = ">= 1.9.0";
 
 /**
  * What Coder shows for a template. Written as README front matter (the convention of

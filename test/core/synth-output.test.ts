@@ -92,7 +92,7 @@ describe("synthesized templates", () => {
     it("has no backend, requires Terraform >= 1.5 and pins provider sources and versions", () => {
       const tf = config().terraform;
       expect(tf.backend).toBeUndefined();
-      expect(tf.required_version).toBe(">= 1.5.0");
+      expect(tf.required_version).toBe(">= 1.9.0");
       // The bounds come from the feature table (test/constructs/provider-features.test.ts).
       expect(tf.required_providers.coder).toEqual({
         source: "coder/coder",

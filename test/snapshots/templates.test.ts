@@ -79,7 +79,7 @@ describe.each(TEMPLATES.map((t) => t.id))("template %s", (id) => {
     expect(texts[name]).toMatchSnapshot();
   });
 
-  it("requires Terraform >= 1.5 and each provider from its source with the project's constraint, without a backend", () => {
+  it("requires Terraform >= 1.9 and each provider from its source with the project's constraint, without a backend", () => {
     expect(config.terraform.required_version).toBe(REQUIRED_TERRAFORM_VERSION);
     expect(config.terraform).not.toHaveProperty("backend");
     expect(config.terraform.required_providers).toEqual(

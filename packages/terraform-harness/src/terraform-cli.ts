@@ -6,8 +6,8 @@ import { spawn } from "node:child_process";
 import { type Diagnostic, diagnosticsFromStream } from "./diagnostics";
 import { harnessFile } from "./package-files";
 
-/** Oldest Terraform the plan tests accept (check blocks need 1.5). */
-export const MINIMUM_TERRAFORM_VERSION = "1.5.0";
+/** Oldest Terraform the plan tests accept: the templates require 1.9 (their registry modules do). */
+export const MINIMUM_TERRAFORM_VERSION = "1.9.0";
 
 /** Result of one Terraform invocation. */
 export interface TerraformRun {

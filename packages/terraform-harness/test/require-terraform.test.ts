@@ -14,7 +14,7 @@ describe("requireTerraform", () => {
 
   it("fails with a clear message when PATH has no terraform", async () => {
     await expect(requireTerraform({ path: tempDir() })).rejects.toThrow(
-      "Terraform >= 1.5 is required on PATH to run the plan tests (terraform was not found;",
+      "Terraform >= 1.9 is required on PATH to run the plan tests (terraform was not found;",
     );
   });
 
@@ -24,13 +24,13 @@ describe("requireTerraform", () => {
     writeFileSync(fake, '#!/bin/sh\necho \'{"terraform_version":"1.4.6"}\'\n');
     chmodSync(fake, 0o755);
     await expect(requireTerraform({ path: dir })).rejects.toThrow(
-      "Terraform >= 1.5 is required on PATH to run the plan tests (found 1.4.6;",
+      "Terraform >= 1.9 is required on PATH to run the plan tests (found 1.4.6;",
     );
   });
 
   it("returns the version of the terraform on PATH", async () => {
     const version = await requireTerraform();
-    expect(compareVersions(version, "1.5.0")).toBeGreaterThanOrEqual(0);
+    expect(compareVersions(version, "1.9.0")).toBeGreaterThanOrEqual(0);
   });
 
   describe("with a check recorded for the whole run", () => {
