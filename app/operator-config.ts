@@ -87,14 +87,7 @@ export function parseOperatorConfig(
   file: string,
   knownTemplates: readonly string[],
 ): OperatorConfig {
-  const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") lineStarts.push(i + 1);
-  const at = (offset: number): string => {
-    let line = 0;
-    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= offset) line++;
-    return `${file}:${line + 1}:${offset - lineStarts[line] + 1}`;
-  };
-
+  const at = positionsIn(text, file);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -102,7 +95,60 @@ export function parseOperatorConfig(
     throw new ConfigError(`${at(e.offset)}: not valid JSONC (${describeParseError(e)})`);
   }
   if (root === undefined) throw new ConfigError(`${at(0)}: the file is empty; expected an object`);
+  const check = nodeChecks(at);
 
+  refuseUrlCredentials(root, at);
+  check.expectObject(root, "(top level)", TOP_LEVEL_FIELDS);
+  const templatesNode = findNodeAtLocation(root, ["templates"]);
+  let templates: Map<string, TemplateConfig> | undefined;
+  if (templatesNode !== undefined) {
+    templates = new Map();
+    const names = new Map<string, string>();
+    for (const [id, node, keyNode] of check.expectObject(templatesNode, "templates")) {
+      templates.set(id, templateConfig(id, node, keyNode, knownTemplates, names, check));
+    }
+  }
+
+  return {
+    file,
+    templates,
+    position: (jsonPath, part = "value") => {
+      // A path the file does not hold (a field left to its default) points at the nearest
+      // enclosing value that it does hold.
+      let depth = jsonPath.length;
+      let node = findNodeAtLocation(root, [...jsonPath]);
+      while (node === undefined && depth > 0) {
+        node = findNodeAtLocation(root, jsonPath.slice(0, --depth));
+      }
+      const key = node?.parent?.type === "property" ? node.parent.children?.[0] : undefined;
+      return at((part === "key" ? key?.offset : undefined) ?? node?.offset ?? 0);
+    },
+  };
+}
+
+/** `file:line:column` of an offset in `text`. */
+function positionsIn(text: string, file: string): (offset: number) => string {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === "\n") lineStarts.push(i + 1);
+  return (offset) => {
+    let line = 0;
+    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= offset) line++;
+    return `${file}:${line + 1}:${offset - lineStarts[line] + 1}`;
+  };
+}
+
+/** The checks every field goes through, failing with the node's position. */
+interface NodeChecks {
+  readonly fail: (node: JsonNode, field: string, problem: string) => never;
+  /** An object's properties, each key once and (given `allowed`) a known one. */
+  readonly expectObject: (
+    node: JsonNode,
+    field: string,
+    allowed?: readonly string[],
+  ) => [string, JsonNode, JsonNode][];
+}
+
+function nodeChecks(at: (offset: number) => string): NodeChecks {
   const fail = (node: JsonNode, field: string, problem: string): never => {
     throw new ConfigError(`${at(node.offset)}: ${field}: ${problem}`);
   };
@@ -126,104 +172,91 @@ export function parseOperatorConfig(
     }
     return properties(node);
   };
+  return { fail, expectObject };
+}
 
-  refuseUrlCredentials(root, at);
-  expectObject(root, "(top level)", TOP_LEVEL_FIELDS);
-  const templatesNode = findNodeAtLocation(root, ["templates"]);
-  let templates: Map<string, TemplateConfig> | undefined;
-  if (templatesNode !== undefined) {
-    templates = new Map();
-    const names = new Map<string, string>();
-    for (const [id, node, keyNode] of expectObject(templatesNode, "templates")) {
-      const field = `templates.${id}`;
-      if (!knownTemplates.includes(id)) {
-        fail(keyNode, field, `unknown template "${id}"; known: ${knownTemplates.join(", ")}`);
-      }
-      const fields = new Map(
-        expectObject(node, field, TEMPLATE_FIELDS).map(([k, v]) => [k, v] as const),
-      );
-      let name: string | undefined;
-      const nameNode = fields.get("name");
-      if (nameNode !== undefined) {
-        if (!CODER_TEMPLATE_NAME.test(nameNode.value)) {
-          fail(
-            nameNode,
-            `${field}.name`,
-            `${describeValue(nameNode)} is not allowed; a Coder template name is letters and digits with single hyphens between, at most ${MAX_CODER_TEMPLATE_NAME} characters`,
-          );
-        }
-        name = String(nameNode.value);
-      }
-      const coderName = name ?? id;
-      const other = names.get(coderName);
-      if (other !== undefined) {
-        fail(
-          nameNode ?? keyNode,
-          `${field}.name`,
-          `"${coderName}" is already the name of ${other}`,
-        );
-      }
-      names.set(coderName, field);
-
-      let provisionerTags: ProvisionerTags | undefined;
-      const tagsNode = fields.get("provisionerTags");
-      if (tagsNode !== undefined) {
-        const tags: Record<string, string> = {};
-        for (const [key, valueNode, tagKeyNode] of expectObject(
-          tagsNode,
-          `${field}.provisionerTags`,
-        )) {
-          const tagField = `${field}.provisionerTags.${key}`;
-          const problem = provisionerTagProblem(key, valueNode.value);
-          if (problem !== undefined) {
-            const blamed =
-              problem.startsWith(`tag name`) || key === "owner" ? tagKeyNode : valueNode;
-            fail(blamed, tagField, `${describeValue(valueNode)} is not allowed: ${problem}`);
-          }
-          setOwn(tags, key, String(valueNode.value));
-        }
-        provisionerTags = tags;
-      }
-
-      const variables: Record<string, unknown> = {};
-      const variablesNode = fields.get("variables");
-      if (variablesNode !== undefined) {
-        for (const [key, valueNode] of expectObject(variablesNode, `${field}.variables`)) {
-          setOwn(variables, key, nodeValue(valueNode));
-        }
-      }
-      const settings: Record<string, unknown> = {};
-      const settingsNode = fields.get("settings");
-      if (settingsNode !== undefined) {
-        for (const [key, valueNode] of expectObject(settingsNode, `${field}.settings`)) {
-          setOwn(settings, key, nodeValue(valueNode));
-        }
-      }
-      const presets = presetList(fields.get("presets"), `${field}.presets`, fail);
-      const coderSettingsNode = fields.get("coderSettings");
-      const coderSettings =
-        coderSettingsNode === undefined
-          ? {}
-          : parseCoderSettings(coderSettingsNode, `${field}.coderSettings`, fail, describeValue);
-      templates.set(id, { name, provisionerTags, variables, settings, presets, coderSettings });
-    }
+/**
+ * One entry of `templates`: a known template, a Coder name no other entry has (`names`, the
+ * names taken so far, is added to), and its fields.
+ */
+function templateConfig(
+  id: string,
+  node: JsonNode,
+  keyNode: JsonNode,
+  knownTemplates: readonly string[],
+  names: Map<string, string>,
+  check: NodeChecks,
+): TemplateConfig {
+  const { fail, expectObject } = check;
+  const field = `templates.${id}`;
+  if (!knownTemplates.includes(id)) {
+    fail(keyNode, field, `unknown template "${id}"; known: ${knownTemplates.join(", ")}`);
   }
+  const fields = new Map(
+    expectObject(node, field, TEMPLATE_FIELDS).map(([k, v]) => [k, v] as const),
+  );
+  let name: string | undefined;
+  const nameNode = fields.get("name");
+  if (nameNode !== undefined) {
+    if (!CODER_TEMPLATE_NAME.test(nameNode.value)) {
+      fail(
+        nameNode,
+        `${field}.name`,
+        `${describeValue(nameNode)} is not allowed; a Coder template name is letters and digits with single hyphens between, at most ${MAX_CODER_TEMPLATE_NAME} characters`,
+      );
+    }
+    name = String(nameNode.value);
+  }
+  const coderName = name ?? id;
+  const other = names.get(coderName);
+  if (other !== undefined) {
+    fail(nameNode ?? keyNode, `${field}.name`, `"${coderName}" is already the name of ${other}`);
+  }
+  names.set(coderName, field);
 
-  return {
-    file,
-    templates,
-    position: (jsonPath, part = "value") => {
-      // A path the file does not hold (a field left to its default) points at the nearest
-      // enclosing value that it does hold.
-      let depth = jsonPath.length;
-      let node = findNodeAtLocation(root, [...jsonPath]);
-      while (node === undefined && depth > 0) {
-        node = findNodeAtLocation(root, jsonPath.slice(0, --depth));
-      }
-      const key = node?.parent?.type === "property" ? node.parent.children?.[0] : undefined;
-      return at((part === "key" ? key?.offset : undefined) ?? node?.offset ?? 0);
-    },
-  };
+  const tagsNode = fields.get("provisionerTags");
+  const provisionerTags =
+    tagsNode === undefined
+      ? undefined
+      : provisionerTagsOf(tagsNode, `${field}.provisionerTags`, check);
+  const variables = valuesOf(fields.get("variables"), `${field}.variables`, check);
+  const settings = valuesOf(fields.get("settings"), `${field}.settings`, check);
+  const presets = presetList(fields.get("presets"), `${field}.presets`, fail);
+  const coderSettingsNode = fields.get("coderSettings");
+  const coderSettings =
+    coderSettingsNode === undefined
+      ? {}
+      : parseCoderSettings(coderSettingsNode, `${field}.coderSettings`, fail, describeValue);
+  return { name, provisionerTags, variables, settings, presets, coderSettings };
+}
+
+/** A template's provisionerTags, each tag checked as Coder checks it. */
+function provisionerTagsOf(tagsNode: JsonNode, field: string, check: NodeChecks): ProvisionerTags {
+  const tags: Record<string, string> = {};
+  for (const [key, valueNode, tagKeyNode] of check.expectObject(tagsNode, field)) {
+    const tagField = `${field}.${key}`;
+    const problem = provisionerTagProblem(key, valueNode.value);
+    if (problem !== undefined) {
+      const blamed = problem.startsWith(`tag name`) || key === "owner" ? tagKeyNode : valueNode;
+      check.fail(blamed, tagField, `${describeValue(valueNode)} is not allowed: ${problem}`);
+    }
+    setOwn(tags, key, String(valueNode.value));
+  }
+  return tags;
+}
+
+/** An object of values as given (a template's variables or settings); `{}` when not set. */
+function valuesOf(
+  node: JsonNode | undefined,
+  field: string,
+  check: NodeChecks,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (node === undefined) return values;
+  for (const [key, valueNode] of check.expectObject(node, field)) {
+    setOwn(values, key, nodeValue(valueNode));
+  }
+  return values;
 }
 
 /**

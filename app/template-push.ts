@@ -103,18 +103,7 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
   }
   const untagged = Object.keys(template.provisionerTags).length === 0;
   if (untagged && !canClear) {
-    const cli =
-      version === null
-        ? "this coder CLI (its version is unknown)"
-        : `coder ${formatCoderVersion(version)}`;
-    notes.push(
-      `${cli} does not understand --provisioner-tag=- (added in ${formatCoderVersion(CLEAR_TAGS_SINCE)}), ` +
-        `so ${template.name} is pushed without any tag flag and Coder keeps the provisioner tags of its ` +
-        `active version (none for a new template). If an earlier version was tagged, its jobs still ` +
-        `go to those provisioners; to clear the tags, push with a CLI of ${formatCoderVersion(CLEAR_TAGS_SINCE)} ` +
-        `or later, or once by hand with \`coder templates push ${template.name} -d ${template.dir} ` +
-        `--provisioner-tag scope=organization\` (only the tag every job has).`,
-    );
+    notes.push(inheritedTagsNote(template, version));
   }
   const push = [
     "templates",
@@ -139,12 +128,7 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
   if (options.message !== undefined) push.push("-m", options.message);
   if (!activate) {
     push.push("--activate=false");
-    notes.push(
-      `${options.versionName ?? "the version"} is pushed inactive: workspaces keep the active version until ` +
-        `\`npm run promote -- ${template.name} ${options.versionName ?? "<version>"}\`, which also applies the ` +
-        `display name, description, icon and coderSettings (a template's, not a version's). ` +
-        `A template's first push is always active.`,
-    );
+    notes.push(inactiveNote(template.name, options.versionName));
   }
   if (version !== null && !atLeast(version, OLDEST_CHECKED_CODER_VERSION)) {
     notes.push(
@@ -154,14 +138,7 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
   }
   if (!fs.existsSync(path.join(template.dir, TERRAFORM_LOCK_FILE))) {
     push.push("--ignore-lockfile");
-    notes.push(
-      `no ${TERRAFORM_LOCK_FILE} in ${template.dir}: writing one needs the Terraform registry ` +
-        `(terraform providers lock), which synth never reaches, so --ignore-lockfile is passed and ` +
-        `Coder's provisioners download the providers on each build. To pin them, run ` +
-        `\`terraform providers lock -platform=linux_amd64 -platform=linux_arm64\` in the synthesized ` +
-        `folder on a machine with network access and save the file as templates/<template>/${TERRAFORM_LOCK_FILE}; ` +
-        `synth ships it from there.`,
-    );
+    notes.push(noLockFileNote(template.dir));
   }
   const metadataOnPush = hasCliFeature(version, "pushMetadataFlags", features);
   if (metadataOnPush) push.push(...metadataArgs(template.frontMatter));
@@ -177,6 +154,47 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
       )
     : undefined;
   return { push, edit, notes };
+}
+
+/**
+ * Why a push with a CLI that cannot clear tags (`--provisioner-tag=-`) keeps the active
+ * version's, and how to clear them.
+ */
+function inheritedTagsNote(template: PushableTemplate, version: CoderVersion | null): string {
+  const cli =
+    version === null
+      ? "this coder CLI (its version is unknown)"
+      : `coder ${formatCoderVersion(version)}`;
+  return (
+    `${cli} does not understand --provisioner-tag=- (added in ${formatCoderVersion(CLEAR_TAGS_SINCE)}), ` +
+    `so ${template.name} is pushed without any tag flag and Coder keeps the provisioner tags of its ` +
+    `active version (none for a new template). If an earlier version was tagged, its jobs still ` +
+    `go to those provisioners; to clear the tags, push with a CLI of ${formatCoderVersion(CLEAR_TAGS_SINCE)} ` +
+    `or later, or once by hand with \`coder templates push ${template.name} -d ${template.dir} ` +
+    `--provisioner-tag scope=organization\` (only the tag every job has).`
+  );
+}
+
+/** What an inactive push leaves to the promotion. */
+function inactiveNote(name: string, versionName: string | undefined): string {
+  return (
+    `${versionName ?? "the version"} is pushed inactive: workspaces keep the active version until ` +
+    `\`npm run promote -- ${name} ${versionName ?? "<version>"}\`, which also applies the ` +
+    `display name, description, icon and coderSettings (a template's, not a version's). ` +
+    `A template's first push is always active.`
+  );
+}
+
+/** Why a template without a lock file is pushed with --ignore-lockfile, and how to pin one. */
+function noLockFileNote(dir: string): string {
+  return (
+    `no ${TERRAFORM_LOCK_FILE} in ${dir}: writing one needs the Terraform registry ` +
+    `(terraform providers lock), which synth never reaches, so --ignore-lockfile is passed and ` +
+    `Coder's provisioners download the providers on each build. To pin them, run ` +
+    `\`terraform providers lock -platform=linux_amd64 -platform=linux_arm64\` in the synthesized ` +
+    `folder on a machine with network access and save the file as templates/<template>/${TERRAFORM_LOCK_FILE}; ` +
+    `synth ships it from there.`
+  );
 }
 
 /** `--display-name … --description … --icon …`: where Coder shows the template. */

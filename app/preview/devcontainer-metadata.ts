@@ -10,7 +10,7 @@
  */
 import { renderLifecycleScripts } from "./lifecycle-scripts";
 import { mapMounts } from "./mounts";
-import { parseRunArgs } from "./run-args";
+import { parseRunArgs, type RunArgsRuntime } from "./run-args";
 import {
   doubleQuotedBody,
   findVariableReferences,
@@ -173,17 +173,89 @@ export function deriveMetadata(
 ): DerivedMetadata {
   config = withOldVscodeProperties(config);
   const warnings: string[] = [];
-  const unknowns: string[] = [];
   const assumptions: string[] = [];
   const run = parseRunArgs(config.runArgs);
   warnings.push(...run.warnings);
+  propertyWarnings(config, warnings);
+  const unknowns = buildTimeUnknowns(config);
+  const user = mapUser(config, options, warnings, assumptions);
+  const hr = hostRequirementsObject(config, warnings);
+  booleanWarnings(config, warnings);
+  const hostRequirements = mapHostRequirements(hr, run, warnings);
+  const security = mapSecurityOptions(config, run, warnings);
+  const mounts = mapMounts(config.mounts);
+  warnings.push(...mounts.warnings);
+  const lifecycle = renderLifecycleScripts(config);
+  warnings.push(...lifecycle.warnings);
+  const ports = forwardPorts(config, warnings);
+  const environment = mapEnvironment(config, run, warnings);
 
+  const vscode = customization(config, "vscode");
+  return {
+    values: {
+      id: "preview",
+      digest: null,
+      configuration_json: JSON.stringify(mergedConfiguration(config)),
+      metadata_json: JSON.stringify([]),
+      workspace_folder: text(config.workspaceFolder) ?? null,
+      remote_user: user.remoteUser ?? null,
+      container_user: user.containerUser ?? null,
+      runtime: {
+        remote_user_uid: user.uid,
+        remote_user_gid: user.gid,
+        remote_user_home: user.home,
+        cap_add: security.capAdd,
+        privileged: config.privileged === true || run.privileged,
+        init: config.init === true || run.init,
+        seccomp_unconfined: security.seccompUnconfined,
+        shm_size_bytes: run.shmSizeBytes ?? null,
+        hostname: run.hostname ?? null,
+        host_aliases: run.hostAliases,
+      },
+      lifecycle_scripts: lifecycle.scripts,
+      env_scripts: environment.envScripts,
+      extensions: extensionList(vscode?.extensions),
+      settings_json: JSON.stringify(isObject(vscode?.settings) ? vscode.settings : {}),
+      host_requirements: hostRequirements,
+      forward_ports: ports,
+      mounts: mounts.mounts,
+      variables: usedVariables(environment.references, {
+        runArgs: run.ignored,
+        mounts: mounts.ignored,
+      }),
+      warnings,
+    },
+    unknowns,
+    assumptions,
+    hostAliasSources: run.hostAliasSources,
+  };
+}
+
+/** Properties the workspace does not support or ignores, and strings that are not strings. */
+function propertyWarnings(config: Record<string, unknown>, warnings: string[]): void {
   if (config.dockerComposeFile !== undefined) {
     warnings.push("dockerComposeFile is not supported: the workspace is a single container.");
   }
   if (config.overrideCommand === false) {
     warnings.push("overrideCommand: false is not supported: the image's entrypoint does not run.");
   }
+  for (const [key, warn] of Object.entries(IGNORED_PROPERTIES)) {
+    if (config[key] !== undefined && config[key] !== null) {
+      warnings.push(warn(config[key], text(config.workspaceFolder) ?? "/workspaces/<repository>"));
+    }
+  }
+
+  // Strings the CLI reads as such; another type is not what the file meant.
+  for (const key of ["remoteUser", "containerUser", "workspaceFolder"]) {
+    if (setButNot(config[key], "string")) {
+      warnings.push(`${key} ${JSON.stringify(config[key])} is not a string; it is ignored.`);
+    }
+  }
+}
+
+/** What the service adds at build time that the file does not say: Features, image metadata. */
+function buildTimeUnknowns(config: Record<string, unknown>): string[] {
+  const unknowns: string[] = [];
   const features = isObject(config.features) ? Object.keys(config.features) : [];
   if (features.length > 0) {
     unknowns.push(
@@ -207,20 +279,16 @@ export function deriveMetadata(
         "customizations, hostRequirements, …) and a USER; the service merges them in before this file.",
     );
   }
-  for (const [key, warn] of Object.entries(IGNORED_PROPERTIES)) {
-    if (config[key] !== undefined && config[key] !== null) {
-      warnings.push(warn(config[key], text(config.workspaceFolder) ?? "/workspaces/<repository>"));
-    }
-  }
+  return unknowns;
+}
 
-  // Strings the CLI reads as such; another type is not what the file meant.
-  for (const key of ["remoteUser", "containerUser", "workspaceFolder"]) {
-    if (setButNot(config[key], "string")) {
-      warnings.push(`${key} ${JSON.stringify(config[key])} is not a string; it is ignored.`);
-    }
-  }
-
-  // The user.
+/** The user the workspace runs as, its ids and home, with what was assumed for them. */
+function mapUser(
+  config: Record<string, unknown>,
+  options: MetadataAssumptions,
+  warnings: string[],
+  assumptions: string[],
+) {
   const fileRemoteUser = text(config.remoteUser);
   const containerUser = text(config.containerUser);
   const remoteUser = options.remoteUser ?? fileRemoteUser;
@@ -250,20 +318,33 @@ export function deriveMetadata(
       ? `uid/gid ${uid}:${gid}, as given with ${given}; home ${home} (the service reads it from the image's /etc/passwd).`
       : `uid/gid and home: the service records them from the image's /etc/passwd; assumed ${uid}:${gid} and ${home} (--uid and --gid set them).`,
   );
+  return { remoteUser, containerUser, uid, gid, home };
+}
 
-  // Resources.
-  const hr = isObject(config.hostRequirements) ? config.hostRequirements : {};
+/** `hostRequirements` when it is an object; `{}` otherwise (another type is warned about). */
+function hostRequirementsObject(
+  config: Record<string, unknown>,
+  warnings: string[],
+): Record<string, unknown> {
   if (config.hostRequirements != null && !isObject(config.hostRequirements)) {
     warnings.push(
       `hostRequirements ${JSON.stringify(config.hostRequirements)} is not an object; it is ignored.`,
     );
   }
-  // The CLI reads these as booleans: "true" (a string) is not true.
+  return isObject(config.hostRequirements) ? config.hostRequirements : {};
+}
+
+/** The CLI reads these as booleans: "true" (a string) is not true. */
+function booleanWarnings(config: Record<string, unknown>, warnings: string[]): void {
   for (const key of ["privileged", "init", "overrideCommand"]) {
     if (setButNot(config[key], "boolean")) {
       warnings.push(`${key} ${JSON.stringify(config[key])} is not true or false; it is ignored.`);
     }
   }
+}
+
+/** The resources asked for: runArgs' --cpus and --memory win over hostRequirements. */
+function mapHostRequirements(hr: Record<string, unknown>, run: RunArgsRuntime, warnings: string[]) {
   const cpus = run.cpus ?? numberOrUndefined(hr.cpus);
   if (hr.cpus !== undefined && hr.cpus !== null && numberOrUndefined(hr.cpus) === undefined) {
     // The CLI's merge takes Math.max of the value: NaN, which the configuration holds as null.
@@ -276,14 +357,20 @@ export function deriveMetadata(
   const gpu = hr.gpu === undefined ? null : JSON.stringify(hr.gpu);
   // Always an object: the plan harness's mock gives a data source attribute that a fixture
   // leaves null its zero value ({cpus: 0, gpu_json: ""}), which would read as a GPU request.
-  const hostRequirements = {
+  return {
     cpus: cpus ?? null,
     memory_bytes: memory ?? null,
     storage_bytes: storage ?? null,
     gpu_json: gpu,
   };
+}
 
-  // Security options outside runArgs.
+/** Security options outside runArgs (securityOpt, capAdd), joined with runArgs' own. */
+function mapSecurityOptions(
+  config: Record<string, unknown>,
+  run: RunArgsRuntime,
+  warnings: string[],
+) {
   const securityOpt = Array.isArray(config.securityOpt) ? config.securityOpt : [];
   let seccompUnconfined = run.seccompUnconfined;
   for (const opt of securityOpt) {
@@ -297,13 +384,11 @@ export function deriveMetadata(
       : []),
     ...run.capAdd,
   ];
+  return { seccompUnconfined, capAdd };
+}
 
-  const mounts = mapMounts(config.mounts);
-  warnings.push(...mounts.warnings);
-  const lifecycle = renderLifecycleScripts(config);
-  warnings.push(...lifecycle.warnings);
-  const ports = forwardPorts(config, warnings);
-
+/** containerEnv (runArgs' -e first) and remoteEnv as scripts, and the `${…}` references. */
+function mapEnvironment(config: Record<string, unknown>, run: RunArgsRuntime, warnings: string[]) {
   const containerEnv = [...run.env, ...envEntries(config.containerEnv, "containerEnv", warnings)];
   const remoteEnv = envEntries(config.remoteEnv, "remoteEnv", warnings);
   const references = findVariableReferences(config);
@@ -311,43 +396,7 @@ export function deriveMetadata(
   const envScripts: Record<string, string> = {};
   if (containerEnv.length > 0) envScripts.containerEnv = exportLines(containerEnv);
   if (remoteEnv.length > 0) envScripts.remoteEnv = exportLines(remoteEnv);
-
-  const vscode = customization(config, "vscode");
-  return {
-    values: {
-      id: "preview",
-      digest: null,
-      configuration_json: JSON.stringify(mergedConfiguration(config)),
-      metadata_json: JSON.stringify([]),
-      workspace_folder: text(config.workspaceFolder) ?? null,
-      remote_user: remoteUser ?? null,
-      container_user: containerUser ?? null,
-      runtime: {
-        remote_user_uid: uid,
-        remote_user_gid: gid,
-        remote_user_home: home,
-        cap_add: capAdd,
-        privileged: config.privileged === true || run.privileged,
-        init: config.init === true || run.init,
-        seccomp_unconfined: seccompUnconfined,
-        shm_size_bytes: run.shmSizeBytes ?? null,
-        hostname: run.hostname ?? null,
-        host_aliases: run.hostAliases,
-      },
-      lifecycle_scripts: lifecycle.scripts,
-      env_scripts: envScripts,
-      extensions: extensionList(vscode?.extensions),
-      settings_json: JSON.stringify(isObject(vscode?.settings) ? vscode.settings : {}),
-      host_requirements: hostRequirements,
-      forward_ports: ports,
-      mounts: mounts.mounts,
-      variables: usedVariables(references, { runArgs: run.ignored, mounts: mounts.ignored }),
-      warnings,
-    },
-    unknowns,
-    assumptions,
-    hostAliasSources: run.hostAliasSources,
-  };
+  return { envScripts, references };
 }
 
 /**

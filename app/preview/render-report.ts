@@ -50,10 +50,26 @@ export function jsonText(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(HIDDEN_OR_ACTIVE, unicodeEscape) + "\n";
 }
 
-/** The report as text tables. */
+/** The report as text tables, section by section. */
 export function renderText(report: PreviewReport): string {
-  const w = report.workspace;
   const out: string[] = [];
+  headerLines(out, report);
+  resourcesSection(out, report);
+  placementSection(out, report);
+  userSection(out, report);
+  mountsSection(out, report);
+  runtimeSection(out, report);
+  appsSection(out, report);
+  startSection(out, report);
+  environmentSection(out, report);
+  lifecycleSection(out, report);
+  diagnosticsSection(out, report);
+  serviceSection(out, report);
+  return out.map(printable).join("\n") + "\n";
+}
+
+/** The report's first lines: the file, the inputs, the configuration and the notes. */
+function headerLines(out: string[], report: PreviewReport): void {
   out.push(
     `Dev Container preview of ${report.devcontainerFile ?? "a repository without devcontainer.json"}`,
     "Computed by the devcontainer template's own Terraform (a first start applied against mock " +
@@ -74,7 +90,11 @@ export function renderText(report: PreviewReport): string {
     section(out, "Notes");
     out.push(...bullets(report.notes, "none"));
   }
+}
 
+/** The requests and limits beside the disk, and the workspace page's summary. */
+function resourcesSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "Resources");
   const names = [
     ...new Set([...Object.keys(w.resources.requests), ...Object.keys(w.resources.limits)]),
@@ -102,7 +122,11 @@ export function renderText(report: PreviewReport): string {
     // The page shows plain byte counts as Terraform has them; GiB beside them, for reading.
     out.push(`  workspace page: ${w.resources.summary.replace(/\b\d{7,}\b/g, (n) => quantity(n))}`);
   }
+}
 
+/** Where the pod may run. */
+function placementSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "Node placement");
   const selector = Object.entries(w.placement.nodeSelector).map(([k, v]) => `${k}=${v}`);
   out.push(
@@ -112,7 +136,11 @@ export function renderText(report: PreviewReport): string {
       ["spreading", w.placement.antiAffinity ? "prefers a node without another workspace" : "none"],
     ]),
   );
+}
 
+/** Who the workspace runs as and where its files are. */
+function userSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "User");
   const u = w.user;
   out.push(
@@ -126,7 +154,11 @@ export function renderText(report: PreviewReport): string {
       ["repository cloned into", u.repositoryFolder ?? u.workspaceFolder ?? "?"],
     ]),
   );
+}
 
+/** What container `dev` mounts. */
+function mountsSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "Mounts (container dev)");
   out.push(
     ...table(
@@ -138,7 +170,11 @@ export function renderText(report: PreviewReport): string {
       ]),
     ),
   );
+}
 
+/** What the container may do. */
+function runtimeSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "Runtime");
   const r = w.runtime;
   out.push(
@@ -152,7 +188,11 @@ export function renderText(report: PreviewReport): string {
       ["Pod Security level", podSecurityText(r.podSecurity)],
     ]),
   );
+}
 
+/** The workspace's apps. */
+function appsSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "Apps");
   out.push(
     ...(w.apps.length
@@ -162,7 +202,11 @@ export function renderText(report: PreviewReport): string {
         )
       : ["  none"]),
   );
+}
 
+/** What runs at start. */
+function startSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "At start");
   out.push(
     ...pairs([
@@ -171,7 +215,11 @@ export function renderText(report: PreviewReport): string {
       ["VS Code extensions", report.extensions.join(", ") || "none"],
     ]),
   );
+}
 
+/** The environment, in the order it is applied. */
+function environmentSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "Environment (terminals, IDEs and hooks; later entries win)");
   out.push(
     ...table(
@@ -183,7 +231,11 @@ export function renderText(report: PreviewReport): string {
       ]),
     ),
   );
+}
 
+/** Each lifecycle command with its script. */
+function lifecycleSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, "Lifecycle commands as they run");
   if (w.lifecycle.length === 0) out.push("  none");
   for (const c of w.lifecycle) {
@@ -195,7 +247,11 @@ export function renderText(report: PreviewReport): string {
         .map((l) => `    | ${l}`),
     );
   }
+}
 
+/** The build log's warnings, missing variables and other Terraform warnings. */
+function diagnosticsSection(out: string[], report: PreviewReport): void {
+  const w = report.workspace;
   section(out, `Warnings in the build log (${w.warnings.length})`);
   out.push(...bullets(w.warnings, "none"));
   const lacking = w.missingVariables.filter((n) => !report.emptyUnlessSet.includes(n));
@@ -217,12 +273,14 @@ export function renderText(report: PreviewReport): string {
     section(out, "Other Terraform warnings");
     out.push(...bullets(w.otherDiagnostics, "none"));
   }
+}
 
+/** What only the service knows and what was assumed instead. */
+function serviceSection(out: string[], report: PreviewReport): void {
   section(out, "Only the service knows");
   out.push(...bullets(report.unknowns, "nothing beyond the assumptions below"));
   section(out, "Assumed instead");
   out.push(...bullets(report.assumptions, "nothing"));
-  return out.map(printable).join("\n") + "\n";
 }
 
 /**

@@ -299,20 +299,33 @@ export function splitRunArgs(args: readonly unknown[]): RunOption[] {
   return options;
 }
 
+/** What runArgs set so far, option by option. */
+interface RunArgsState {
+  readonly capAdd: string[];
+  readonly env: [string, string][];
+  /** Host aliases by IP: the names and the options that gave them. */
+  readonly aliases: Map<string, { hostnames: string[]; sources: string[] }>;
+  privileged: boolean;
+  init: boolean;
+  seccompUnconfined: boolean;
+  shmSizeBytes?: number;
+  hostname?: string;
+  cpus?: number;
+  memoryBytes?: number;
+}
+
 /** Parses `runArgs`; a non-list or non-string entries become warnings. */
 export function parseRunArgs(runArgs: unknown): RunArgsRuntime {
   const warnings: string[] = [];
   const ignored: number[] = [];
-  const capAdd: string[] = [];
-  const env: [string, string][] = [];
-  const aliases = new Map<string, { hostnames: string[]; sources: string[] }>();
-  let privileged = false;
-  let init = false;
-  let seccompUnconfined = false;
-  let shmSizeBytes: number | undefined;
-  let hostname: string | undefined;
-  let cpus: number | undefined;
-  let memoryBytes: number | undefined;
+  const state: RunArgsState = {
+    capAdd: [],
+    env: [],
+    aliases: new Map(),
+    privileged: false,
+    init: false,
+    seccompUnconfined: false,
+  };
 
   if (runArgs !== undefined && runArgs !== null && !Array.isArray(runArgs)) {
     warnings.push("runArgs is not a list; it is ignored.");
@@ -327,66 +340,11 @@ export function parseRunArgs(runArgs: unknown): RunArgsRuntime {
       ignore(`${option.problem}; it is ignored`);
       continue;
     }
-    const value = option.value ?? "";
-    switch (option.name) {
-      case "privileged":
-        privileged = value === "true";
-        break;
-      case "init":
-        init = value === "true";
-        break;
-      case "cap-add":
-        capAdd.push(...value.split(",").filter((c) => c !== ""));
-        break;
-      case "security-opt":
-        if (value.replace(":", "=") === "seccomp=unconfined") seccompUnconfined = true;
-        else ignore("is not supported; it is ignored");
-        break;
-      case "shm-size":
-        shmSizeBytes = dockerSizeBytes(value);
-        if (shmSizeBytes === undefined) ignore("is not a size; it is ignored");
-        break;
-      case "hostname":
-        if (value.includes("${")) ignore("contains a variable; it is ignored");
-        else hostname = value;
-        break;
-      case "add-host": {
-        // As Docker's CLI reads it: `host=ip` (Docker 25), else `host:ip` split at the first
-        // ":" (an IPv6 address has more), an IPv6 address optionally in brackets.
-        const at = value.includes("=") ? value.indexOf("=") : value.indexOf(":");
-        if (at <= 0) {
-          ignore("is not host:ip; it is ignored");
-          break;
-        }
-        const host = value.slice(0, at);
-        const ip = value.slice(at + 1).replace(/^\[(.*)\]$/, "$1");
-        const alias = aliases.get(ip) ?? { hostnames: [], sources: [] };
-        alias.hostnames.push(host);
-        alias.sources.push(option.shown);
-        aliases.set(ip, alias);
-        break;
-      }
-      case "env": {
-        const at = value.indexOf("=");
-        // `-e NAME` alone passes the host's value, and there is no host: nothing to set.
-        if (at > 0) env.push([value.slice(0, at), value.slice(at + 1)]);
-        else ignore("takes a value from the host; it is ignored");
-        break;
-      }
-      case "cpus":
-        cpus = Number.isFinite(Number(value)) && value.trim() !== "" ? Number(value) : undefined;
-        if (cpus === undefined) ignore("is not a number; it is ignored");
-        break;
-      case "memory":
-        memoryBytes = dockerSizeBytes(value);
-        if (memoryBytes === undefined) ignore("is not a size; it is ignored");
-        break;
-      default: {
-        const instead = INSTEAD[option.name ?? ""];
-        ignore(`is not supported on Kubernetes; it is ignored${instead ? ` (${instead})` : ""}`);
-      }
-    }
+    applyRunOption(state, option, ignore);
   }
+  const { capAdd, privileged, init, seccompUnconfined, shmSizeBytes, hostname, aliases, env } =
+    state;
+  const { cpus, memoryBytes } = state;
   return {
     capAdd,
     privileged,
@@ -402,6 +360,77 @@ export function parseRunArgs(runArgs: unknown): RunArgsRuntime {
     ignored: [...new Set(ignored)].sort((a, b) => a - b),
     warnings,
   };
+}
+
+/** One docker run option into `state`; `ignore` says why one is dropped. */
+function applyRunOption(
+  state: RunArgsState,
+  option: RunOption,
+  ignore: (why: string) => void,
+): void {
+  const value = option.value ?? "";
+  switch (option.name) {
+    case "privileged":
+      state.privileged = value === "true";
+      break;
+    case "init":
+      state.init = value === "true";
+      break;
+    case "cap-add":
+      state.capAdd.push(...value.split(",").filter((c) => c !== ""));
+      break;
+    case "security-opt":
+      if (value.replace(":", "=") === "seccomp=unconfined") state.seccompUnconfined = true;
+      else ignore("is not supported; it is ignored");
+      break;
+    case "shm-size":
+      state.shmSizeBytes = dockerSizeBytes(value);
+      if (state.shmSizeBytes === undefined) ignore("is not a size; it is ignored");
+      break;
+    case "hostname":
+      if (value.includes("${")) ignore("contains a variable; it is ignored");
+      else state.hostname = value;
+      break;
+    case "add-host":
+      // As Docker's CLI reads it: `host=ip` (Docker 25), else `host:ip` split at the first
+      // ":" (an IPv6 address has more), an IPv6 address optionally in brackets.
+      if (!addHostAlias(state.aliases, value, option.shown))
+        ignore("is not host:ip; it is ignored");
+      break;
+    case "env": {
+      const at = value.indexOf("=");
+      // `-e NAME` alone passes the host's value, and there is no host: nothing to set.
+      if (at > 0) state.env.push([value.slice(0, at), value.slice(at + 1)]);
+      else ignore("takes a value from the host; it is ignored");
+      break;
+    }
+    case "cpus":
+      state.cpus =
+        Number.isFinite(Number(value)) && value.trim() !== "" ? Number(value) : undefined;
+      if (state.cpus === undefined) ignore("is not a number; it is ignored");
+      break;
+    case "memory":
+      state.memoryBytes = dockerSizeBytes(value);
+      if (state.memoryBytes === undefined) ignore("is not a size; it is ignored");
+      break;
+    default: {
+      const instead = INSTEAD[option.name ?? ""];
+      ignore(`is not supported on Kubernetes; it is ignored${instead ? ` (${instead})` : ""}`);
+    }
+  }
+}
+
+/** `host=ip` or `host:ip` added to `aliases`; false when `value` is neither. */
+function addHostAlias(aliases: RunArgsState["aliases"], value: string, shown: string): boolean {
+  const at = value.includes("=") ? value.indexOf("=") : value.indexOf(":");
+  if (at <= 0) return false;
+  const host = value.slice(0, at);
+  const ip = value.slice(at + 1).replace(/^\[(.*)\]$/, "$1");
+  const alias = aliases.get(ip) ?? { hostnames: [], sources: [] };
+  alias.hostnames.push(host);
+  alias.sources.push(shown);
+  aliases.set(ip, alias);
+  return true;
 }
 
 /** The template's name for a host alias in its warnings (the data source's field). */

@@ -166,20 +166,7 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
   const claim = after("kubernetes_persistent_volume_claim_v1.data");
   const claimRequests = first(first(claim?.spec)?.resources)?.requests;
 
-  const volumes = new Map(list(pod.volume).map((v) => [String(v.name), v]));
-  const seedHome = list(pod.init_container).find((c) => c.name === "seed-home");
-  const seeded = new Set(
-    String(list(seedHome?.env).find((e) => e.name === "SEED_VOLUMES")?.value ?? "")
-      .split(" ")
-      .filter(Boolean),
-  );
-  const mounts = list(dev.volume_mount).map((m) => ({
-    path: String(m.mount_path),
-    source: volumeSource(volumes.get(String(m.name)), String(m.name), stringOr(m.sub_path)),
-    readOnly: m.read_only === true,
-    seededFromImage: seeded.has(`${String(m.sub_path)}=${String(m.mount_path)}`),
-  }));
-
+  const mounts = readMounts(pod, dev);
   const agent = after("coder_agent.main");
   const summaryItem = list(agent?.metadata).find((m) => m.key === "9_resources");
   const podSecurityItem = list(agent?.metadata).find((m) => m.key === "9_pod_security");
@@ -233,6 +220,23 @@ export function readWorkspaceReport(plan: PlanView): WorkspaceReport {
     lifecycle: readLifecycle(plan),
     ...readWarnings(plan),
   };
+}
+
+/** Container `dev`'s mounts: their volumes, and which the seed-home init container seeds. */
+function readMounts(pod: Record<string, unknown>, dev: Record<string, unknown>): ReportMount[] {
+  const volumes = new Map(list(pod.volume).map((v) => [String(v.name), v]));
+  const seedHome = list(pod.init_container).find((c) => c.name === "seed-home");
+  const seeded = new Set(
+    String(list(seedHome?.env).find((e) => e.name === "SEED_VOLUMES")?.value ?? "")
+      .split(" ")
+      .filter(Boolean),
+  );
+  return list(dev.volume_mount).map((m) => ({
+    path: String(m.mount_path),
+    source: volumeSource(volumes.get(String(m.name)), String(m.name), stringOr(m.sub_path)),
+    readOnly: m.read_only === true,
+    seededFromImage: seeded.has(`${String(m.sub_path)}=${String(m.mount_path)}`),
+  }));
 }
 
 /**

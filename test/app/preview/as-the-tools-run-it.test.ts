@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PreviewSession } from "../../../scripts/commands/run-preview";
+import type { PreviewSession } from "../../../app/preview/preview-session";
 import {
   pair,
   previewBoth,

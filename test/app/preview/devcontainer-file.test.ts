@@ -13,7 +13,8 @@ import {
   MAX_DEVCONTAINER_FILE_BYTES,
   readDevcontainerFile,
 } from "../../../app/preview/devcontainer-file";
-import { dockerfileNotes, runPreview } from "../../../scripts/commands/run-preview";
+import { dockerfileNotes } from "../../../app/preview/dockerfile-notes";
+import { runPreview } from "../../../scripts/commands/run-preview";
 
 let root: string;
 beforeAll(() => {

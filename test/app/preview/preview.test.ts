@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { PreviewSession } from "../../../scripts/commands/run-preview";
+import type { PreviewSession } from "../../../app/preview/preview-session";
 import { RUN_CACHE_ENV } from "@coder-cdktf/terraform-harness/src/run-cache";
 import { previewWith, row, section, startSession } from "./report-text";
 

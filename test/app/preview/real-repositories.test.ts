@@ -11,7 +11,7 @@ import {
   deriveMetadata,
   withOldVscodeProperties,
 } from "../../../app/preview/devcontainer-metadata";
-import type { PreviewSession } from "../../../scripts/commands/run-preview";
+import type { PreviewSession } from "../../../app/preview/preview-session";
 import {
   pair,
   previewBoth,

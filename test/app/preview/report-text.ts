@@ -4,7 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { PreviewSession, runPreview } from "../../../scripts/commands/run-preview";
+import { PreviewSession } from "../../../app/preview/preview-session";
+import { runPreview } from "../../../scripts/commands/run-preview";
 import { synthTemplate } from "../../support/synth-template";
 
 /**

@@ -1,0 +1,41 @@
+/** What preview says about a Dockerfile the devcontainer.json names (never read here). */
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import { displayPath, isWithin, type DevcontainerFile } from "./devcontainer-file";
+import { imageSource } from "./devcontainer-metadata";
+import { substituteFolderVariables } from "./folder-variables";
+
+/**
+ * A Dockerfile the service could not find in its clone: missing, no file, or outside the
+ * repository (`../../etc/passwd`). Its path is relative to the devcontainer.json, as the Dev
+ * Containers CLI reads it, after the CLI's folder variables are substituted
+ * (`${localWorkspaceFolder}/.devcontainer/Dockerfile`); `workspaceFolder` is the workspace
+ * folder the template planned. Preview never reads the file.
+ */
+export function dockerfileNotes(
+  found: DevcontainerFile,
+  config: Record<string, unknown>,
+  repository: string,
+  workspaceFolder: string = `/workspaces/${basename(repository)}`,
+): string[] {
+  const source = imageSource(config);
+  if (found.kind !== "config" || source?.kind !== "dockerfile") return [];
+  const dockerfile = substituteFolderVariables(source.dockerfile, {
+    localWorkspaceFolder: repository,
+    containerWorkspaceFolder: workspaceFolder,
+  });
+  const path = resolve(dirname(resolve(found.file)), dockerfile);
+  const what = !isWithin(path, repository)
+    ? "lies outside the repository, so the service's clone has no such file"
+    : !existsSync(path)
+      ? "is not in the repository"
+      : !statSync(path).isFile()
+        ? "is not a file"
+        : undefined;
+  return what === undefined
+    ? []
+    : [
+        `${source.property} ${JSON.stringify(source.dockerfile)} (${displayPath(path)}) ${what}: ` +
+          "the image build fails and the workspace never starts.",
+      ];
+}
