@@ -16,8 +16,7 @@ import { TerraformData } from "../core/terraform-data";
 import type { WorkspaceData } from "../constructs/workspace-data";
 import {
   capUtf8Bytes,
-  CONTROL_CHARACTER,
-  CONTROL_CHARACTERS,
+  controlCharacters,
   DISPLAY_NAME_MAX_BYTES,
   EXTENSION_ID_PATTERN,
   quotedForWarning,
@@ -279,8 +278,9 @@ export class DevcontainerSource extends Construct {
     // preview prints it to the operator's terminal, where an escape sequence would act.
     // Looked for in the label as given: trimspace() alone would drop a tab, a line break or a
     // NEL at either end without a word.
-    const label = hcl`trimspace(replace(port.label, ${CONTROL_CHARACTERS}, " "))`;
-    const hasControlCharacters = hcl`can(regex(${CONTROL_CHARACTER}, port.label))`;
+    const label = hcl`trimspace(replace(port.label, ${controlCharacters(this)}, " "))`;
+    // regex() takes the pattern without replace()'s slashes; one or more found is one found.
+    const labelHasControlCharacters = hcl`can(regex(trim(${controlCharacters(this)}, "/"), port.label))`;
     const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
     // Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and
@@ -320,7 +320,7 @@ export class DevcontainerSource extends Construct {
           ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], []),
         try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] holds control or invisible characters; they became spaces.",
-          ${quotedForWarning(hcl`port.label`)}, index) if ${portValid} && ${hasControlCharacters}], []),
+          ${quotedForWarning(hcl`port.label`)}, index) if ${portValid} && ${labelHasControlCharacters}], []),
         [for port in distinct([for position, port in ${validPorts} : port.port if !(${firstOfPort})]) : format(
           "forwardPorts lists port %d more than once; it gets one app.", port)]
       ), [])`,
