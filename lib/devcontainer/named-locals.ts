@@ -1,4 +1,5 @@
 import { Construct, TerraformLocal, TerraformStack } from "../core/cdk";
+import { explainLocal } from "../core/local-comments";
 
 /** Local names taken per stack: two constructs must never silently share a local. */
 const TAKEN = new WeakMap<TerraformStack, Map<string, string>>();
@@ -28,8 +29,11 @@ export class NamedLocals {
     }
   }
 
-  /** `local.<prefix><name> = expression`. */
-  public add(name: string, expression: unknown): TerraformLocal {
+  /**
+   * `local.<prefix><name> = expression`; `why`, when the local is not obvious, is written
+   * above it in locals.tf as a `#` comment.
+   */
+  public add(name: string, expression: unknown, why?: string): TerraformLocal {
     const fullName = this.nameOf(name);
     const stack = TerraformStack.of(this.scope);
     const taken = TAKEN.get(stack) ?? new Map<string, string>();
@@ -43,6 +47,7 @@ export class NamedLocals {
     }
     const local = new TerraformLocal(this.scope, name, expression);
     local.overrideLogicalId(fullName);
+    if (why !== undefined) explainLocal(local, why);
     taken.set(fullName, local.node.path);
     return local;
   }
@@ -53,7 +58,12 @@ export class NamedLocals {
    * pattern, written once in locals.tf instead of at each use. Later calls with the same
    * name return the first one's local; the expression must be the same.
    */
-  public static shared(scope: Construct, name: string, expression: string): TerraformLocal {
+  public static shared(
+    scope: Construct,
+    name: string,
+    expression: string,
+    why?: string,
+  ): TerraformLocal {
     const stack = TerraformStack.of(scope);
     const shared = SHARED.get(stack) ?? new Map();
     SHARED.set(stack, shared);
@@ -64,7 +74,7 @@ export class NamedLocals {
       }
       return existing.local;
     }
-    const local = new NamedLocals(stack, "").add(name, expression);
+    const local = new NamedLocals(stack, "").add(name, expression, why);
     shared.set(name, { local, expression });
     return local;
   }

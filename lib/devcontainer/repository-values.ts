@@ -79,7 +79,12 @@ const CONTROL_OR_HIDDEN = `[\\p{Cc}${HIDDEN_FORMAT_CHARACTERS.map(([a, b]) =>
  * the dashboard shows app names, where a right-to-left override would reverse one.
  */
 export function controlCharacters(scope: Construct): string {
-  return NamedLocals.shared(scope, "control_characters", `/${CONTROL_OR_HIDDEN}+/`).asString;
+  return NamedLocals.shared(
+    scope,
+    "control_characters",
+    `/${CONTROL_OR_HIDDEN}+/`,
+    "Control characters (C0, DEL, C1) and invisible or direction-changing ones: repository text becomes spaces where they stand before it reaches a terminal (the build log) or the dashboard (app names).",
+  ).asString;
 }
 
 /** Most bytes (UTF-8, Go's len) the coder provider accepts in a coder_app display_name. */

@@ -12,6 +12,7 @@ import {
 } from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
 import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
 import { hcl } from "../core/hcl";
+import { explainLocal } from "../core/local-comments";
 import { TerraformData } from "../core/terraform-data";
 import type { WorkspaceData } from "../constructs/workspace-data";
 import {
@@ -187,8 +188,11 @@ export class DevcontainerSource extends Construct {
       platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
     });
 
-    const local = (name: string, expression: IResolvable): TerraformLocal =>
-      new TerraformLocal(this, name, expression);
+    const local = (name: string, expression: IResolvable, why?: string): TerraformLocal => {
+      const created = new TerraformLocal(this, name, expression);
+      if (why !== undefined) explainLocal(created, why);
+      return created;
+    };
 
     // Every attribute but registry_credentials, rebuilt per instance. The data source marks
     // registry_credentials sensitive, and Terraform carries that mark onto anything computed
@@ -283,8 +287,6 @@ export class DevcontainerSource extends Construct {
     const labelHasControlCharacters = hcl`can(regex(trim(${controlCharacters(this)}, "/"), port.label))`;
     const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
-    // Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and
-    // no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.
     const forwardPortsListed = local(
       "forward_ports_listed",
       hcl`try(length(concat(${dc}.forward_ports, [])), 0)`,
@@ -292,6 +294,7 @@ export class DevcontainerSource extends Construct {
     const forwardPorts = local(
       "forward_ports_read",
       hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
+      "Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.",
     ).asList;
     const validPorts = local(
       "ports_valid",

@@ -127,6 +127,7 @@ export class DevcontainerWarnings extends Construct {
       "all_warnings",
       hcl`[for line in [for line in try(nonsensitive(${any(lines)}), ${any(lines)}) : try(nonsensitive(line), line)] :
         replace(tostring(line), ${controlCharacters(this)}, " ") if try(trimspace(line) != "", false)]`,
+      "Lines unmarked one by one (a filter reading a sensitive value would redact the check's message); control characters become spaces (the coder CLI prints the build log to a terminal).",
     );
     const message = locals.add(
       "warnings_message",

@@ -139,7 +139,13 @@ function escapeChar(ch: string): string {
 
 /** One `name = value` line or nested block of a block body, in the order given. */
 export type HclBodyItem =
-  | { readonly kind: "attribute"; readonly name: string; readonly value: HclWriterValue }
+  | {
+      readonly kind: "attribute";
+      readonly name: string;
+      readonly value: HclWriterValue;
+      /** `#` comment lines written above the attribute (wrapped at the line limit). @default none */
+      readonly comment?: string;
+    }
   | { readonly kind: "block"; readonly block: HclBlock };
 
 /** `type "label" … { body }` */
@@ -175,7 +181,7 @@ function renderBlock(block: HclBlock, indent: string, kind: HclStringKind): stri
  */
 function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStringKind): string {
   const lines: string[] = [];
-  let group: { name: string; text: string }[] = [];
+  let group: AlignedEntry[] = [];
   const flush = () => {
     lines.push(...alignedLines(group, indent));
     group = [];
@@ -188,6 +194,7 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
       group.push({
         name: item.name,
         text: renderValue(item.value, indent, kind, indent.length + item.name.length + 3, true),
+        comment: item.comment,
       });
       return;
     }
@@ -204,18 +211,20 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
  * `name = value` lines with the `=` of consecutive one-line values aligned, as terraform fmt
  * aligns them; a value that spans lines stands alone and ends the group.
  */
-function alignedLines(
-  entries: readonly { name: string; text: string }[],
-  indent: string,
-): string[] {
+function alignedLines(entries: readonly AlignedEntry[], indent: string): string[] {
   const lines: string[] = [];
-  let run: { name: string; text: string }[] = [];
+  let run: AlignedEntry[] = [];
   const flush = () => {
     const width = Math.max(0, ...run.map((e) => e.name.length));
     lines.push(...run.map((e) => `${indent}${e.name.padEnd(width)} = ${e.text}`));
     run = [];
   };
   for (const entry of entries) {
+    // A comment line ends an alignment group, as in terraform fmt.
+    if (entry.comment !== undefined) {
+      flush();
+      lines.push(...commentLines(entry.comment, indent));
+    }
     // terraform fmt aligns a heredoc's opening line with its neighbours, as a one-line value.
     if (entry.text.includes("\n") && !entry.text.startsWith("<<-")) {
       flush();
@@ -225,6 +234,29 @@ function alignedLines(
     }
   }
   flush();
+  return lines;
+}
+
+/** One `name = value` of a body or object, with its optional comment. */
+interface AlignedEntry {
+  readonly name: string;
+  readonly text: string;
+  readonly comment?: string;
+}
+
+/** `comment` as `# …` lines under `indent`, words wrapped at the line limit. */
+function commentLines(comment: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of comment.split(/\s+/).filter(Boolean)) {
+    if (line !== "" && indent.length + 2 + line.length + 1 + word.length > LINE_LIMIT) {
+      lines.push(`${indent}# ${line}`);
+      line = word;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== "") lines.push(`${indent}# ${line}`);
   return lines;
 }
 
