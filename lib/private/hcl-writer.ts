@@ -295,7 +295,12 @@ function renderValue(
     if (value.length < 2 || (column + one.length <= LINE_LIMIT && !one.includes("\n"))) return one;
     // Too long for one line: one element per line, as hcl-layout.ts breaks a tuple.
     const inner = indent + "  ";
-    const items = value.map((v) => `${inner}${renderValue(v, inner, kind)},`);
+    // The last element may be a heredoc (a container's script after "bash", "-c"): with no
+    // comma to follow its closing marker, it reads as the other heredocs do.
+    const items = value.map((v, i) => {
+      const text = renderValue(v, inner, kind, inner.length, i === value.length - 1);
+      return text.startsWith("<<-") ? `${inner}${text}` : `${inner}${text},`;
+    });
     return `[\n${items.join("\n")}\n${indent}]`;
   }
   const keys = Object.keys(value);

@@ -66,6 +66,13 @@ describe("hclHeredoc", () => {
         },
       ];
     });
+    // A list's last element too (a container's command after "sh", "-c").
+    const command = ["sh", "-c", "x".repeat(100), HEREDOC_CASES[1]];
+    blocks.push({
+      type: "output",
+      labels: ["list"],
+      body: [{ kind: "attribute" as const, name: "value", value: command }],
+    });
     // renderHclFile writes every multi-line attribute as a heredoc; the quoted twins are
     // written by hand.
     let text = renderHclFile(blocks, "template");
@@ -75,7 +82,7 @@ describe("hclHeredoc", () => {
         (_m, head: string) => head + hclQuoted(value, "template"),
       );
     });
-    expect(text.match(/<<-EOT/g)).toHaveLength(HEREDOC_CASES.length);
+    expect(text.match(/<<-EOT/g)).toHaveLength(HEREDOC_CASES.length + 1);
     expect(terraformFmtCheck(text)).toEqual({ output: "", status: 0 });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hcl-heredoc-"));
     try {
@@ -85,6 +92,7 @@ describe("hclHeredoc", () => {
         expect(typeof values[`quoted_${i}`]).toBe("string");
         expect(values[`heredoc_${i}`]).toBe(values[`quoted_${i}`]);
       });
+      expect(values.list).toEqual(["sh", "-c", "x".repeat(100), values.quoted_1]);
       expect(values.heredoc_0).toBe("#!/bin/sh\necho one\n");
       expect(values.heredoc_1).toBe("#!/bin/sh\nX='a'\\''b'\nTAIL\n");
     } finally {
