@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { hclHeredoc, hclQuoted, renderHclFile } from "../../lib/private/hcl-writer";
+import { type HclBlock, hclHeredoc, hclQuoted, renderHclFile } from "../../lib/private/hcl-writer";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 import { terraformFmtCheck } from "../support/terraform-fmt";
 
@@ -50,7 +50,7 @@ describe("hclHeredoc", () => {
   });
 
   it("gives Terraform the same values as the quoted strings, fmt-clean", async () => {
-    const blocks = HEREDOC_CASES.flatMap((text, i) => {
+    const blocks: HclBlock[] = HEREDOC_CASES.flatMap((text, i): HclBlock[] => {
       const heredoc = hclHeredoc(text, "template", "  ");
       expect(heredoc).toBeDefined();
       return [
