@@ -1,7 +1,14 @@
 import { Construct, TerraformLocal, TerraformStack } from "../core/cdk";
+import { explainLocal } from "../core/local-comments";
 
 /** Local names taken per stack: two constructs must never silently share a local. */
 const TAKEN = new WeakMap<TerraformStack, Map<string, string>>();
+
+/** Locals {@link NamedLocals.shared} declared per stack, by name. */
+const SHARED = new WeakMap<
+  TerraformStack,
+  Map<string, { local: TerraformLocal; expression: string }>
+>();
 
 /**
  * Creates the named locals of an apply-time mapping construct.
@@ -22,8 +29,11 @@ export class NamedLocals {
     }
   }
 
-  /** `local.<prefix><name> = expression`. */
-  public add(name: string, expression: unknown): TerraformLocal {
+  /**
+   * `local.<prefix><name> = expression`; `why`, when the local is not obvious, is written
+   * above it in locals.tf as a `#` comment.
+   */
+  public add(name: string, expression: unknown, why?: string): TerraformLocal {
     const fullName = this.nameOf(name);
     const stack = TerraformStack.of(this.scope);
     const taken = TAKEN.get(stack) ?? new Map<string, string>();
@@ -37,7 +47,35 @@ export class NamedLocals {
     }
     const local = new TerraformLocal(this.scope, name, expression);
     local.overrideLogicalId(fullName);
+    if (why !== undefined) explainLocal(local, why);
     taken.set(fullName, local.node.path);
+    return local;
+  }
+
+  /**
+   * `local.<name> = expression`, declared once in `scope`'s stack and without a prefix: a
+   * value that many constructs (and every case of a multi-case test) read, such as a regex
+   * pattern, written once in locals.tf instead of at each use. Later calls with the same
+   * name return the first one's local; the expression must be the same.
+   */
+  public static shared(
+    scope: Construct,
+    name: string,
+    expression: string,
+    why?: string,
+  ): TerraformLocal {
+    const stack = TerraformStack.of(scope);
+    const shared = SHARED.get(stack) ?? new Map();
+    SHARED.set(stack, shared);
+    const existing = shared.get(name);
+    if (existing !== undefined) {
+      if (existing.expression !== expression) {
+        throw new Error(`${scope.node.path}: local.${name} is shared with another value`);
+      }
+      return existing.local;
+    }
+    const local = new NamedLocals(stack, "").add(name, expression, why);
+    shared.set(name, { local, expression });
     return local;
   }
 

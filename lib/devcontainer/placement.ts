@@ -73,23 +73,20 @@ export class DevcontainerPlacement extends Construct {
       hcl`(can(regex(${keyPattern}, ${hclRaw(key)})) && !can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(key)})))`;
     const isValue = (value: string) => hcl`can(regex(${valuePattern}, ${hclRaw(value)}))`;
 
-    // A selector label the API server would refuse (a key that is not a qualified name, a
-    // value that is not a label value, e.g. a number printed with 100 digits) is dropped.
     const selectorChecks = locals.add(
       "node_selector_checks",
       hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey("label")} && value != null && ${isValue('value == null ? "" : value')} }`,
+      "A selector label the API server would refuse (a key that is not a qualified name, a value that is not a label value, e.g. a number printed with 100 digits) is dropped.",
     );
-    // The template's own key is merged last, so it overwrites a repository's value.
     const nodeSelector = locals.add(
       "node_selector",
       hcl`merge(
         { for label, value in ${k8s.nodeSelector} : label => value if ${allow} && ${any(selectorChecks)}[label] },
         { ${ARCH_NODE_LABEL} = ${arch} }
       )`,
+      "The template's own key is merged last, so it overwrites a repository's value.",
     );
 
-    // Kubernetes' own rules; a toleration it would reject fails the whole Deployment.
-    // tolerationSeconds is an int64: at most 18 digits keeps it in range.
     const checked = locals.add(
       "toleration_checks",
       hcl`[for toleration in ${k8s.tolerations} : {
@@ -105,6 +102,7 @@ export class DevcontainerPlacement extends Construct {
             || (toleration.effect == "NoExecute" && can(regex("^-?[0-9]{1,18}$", toleration.toleration_seconds)))),
           false)
       }]`,
+      "Kubernetes' own rules: a toleration it would reject fails the whole Deployment; tolerationSeconds is an int64, and at most 18 digits keep it in range.",
     );
     // effect "" means all effects; the kubernetes provider refuses "", null says the same.
     const tolerations = locals.add(

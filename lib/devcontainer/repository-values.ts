@@ -8,8 +8,9 @@
  * naming the field and the value, never a failed plan. The patterns are RE2 and JavaScript
  * (with the `u` flag) alike, so tests check planned values with the same text.
  */
-import type { IResolvable } from "../core/cdk";
+import type { Construct, IResolvable } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "./named-locals";
 
 /**
  * The workspace folder. It reaches the vscode-desktop module's `vscode://…?folder=<folder>&url=…`
@@ -72,13 +73,19 @@ const CONTROL_OR_HIDDEN = `[\\p{Cc}${HIDDEN_FORMAT_CHARACTERS.map(([a, b]) =>
 
 /**
  * Control characters (C0, DEL, C1) and the invisible or direction-changing ones, as a
- * Terraform replace() pattern: a build-log line or an app name may quote the repository, the
- * `coder` CLI prints the build log to the user's terminal, where an escape sequence would
- * act, and the dashboard shows app names, where a right-to-left override would reverse one.
+ * Terraform replace() pattern in `local.control_characters` (one local: the pattern is read
+ * at some 24 places): a build-log line or an app name may quote the repository, the `coder`
+ * CLI prints the build log to the user's terminal, where an escape sequence would act, and
+ * the dashboard shows app names, where a right-to-left override would reverse one.
  */
-export const CONTROL_CHARACTERS = `/${CONTROL_OR_HIDDEN}+/`;
-/** The same characters as a Terraform regex() pattern that finds one. */
-export const CONTROL_CHARACTER = CONTROL_OR_HIDDEN;
+export function controlCharacters(scope: Construct): string {
+  return NamedLocals.shared(
+    scope,
+    "control_characters",
+    `/${CONTROL_OR_HIDDEN}+/`,
+    "Control characters (C0, DEL, C1) and invisible or direction-changing ones: repository text becomes spaces where they stand before it reaches a terminal (the build log) or the dashboard (app names).",
+  ).asString;
+}
 
 /** Most bytes (UTF-8, Go's len) the coder provider accepts in a coder_app display_name. */
 export const DISPLAY_NAME_MAX_BYTES = 64;

@@ -205,8 +205,6 @@ export class DevcontainerSizing extends Construct {
 
     // --- hostRequirements: numbers or null, whatever the data source holds ---------------
     const hr = props.hostRequirements;
-    // A requirement must be positive (bytes: at least one); zero or a negative number would
-    // become a request Kubernetes rejects, so it is ignored with a warning instead.
     const hrGiven = locals.add(
       "hr_given",
       hcl`{
@@ -214,6 +212,7 @@ export class DevcontainerSizing extends Construct {
         memory_bytes = try(tonumber(${hr}.memory_bytes), null),
         storage_bytes = try(tonumber(${hr}.storage_bytes), null),
       }`,
+      "A requirement must be positive (bytes: at least one); zero or a negative number would become a request Kubernetes rejects, so it is ignored with a warning instead.",
     ).expression;
     const positive = (field: string, minimum: number) =>
       hcl`try(${hrGiven}[${field}] >= ${minimum}, false) ? ${hrGiven}[${field}] : null`;
@@ -224,11 +223,10 @@ export class DevcontainerSizing extends Construct {
     const hrMemory = locals.add("hr_memory_bytes", positive("memory_bytes", 1));
     const hrStorage = locals.add("hr_storage_bytes", positive("storage_bytes", 1));
     const hrGpu = locals.add("hr_gpu_json", hcl`try(tostring(${hr}.gpu_json), null)`);
-    // hostRequirements.gpu is true, false, "optional" or an object ({cores, memory}); true and
-    // an object ask for a GPU. Anything else (not JSON, a number, a list) asks for none.
     const hrGpuRequested = locals.add(
       "hr_gpu_requested",
       hcl`try(jsondecode(${str(hrGpu)}) == true || can(keys(jsondecode(${str(hrGpu)}))), false)`,
+      'hostRequirements.gpu is true, false, "optional" or an object ({cores, memory}); true and an object ask for a GPU, anything else (not JSON, a number, a list) for none.',
     );
     const hrInvalid = locals.add(
       "hr_invalid_warnings",

@@ -12,12 +12,12 @@ import {
 } from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
 import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
 import { hcl } from "../core/hcl";
+import { explainLocal } from "../core/local-comments";
 import { TerraformData } from "../core/terraform-data";
 import type { WorkspaceData } from "../constructs/workspace-data";
 import {
   capUtf8Bytes,
-  CONTROL_CHARACTER,
-  CONTROL_CHARACTERS,
+  controlCharacters,
   DISPLAY_NAME_MAX_BYTES,
   EXTENSION_ID_PATTERN,
   quotedForWarning,
@@ -188,8 +188,11 @@ export class DevcontainerSource extends Construct {
       platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
     });
 
-    const local = (name: string, expression: IResolvable): TerraformLocal =>
-      new TerraformLocal(this, name, expression);
+    const local = (name: string, expression: IResolvable, why?: string): TerraformLocal => {
+      const created = new TerraformLocal(this, name, expression);
+      if (why !== undefined) explainLocal(created, why);
+      return created;
+    };
 
     // Every attribute but registry_credentials, rebuilt per instance. The data source marks
     // registry_credentials sensitive, and Terraform carries that mark onto anything computed
@@ -279,12 +282,11 @@ export class DevcontainerSource extends Construct {
     // preview prints it to the operator's terminal, where an escape sequence would act.
     // Looked for in the label as given: trimspace() alone would drop a tab, a line break or a
     // NEL at either end without a word.
-    const label = hcl`trimspace(replace(port.label, ${CONTROL_CHARACTERS}, " "))`;
-    const hasControlCharacters = hcl`can(regex(${CONTROL_CHARACTER}, port.label))`;
+    const label = hcl`trimspace(replace(port.label, ${controlCharacters(this)}, " "))`;
+    // regex() takes the pattern without replace()'s slashes; one or more found is one found.
+    const labelHasControlCharacters = hcl`can(regex(trim(${controlCharacters(this)}, "/"), port.label))`;
     const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
     const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
-    // Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and
-    // no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.
     const forwardPortsListed = local(
       "forward_ports_listed",
       hcl`try(length(concat(${dc}.forward_ports, [])), 0)`,
@@ -292,6 +294,7 @@ export class DevcontainerSource extends Construct {
     const forwardPorts = local(
       "forward_ports_read",
       hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
+      "Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.",
     ).asList;
     const validPorts = local(
       "ports_valid",
@@ -320,7 +323,7 @@ export class DevcontainerSource extends Construct {
           ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], []),
         try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] holds control or invisible characters; they became spaces.",
-          ${quotedForWarning(hcl`port.label`)}, index) if ${portValid} && ${hasControlCharacters}], []),
+          ${quotedForWarning(hcl`port.label`)}, index) if ${portValid} && ${labelHasControlCharacters}], []),
         [for port in distinct([for position, port in ${validPorts} : port.port if !(${firstOfPort})]) : format(
           "forwardPorts lists port %d more than once; it gets one app.", port)]
       ), [])`,

@@ -18,7 +18,7 @@ import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { CheckBlock } from "../core/check-block";
 import { hcl, HclValue } from "../core/hcl";
 import { NamedLocals } from "./named-locals";
-import { CONTROL_CHARACTERS } from "./repository-values";
+import { controlCharacters } from "./repository-values";
 
 /** First line of the build-log message that lists the warnings. */
 export const WARNINGS_HEADING =
@@ -126,7 +126,8 @@ export class DevcontainerWarnings extends Construct {
     const allWarnings = locals.add(
       "all_warnings",
       hcl`[for line in [for line in try(nonsensitive(${any(lines)}), ${any(lines)}) : try(nonsensitive(line), line)] :
-        replace(tostring(line), ${CONTROL_CHARACTERS}, " ") if try(trimspace(line) != "", false)]`,
+        replace(tostring(line), ${controlCharacters(this)}, " ") if try(trimspace(line) != "", false)]`,
+      "Lines unmarked one by one (a filter reading a sensitive value would redact the check's message); control characters become spaces (the coder CLI prints the build log to a terminal).",
     );
     const message = locals.add(
       "warnings_message",

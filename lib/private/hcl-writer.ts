@@ -60,6 +60,57 @@ export function hclQuoted(text: string, kind: HclStringKind): string {
   return `"${escaped}"`;
 }
 
+/**
+ * `text` as a flush heredoc (`<<-EOT`) whose lines are indented under `indent`, or undefined
+ * when a heredoc cannot give back exactly its bytes; then it stays a quoted string. Operators
+ * read scripts in Coder's editor: one line per script line, not `\n` escapes.
+ *
+ * Terraform takes back from every line the smallest indentation of the lines that are not
+ * blank, and ends the text with the newline before `EOT`. So the heredoc is used only when
+ * some line of `text` starts without whitespace, no line is whitespace alone (Terraform
+ * would keep that one's indentation) or starts with a character that joins the indentation
+ * (a combining mark: Terraform counts characters as it displays them), the literal text has
+ * no control character but the line breaks, and the text ends with a line break or a
+ * `${ … }` sequence, given a `~` that strips the heredoc's last newline. Sequences that
+ * span lines or strip whitespace themselves are left quoted.
+ */
+export function hclHeredoc(text: string, kind: HclStringKind, indent: string): string | undefined {
+  if (!text.includes("\n")) return undefined;
+  const parts =
+    kind === "template"
+      ? templateParts(text)
+      : [
+          {
+            kind: "literal" as const,
+            text: text.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{"),
+          },
+        ];
+  const written: string[] = [];
+  for (const part of parts) {
+    if (part.kind === "literal") {
+      // eslint-disable-next-line no-control-regex -- control characters have no heredoc form
+      if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(part.text)) return undefined;
+      written.push(part.text);
+    } else {
+      if (part.text.includes("\n") || part.text.includes("~")) return undefined;
+      written.push(formatSequence(part.text));
+    }
+  }
+  let body = written.join("");
+  const last = parts[parts.length - 1];
+  if (last.kind === "literal" && last.text.endsWith("\n")) body = body.slice(0, -1);
+  else if (last.kind === "sequence" && last.text.startsWith("${")) body = body.slice(0, -1) + "~}";
+  else return undefined;
+  const lines = body.split("\n");
+  if (lines.some((l) => /^\s+$/.test(l) || /^[\p{M}\p{Cf}\u{1f3fb}-\u{1f3ff}]/u.test(l))) {
+    return undefined;
+  }
+  if (!lines.some((l) => l !== "" && !/^\s/.test(l))) return undefined;
+  if (lines.some((l) => l.trim() === "EOT")) return undefined;
+  const inner = indent + "  ";
+  return `<<-EOT\n${lines.map((l) => (l === "" ? "" : inner + l)).join("\n")}\n${indent}EOT`;
+}
+
 /** Quotes, backslashes and control characters escaped for an HCL quoted string. */
 function escapeText(text: string): string {
   return text.replace(TO_ESCAPE, escapeChar);
@@ -88,7 +139,13 @@ function escapeChar(ch: string): string {
 
 /** One `name = value` line or nested block of a block body, in the order given. */
 export type HclBodyItem =
-  | { readonly kind: "attribute"; readonly name: string; readonly value: HclWriterValue }
+  | {
+      readonly kind: "attribute";
+      readonly name: string;
+      readonly value: HclWriterValue;
+      /** `#` comment lines written above the attribute (wrapped at the line limit). @default none */
+      readonly comment?: string;
+    }
   | { readonly kind: "block"; readonly block: HclBlock };
 
 /** `type "label" … { body }` */
@@ -124,7 +181,7 @@ function renderBlock(block: HclBlock, indent: string, kind: HclStringKind): stri
  */
 function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStringKind): string {
   const lines: string[] = [];
-  let group: { name: string; text: string }[] = [];
+  let group: AlignedEntry[] = [];
   const flush = () => {
     lines.push(...alignedLines(group, indent));
     group = [];
@@ -136,7 +193,8 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
       }
       group.push({
         name: item.name,
-        text: renderValue(item.value, indent, kind, indent.length + item.name.length + 3),
+        text: renderValue(item.value, indent, kind, indent.length + item.name.length + 3, true),
+        comment: item.comment,
       });
       return;
     }
@@ -153,19 +211,22 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
  * `name = value` lines with the `=` of consecutive one-line values aligned, as terraform fmt
  * aligns them; a value that spans lines stands alone and ends the group.
  */
-function alignedLines(
-  entries: readonly { name: string; text: string }[],
-  indent: string,
-): string[] {
+function alignedLines(entries: readonly AlignedEntry[], indent: string): string[] {
   const lines: string[] = [];
-  let run: { name: string; text: string }[] = [];
+  let run: AlignedEntry[] = [];
   const flush = () => {
     const width = Math.max(0, ...run.map((e) => e.name.length));
     lines.push(...run.map((e) => `${indent}${e.name.padEnd(width)} = ${e.text}`));
     run = [];
   };
   for (const entry of entries) {
-    if (entry.text.includes("\n")) {
+    // A comment line ends an alignment group, as in terraform fmt.
+    if (entry.comment !== undefined) {
+      flush();
+      lines.push(...commentLines(entry.comment, indent));
+    }
+    // terraform fmt aligns a heredoc's opening line with its neighbours, as a one-line value.
+    if (entry.text.includes("\n") && !entry.text.startsWith("<<-")) {
       flush();
       lines.push(`${indent}${entry.name} = ${entry.text}`);
     } else {
@@ -176,12 +237,39 @@ function alignedLines(
   return lines;
 }
 
-/** `column`: where the value starts on its line, for the layout of long expressions. */
+/** One `name = value` of a body or object, with its optional comment. */
+interface AlignedEntry {
+  readonly name: string;
+  readonly text: string;
+  readonly comment?: string;
+}
+
+/** `comment` as `# …` lines under `indent`, words wrapped at the line limit. */
+function commentLines(comment: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of comment.split(/\s+/).filter(Boolean)) {
+    if (line !== "" && indent.length + 2 + line.length + 1 + word.length > LINE_LIMIT) {
+      lines.push(`${indent}# ${line}`);
+      line = word;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== "") lines.push(`${indent}# ${line}`);
+  return lines;
+}
+
+/**
+ * `column`: where the value starts on its line, for the layout of long expressions;
+ * `heredoc`: the value is a whole attribute's (a list element stays quoted).
+ */
 function renderValue(
   value: HclWriterValue,
   indent: string,
   kind: HclStringKind,
   column = indent.length,
+  heredoc = false,
 ): string {
   if (value === null) return "null";
   if (value instanceof HclReference) return value.expression;
@@ -194,7 +282,9 @@ function renderValue(
     // allows line breaks; continuation lines take the value's indentation.
     return `(\n${lines.map((l) => `${indent}  ${l.trim()}`).join("\n")}\n${indent})`;
   }
-  if (typeof value === "string") return hclQuoted(value, kind);
+  if (typeof value === "string") {
+    return (heredoc ? hclHeredoc(value, kind, indent) : undefined) ?? hclQuoted(value, kind);
+  }
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new Error(`${value} cannot be written as an HCL number`);
     return String(value);
@@ -205,7 +295,12 @@ function renderValue(
     if (value.length < 2 || (column + one.length <= LINE_LIMIT && !one.includes("\n"))) return one;
     // Too long for one line: one element per line, as hcl-layout.ts breaks a tuple.
     const inner = indent + "  ";
-    const items = value.map((v) => `${inner}${renderValue(v, inner, kind)},`);
+    // The last element may be a heredoc (a container's script after "bash", "-c"): with no
+    // comma to follow its closing marker, it reads as the other heredocs do.
+    const items = value.map((v, i) => {
+      const text = renderValue(v, inner, kind, inner.length, i === value.length - 1);
+      return text.startsWith("<<-") ? `${inner}${text}` : `${inner}${text},`;
+    });
     return `[\n${items.join("\n")}\n${indent}]`;
   }
   const keys = Object.keys(value);
@@ -214,7 +309,10 @@ function renderValue(
   const lines = alignedLines(
     keys.map((k) => {
       const name = hclQuoted(k, kind);
-      return { name, text: renderValue(value[k], inner, kind, inner.length + name.length + 3) };
+      return {
+        name,
+        text: renderValue(value[k], inner, kind, inner.length + name.length + 3, true),
+      };
     }),
     inner,
   );

@@ -11,6 +11,7 @@
  * keep their shape. Terraform reads both files of the folder as one configuration.
  */
 import { type IConstruct, TerraformLocal, TerraformStack } from "../core/cdk";
+import { localWhy } from "../core/local-comments";
 import { type HclBlock, hclValueOf, renderHclFile } from "./hcl-writer";
 
 /** The file beside cdk.tf.json that holds the locals. */
@@ -25,6 +26,8 @@ export interface LocalGroup {
   /** What the comment above the group names: the construct's path in its stack and class. */
   readonly owner: string;
   readonly names: readonly string[];
+  /** Why a local exists, by name, written above it as a comment (lib/core/local-comments.ts). @default none */
+  readonly whys?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -37,11 +40,13 @@ export function renderLocalsFile(
   locals: Readonly<Record<string, unknown>>,
   groups: readonly LocalGroup[] = [],
 ): string {
+  const whys = Object.assign({}, ...groups.map((g) => g.whys ?? {})) as Record<string, string>;
   const entry = (name: string) => {
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
       throw new Error(`local "${name}": not a valid Terraform name`);
     }
-    return { kind: "attribute" as const, name, value: hclValueOf(locals[name], `local.${name}`) };
+    const value = hclValueOf(locals[name], `local.${name}`);
+    return { kind: "attribute" as const, name, value, comment: whys[name] };
   };
   const placed = new Set<string>();
   const blocks: HclBlock[] = [];
@@ -67,14 +72,21 @@ export function renderLocalsFile(
  */
 export function localGroups(stack: TerraformStack): LocalGroup[] {
   const groups = new Map<IConstruct, string[]>();
+  const whys: Record<string, string> = {};
   for (const c of stack.node.findAll()) {
     if (!(c instanceof TerraformLocal) || TerraformStack.of(c) !== stack) continue;
     const owner = c.node.scope!;
     const names = groups.get(owner) ?? [];
     groups.set(owner, names);
     names.push(c.friendlyUniqueId);
+    const why = localWhy(c);
+    if (why !== undefined) whys[c.friendlyUniqueId] = why;
   }
-  return [...groups].map(([owner, names]) => ({ owner: describeOwner(stack, owner), names }));
+  return [...groups].map(([owner, names]) => ({
+    owner: describeOwner(stack, owner),
+    names,
+    whys: Object.fromEntries(names.filter((n) => n in whys).map((n) => [n, whys[n]])),
+  }));
 }
 
 function describeOwner(stack: TerraformStack, owner: IConstruct): string {

@@ -125,6 +125,22 @@ describe("renderLocalsFile", () => {
     expect(localNames(grouped).sort()).toEqual(Object.keys(LOCALS).sort());
   });
 
+  it("writes a local's why above it, wrapped, ending the alignment of the lines before", () => {
+    const why = "Because " + "the reason is long enough to wrap ".repeat(4) + "here.";
+    const explained = renderLocalsFile({ a: "${1}", number: "${2}", bb: "${3}" }, [
+      { owner: "one (One)", names: ["a", "number", "bb"], whys: { number: why } },
+    ]);
+    expect(explained).toContain(
+      "  a = 1\n" +
+        "  # Because the reason is long enough to wrap the reason is long enough to wrap the reason is long\n" +
+        "  # enough to wrap the reason is long enough to wrap here.\n" +
+        "  number = 2\n" +
+        "  bb     = 3\n",
+    );
+    expect(terraformFmtCheck(explained)).toEqual({ output: "", status: 0 });
+    expect(localNames(explained)).toEqual(["a", "number", "bb"]);
+  });
+
   it("refuses a name Terraform would not accept", () => {
     expect(() => renderLocalsFile({ "a b": "x" })).toThrow(
       'local "a b": not a valid Terraform name',

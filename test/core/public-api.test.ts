@@ -35,6 +35,7 @@ const INTERNAL = [
   "hcl-template",
   "hcl-writer",
   "kubernetes-quantities",
+  "local-comments",
   "locals-file",
   "operator-config",
   "operator-presets",
