@@ -106,6 +106,8 @@ it("names each value in a local, and every local read from the metadata falls ba
       "dc_configuration",
       "dc_configuration_decoded",
       "configuration_warnings",
+      // The one control-character pattern every check shares (NamedLocals.shared).
+      "control_characters",
     ].sort(),
   );
   // One instance's metadata without the sensitive registry_credentials (see DevcontainerSource).
