@@ -10,6 +10,9 @@
 //                                                       with and without creation stacks)
 //   node scripts/bench.js --upgrade-only               (only the plan-upgrade rows)
 //   node scripts/bench.js --hostile-files              (only the worst-devcontainer.json rows)
+//   node scripts/bench.js --apply-vs [REV]             (a devcontainer workspace's builds with
+//                                                       today's template against REV's,
+//                                                       default ce71965, side by side)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const { execFileSync, spawnSync } = require("child_process");
@@ -476,12 +479,94 @@ async function hostileFileRows(rows) {
   }
 }
 
+/**
+ * Issue 37.9: what a devcontainer workspace's builds cost with today's template against an
+ * earlier commit's synthesized template (`--apply-vs REV`, default ce71965), side by side in
+ * one run, alternating: a first start (apply without state) and the next start on that
+ * state (plan and apply with no change), each timed as the provisioner runs them. The goal
+ * is today / REV at most APPLY_RATIO_GOAL, without dropping a rule.
+ */
+const APPLY_RATIO_GOAL = 0.75;
+async function applyVsRows(rows, rev) {
+  const { synthTemplates } = require("../app/synth");
+  const { TerraformHarness } = require("@coder-cdktf/terraform-harness");
+  const variables = JSON.parse(
+    fs.readFileSync(path.join(root, "test", "support", "bench-variables.json"), "utf8"),
+  ).devcontainer;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `bench-apply-vs-${rev}-`));
+  const harness = await TerraformHarness.start();
+  try {
+    // REV's template, synthesized by REV's own code (as test/upgrade/states/regenerate.ts does).
+    const tree = path.join(work, "tree");
+    fs.mkdirSync(tree);
+    const archive = execFileSync("git", ["-C", root, "archive", rev], { maxBuffer: 1 << 30 });
+    execFileSync("tar", ["-x", "-C", tree], { input: archive });
+    fs.symlinkSync(path.join(root, "node_modules"), path.join(tree, "node_modules"));
+    const env = { ...process.env, CHECKPOINT_DISABLE: "1", CDKTF_OUTDIR: path.join(tree, "out") };
+    execFileSync("node", ["scripts/gen-providers.js"], { cwd: tree, env, stdio: "ignore" });
+    execFileSync("node", ["scripts/synth.js"], { cwd: tree, env, stdio: "ignore" });
+    const before = path.join(tree, "out", "stacks", "devcontainer");
+    const [today] = synthTemplates({ outdir: path.join(work, "today"), only: ["devcontainer"] });
+    // Only the variables each version declares.
+    const declared = (dir) =>
+      Object.keys(JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8")).variable);
+    const inputsFor = (dir) => ({
+      variables: Object.fromEntries(
+        Object.entries(variables).filter(([name]) => declared(dir).includes(name)),
+      ),
+    });
+    const timedOnce = async (fn) => {
+      const t0 = process.hrtime.bigint();
+      await fn();
+      return Number(process.hrtime.bigint() - t0) / 1e9;
+    };
+    const times = { [rev]: { start: [], next: [] }, today: { start: [], next: [] } };
+    for (let i = 0; i < runs; i++) {
+      for (const [name, dir] of [
+        [rev, before],
+        ["today", today.dir],
+      ]) {
+        const inputs = inputsFor(dir);
+        let applied;
+        times[name].start.push(
+          await timedOnce(async () => (applied = await harness.apply(dir, inputs))),
+        );
+        times[name].next.push(
+          await timedOnce(() => harness.apply(dir, { ...inputs, state: applied })),
+        );
+      }
+    }
+    for (const step of ["start", "next"]) {
+      const what = step === "start" ? "first start (apply)" : "next start on its state (apply)";
+      const old = median(times[rev][step]);
+      const now = median(times.today[step]);
+      rows.push([`devcontainer: ${what}, ${rev}'s template`, old]);
+      rows.push([`devcontainer: ${what}, today's template`, now]);
+      rows.push([
+        `devcontainer: ${what}, ratio today / ${rev} (goal <= ${APPLY_RATIO_GOAL})`,
+        now / old,
+        "x",
+      ]);
+    }
+  } finally {
+    await harness.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   if (args.includes("--list-plan-tests")) {
     process.stdout.write(`${harnessTestFiles().join("\n")}\n`);
     return;
   }
   const rows = [];
+  const applyVs = args.indexOf("--apply-vs");
+  if (applyVs >= 0) {
+    const rev =
+      args[applyVs + 1] && !args[applyVs + 1].startsWith("--") ? args[applyVs + 1] : "ce71965";
+    await applyVsRows(rows, rev);
+    return printRows(rows);
+  }
   if (args.includes("--machinery")) {
     await machineryRows(rows);
     return printRows(rows);
