@@ -496,16 +496,9 @@ async function applyVsRows(rows, rev) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `bench-apply-vs-${rev}-`));
   const harness = await TerraformHarness.start();
   try {
-    // REV's template, synthesized by REV's own code (as test/upgrade/states/regenerate.ts does).
-    const tree = path.join(work, "tree");
-    fs.mkdirSync(tree);
-    const archive = execFileSync("git", ["-C", root, "archive", rev], { maxBuffer: 1 << 30 });
-    execFileSync("tar", ["-x", "-C", tree], { input: archive });
-    fs.symlinkSync(path.join(root, "node_modules"), path.join(tree, "node_modules"));
-    const env = { ...process.env, CHECKPOINT_DISABLE: "1", CDKTF_OUTDIR: path.join(tree, "out") };
-    execFileSync("node", ["scripts/gen-providers.js"], { cwd: tree, env, stdio: "ignore" });
-    execFileSync("node", ["scripts/synth.js"], { cwd: tree, env, stdio: "ignore" });
-    const before = path.join(tree, "out", "stacks", "devcontainer");
+    // REV's template, synthesized by REV's own code.
+    const { synthAtCommit } = require("./synth-at-commit");
+    const before = path.join(synthAtCommit(rev, work, { quiet: true }), "devcontainer");
     const [today] = synthTemplates({ outdir: path.join(work, "today"), only: ["devcontainer"] });
     // Only the variables each version declares.
     const declared = (dir) =>

@@ -12,12 +12,12 @@
 // (test/prebuilds/template-inputs.ts). The state is written as
 // test/upgrade/states/<template>.tfstate.json, with a fixed lineage so that a rerun writes the
 // same bytes. Run it when the fixtures should follow a newer release, and update STATES_COMMIT.
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { TerraformHarness, type PlanOptions } from "@coder-cdktf/terraform-harness";
+import { synthAtCommit } from "../../../scripts/synth-at-commit";
 import { TEMPLATE_INPUTS } from "../../prebuilds/template-inputs";
 import { fixtureState, STATE_CASES, STATES_COMMIT, stateFile } from "./state-cases";
 
@@ -26,19 +26,12 @@ const root = path.resolve(__dirname, "..", "..", "..");
 async function main(commit: string, only: readonly string[], out: string): Promise<void> {
   const tree = fs.mkdtempSync(path.join(os.tmpdir(), `states-${commit}-`));
   try {
-    const archive = execFileSync("git", ["-C", root, "archive", commit], {
-      maxBuffer: 1 << 30,
-    });
-    execFileSync("tar", ["-x", "-C", tree], { input: archive });
-    fs.symlinkSync(path.join(root, "node_modules"), path.join(tree, "node_modules"));
-    const env = { ...process.env, CHECKPOINT_DISABLE: "1", CDKTF_OUTDIR: path.join(tree, "out") };
-    execFileSync("node", ["scripts/gen-providers.js"], { cwd: tree, env, stdio: "ignore" });
-    execFileSync("node", ["scripts/synth.js"], { cwd: tree, env, stdio: "inherit" });
+    const stacks = synthAtCommit(commit, tree);
     const tf = await TerraformHarness.start();
     try {
       for (const c of STATE_CASES.filter((c) => only.length === 0 || only.includes(c.name))) {
         const inputs = TEMPLATE_INPUTS.find((t) => t.id === c.template)!.options;
-        const dir = path.join(tree, "out", "stacks", c.template);
+        const dir = path.join(stacks, c.template);
         const config = JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8"));
         const declared = Object.keys(config.variable ?? {});
         // Only the variables that version declares (a later one may have added some).
