@@ -186,15 +186,21 @@ export {
   type DevcontainerAppsProps,
   portSlotWarnings,
 } from "./devcontainer/apps";
-export { DockerWarnings, type DockerWarningsProps } from "./devcontainer/docker-warnings";
-export { GitCredentials, type GitCredentialsProps } from "./devcontainer/git-credentials";
 export {
-  KubernetesCustomizations,
-  type KubernetesCustomizationsProps,
+  DevcontainerDockerWarnings,
+  type DevcontainerDockerWarningsProps,
+} from "./devcontainer/docker-warnings";
+export {
+  DevcontainerGitCredentials,
+  type DevcontainerGitCredentialsProps,
+} from "./devcontainer/git-credentials";
+export {
+  DevcontainerKubernetesCustomizations,
+  type DevcontainerKubernetesCustomizationsProps,
 } from "./devcontainer/kubernetes-customizations";
-export { LocalEnvDefaults, type LocalEnvDefaultsProps } from "./devcontainer/local-env";
+export { DevcontainerLocalEnv, type DevcontainerLocalEnvProps } from "./devcontainer/local-env";
 export { DevcontainerMounts, type DevcontainerMountsProps } from "./devcontainer/mounts";
-export { NamedLocals } from "./devcontainer/named-locals";
+export { NamedLocals } from "./core/named-locals";
 export { DevcontainerParameters } from "./devcontainer/parameters";
 export { DevcontainerPlacement, type DevcontainerPlacementProps } from "./devcontainer/placement";
 export {
@@ -203,7 +209,7 @@ export {
   DEFAULT_MAX_EXTENDED_RESOURCES,
   DevcontainerQuantityCaps,
 } from "./devcontainer/quantity-caps";
-export { ContainerRuntime, type ContainerRuntimeProps } from "./devcontainer/runtime";
+export { DevcontainerRuntime, type DevcontainerRuntimeProps } from "./devcontainer/runtime";
 export {
   BACKGROUND_STATE_METADATA_SCRIPT,
   DevcontainerScripts,
@@ -219,16 +225,22 @@ export {
   DevcontainerUserSecrets,
   type DevcontainerUserSecretsProps,
 } from "./devcontainer/user-secrets";
-export { DevcontainerTemplateVariables } from "./devcontainer/variables";
+export { DevcontainerTemplateVariables } from "./devcontainer/template-variables";
 export {
   DevcontainerVariablesSecret,
   type DevcontainerVariablesSecretProps,
 } from "./devcontainer/variables-secret";
-export { LifecycleWaitFor, type LifecycleWaitForProps } from "./devcontainer/wait-for";
+export { DevcontainerWaitFor, type DevcontainerWaitForProps } from "./devcontainer/wait-for";
 export { DevcontainerWarnings, type DevcontainerWarningsProps } from "./devcontainer/warnings";
-export { WorkspaceFolder, type WorkspaceFolderProps } from "./devcontainer/workspace-folder";
-export { DevcontainerPod, type DevcontainerPodProps } from "./devcontainer/workspace-pod";
-export { WorkspaceUser, type WorkspaceUserProps } from "./devcontainer/workspace-user";
+export {
+  DevcontainerWorkspaceFolder,
+  type DevcontainerWorkspaceFolderProps,
+} from "./devcontainer/workspace-folder";
+export { DevcontainerPod, type DevcontainerPodProps } from "./devcontainer/pod";
+export {
+  DevcontainerWorkspaceUser,
+  type DevcontainerWorkspaceUserProps,
+} from "./devcontainer/workspace-user";
 
 // Policies a construct declares itself against (what a limits expression holds).
 export { declareLimits } from "./policy/policy-rule";

@@ -33,7 +33,7 @@ export interface WorkspaceParameterProps {
   readonly formType?: string;
   /**
    * How dynamic parameters draw the control (`placeholder`, `disabled`, `label`,
-   * `mask_input`); the classic form ignores it. @default none
+   * `maskInput`, written as Coder's `mask_input`); the classic form ignores it. @default none
    */
   readonly styling?: ParameterStyling;
   /**
@@ -54,7 +54,18 @@ export interface ParameterStyling {
   readonly placeholder?: string;
   readonly disabled?: boolean;
   readonly label?: string;
-  readonly mask_input?: boolean;
+  /** Coder's `mask_input`: the form hides what is typed, as for a password. */
+  readonly maskInput?: boolean;
+}
+
+/** `coder_parameter.styling`: the JSON object Coder reads, with its snake_case key. */
+function stylingJson(styling: ParameterStyling): string {
+  return JSON.stringify({
+    placeholder: styling.placeholder,
+    disabled: styling.disabled,
+    label: styling.label,
+    mask_input: styling.maskInput,
+  });
 }
 
 /**
@@ -117,7 +128,7 @@ export class WorkspaceParameter extends Construct {
       option: props.options ? [...props.options] : undefined,
       validation: props.validation,
       formType: props.formType,
-      styling: props.styling === undefined ? undefined : JSON.stringify(props.styling),
+      styling: props.styling === undefined ? undefined : stylingJson(props.styling),
     });
   }
 

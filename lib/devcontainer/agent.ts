@@ -15,7 +15,7 @@ export interface DevcontainerAgentProps {
    * (the hooks after waitFor) is doing or what failed. @default none shown
    */
   readonly backgroundLifecycleScript?: string;
-  /** The Pod Security level the pod meets (ContainerRuntime.levelMet). @default none shown */
+  /** The Pod Security level the pod meets (DevcontainerRuntime.levelMet). @default none shown */
   readonly podSecurityLevel?: string;
   /** @default "amd64" */
   readonly arch?: string;

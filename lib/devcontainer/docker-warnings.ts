@@ -13,7 +13,7 @@
  */
 import { Construct } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 
 /** Features that give a container Docker, and cannot in a workspace pod (RE2 and JS). */
@@ -23,7 +23,7 @@ export const DOCKER_FEATURE_PATTERN =
 /** A command line that runs `docker` (or `docker-compose`), as a word (RE2 and JS). */
 export const CALLS_DOCKER_PATTERN = "(^|[^A-Za-z0-9_./-])docker(-compose)?([^A-Za-z0-9_.-]|$)";
 
-export interface DockerWarningsProps {
+export interface DevcontainerDockerWarningsProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
   readonly configuration: HclValue;
   /** Hook name → rendered script (DevcontainerSource.lifecycleScripts). */
@@ -41,11 +41,11 @@ export interface DockerWarningsProps {
 export const MAX_DOCKER_FEATURES = 10;
 
 /** Locals (with `localPrefix`): `docker_feature_set`, `docker_features`, `hooks_calling_docker`, `docker_warnings`. */
-export class DockerWarnings extends Construct {
+export class DevcontainerDockerWarnings extends Construct {
   /** Local `docker_warnings`: list(string), the lines for the build log. */
   public readonly warnings: string[];
 
-  constructor(scope: Construct, id: string, props: DockerWarningsProps) {
+  constructor(scope: Construct, id: string, props: DevcontainerDockerWarningsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const config = props.configuration;

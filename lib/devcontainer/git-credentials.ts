@@ -17,7 +17,7 @@ export const HOST_MESSAGE =
   "credentials: a public repository builds as usual, a private one fails. Credentials are " +
   "only ever sent to the hosts they belong to.";
 
-export interface GitCredentialsProps {
+export interface DevcontainerGitCredentialsProps {
   /** `external_auth_id`: "" means no external auth (Coder then never asks users to link). */
   readonly externalAuthId: TerraformVariable;
   /** `git_credentials_username`: a template-wide account, which wins when set. */
@@ -62,7 +62,7 @@ export interface GitCredentialsProps {
  * workspace's own clone does not use these: it runs in the pod with the agent's
  * GIT_ASKPASS (https) or `coder gitssh` (ssh).
  */
-export class GitCredentials extends Construct {
+export class DevcontainerGitCredentials extends Construct {
   public readonly externalAuth: DataCoderExternalAuth;
   /** An object `{ username, token }` or null, for the build's nested attribute. */
   public readonly buildCredentials: IResolvable;
@@ -71,7 +71,7 @@ export class GitCredentials extends Construct {
   /** `check.git_credentials_host`: credentials are configured, none for this host. */
   public readonly hostCheck: CheckBlock;
 
-  constructor(scope: Construct, id: string, props: GitCredentialsProps) {
+  constructor(scope: Construct, id: string, props: DevcontainerGitCredentialsProps) {
     super(scope, id);
     const authId = props.externalAuthId.stringValue;
     const username = props.username.stringValue;

@@ -14,7 +14,7 @@
  */
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { hcl, hclRaw, HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 
 /** The keys of a `customizations.kubernetes` entry the template reads; others get a warning. */
 export const KUBERNETES_CUSTOMIZATION_KEYS: readonly string[] = [
@@ -41,7 +41,7 @@ export const TOLERATIONS_READ = 50;
 /** Keys of an entry the template does not read that a warning names one by one. */
 export const UNKNOWN_KEYS_NAMED = 10;
 
-export interface KubernetesCustomizationsProps {
+export interface DevcontainerKubernetesCustomizationsProps {
   /**
    * The decoded merged configuration (`jsondecode(configuration_json)`, or `{}`/null
    * while the workspace is stopped), any type.
@@ -70,7 +70,7 @@ export interface KubernetesCustomizationsProps {
  *   wrong type that the sizing and the placement would otherwise skip without a word,
  *   each quoting the value as JSON.
  */
-export class KubernetesCustomizations extends Construct {
+export class DevcontainerKubernetesCustomizations extends Construct {
   public readonly entries: TerraformLocal;
   public readonly requests: IResolvable;
   public readonly limits: IResolvable;
@@ -82,7 +82,7 @@ export class KubernetesCustomizations extends Construct {
   public readonly resourceShapeWarnings: IResolvable;
   public readonly placementShapeWarnings: IResolvable;
 
-  constructor(scope: Construct, id: string, props: KubernetesCustomizationsProps) {
+  constructor(scope: Construct, id: string, props: DevcontainerKubernetesCustomizationsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
 

@@ -12,22 +12,22 @@
  */
 import { Construct } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 
 /** localEnv names the pod's wrapper fills in from the container itself (its PATH, the login shell). */
 export const CONTAINER_LOCALENV_DEFAULTS: readonly string[] = ["PATH", "SHELL"];
 
-export interface LocalEnvDefaultsProps {
-  /** The remote user's home ({@link WorkspaceUser.homeDir}). */
+export interface DevcontainerLocalEnvProps {
+  /** The remote user's home ({@link DevcontainerWorkspaceUser.homeDir}). */
   readonly homeDir: HclValue;
-  /** The remote user's name ({@link WorkspaceUser.remoteUser}). */
+  /** The remote user's name ({@link DevcontainerWorkspaceUser.remoteUser}). */
   readonly remoteUser: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
 
 /** Locals (with `localPrefix`): `localenv_defaults`, `localenv_defaults_text`, `localenv_default_names`. */
-export class LocalEnvDefaults extends Construct {
+export class DevcontainerLocalEnv extends Construct {
   /** Local `localenv_defaults`: map(string), NAME → the value used when the user sets none. */
   public readonly values: string;
   /** Local `localenv_defaults_text`: the map as `NAME=value` lines, for the pod's wrapper. */
@@ -38,7 +38,7 @@ export class LocalEnvDefaults extends Construct {
    */
   public readonly names: string[];
 
-  constructor(scope: Construct, id: string, props: LocalEnvDefaultsProps) {
+  constructor(scope: Construct, id: string, props: DevcontainerLocalEnvProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const values = locals.add(

@@ -18,7 +18,7 @@
  */
 import { Construct, Fn, type IResolvable, Token } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 import type {
   DeploymentV1,
   DeploymentV1SpecTemplateSpecInitContainer,
@@ -53,20 +53,20 @@ export interface DevcontainerMountsProps {
    * `tmpfs`; bind mounts never get here). Null while stopped or before 0.3.0.
    */
   readonly mounts: HclValue;
-  /** The workspace folder ({@link WorkspaceFolder.path}). */
+  /** The workspace folder ({@link DevcontainerWorkspaceFolder.path}). */
   readonly workspaceFolder: HclValue;
   /**
-   * Where the repository is cloned ({@link WorkspaceFolder.repositoryFolder}), the folder the
+   * Where the repository is cloned ({@link DevcontainerWorkspaceFolder.repositoryFolder}), the folder the
    * PVC's `workspace-folder/` is mounted at. @default the workspace folder
    */
   readonly repositoryFolder?: HclValue;
-  /** Whether it gets the PVC's `workspace-folder/` ({@link WorkspaceFolder.mounted}). */
+  /** Whether it gets the PVC's `workspace-folder/` ({@link DevcontainerWorkspaceFolder.mounted}). */
   readonly workspaceFolderMounted: HclValue;
-  /** The remote user's home ({@link WorkspaceUser.homeDir}). */
+  /** The remote user's home ({@link DevcontainerWorkspaceUser.homeDir}). */
   readonly homeDir: HclValue;
   /** The Coder workspace id, for `${devcontainerId}`. */
   readonly workspaceId: HclValue;
-  /** size_limit of /dev/shm ({@link ContainerRuntime.shmSizeLimit}). */
+  /** size_limit of /dev/shm ({@link DevcontainerRuntime.shmSizeLimit}). */
   readonly shmSizeLimit: HclValue;
   /**
    * Name of the workspace's PersistentVolumeClaim: a literal, a token, or a string mixing
@@ -320,7 +320,7 @@ export interface SeedHomeInitContainerProps {
   readonly image: string;
   /** The seed-home shell script, run with `sh -c` (it must `set -eu`). */
   readonly script: string;
-  /** The remote user's home ({@link WorkspaceUser.homeDir}). */
+  /** The remote user's home ({@link DevcontainerWorkspaceUser.homeDir}). */
   readonly homeDir: string;
   /** The workspace's mounts, for the directories to create. */
   readonly mounts: DevcontainerMounts;

@@ -9,13 +9,13 @@ import type { DeploymentV1SpecTemplateSpecAffinity } from "@cdktf/provider-kuber
 import { WORKSPACE_POD_ANTI_AFFINITY } from "../constructs/workspace-deployment";
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { hcl, hclRaw, HclValue } from "../core/hcl";
-import type { KubernetesCustomizations } from "./kubernetes-customizations";
+import type { DevcontainerKubernetesCustomizations } from "./kubernetes-customizations";
 import {
   LABEL_KEY_LONG_PREFIX_PATTERN,
   LABEL_KEY_PATTERN,
   LABEL_VALUE_PATTERN,
 } from "./kubernetes-quantities";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 import { ARCH_NODE_LABEL } from "../constructs/workspace-arch";
 
 export { ARCH_NODE_LABEL };
@@ -33,7 +33,7 @@ export const TOLERATION_OPERATORS: readonly string[] = ["Equal", "Exists"];
 
 export interface DevcontainerPlacementProps {
   /** customizations.kubernetes, parsed. */
-  readonly customizations: KubernetesCustomizations;
+  readonly customizations: DevcontainerKubernetesCustomizations;
   /** var.allow_node_placement (bool). */
   readonly allowNodePlacement: HclValue;
   /**

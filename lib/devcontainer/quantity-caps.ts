@@ -2,7 +2,7 @@
  * The operator's maxima for the quantities a repository can raise beyond CPU and memory
  * (issue 32.3): the data volume, the container's ephemeral storage, and extended resources
  * (GPUs and other device plugins) by name. `max_cpu` and `max_memory` are declared with the
- * other template variables (lib/devcontainer/variables.ts); DevcontainerSizing applies all.
+ * other template variables (lib/devcontainer/template-variables.ts); DevcontainerSizing applies all.
  */
 import { Construct, TerraformVariable } from "../core/cdk";
 import { hcl } from "../core/hcl";

@@ -10,7 +10,7 @@
  */
 import type { Construct, IResolvable } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 
 /**
  * The workspace folder. It reaches the vscode-desktop module's `vscode://…?folder=<folder>&url=…`

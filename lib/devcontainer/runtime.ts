@@ -12,7 +12,7 @@
  */
 import { Construct, type IResolvable, Token } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 import type {
   DeploymentV1,
   DeploymentV1SpecTemplateSpecContainerSecurityContext,
@@ -102,7 +102,7 @@ export const HOST_ALIAS_HOSTNAMES_READ = 20;
 /** Size of /dev/shm without `--shm-size` (Docker's default). */
 export const DEFAULT_SHM_SIZE = "64Mi";
 
-export interface ContainerRuntimeProps {
+export interface DevcontainerRuntimeProps {
   /**
    * The metadata's `runtime` object: `cap_add`, `privileged`, `seccomp_unconfined`, `init`,
    * `shm_size_bytes`, `hostname`, `host_aliases`. Null while stopped or before 0.3.0.
@@ -118,7 +118,7 @@ export interface ContainerRuntimeProps {
    * `pod_security_level` template variable). @default "baseline"
    */
   readonly podSecurityLevel?: HclValue;
-  /** The uid the pod runs as (WorkspaceUser.uid): root cannot meet restricted. @default 1000 */
+  /** The uid the pod runs as (DevcontainerWorkspaceUser.uid): root cannot meet restricted. @default 1000 */
   readonly uid?: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
@@ -130,7 +130,7 @@ export interface ContainerRuntimeProps {
  * `shm_size_limit`, `hostname`, `host_aliases`, `runtime_warnings`, and the intermediate
  * `runtime_requested` and `host_alias_checks`.
  */
-export class ContainerRuntime extends Construct {
+export class DevcontainerRuntime extends Construct {
   /** Local `capabilities_add`: list(string) for the `dev` container's `capabilities.add`. */
   public readonly capabilitiesAdd: string[];
   /** Local `privileged`: bool for the `dev` container's `security_context.privileged`. */
@@ -155,7 +155,7 @@ export class ContainerRuntime extends Construct {
   /** Local `pod_security_level_met`: the Pod Security level the pod meets. */
   public readonly levelMet: string;
 
-  constructor(scope: Construct, id: string, props: ContainerRuntimeProps) {
+  constructor(scope: Construct, id: string, props: DevcontainerRuntimeProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);

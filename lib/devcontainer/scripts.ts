@@ -2,11 +2,11 @@ import { Construct, Token, type IResolvable } from "../core/cdk";
 import { Script } from "../../.gen/providers/coder/script";
 import { embeddedScript } from "../core/embedded-script";
 import { hcl } from "../core/hcl";
-import type { LifecycleWaitFor } from "./wait-for";
+import type { DevcontainerWaitFor } from "./wait-for";
 
 /**
  * The lifecycle hooks the login-blocking script can run, in order, with their input names:
- * those up to `waitFor` (LifecycleWaitFor) get their script, the others "".
+ * those up to `waitFor` (DevcontainerWaitFor) get their script, the others "".
  */
 export const LIFECYCLE_HOOKS: readonly (readonly [hook: string, variable: string])[] = [
   ["initializeCommand", "DC_HOOK_INITIALIZE_COMMAND"],
@@ -46,7 +46,7 @@ export interface DevcontainerScriptsProps {
   readonly workspaceFolder: string;
   /**
    * Where the repository is cloned when not the workspace folder (workspaceMount's target,
-   * {@link WorkspaceFolder.repositoryFolder}). @default the workspace folder
+   * {@link DevcontainerWorkspaceFolder.repositoryFolder}). @default the workspace folder
    */
   readonly repositoryFolder?: string;
   /** The `repository` and `branch` parameters. */
@@ -57,7 +57,7 @@ export interface DevcontainerScriptsProps {
   /** Map of hook name → rendered sh script (hooks absent when unset). */
   readonly lifecycleScripts: IResolvable;
   /** Which hooks run before login (`waitFor`). */
-  readonly waitFor: LifecycleWaitFor;
+  readonly waitFor: DevcontainerWaitFor;
   /** The repository's VS Code extension IDs. */
   readonly vscodeExtensions: string[];
   /** The repository's merged VS Code settings as JSON text. */

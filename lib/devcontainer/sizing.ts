@@ -35,8 +35,8 @@ import {
   RESOURCE_NAME_PATTERN,
   STANDARD_RESOURCE_NAMES,
 } from "./kubernetes-quantities";
-import type { KubernetesCustomizations } from "./kubernetes-customizations";
-import { NamedLocals } from "./named-locals";
+import type { DevcontainerKubernetesCustomizations } from "./kubernetes-customizations";
+import { NamedLocals } from "../core/named-locals";
 import {
   DEFAULT_MAX_DISK_GIB,
   DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
@@ -45,7 +45,7 @@ import {
 
 export interface DevcontainerSizingProps {
   /** customizations.kubernetes, parsed. */
-  readonly customizations: KubernetesCustomizations;
+  readonly customizations: DevcontainerKubernetesCustomizations;
   /**
    * The data source's `host_requirements` object (`cpus`, `memory_bytes`,
    * `storage_bytes`, `gpu_json`), or null (stopped workspace, old service).

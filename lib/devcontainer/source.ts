@@ -45,7 +45,7 @@ export interface DevcontainerSourceProps {
   readonly branch: string;
   /** The `rebuild` parameter's value (a counter, as a string). */
   readonly rebuild: string;
-  /** `{ username, token }` or null (see GitCredentials). */
+  /** `{ username, token }` or null (see DevcontainerGitCredentials). */
   readonly gitCredentials: IResolvable;
   /** CPU architecture of the nodes and the agent. @default "amd64" */
   readonly arch?: string;
@@ -93,7 +93,7 @@ export const VARIABLE_USES_READ = 100;
  *   the data source is absent while stopped, sparse on older services, and may return
  *   null for any collection: a repository's odd configuration never fails a build.
  *
- * The user, uid/gid and home are decided from `dc` by WorkspaceUser (with its own checks).
+ * The user, uid/gid and home are decided from `dc` by DevcontainerWorkspaceUser (with its own checks).
  * Values derived from `local.dc` are sensitive (the data source has a sensitive input),
  * so messages shown to users are unwrapped with nonsensitive() where they are built.
  */
@@ -112,7 +112,7 @@ export class DevcontainerSource extends Construct {
   public readonly commit: TerraformLocal;
   /**
    * `local.runtime`: the runtime object (user ids and home, caps, init, shm, hostname, host
-   * aliases) or null. The user and home are decided by WorkspaceUser.
+   * aliases) or null. The user and home are decided by DevcontainerWorkspaceUser.
    */
   public readonly runtime: TerraformLocal;
   /** `local.lifecycle_scripts`: hook name → rendered sh script, non-null ones only. */

@@ -13,7 +13,7 @@
  */
 import { Construct, type IResolvable } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 
 /** The values `waitFor` may take, in the order the hooks run. */
@@ -31,7 +31,7 @@ export const DEFAULT_WAIT_FOR = "updateContentCommand";
 /** Hooks that block login whatever `waitFor` says (run before the first hook it can name). */
 export const ALWAYS_BLOCKING_HOOKS: readonly string[] = ["initializeCommand"];
 
-export interface LifecycleWaitForProps {
+export interface DevcontainerWaitForProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
   readonly configuration: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
@@ -39,7 +39,7 @@ export interface LifecycleWaitForProps {
 }
 
 /** Locals (with `localPrefix`): `wait_for`, `login_blocking_hooks`, `wait_for_warnings`. */
-export class LifecycleWaitFor extends Construct {
+export class DevcontainerWaitFor extends Construct {
   /** Local `wait_for`: one of {@link WAIT_FOR_VALUES}. */
   public readonly waitFor: string;
   /** Local `login_blocking_hooks`: list(string) of the hook names that run before login. */
@@ -47,7 +47,7 @@ export class LifecycleWaitFor extends Construct {
   /** Local `wait_for_warnings`: one line when `waitFor` is set to something else. */
   public readonly warnings: string[];
 
-  constructor(scope: Construct, id: string, props: LifecycleWaitForProps) {
+  constructor(scope: Construct, id: string, props: DevcontainerWaitForProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const requested = hcl`try(${props.configuration}.waitFor, null)`;

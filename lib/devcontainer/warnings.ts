@@ -17,7 +17,7 @@
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { CheckBlock } from "../core/check-block";
 import { hcl, HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 import { controlCharacters } from "./repository-values";
 
 /** First line of the build-log message that lists the warnings. */
@@ -76,7 +76,7 @@ export interface DevcontainerWarningsProps {
   readonly providedVariables?: HclValue;
   /**
    * localEnv names the workspace gives a value when the text sets none
-   * ({@link LocalEnvDefaults.names}): never required. @default []
+   * ({@link DevcontainerLocalEnv.names}): never required. @default []
    */
   readonly defaultedVariables?: HclValue;
   /** Prefix of every local's and check block's name (tests plan many at once). @default "" */

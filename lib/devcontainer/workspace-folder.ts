@@ -11,7 +11,7 @@
  */
 import { Construct, type IResolvable } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning, REPO_NAME_PATTERN, WORKSPACE_FOLDER_PATTERN } from "./repository-values";
 
 /** The workspace folder when devcontainer.json sets none (placeholder included). */
@@ -77,14 +77,14 @@ export function isSystemPath(path: HclValue): IResolvable {
   return hcl`contains(${SYSTEM_DIRECTORIES}, ${path}) || can(regex(${SYSTEM_TREE_PATTERN}, ${path}))`;
 }
 
-export interface WorkspaceFolderProps {
+export interface DevcontainerWorkspaceFolderProps {
   /** The `repository` parameter (https, ssh or scp-style URL). */
   readonly repository: HclValue;
   /** The metadata's `workspace_folder`; null or empty means the default. */
   readonly workspaceFolder: HclValue;
   /** The Coder workspace id, for `${devcontainerId}`. */
   readonly workspaceId: HclValue;
-  /** The remote user's home ({@link WorkspaceUser.homeDir}): a folder equal to it is not mounted. */
+  /** The remote user's home ({@link DevcontainerWorkspaceUser.homeDir}): a folder equal to it is not mounted. */
   readonly homeDir: HclValue;
   /**
    * The configuration's `workspaceMount` (a `key=value,…` mount string, or null): where it
@@ -107,7 +107,7 @@ export interface WorkspaceFolderProps {
  * one (the Dev Containers tools mount the source there), else the workspace folder. The PVC's
  * `workspace-folder/` is mounted there when it is outside /workspaces and the home.
  */
-export class WorkspaceFolder extends Construct {
+export class DevcontainerWorkspaceFolder extends Construct {
   /** Local `repo_name`: the repository's last path segment without `.git`. */
   public readonly repoName: string;
   /** Local `workspace_folder`: absolute, placeholders substituted, no trailing `/`. */
@@ -126,7 +126,7 @@ export class WorkspaceFolder extends Construct {
   /** Local `workspace_folder_warnings`: list(string), one per bad value. */
   public readonly warnings: string[];
 
-  constructor(scope: Construct, id: string, props: WorkspaceFolderProps) {
+  constructor(scope: Construct, id: string, props: DevcontainerWorkspaceFolderProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);

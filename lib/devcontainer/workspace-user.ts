@@ -9,7 +9,7 @@
  */
 import { Construct } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
-import { NamedLocals } from "./named-locals";
+import { NamedLocals } from "../core/named-locals";
 import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
 import { SEED_HOME_DATA_MOUNT } from "./mounts";
 import { collapseSlashes, isSystemPath, UNUSED_WORKSPACE_FOLDER_MOUNT } from "./workspace-folder";
@@ -39,7 +39,7 @@ const SEED_MOUNT_TREE = `^${SEED_HOME_DATA_MOUNT}/`;
 /** Highest uid/gid Kubernetes accepts in runAsUser/runAsGroup/fsGroup. */
 const MAX_ID = 2147483647;
 
-export interface WorkspaceUserProps {
+export interface DevcontainerWorkspaceUserProps {
   /**
    * The metadata's `remote_user` (devcontainer.json remoteUser, resolved by the service).
    * Null or empty falls back to `containerUser`, then to `"root"`.
@@ -69,7 +69,7 @@ export const USER_NAME_MAX_LENGTH = 32;
  * plus the intermediate `remote_user_requested`, `recorded_uid`, `recorded_gid`,
  * `recorded_home` (what the warning quotes), `recorded_home_normalized` and `user_checks`.
  */
-export class WorkspaceUser extends Construct {
+export class DevcontainerWorkspaceUser extends Construct {
   /** Local `remote_user`: the user name (`USER`, `LOGNAME`, the home fallback). */
   public readonly remoteUser: string;
   /** Local `uid`: pod `run_as_user`. */
@@ -81,7 +81,7 @@ export class WorkspaceUser extends Construct {
   /** Local `user_warnings`: list(string), the uid-fallback warning and bad-data warnings. */
   public readonly warnings: string[];
 
-  constructor(scope: Construct, id: string, props: WorkspaceUserProps) {
+  constructor(scope: Construct, id: string, props: DevcontainerWorkspaceUserProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);

@@ -1,7 +1,7 @@
 import {
   coderProvider,
   type Construct,
-  ContainerRuntime,
+  DevcontainerRuntime,
   DataVolume,
   declareLimits,
   DevcontainerAgent,
@@ -20,14 +20,14 @@ import {
   DevcontainerUserSecrets,
   DevcontainerVariablesSecret,
   DevcontainerWarnings,
-  DockerWarnings,
-  GitCredentials,
+  DevcontainerDockerWarnings,
+  DevcontainerGitCredentials,
   portSlotWarnings,
   hcl,
   type IResolvable,
-  KubernetesCustomizations,
-  LifecycleWaitFor,
-  LocalEnvDefaults,
+  DevcontainerKubernetesCustomizations,
+  DevcontainerWaitFor,
+  DevcontainerLocalEnv,
   BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
@@ -38,9 +38,9 @@ import {
   UserConfigModules,
   workspaceClusterProvider,
   WorkspaceData,
-  WorkspaceFolder,
+  DevcontainerWorkspaceFolder,
   workspaceObjectMeta,
-  WorkspaceUser,
+  DevcontainerWorkspaceUser,
 } from "../../lib";
 
 /**
@@ -75,7 +75,7 @@ export class DevcontainerTemplate extends TemplateStack {
       memory: params.memory,
       memoryUnit: "GiB",
     });
-    const git = new GitCredentials(this, "git", {
+    const git = new DevcontainerGitCredentials(this, "git", {
       externalAuthId: vars.externalAuthId,
       username: vars.gitCredentialsUsername,
       token: vars.gitCredentialsToken,
@@ -93,13 +93,13 @@ export class DevcontainerTemplate extends TemplateStack {
     });
     const dc = source.dc.asString;
 
-    const user = new WorkspaceUser(this, "user", {
+    const user = new DevcontainerWorkspaceUser(this, "user", {
       remoteUser: hcl`try(${dc}.remote_user, null)`,
       containerUser: hcl`try(${dc}.container_user, null)`,
       runtime: source.runtime.asString,
       metadataRead: hcl`${dc} != null`,
     });
-    const customizations = new KubernetesCustomizations(this, "customizations", {
+    const customizations = new DevcontainerKubernetesCustomizations(this, "customizations", {
       configuration: source.configuration.asString,
     });
     const sizing = new DevcontainerSizing(this, "sizing", {
@@ -119,23 +119,23 @@ export class DevcontainerTemplate extends TemplateStack {
       allowNodePlacement: vars.allowNodePlacement.booleanValue,
       arch: source.arch.asString,
     });
-    const folder = new WorkspaceFolder(this, "folder", {
+    const folder = new DevcontainerWorkspaceFolder(this, "folder", {
       repository: params.repository.value,
       workspaceFolder: hcl`try(${dc}.workspace_folder, null)`,
       workspaceId: ws.id,
       homeDir: user.homeDir,
       workspaceMount: hcl`try(${source.configuration.asString}.workspaceMount, null)`,
     });
-    const runtime = new ContainerRuntime(this, "runtime", {
+    const runtime = new DevcontainerRuntime(this, "runtime", {
       runtime: source.runtime.asString,
       allowPrivileged: vars.allowPrivileged.booleanValue,
       podSecurityLevel: vars.podSecurityLevel.stringValue,
       uid: user.uid,
     });
-    const waitFor = new LifecycleWaitFor(this, "wait_for", {
+    const waitFor = new DevcontainerWaitFor(this, "wait_for", {
       configuration: source.configuration.asString,
     });
-    const docker = new DockerWarnings(this, "docker", {
+    const docker = new DevcontainerDockerWarnings(this, "docker", {
       configuration: source.configuration.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
       metadataJson: hcl`try(${dc}.metadata_json, "[]")`,
@@ -152,7 +152,7 @@ export class DevcontainerTemplate extends TemplateStack {
       claimName,
     });
     // Kept apart so that other sources of ${localEnv:…} values can be merged into it.
-    const localEnv = new LocalEnvDefaults(this, "local_env", {
+    const localEnv = new DevcontainerLocalEnv(this, "local_env", {
       homeDir: user.homeDir,
       remoteUser: user.remoteUser,
     });

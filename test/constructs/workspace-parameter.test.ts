@@ -112,6 +112,21 @@ it("writes styling as the JSON Coder's dynamic form reads, and a slider with its
   });
 });
 
+it("writes the maskInput prop as Coder's mask_input key", () => {
+  const tf = synthConstruct((stack) => {
+    coderProvider(stack);
+    new WorkspaceParameter(stack, "token", {
+      ...BASE,
+      styling: { label: "Token", maskInput: true },
+      mayHoldSecrets: true,
+    });
+  });
+  expect(JSON.parse(tf.data.coder_parameter.token.styling)).toEqual({
+    label: "Token",
+    mask_input: true,
+  });
+});
+
 it.each([
   ["a string", { formType: "slider", validation: { min: 1, max: 2 } }],
   ["a number without max", { formType: "slider", type: "number", validation: { min: 1 } }],

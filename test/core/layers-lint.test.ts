@@ -52,8 +52,8 @@ const FORBIDDEN: readonly (readonly [string, string, string])[] = [
   ],
   [
     "lib/constructs/fixture.ts",
-    'export { DevcontainerPod } from "../devcontainer/workspace-pod";\n',
-    "(constructs) imports lib/devcontainer/workspace-pod.ts (devcontainer)",
+    'export { DevcontainerPod } from "../devcontainer/pod";\n',
+    "(constructs) imports lib/devcontainer/pod.ts (devcontainer)",
   ],
   [
     "lib/devcontainer/fixture.ts",

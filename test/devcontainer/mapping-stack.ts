@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../lib/core/cdk";
-import { KubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
+import { DevcontainerKubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
 import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
 import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
 import {
@@ -103,7 +103,7 @@ export function mappingStack(
     return hcl`{ "true" = sensitive(${value}), "false" = ${value} }[tostring(${sensitiveInputs.value})]`;
   };
   const configuration = input("configuration");
-  const customizations = new KubernetesCustomizations(stack, "k8s", { configuration });
+  const customizations = new DevcontainerKubernetesCustomizations(stack, "k8s", { configuration });
   const values: Record<string, unknown> = {
     // The check of the case's inputs: marked sensitive exactly when the case asks for it.
     inputs_sensitive: hcl`issensitive(${configuration})`,

@@ -6,9 +6,9 @@ import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { App, TerraformOutput, TerraformStack, TerraformVariable, Token } from "../../lib/core/cdk";
 import { hcl } from "../../lib/core/hcl";
 import { DevcontainerMounts, seedHomeInitContainer } from "../../lib/devcontainer/mounts";
-import { ContainerRuntime } from "../../lib/devcontainer/runtime";
-import { WorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
-import { WorkspaceUser } from "../../lib/devcontainer/workspace-user";
+import { DevcontainerRuntime } from "../../lib/devcontainer/runtime";
+import { DevcontainerWorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
+import { DevcontainerWorkspaceUser } from "../../lib/devcontainer/workspace-user";
 import {
   type ExpressionPlan,
   planExpressions,
@@ -454,20 +454,20 @@ describe("mapping outputs in a kubernetes_deployment_v1 (mock provider)", () => 
         sensitive: name === "started",
       });
       const field = (f: string) => hcl`try(${dc.value}.${rawAttribute(f)}, null)`;
-      const user = new WorkspaceUser(stack, `${name}_user`, {
+      const user = new DevcontainerWorkspaceUser(stack, `${name}_user`, {
         remoteUser: field("remote_user"),
         runtime: field("runtime"),
         metadataRead: hcl`try(${dc.value}.runtime != null, false)`,
         localPrefix: `${name}_`,
       });
-      const folder = new WorkspaceFolder(stack, `${name}_folder`, {
+      const folder = new DevcontainerWorkspaceFolder(stack, `${name}_folder`, {
         repository: "https://github.com/acme/widgets.git",
         workspaceFolder: field("workspace_folder"),
         workspaceId: WORKSPACE_ID,
         homeDir: user.homeDir,
         localPrefix: `${name}_`,
       });
-      const runtime = new ContainerRuntime(stack, `${name}_runtime`, {
+      const runtime = new DevcontainerRuntime(stack, `${name}_runtime`, {
         runtime: field("runtime"),
         allowPrivileged: allowPrivileged.booleanValue,
         localPrefix: `${name}_`,

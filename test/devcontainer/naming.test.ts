@@ -3,7 +3,7 @@
  * check blocks that operators read in Coder's template editor.
  */
 import { App, TerraformVariable } from "../../lib/core/cdk";
-import { KubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
+import { DevcontainerKubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
 import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
 import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
 import { DevcontainerWarnings } from "../../lib/devcontainer/warnings";
@@ -20,9 +20,13 @@ describe("mapping construct names in a template", () => {
   it("gives each decision its documented local name and the two check blocks their names", () => {
     const stack = templateStack();
     const dc = new TerraformVariable(stack, "dc", { type: "any" });
-    const customizations = new KubernetesCustomizations(stack, "kubernetes_customizations", {
-      configuration: dc.value,
-    });
+    const customizations = new DevcontainerKubernetesCustomizations(
+      stack,
+      "kubernetes_customizations",
+      {
+        configuration: dc.value,
+      },
+    );
     const sizing = new DevcontainerSizing(stack, "sizing", {
       customizations,
       hostRequirements: dc.value,
@@ -72,12 +76,16 @@ describe("mapping construct names in a template", () => {
 
   it("refuses two constructs that would define the same local", () => {
     const stack = templateStack();
-    new KubernetesCustomizations(stack, "a", { configuration: {} });
-    expect(() => new KubernetesCustomizations(stack, "b", { configuration: {} })).toThrow(
-      /local\.k8s_customizations_listed is already defined by devcontainer\/a/,
-    );
+    new DevcontainerKubernetesCustomizations(stack, "a", { configuration: {} });
     expect(
-      () => new KubernetesCustomizations(stack, "c", { configuration: {}, localPrefix: "x-" }),
+      () => new DevcontainerKubernetesCustomizations(stack, "b", { configuration: {} }),
+    ).toThrow(/local\.k8s_customizations_listed is already defined by devcontainer\/a/);
+    expect(
+      () =>
+        new DevcontainerKubernetesCustomizations(stack, "c", {
+          configuration: {},
+          localPrefix: "x-",
+        }),
     ).toThrow(/not a Terraform name/);
   });
 });

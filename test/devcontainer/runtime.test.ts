@@ -1,7 +1,7 @@
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
 import {
   BASELINE_CAPABILITIES,
-  ContainerRuntime,
+  DevcontainerRuntime,
   KNOWN_CAPABILITIES,
 } from "../../lib/devcontainer/runtime";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
@@ -94,7 +94,7 @@ beforeAll(async () => {
         return new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true })
           .value as unknown as string;
       };
-      const runtime = new ContainerRuntime(stack, name, {
+      const runtime = new DevcontainerRuntime(stack, name, {
         runtime: input("runtime", c.runtime),
         allowPrivileged: input("allow_privileged", c.allowPrivileged),
         localPrefix: `${name}_`,
@@ -128,7 +128,7 @@ const DEFAULTS: RuntimeResult = {
   warnings: [],
 };
 
-describe("ContainerRuntime", () => {
+describe("DevcontainerRuntime", () => {
   it("maps a missing or all-null runtime to the defaults without warnings", () => {
     expect(result("stopped")).toEqual(DEFAULTS);
     expect(result("allNull")).toEqual(DEFAULTS);

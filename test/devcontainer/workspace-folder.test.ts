@@ -1,5 +1,5 @@
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
-import { WorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
+import { DevcontainerWorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
 
 interface FolderCase {
@@ -94,7 +94,7 @@ beforeAll(async () => {
         return new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true })
           .value as unknown as string;
       };
-      const folder = new WorkspaceFolder(stack, name, {
+      const folder = new DevcontainerWorkspaceFolder(stack, name, {
         repository: input("repository", c.repository),
         workspaceFolder: input("workspace_folder", c.workspaceFolder),
         workspaceId: workspaceId.stringValue,
@@ -117,7 +117,7 @@ beforeAll(async () => {
 
 const result = (name: CaseName) => plan.values[`${name}_out`] as FolderResult;
 
-describe("WorkspaceFolder", () => {
+describe("DevcontainerWorkspaceFolder", () => {
   it("derives repo_name from https, scp-style and ssh URLs", () => {
     expect(result("defaultHttps").repo_name).toBe("widgets");
     expect(result("trailingSlash").repo_name).toBe("widgets");

@@ -1,5 +1,5 @@
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
-import { WorkspaceUser } from "../../lib/devcontainer/workspace-user";
+import { DevcontainerWorkspaceUser } from "../../lib/devcontainer/workspace-user";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
 
 /** One case: the data source's values for the user (null = attribute absent or null). */
@@ -95,7 +95,7 @@ beforeAll(async () => {
         return new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true })
           .value as unknown as string;
       };
-      const user = new WorkspaceUser(stack, name, {
+      const user = new DevcontainerWorkspaceUser(stack, name, {
         remoteUser: input("remote_user", c.remoteUser),
         containerUser: input("container_user", c.containerUser),
         runtime: input("runtime", c.runtime),
@@ -125,7 +125,7 @@ function result(name: CaseName) {
   };
 }
 
-describe("WorkspaceUser", () => {
+describe("DevcontainerWorkspaceUser", () => {
   it("uses the recorded uid, gid and home (trailing / removed) without warnings", () => {
     expect(result("recorded")).toEqual({
       remote_user: "vscode",

@@ -1,17 +1,17 @@
 /**
- * GitCredentials: what the image build clones with. The template-wide account wins, then the
+ * DevcontainerGitCredentials: what the image build clones with. The template-wide account wins, then the
  * user's external-auth token as `oauth2`, else none; external auth is read only when configured.
  */
 import { TerraformOutput, TerraformVariable } from "../../../lib/core/cdk";
 import { coderProvider } from "../../../lib/constructs/providers";
-import { GitCredentials } from "../../../lib/devcontainer/git-credentials";
+import { DevcontainerGitCredentials } from "../../../lib/devcontainer/git-credentials";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 let tf: TerraformJson;
 beforeAll(() => {
   tf = synthConstruct((stack) => {
     coderProvider(stack);
-    const git = new GitCredentials(stack, "git", {
+    const git = new DevcontainerGitCredentials(stack, "git", {
       externalAuthId: new TerraformVariable(stack, "external_auth_id", { type: "string" }),
       username: new TerraformVariable(stack, "git_credentials_username", { type: "string" }),
       token: new TerraformVariable(stack, "git_credentials_token", {

@@ -13,7 +13,7 @@ import {
   LIFECYCLE_HOOKS,
   SCRIPTS_DIR,
 } from "../../../lib/devcontainer/scripts";
-import { LifecycleWaitFor } from "../../../lib/devcontainer/wait-for";
+import { DevcontainerWaitFor } from "../../../lib/devcontainer/wait-for";
 import { fromStack, withShippedFiles } from "../../support/shipped-scripts";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
@@ -34,7 +34,7 @@ beforeAll(() => {
       branch: v("branch").stringValue,
       commit: v("commit").stringValue,
       lifecycleScripts: v("hooks", "map(string)").value,
-      waitFor: new LifecycleWaitFor(stack, "wait_for", {
+      waitFor: new DevcontainerWaitFor(stack, "wait_for", {
         configuration: v("configuration", "any").value,
       }),
       vscodeExtensions: v("extensions", "list(string)").listValue,

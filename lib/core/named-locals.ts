@@ -1,5 +1,5 @@
-import { Construct, TerraformLocal, TerraformStack } from "../core/cdk";
-import { explainLocal } from "../core/local-comments";
+import { Construct, TerraformLocal, TerraformStack } from "./cdk";
+import { explainLocal } from "./local-comments";
 
 /** Local names taken per stack: two constructs must never silently share a local. */
 const TAKEN = new WeakMap<TerraformStack, Map<string, string>>();

@@ -2,7 +2,7 @@
  * DevcontainerTemplateVariables: the devcontainer template's variables, a surface operators'
  * push scripts rely on: names, order, types, defaults and sensitivity.
  */
-import { DevcontainerTemplateVariables } from "../../../lib/devcontainer/variables";
+import { DevcontainerTemplateVariables } from "../../../lib/devcontainer/template-variables";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 let tf: TerraformJson;

@@ -10,7 +10,7 @@ import type { WorkspaceAgent } from "../constructs/workspace-agent";
 import type { WorkspaceData } from "../constructs/workspace-data";
 import type { WorkspaceObjectMeta } from "../constructs/workspace-labels";
 import { type DevcontainerMounts, seedHomeInitContainer } from "./mounts";
-import type { ContainerRuntime } from "./runtime";
+import type { DevcontainerRuntime } from "./runtime";
 import { SCRIPTS_DIR } from "./scripts";
 import { VARIABLES_SECRET_KEY } from "./variables-secret";
 
@@ -41,7 +41,7 @@ export interface DevcontainerPodProps {
   readonly variablesSecretName: string;
   /**
    * `NAME=value` lines for `${localEnv:NAME}` names the variables text does not set
-   * ({@link LocalEnvDefaults.text}): the workspace user's own HOME, USER and the like, no
+   * ({@link DevcontainerLocalEnv.text}): the workspace user's own HOME, USER and the like, no
    * secret. @default ""
    */
   readonly localEnvDefaults?: string;
@@ -53,7 +53,7 @@ export interface DevcontainerPodProps {
   /** Tolerations: a list of `{ key, operator, value, effect, toleration_seconds }`. */
   readonly tolerations: IResolvable;
   readonly affinity: DeploymentV1SpecTemplateSpecAffinity;
-  readonly runtime: ContainerRuntime;
+  readonly runtime: DevcontainerRuntime;
   /** Every volume and mount of the pod, and the folders seed-home creates. */
   readonly mounts: DevcontainerMounts;
   /** `var.image_pull_secret_name`: "" for none. */

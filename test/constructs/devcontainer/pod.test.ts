@@ -12,9 +12,9 @@ import { DataVolume } from "../../../lib/constructs/data-volume";
 import { hcl } from "../../../lib/core/hcl";
 import { readProjectFile } from "../../../lib/core/project-root";
 import { DevcontainerMounts } from "../../../lib/devcontainer/mounts";
-import { ContainerRuntime } from "../../../lib/devcontainer/runtime";
+import { DevcontainerRuntime } from "../../../lib/devcontainer/runtime";
 import { SCRIPTS_DIR } from "../../../lib/devcontainer/scripts";
-import { DevcontainerPod } from "../../../lib/devcontainer/workspace-pod";
+import { DevcontainerPod } from "../../../lib/devcontainer/pod";
 import { fromStack, withShippedFiles } from "../../support/shipped-scripts";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
@@ -38,7 +38,7 @@ beforeAll(() => {
       size: "10Gi",
       meta: workspaceObjectMeta(ws, "pvc"),
     });
-    const runtime = new ContainerRuntime(stack, "runtime", {
+    const runtime = new DevcontainerRuntime(stack, "runtime", {
       runtime: null,
       // The privilege gate must default to false (template policy).
       allowPrivileged: new TerraformVariable(stack, "allow_privileged", {
