@@ -13,6 +13,9 @@
 //   node scripts/bench.js --apply-vs [REV]             (a devcontainer workspace's builds with
 //                                                       today's template against REV's,
 //                                                       default ce71965, side by side)
+//   node scripts/bench.js --apply-breakdown            (what a first start pays for: today's
+//                                                       template against copies without its
+//                                                       modules, checks or validations)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const { execFileSync, spawnSync } = require("child_process");
@@ -547,12 +550,72 @@ async function applyVsRows(rows, rev) {
   }
 }
 
+/**
+ * Where a devcontainer workspace's first start goes (issue 37.9): today's template applied
+ * alternately with copies of it that lack one kind of block (the registry modules, the check
+ * blocks, the variables' validations). Each copy plans the same resources otherwise, so
+ * 1 - copy / full is what that kind costs a build. A measurement, not a proposal: every one
+ * of them is a feature or a rule.
+ */
+async function applyBreakdownRows(rows) {
+  const { synthTemplates } = require("../app/synth");
+  const { TerraformHarness } = require("@coder-cdktf/terraform-harness");
+  const all = JSON.parse(
+    fs.readFileSync(path.join(root, "test", "support", "bench-variables.json"), "utf8"),
+  ).devcontainer;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-apply-breakdown-"));
+  const harness = await TerraformHarness.start();
+  try {
+    const [today] = synthTemplates({ outdir: path.join(work, "today"), only: ["devcontainer"] });
+    const without = {
+      "its registry modules": (j) => delete j.module,
+      "its check blocks": (j) => delete j.check,
+      "its variables' validations": (j) =>
+        Object.values(j.variable).forEach((v) => delete v.validation),
+    };
+    const dirs = [["the full template", today.dir]];
+    for (const [what, edit] of Object.entries(without)) {
+      const dir = path.join(work, what.replace(/\W+/g, "-"));
+      fs.cpSync(today.dir, dir, { recursive: true });
+      const file = path.join(dir, "cdk.tf.json");
+      const json = JSON.parse(fs.readFileSync(file, "utf8"));
+      edit(json);
+      fs.writeFileSync(file, JSON.stringify(json));
+      dirs.push([`without ${what}`, dir]);
+    }
+    const times = new Map(dirs.map(([what]) => [what, []]));
+    for (let i = 0; i < runs; i++) {
+      for (const [what, dir] of dirs) {
+        const t0 = process.hrtime.bigint();
+        await harness.apply(dir, { variables: all });
+        times.get(what).push(Number(process.hrtime.bigint() - t0) / 1e9);
+      }
+    }
+    const full = median(times.get("the full template"));
+    rows.push(["devcontainer: first start (apply), the full template", full]);
+    for (const [what] of dirs.slice(1)) {
+      rows.push([
+        `devcontainer: first start (apply) ${what}, ratio to the full`,
+        median(times.get(what)) / full,
+        "x",
+      ]);
+    }
+  } finally {
+    await harness.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   if (args.includes("--list-plan-tests")) {
     process.stdout.write(`${harnessTestFiles().join("\n")}\n`);
     return;
   }
   const rows = [];
+  if (args.includes("--apply-breakdown")) {
+    await applyBreakdownRows(rows);
+    return printRows(rows);
+  }
   const applyVs = args.indexOf("--apply-vs");
   if (applyVs >= 0) {
     const rev =
