@@ -77,7 +77,10 @@ function namedFunction(
         : bound;
     return { name: bound.name.getText(file), anchor };
   }
-  if ((ts.isPropertyAssignment(bound) || ts.isPropertyDeclaration(bound)) && bound.initializer === node) {
+  if (
+    (ts.isPropertyAssignment(bound) || ts.isPropertyDeclaration(bound)) &&
+    bound.initializer === node
+  ) {
     return { name: `${className(bound)}${bound.name.getText(file)}`, anchor: bound };
   }
   return undefined;
