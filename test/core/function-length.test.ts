@@ -24,17 +24,17 @@ const REASON = /^\s*\/\/ long: \S/;
  * the list; an entry that is no longer long without a reason fails, so the list cannot rot.
  */
 const DEVCONTAINER_FOLLOW_UP: readonly string[] = [
-  "lib/devcontainer/kubernetes-customizations.ts: KubernetesCustomizations.constructor",
+  "lib/devcontainer/kubernetes-customizations.ts: DevcontainerKubernetesCustomizations.constructor",
   "lib/devcontainer/mounts.ts: DevcontainerMounts.constructor",
   "lib/devcontainer/placement.ts: DevcontainerPlacement.constructor",
-  "lib/devcontainer/runtime.ts: ContainerRuntime.constructor",
+  "lib/devcontainer/pod.ts: DevcontainerPod.constructor",
+  "lib/devcontainer/runtime.ts: DevcontainerRuntime.constructor",
   "lib/devcontainer/sizing.ts: DevcontainerSizing.constructor",
   "lib/devcontainer/source.ts: DevcontainerSource.constructor",
-  "lib/devcontainer/variables.ts: DevcontainerTemplateVariables.constructor",
+  "lib/devcontainer/template-variables.ts: DevcontainerTemplateVariables.constructor",
   "lib/devcontainer/warnings.ts: DevcontainerWarnings.constructor",
-  "lib/devcontainer/workspace-folder.ts: WorkspaceFolder.constructor",
-  "lib/devcontainer/workspace-pod.ts: DevcontainerPod.constructor",
-  "lib/devcontainer/workspace-user.ts: WorkspaceUser.constructor",
+  "lib/devcontainer/workspace-folder.ts: DevcontainerWorkspaceFolder.constructor",
+  "lib/devcontainer/workspace-user.ts: DevcontainerWorkspaceUser.constructor",
 ];
 
 /** A function longer than {@link MAX_LINES} lines. */
