@@ -80,6 +80,52 @@ export interface DevcontainerSizingProps {
   readonly localPrefix?: string;
 }
 
+/** Named locals, by the names the steps give them. */
+type Locals<K extends string> = { readonly [name in K]: TerraformLocal };
+
+const str = (l: TerraformLocal) => l.asString;
+const num = (l: TerraformLocal) => l.asNumber;
+const any = (l: TerraformLocal) => l.expression;
+const gib = (bytes: HclValue) => hcl`format("%.1f GiB", ${bytes} / ${GIB})`;
+const lookupAmount = (map: TerraformLocal, name: string) => hcl`lookup(${any(map)}, ${name}, null)`;
+
+/** How customizations.kubernetes' quantities parse, and what the API server says of each given one. */
+type ResourceProblems = { readonly pattern: string } & Locals<
+  "factors" | "requestProblems" | "limitProblems"
+>;
+/** customizations.kubernetes' usable requests, limits and storage, and the warnings for the rest. */
+type KubernetesResources = Locals<
+  | "requests"
+  | "limits"
+  | "requestAmounts"
+  | "limitAmounts"
+  | "storage"
+  | "storageAmount"
+  | "invalidWarnings"
+  | "k8sSet"
+>;
+/** hostRequirements' usable numbers, and the warnings for the rest. */
+type HostRequirements = Locals<
+  "hrCpus" | "hrMemory" | "hrStorage" | "hrGpu" | "hrGpuRequested" | "hrInvalid" | "hrIgnored"
+>;
+type CpuReservation = Locals<"cpuCapped" | "cpuRequest" | "cpuLimitRaised" | "cpuLimit">;
+type MemoryReservation = Locals<
+  "memoryCapped" | "memoryRequest" | "memoryLimitRaised" | "memoryLimit"
+>;
+type Disk = Locals<"diskCapped" | "diskSize" | "storageWarnings">;
+type EphemeralStorage = Locals<
+  | "ephemeralRequestCapped"
+  | "ephemeralRequest"
+  | "ephemeralLimitCapped"
+  | "ephemeralLimit"
+  | "raisedWarnings"
+>;
+/** The extended resources and hugepages that pass, and the GPU hostRequirements asks for. */
+type ExtendedResources = Locals<
+  "extendedNames" | "extendedLimits" | "extendedWarnings" | "gpuLimits"
+> & { readonly allowedNames: IResolvable; readonly gpuAllowed: IResolvable };
+type ContainerResources = Locals<"resourceRequests" | "resourceLimits">;
+
 /** The container resources and disk size, as named locals. */
 export class DevcontainerSizing extends Construct {
   /** `local.cpu_request`, e.g. "250m", "2", "8". */
@@ -114,14 +160,66 @@ export class DevcontainerSizing extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerSizingProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const k8s = props.customizations;
-    const str = (l: TerraformLocal) => l.asString;
-    const num = (l: TerraformLocal) => l.asNumber;
-    const any = (l: TerraformLocal) => l.expression;
-    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
-    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
-    const maxExtended = props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES };
+    const problems = this.resourceProblems(locals, props);
+    const given = this.kubernetesResources(locals, props, problems);
+    const hr = this.hostRequirements(locals, props, given);
+    const cpu = this.cpuReservation(locals, props, given, hr);
+    const memory = this.memoryReservation(locals, props, given, hr);
+    const capWarnings = this.reservationCapWarnings(locals, props, given, hr, cpu, memory);
+    const disk = this.disk(locals, props, given, hr);
+    const ephemeral = this.ephemeralStorage(locals, props, given, cpu, memory);
+    const extended = this.extendedResources(locals, props, given, hr);
+    const quantityCapWarnings = this.quantityCapWarnings(
+      locals,
+      props,
+      given,
+      hr,
+      disk,
+      ephemeral,
+      extended,
+    );
+    const container = this.containerResources(locals, cpu, memory, ephemeral, extended);
+    const { source, summary } = this.resourcesSummary(
+      locals,
+      given,
+      hr,
+      cpu,
+      memory,
+      disk,
+      extended,
+      container,
+    );
+    const warnings = this.warningLines(
+      locals,
+      props,
+      given,
+      hr,
+      capWarnings,
+      quantityCapWarnings,
+      disk,
+      ephemeral,
+      extended,
+    );
 
+    this.cpuRequest = str(cpu.cpuRequest);
+    this.cpuLimit = str(cpu.cpuLimit);
+    this.memoryRequest = str(memory.memoryRequest);
+    this.memoryLimit = str(memory.memoryLimit);
+    this.ephemeralStorageRequest = str(ephemeral.ephemeralRequest);
+    this.ephemeralStorageLimit = str(ephemeral.ephemeralLimit);
+    this.extendedResourceLimits = any(extended.extendedLimits);
+    this.gpuLimits = any(extended.gpuLimits);
+    this.requests = any(container.resourceRequests);
+    this.limits = any(container.resourceLimits);
+    this.diskSize = str(disk.diskSize);
+    this.source = str(source);
+    this.summary = str(summary);
+    this.warnings = any(warnings);
+  }
+
+  /** customizations.kubernetes: why the API server would refuse each request and limit. */
+  private resourceProblems(locals: NamedLocals, props: DevcontainerSizingProps): ResourceProblems {
+    const k8s = props.customizations;
     // --- customizations.kubernetes: keep the valid entries, warn about the rest -----------
     const pattern = locals.add("quantity_pattern", QUANTITY_PATTERN).asString;
     const namePattern = locals.add("resource_name_pattern", RESOURCE_NAME_PATTERN).asString;
@@ -165,6 +263,16 @@ export class DevcontainerSizing extends Construct {
       hcl`{ for name, given in ${given} : name => ${problem("name", "given.value", isLimit)} }`;
     const requestProblems = locals.add("k8s_request_problems", problems(k8s.requests, false));
     const limitProblems = locals.add("k8s_limit_problems", problems(k8s.limits, true));
+    return { pattern, factors, requestProblems, limitProblems };
+  }
+
+  /** customizations.kubernetes: keep the valid entries, warn about the rest. */
+  private kubernetesResources(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { pattern, factors, requestProblems, limitProblems }: ResourceProblems,
+  ): KubernetesResources {
+    const k8s = props.customizations;
     const valid = (given: IResolvable, found: TerraformLocal) =>
       hcl`{ for name, given in ${given} : name => given.value if ${any(found)}[name] == "" }`;
     const requests = locals.add("k8s_requests", valid(k8s.requests, requestProblems));
@@ -202,8 +310,24 @@ export class DevcontainerSizing extends Construct {
       "k8s_resources_set",
       hcl`length(${any(requests)}) + length(${any(limits)}) > 0`,
     );
+    return {
+      requests,
+      limits,
+      requestAmounts,
+      limitAmounts,
+      storage,
+      storageAmount,
+      invalidWarnings,
+      k8sSet,
+    };
+  }
 
-    // --- hostRequirements: numbers or null, whatever the data source holds ---------------
+  /** hostRequirements: numbers or null, whatever the data source holds. */
+  private hostRequirements(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { k8sSet }: KubernetesResources,
+  ): HostRequirements {
     const hr = props.hostRequirements;
     const hrGiven = locals.add(
       "hr_given",
@@ -243,7 +367,6 @@ export class DevcontainerSizing extends Construct {
             can(jsondecode(${str(hrGpu)})) ? ${str(hrGpu)} : jsonencode(${str(hrGpu)}))] : []
       )`,
     );
-    const gib = (bytes: HclValue) => hcl`format("%.1f GiB", ${bytes} / ${GIB})`;
     const hrIgnored = locals.add(
       "hr_ignored_warnings",
       hcl`${any(k8sSet)} && (${num(hrCpus)} != null || ${num(hrMemory)} != null) ? [format(
@@ -254,10 +377,16 @@ export class DevcontainerSizing extends Construct {
         ]))
       )] : []`,
     );
+    return { hrCpus, hrMemory, hrStorage, hrGpu, hrGpuRequested, hrInvalid, hrIgnored };
+  }
 
-    // --- CPU ------------------------------------------------------------------------------
-    const lookupAmount = (map: TerraformLocal, name: string) =>
-      hcl`lookup(${any(map)}, ${name}, null)`;
+  /** The CPU request and limit. */
+  private cpuReservation(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    { hrCpus }: HostRequirements,
+  ): CpuReservation {
     const requiredCpu = locals.add(
       "required_cpu",
       hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "cpu")} : ${num(hrCpus)}`,
@@ -291,8 +420,16 @@ export class DevcontainerSizing extends Construct {
         : try(${num(requiredCpu)} != null && ${num(cpuRequestAmount)} > tonumber(${props.cpu}), false) ? ${str(cpuRequest)}
         : tostring(${props.cpu})`,
     );
+    return { cpuCapped, cpuRequest, cpuLimitRaised, cpuLimit };
+  }
 
-    // --- Memory ---------------------------------------------------------------------------
+  /** The memory request and limit. */
+  private memoryReservation(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    { hrMemory }: HostRequirements,
+  ): MemoryReservation {
     const requiredMemory = locals.add(
       "required_memory",
       hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "memory")} : ${num(hrMemory)}`,
@@ -326,7 +463,18 @@ export class DevcontainerSizing extends Construct {
         : try(${num(requiredMemory)} != null && ${num(memoryRequestAmount)} > tonumber(${props.memory}) * ${GIB}, false) ? ${str(memoryRequest)}
         : format("%sGi", tostring(${props.memory}))`,
     );
+    return { memoryCapped, memoryRequest, memoryLimitRaised, memoryLimit };
+  }
 
+  /** The warnings for a CPU or memory reservation that max_cpu or max_memory caps. */
+  private reservationCapWarnings(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { k8sSet, requests }: KubernetesResources,
+    { hrCpus, hrMemory }: HostRequirements,
+    { cpuCapped, cpuRequest }: CpuReservation,
+    { memoryCapped, memoryRequest }: MemoryReservation,
+  ): TerraformLocal {
     const capWarnings = locals.add(
       "resource_cap_warnings",
       hcl`concat(
@@ -340,8 +488,17 @@ export class DevcontainerSizing extends Construct {
         ] : []
       )`,
     );
+    return capWarnings;
+  }
 
-    // --- Disk -------------------------------------------------------------------------------
+  /** The data volume's size: the parameter, raised by the repository's storage up to max_disk. */
+  private disk(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { storage, storageAmount }: KubernetesResources,
+    { hrStorage }: HostRequirements,
+  ): Disk {
+    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
     const requiredDisk = locals.add(
       "required_disk",
       hcl`${num(storageAmount)} != null ? ${num(storageAmount)} : ${num(hrStorage)}`,
@@ -367,8 +524,18 @@ export class DevcontainerSizing extends Construct {
         "hostRequirements.storage %s ignored: customizations.kubernetes storage %s is used instead",
         ${gib(num(hrStorage))}, jsonencode(${str(storage)}))] : []`,
     );
+    return { diskCapped, diskSize, storageWarnings };
+  }
 
-    // --- Ephemeral storage: passed through, limit raised to the request --------------------
+  /** Ephemeral storage: passed through, limit raised to the request. */
+  private ephemeralStorage(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    { cpuRequest, cpuLimitRaised }: CpuReservation,
+    { memoryRequest, memoryLimitRaised }: MemoryReservation,
+  ): EphemeralStorage {
+    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
     const maxEphemeralBytes = hcl`${maxEphemeral} * ${GIB}`;
     const maxEphemeralQuantity = hcl`format("%sGi", tostring(${maxEphemeral}))`;
     const ephemeralRequestCapped = locals.add(
@@ -405,8 +572,23 @@ export class DevcontainerSizing extends Construct {
         ${limitRaisedWarning("ephemeral-storage", ephemeralRaised, ephemeralRequest)}
       )`,
     );
+    return {
+      ephemeralRequestCapped,
+      ephemeralRequest,
+      ephemeralLimitCapped,
+      ephemeralLimit,
+      raisedWarnings,
+    };
+  }
 
-    // --- Extended resources and hugepages: limits only (request == limit in Kubernetes) -----
+  /** Extended resources and hugepages: limits only (request == limit in Kubernetes). */
+  private extendedResources(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    { hrGpuRequested }: HostRequirements,
+  ): ExtendedResources {
+    const maxExtended = props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES };
     const extendedNames = locals.add(
       "extended_resource_names",
       hcl`sort(setsubtract(setunion(keys(${any(requests)}), keys(${any(limits)})), ${STANDARD_RESOURCE_NAMES}))`,
@@ -455,6 +637,26 @@ export class DevcontainerSizing extends Construct {
       hcl`{ for name, value in { ${HOST_REQUIREMENTS_GPU_RESOURCE} = "1" } : name => value
         if ${any(hrGpuRequested)} && ${gpuAllowed} }`,
     );
+    return { extendedNames, extendedLimits, extendedWarnings, gpuLimits, allowedNames, gpuAllowed };
+  }
+
+  /** The warnings for a disk, ephemeral storage or GPU that an operator maximum caps. */
+  private quantityCapWarnings(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { requests, limits, storage }: KubernetesResources,
+    { hrStorage, hrGpu, hrGpuRequested }: HostRequirements,
+    { diskCapped, diskSize }: Disk,
+    {
+      ephemeralRequestCapped,
+      ephemeralRequest,
+      ephemeralLimitCapped,
+      ephemeralLimit,
+    }: EphemeralStorage,
+    { allowedNames, gpuAllowed }: ExtendedResources,
+  ): TerraformLocal {
+    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
+    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
     const quantityCapWarnings = locals.add(
       "quantity_cap_warnings",
       hcl`concat(
@@ -473,8 +675,17 @@ export class DevcontainerSizing extends Construct {
           ${str(hrGpu)}, ${HOST_REQUIREMENTS_GPU_RESOURCE}, ${allowedNames})] : []
       )`,
     );
+    return quantityCapWarnings;
+  }
 
-    // --- What goes on the container -----------------------------------------------------------
+  /** What goes on the container: its requests and limits, without nulls. */
+  private containerResources(
+    locals: NamedLocals,
+    { cpuRequest, cpuLimit }: CpuReservation,
+    { memoryRequest, memoryLimit }: MemoryReservation,
+    { ephemeralRequest, ephemeralLimit }: EphemeralStorage,
+    { gpuLimits, extendedLimits }: ExtendedResources,
+  ): ContainerResources {
     const standard = (cpu: TerraformLocal, memory: TerraformLocal, ephemeral: TerraformLocal) =>
       hcl`{ cpu = ${str(cpu)}, memory = ${str(memory)}, "ephemeral-storage" = ${str(ephemeral)} }`;
     const resourceRequests = locals.add(
@@ -489,8 +700,20 @@ export class DevcontainerSizing extends Construct {
           ${any(extendedLimits)}
         ) : name => value if value != null }`,
     );
+    return { resourceRequests, resourceLimits };
+  }
 
-    // --- Summary --------------------------------------------------------------------------------
+  /** Where the resources come from, and the "Resources (reserved / limit)" text. */
+  private resourcesSummary(
+    locals: NamedLocals,
+    { k8sSet, storage }: KubernetesResources,
+    { hrCpus, hrMemory, hrStorage }: HostRequirements,
+    { cpuRequest, cpuLimit }: CpuReservation,
+    { memoryRequest, memoryLimit }: MemoryReservation,
+    { diskSize }: Disk,
+    { extendedNames, gpuLimits }: ExtendedResources,
+    { resourceRequests, resourceLimits }: ContainerResources,
+  ): Locals<"source" | "summary"> {
     const source = locals.add(
       "resources_source",
       hcl`coalesce(join(" and ", compact([
@@ -522,7 +745,22 @@ export class DevcontainerSizing extends Construct {
       "resources_summary",
       hcl`try(nonsensitive(${str(summaryText)}), ${str(summaryText)})`,
     );
+    return { source, summary };
+  }
 
+  /** Every warning about the resources a repository asks for, in one list. */
+  private warningLines(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { invalidWarnings }: KubernetesResources,
+    { hrInvalid, hrIgnored }: HostRequirements,
+    capWarnings: TerraformLocal,
+    quantityCapWarnings: TerraformLocal,
+    { storageWarnings }: Disk,
+    { raisedWarnings }: EphemeralStorage,
+    { extendedWarnings }: ExtendedResources,
+  ): TerraformLocal {
+    const k8s = props.customizations;
     const warnings = locals.add(
       "resource_warnings",
       hcl`concat(
@@ -531,20 +769,6 @@ export class DevcontainerSizing extends Construct {
         ${any(extendedWarnings)}, ${any(storageWarnings)}
       )`,
     );
-
-    this.cpuRequest = str(cpuRequest);
-    this.cpuLimit = str(cpuLimit);
-    this.memoryRequest = str(memoryRequest);
-    this.memoryLimit = str(memoryLimit);
-    this.ephemeralStorageRequest = str(ephemeralRequest);
-    this.ephemeralStorageLimit = str(ephemeralLimit);
-    this.extendedResourceLimits = any(extendedLimits);
-    this.gpuLimits = any(gpuLimits);
-    this.requests = any(resourceRequests);
-    this.limits = any(resourceLimits);
-    this.diskSize = str(diskSize);
-    this.source = str(source);
-    this.summary = str(summary);
-    this.warnings = any(warnings);
+    return warnings;
   }
 }
