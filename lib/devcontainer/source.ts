@@ -78,6 +78,9 @@ export const VARIABLES_READ = 100;
 /** Places read per variable (`used_in`): enough to tell a mount-only variable from a used one. */
 export const VARIABLE_USES_READ = 100;
 
+/** A named local of DevcontainerSource, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: IResolvable, why?: string) => TerraformLocal;
+
 /**
  * Where a workspace's container comes from, and what its Dev Container configuration
  * says (apply time):
@@ -163,30 +166,11 @@ export class DevcontainerSource extends Construct {
       hcl`substr(replace(lower(format("ws-%s-%s", ${ws.id}, ${props.rebuild})), "/[^a-z0-9_.-]/", "-"), 0, 128)`,
     );
 
-    this.rebuildTracker = new TerraformData(this, "rebuild", { input: props.rebuild });
-
-    this.build = new DevcontainerbuilderBuild(this, "workspace", {
-      repository: props.repository,
-      branch: props.branch,
-      imageSpec: { tag: this.imageTag.asString },
-      // An expression (object or null); the binding passes tokens through as they are.
-      gitCredentials: props.gitCredentials as unknown as DevcontainerbuilderBuildGitCredentials,
-      lifecycle: { ignoreChanges: ["git_credentials"] },
-    });
-    // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
-    this.build.addOverride("lifecycle.replace_triggered_by", [
-      `${this.rebuildTracker.terraformResourceType}.${this.rebuildTracker.friendlyUniqueId}`,
-    ]);
-
-    // Addressed data.devcontainerbuilder_devcontainer.workspace, like the build: a scope of its own.
-    const metadata = new Construct(this, "metadata");
-    this.devcontainer = new DataDevcontainerbuilderDevcontainer(metadata, "workspace", {
-      count: ws.startCount,
-      registry: this.build.resolvedRegistry,
-      name: this.build.resolvedName,
-      tag: this.build.resolvedTag,
-      platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
-    });
+    ({
+      rebuildTracker: this.rebuildTracker,
+      build: this.build,
+      devcontainer: this.devcontainer,
+    } = this.imageBuild(props));
 
     const local = (name: string, expression: IResolvable, why?: string): TerraformLocal => {
       const created = new TerraformLocal(this, name, expression);
@@ -209,19 +193,88 @@ export class DevcontainerSource extends Construct {
       "lifecycle_scripts",
       hcl`try({ for hook, script in ${dc}.lifecycle_scripts : hook => script if script != null && script != "" }, {})`,
     );
+    ({ envScripts: this.envScripts, envScriptWarnings: this.envScriptWarnings } =
+      this.envScriptsThatFit(local, dc));
+    ({ vscodeExtensions: this.vscodeExtensions, extensionWarnings: this.extensionWarnings } =
+      this.extensions(local, dc));
+    this.vscodeSettings = local("vscode_settings", hcl`try(coalesce(${dc}.settings_json), "{}")`);
+    this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
+    this.warnings = this.serviceWarnings(local, dc);
+    ({ variables: this.variables, variableWarnings: this.variableWarnings } = this.variablesRead(
+      local,
+      dc,
+    ));
+    ({ ports: this.ports, portWarnings: this.portWarnings } = this.forwardPorts(local, dc));
+    // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
+    // concat(), not a for expression: the list is as long as the repository makes it, and
+    // DevcontainerMounts cuts it (MOUNTS_READ) before it walks it.
+    this.mounts = local("dc_mounts", hcl`try(concat(${dc}.mounts, []), [])`);
+    ({ configuration: this.configuration, configurationWarnings: this.configurationWarnings } =
+      this.configurationObject(local, dc));
+  }
+
+  /**
+   * The image build with its rebuild tracker, and the data source that reads the built image's
+   * configuration while the workspace starts.
+   */
+  private imageBuild(props: DevcontainerSourceProps): {
+    readonly rebuildTracker: TerraformData;
+    readonly build: DevcontainerbuilderBuild;
+    readonly devcontainer: DataDevcontainerbuilderDevcontainer;
+  } {
+    const rebuildTracker = new TerraformData(this, "rebuild", { input: props.rebuild });
+
+    const build = new DevcontainerbuilderBuild(this, "workspace", {
+      repository: props.repository,
+      branch: props.branch,
+      imageSpec: { tag: this.imageTag.asString },
+      // An expression (object or null); the binding passes tokens through as they are.
+      gitCredentials: props.gitCredentials as unknown as DevcontainerbuilderBuildGitCredentials,
+      lifecycle: { ignoreChanges: ["git_credentials"] },
+    });
+    // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
+    build.addOverride("lifecycle.replace_triggered_by", [
+      `${rebuildTracker.terraformResourceType}.${rebuildTracker.friendlyUniqueId}`,
+    ]);
+
+    // Addressed data.devcontainerbuilder_devcontainer.workspace, like the build: a scope of its own.
+    const metadata = new Construct(this, "metadata");
+    const devcontainer = new DataDevcontainerbuilderDevcontainer(metadata, "workspace", {
+      count: props.workspace.startCount,
+      registry: build.resolvedRegistry,
+      name: build.resolvedName,
+      tag: build.resolvedTag,
+      platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
+    });
+    return { rebuildTracker, build, devcontainer };
+  }
+
+  /** The env scripts the pod can carry, and a warning for each one too large. */
+  private envScriptsThatFit(
+    local: NewLocal,
+    dc: string,
+  ): { readonly envScripts: TerraformLocal; readonly envScriptWarnings: TerraformLocal } {
     // The pod gets each script as one environment variable, in base64: a longer one than the
     // kernel takes in one variable would make every start of the container fail.
     const fits = hcl`length(base64encode(script)) <= ${ENV_SCRIPT_MAX_BASE64}`;
-    this.envScripts = local(
+    const envScripts = local(
       "env_scripts",
       hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" && ${fits} }, {})`,
     );
-    this.envScriptWarnings = local(
+    const envScriptWarnings = local(
       "env_script_warnings",
       hcl`try([for kind, script in ${dc}.env_scripts : format(
         "%s is %d characters as base64, more than the %d one environment variable of the pod can carry; none of it is set.",
         kind, length(base64encode(script)), ${ENV_SCRIPT_MAX_BASE64}) if script != null && script != "" && !${fits}], [])`,
     );
+    return { envScripts, envScriptWarnings };
+  }
+
+  /** customizations.vscode extensions: the first EXTENSIONS_READ that are extension IDs. */
+  private extensions(
+    local: NewLocal,
+    dc: string,
+  ): { readonly vscodeExtensions: TerraformLocal; readonly extensionWarnings: TerraformLocal } {
     // An ID becomes an argument of `code-server --install-extension`: EXTENSION_ID_PATTERN only.
     const extensionValid = hcl`can(regex(${EXTENSION_ID_PATTERN}, extension))`;
     const extensionsGiven = local(
@@ -232,11 +285,11 @@ export class DevcontainerSource extends Construct {
       "extensions_read",
       hcl`slice(${extensionsGiven}, 0, min(length(${extensionsGiven}), ${EXTENSIONS_READ}))`,
     ).expression;
-    this.vscodeExtensions = local(
+    const vscodeExtensions = local(
       "vscode_extensions",
       hcl`try([for extension in ${extensionsRead} : extension if extension != null && extension != "" && ${extensionValid}], [])`,
     );
-    this.extensionWarnings = local(
+    const extensionWarnings = local(
       "extension_warnings",
       hcl`concat(
         length(${extensionsGiven}) > ${EXTENSIONS_READ} ? [format("customizations.vscode.extensions lists %d entries; only the first ${EXTENSIONS_READ} are read.", length(${extensionsGiven}))] : [],
@@ -245,33 +298,51 @@ export class DevcontainerSource extends Construct {
         ${quotedForWarning(hcl`extension`)}) if extension != null && extension != "" && !${extensionValid}], [])
       )`,
     );
-    this.vscodeSettings = local("vscode_settings", hcl`try(coalesce(${dc}.settings_json), "{}")`);
-    this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
+    return { vscodeExtensions, extensionWarnings };
+  }
+
+  /** The service's warnings about the configuration, the first SERVICE_WARNINGS_READ of them. */
+  private serviceWarnings(local: NewLocal, dc: string): TerraformLocal {
     const warningsGiven = local(
       "dc_warnings_given",
       hcl`try(concat(${dc}.warnings, []), [])`,
     ).expression;
-    this.warnings = local(
+    return local(
       "dc_warnings",
       hcl`concat(
         try([for warning in slice(${warningsGiven}, 0, min(length(${warningsGiven}), ${SERVICE_WARNINGS_READ})) : warning if warning != null && warning != ""], []),
         length(${warningsGiven}) > ${SERVICE_WARNINGS_READ} ? [format("The service reported %d more warnings about the configuration; only the first ${SERVICE_WARNINGS_READ} are shown.", length(${warningsGiven}) - ${SERVICE_WARNINGS_READ})] : []
       )`,
     );
+  }
+
+  /** The variables the configuration references, the first VARIABLES_READ of them. */
+  private variablesRead(
+    local: NewLocal,
+    dc: string,
+  ): { readonly variables: TerraformLocal; readonly variableWarnings: TerraformLocal } {
     const variablesGiven = local(
       "variables_given",
       hcl`try(concat(${dc}.variables, []), [])`,
     ).expression;
-    this.variables = local(
+    const variables = local(
       "variables",
       hcl`try([for variable in slice(${variablesGiven}, 0, min(length(${variablesGiven}), ${VARIABLES_READ})) :
         merge(variable, { used_in = try(slice(variable.used_in, 0, min(length(variable.used_in), ${VARIABLE_USES_READ})), []) })
         if variable != null], [])`,
     );
-    this.variableWarnings = local(
+    const variableWarnings = local(
       "variable_warnings",
       hcl`length(${variablesGiven}) > ${VARIABLES_READ} ? [format("The configuration references %d variables; only the first ${VARIABLES_READ} are read (the rest are not asked for).", length(${variablesGiven}))] : []`,
     );
+    return { variables, variableWarnings };
+  }
+
+  /** forwardPorts: one entry per TCP port, its label made a display name, and the warnings. */
+  private forwardPorts(
+    local: NewLocal,
+    dc: string,
+  ): { readonly ports: TerraformLocal; readonly portWarnings: TerraformLocal } {
     // Only real TCP port numbers become apps; the rest is reported in portWarnings.
     // (try() around the test: && does not short-circuit on a null or a string.)
     const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
@@ -309,11 +380,11 @@ export class DevcontainerSource extends Construct {
       hcl`{ for position, port in ${validPorts} : tostring(port.port) => position... }`,
     ).asAnyMap;
     const firstOfPort = hcl`${firstPositions}[tostring(port.port)][0] == position`;
-    this.ports = local(
+    const ports = local(
       "ports",
       hcl`[for position, port in ${validPorts} : port if ${firstOfPort}]`,
     );
-    this.portWarnings = local(
+    const portWarnings = local(
       "port_warnings",
       hcl`try(concat(
         ${forwardPortsListed} > ${FORWARD_PORTS_READ} ? [format("forwardPorts lists %d entries; only the first ${FORWARD_PORTS_READ} are read.", ${forwardPortsListed})] : [],
@@ -328,10 +399,14 @@ export class DevcontainerSource extends Construct {
           "forwardPorts lists port %d more than once; it gets one app.", port)]
       ), [])`,
     );
-    // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
-    // concat(), not a for expression: the list is as long as the repository makes it, and
-    // DevcontainerMounts cuts it (MOUNTS_READ) before it walks it.
-    this.mounts = local("dc_mounts", hcl`try(concat(${dc}.mounts, []), [])`);
+    return { ports, portWarnings };
+  }
+
+  /** The merged configuration as an object, and a warning when it is not one. */
+  private configurationObject(
+    local: NewLocal,
+    dc: string,
+  ): { readonly configuration: TerraformLocal; readonly configurationWarnings: TerraformLocal } {
     // merge() rejects anything but an object (it skips null), so a JSON list or string also
     // becomes {}, and text that is no JSON decodes to false, which merge() rejects too.
     // Decoded once: the text is the repository's whole configuration (up to preview's 1 MiB).
@@ -339,10 +414,11 @@ export class DevcontainerSource extends Construct {
       "dc_configuration_decoded",
       hcl`try(jsondecode(${dc}.configuration_json), false)`,
     ).expression;
-    this.configuration = local("dc_configuration", hcl`try(merge({}, ${decoded}), {})`);
-    this.configurationWarnings = local(
+    const configuration = local("dc_configuration", hcl`try(merge({}, ${decoded}), {})`);
+    const configurationWarnings = local(
       "configuration_warnings",
       hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, ${decoded})) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,
     );
+    return { configuration, configurationWarnings };
   }
 }
