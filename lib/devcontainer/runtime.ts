@@ -10,7 +10,7 @@
  * (a hostname that is not a DNS label, a host alias whose IP is not an IP, …) are dropped
  * with a warning naming field and value, so they cannot fail the apply.
  */
-import { Construct, type IResolvable, Token } from "../core/cdk";
+import { Construct, type IResolvable, type TerraformLocal, Token } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 import type {
@@ -102,6 +102,29 @@ export const HOST_ALIAS_HOSTNAMES_READ = 20;
 /** Size of /dev/shm without `--shm-size` (Docker's default). */
 export const DEFAULT_SHM_SIZE = "64Mi";
 
+/** The container's privileges, from capAdd, privileged and seccomp. */
+type Privileges = {
+  readonly [
+    name in
+      | "capabilitiesRequested"
+      | "capabilitiesAdd"
+      | "capabilitiesDropped"
+      | "privileged"
+      | "seccompProfiles"
+      | "levelMet"
+  ]: TerraformLocal;
+};
+/** The pod's init, /dev/shm and hostname settings, and the tests their warnings read. */
+interface PodSettings {
+  readonly shareProcessNamespace: TerraformLocal;
+  readonly shmSizeLimit: TerraformLocal;
+  readonly hostname: TerraformLocal;
+  readonly shmValid: IResolvable;
+  readonly hostnameValid: IResolvable;
+}
+/** A named local of DevcontainerRuntime, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
+
 export interface DevcontainerRuntimeProps {
   /**
    * The metadata's `runtime` object: `cap_add`, `privileged`, `seccomp_unconfined`, `init`,
@@ -167,6 +190,35 @@ export class DevcontainerRuntime extends Construct {
     const restricted = local("pod_security_restricted", hcl`${level} == "restricted"`);
     const isRestricted = restricted.asBoolean;
 
+    const r = this.requested(local, runtime).asAnyMap;
+    const privileges = this.privileges(local, props, r, allowed, isRestricted);
+    const pod = this.podSettings(local, r);
+    const hostAliases = this.hostAliasesOf(local, r);
+    const warnings = this.warningLines(
+      local,
+      props,
+      r,
+      allowed,
+      isRestricted,
+      privileges,
+      pod,
+      hostAliases.hostAliasChecks,
+    );
+
+    this.capabilitiesAdd = privileges.capabilitiesAdd.asList;
+    this.restricted = restricted.expression as IResolvable;
+    this.levelMet = privileges.levelMet.asString;
+    this.privileged = privileges.privileged.asBoolean;
+    this.seccompProfiles = privileges.seccompProfiles.expression as IResolvable;
+    this.shareProcessNamespace = pod.shareProcessNamespace.asBoolean;
+    this.shmSizeLimit = pod.shmSizeLimit.asString;
+    this.hostname = pod.hostname.asString;
+    this.hostAliases = hostAliases.hostAliases.expression as IResolvable;
+    this.warnings = warnings.asList;
+  }
+
+  /** `runtime_requested`: everything the metadata's runtime object asks for, normalized. */
+  private requested(local: NewLocal, runtime: HclValue): TerraformLocal {
     // Everything read from the metadata, normalized: capability names upper case without
     // `CAP_` (Docker accepts both; Kubernetes wants the bare name), hostnames lower case
     // (DNS names are case-insensitive; Kubernetes accepts only lower case). Lists are cut
@@ -188,7 +240,7 @@ export class DevcontainerRuntime extends Construct {
       hcl`{ for position, c in ${capabilitiesNormalized} : c => position... }`,
     ).expression;
     const hostAliasesGiven = hcl`try(concat(${runtime}.host_aliases, []), [])`;
-    const requested = local(
+    return local(
       "runtime_requested",
       hcl`{
         capabilities = [for position, c in ${capabilitiesNormalized} : c if ${capabilityFirst}[c][0] == position],
@@ -211,8 +263,16 @@ export class DevcontainerRuntime extends Construct {
         ], []),
       }`,
     );
-    const r = requested.asAnyMap;
+  }
 
+  /** What the container may do: the capabilities it adds, privileged, seccomp, and the level it meets. */
+  private privileges(
+    local: NewLocal,
+    props: DevcontainerRuntimeProps,
+    r: HclValue,
+    allowed: HclValue,
+    isRestricted: IResolvable,
+  ): Privileges {
     // Only names the runtime knows: an unknown one (FOO_BAR, a typo) would keep the pod from
     // starting, so it is dropped with the "is not a capability name" warning.
     const capabilitiesRequested = local(
@@ -244,6 +304,18 @@ export class DevcontainerRuntime extends Construct {
           || length([for c in ${capabilitiesAdd.asList} : c if !contains(${BASELINE_CAPABILITIES}, c)]) > 0
         ? "privileged" : "baseline"`,
     );
+    return {
+      capabilitiesRequested,
+      capabilitiesAdd,
+      capabilitiesDropped,
+      privileged,
+      seccompProfiles,
+      levelMet,
+    };
+  }
+
+  /** The pod's init, /dev/shm size and hostname, and the tests of the latter two. */
+  private podSettings(local: NewLocal, r: HclValue): PodSettings {
     const shareProcessNamespace = local("share_process_namespace", hcl`${r}.init`);
 
     const shmValid = hcl`try(floor(${r}.shm_size_bytes) == ${r}.shm_size_bytes && ${r}.shm_size_bytes > 0, false)`;
@@ -255,7 +327,14 @@ export class DevcontainerRuntime extends Construct {
     // A pod hostname must be a DNS label (RFC 1123).
     const hostnameValid = hcl`can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ${r}.hostname))`;
     const hostname = local("hostname", hcl`${hostnameValid} ? ${r}.hostname : null`);
+    return { shareProcessNamespace, shmSizeLimit, hostname, shmValid, hostnameValid };
+  }
 
+  /** The host aliases Kubernetes accepts, and each one's checks. */
+  private hostAliasesOf(
+    local: NewLocal,
+    r: HclValue,
+  ): { readonly hostAliasChecks: TerraformLocal; readonly hostAliases: TerraformLocal } {
     // Kubernetes rejects a host alias whose IP is not an IP address (Docker's `host-gateway`
     // has no pod equivalent) and hostnames that are not DNS subdomains. The pattern admits
     // only IP characters; an IPv6 address (any ":") must also parse, which cidrhost() does.
@@ -279,8 +358,22 @@ export class DevcontainerRuntime extends Construct {
         if a.ip_valid && length(a.hostnames) > 0
       ]`,
     );
+    return { hostAliasChecks, hostAliases };
+  }
 
-    const warnings = local(
+  /** `runtime_warnings`: every setting the pod does not get, and why. */
+  private warningLines(
+    local: NewLocal,
+    props: DevcontainerRuntimeProps,
+    r: HclValue,
+    allowed: HclValue,
+    isRestricted: IResolvable,
+    { capabilitiesDropped, capabilitiesRequested }: Privileges,
+    { shmValid, hostnameValid }: PodSettings,
+    hostAliasChecks: TerraformLocal,
+  ): TerraformLocal {
+    const uid = props.uid ?? 1000;
+    return local(
       "runtime_warnings",
       hcl`concat(
         length(${capabilitiesDropped.asList}) > 0 ? [format(${isRestricted}
@@ -326,17 +419,6 @@ export class DevcontainerRuntime extends Construct {
         )])
       )`,
     );
-
-    this.capabilitiesAdd = capabilitiesAdd.asList;
-    this.restricted = restricted.expression as IResolvable;
-    this.levelMet = levelMet.asString;
-    this.privileged = privileged.asBoolean;
-    this.seccompProfiles = seccompProfiles.expression as IResolvable;
-    this.shareProcessNamespace = shareProcessNamespace.asBoolean;
-    this.shmSizeLimit = shmSizeLimit.asString;
-    this.hostname = hostname.asString;
-    this.hostAliases = hostAliases.expression as IResolvable;
-    this.warnings = warnings.asList;
   }
 
   /**

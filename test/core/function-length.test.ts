@@ -28,7 +28,6 @@ const DEVCONTAINER_FOLLOW_UP: readonly string[] = [
   "lib/devcontainer/mounts.ts: DevcontainerMounts.constructor",
   "lib/devcontainer/placement.ts: DevcontainerPlacement.constructor",
   "lib/devcontainer/pod.ts: DevcontainerPod.constructor",
-  "lib/devcontainer/runtime.ts: DevcontainerRuntime.constructor",
   "lib/devcontainer/template-variables.ts: DevcontainerTemplateVariables.constructor",
   "lib/devcontainer/warnings.ts: DevcontainerWarnings.constructor",
   "lib/devcontainer/workspace-folder.ts: DevcontainerWorkspaceFolder.constructor",
