@@ -16,7 +16,7 @@
  * kubernetes_deployment_v1 (cdktf's typed dynamic blocks cannot sit inside the list of
  * containers, nor nest, so these are raw overrides).
  */
-import { Construct, Fn, type IResolvable, Token } from "../core/cdk";
+import { Construct, Fn, type IResolvable, type TerraformLocal, Token } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 import type {
@@ -46,6 +46,9 @@ const BASENAME_PLACEHOLDERS = [
   "${containerWorkspaceFolderBasename}",
   "${localWorkspaceFolderBasename}",
 ];
+
+/** A named local of DevcontainerMounts, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
 
 export interface DevcontainerMountsProps {
   /**
@@ -120,18 +123,51 @@ export class DevcontainerMounts extends Construct {
       : props.claimName;
     const mounted = hcl`${props.workspaceFolderMounted} == true`;
     const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
+    const requests = this.mountRequests(local, props, folder);
+    const { decisions, kept } = this.mountDecisions(
+      local,
+      props,
+      requests,
+      mounted,
+      folderMountPath,
+    );
+    const { volumeMounts, podVolumes } = this.volumes(
+      local,
+      props,
+      kept,
+      folderMountPath,
+      claimName,
+    );
+    const seeds = this.seeds(local, props, kept, mounted, folder, repositoryFolder);
+    const warnings = this.warningLines(local, props, decisions);
+
+    this.volumeMounts = volumeMounts.expression as IResolvable;
+    this.podVolumes = podVolumes.expression as IResolvable;
+    this.seedVolumeDirs = seeds.seedVolumeDirs.asList;
+    this.seedVolumes = seeds.seedVolumes.asList;
+    this.seedMountPointDirs = seeds.seedMountPointDirs.asList;
+    this.warnings = warnings.asList;
+  }
+
+  /**
+   * `mount_requests`: each requested mount, the first MOUNTS_READ of them, normalized:
+   * placeholders substituted, surrounding spaces and trailing slashes removed, repeated slashes
+   * collapsed, an empty source meaning an anonymous volume.
+   */
+  private mountRequests(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    folder: HclValue,
+  ): TerraformLocal {
     const substitute = (text: HclValue) =>
       hcl`replace(replace(replace(replace(replace(${text},
         ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${folder})),
         ${FOLDER_PLACEHOLDERS[0]}, ${folder}), ${FOLDER_PLACEHOLDERS[1]}, ${folder}),
         ${"${devcontainerId}"}, ${props.workspaceId})`;
 
-    // Each requested mount, normalized: placeholders substituted, surrounding spaces and
-    // trailing slashes removed, repeated slashes collapsed, an empty source meaning an
-    // anonymous volume.
     // Every request costs each plan and apply time, and no workspace needs this many: the
     // rest is not read (mount_warnings says so). Cut at the end, so indexes stay the same.
-    const requests = local(
+    return local(
       "mount_requests",
       hcl`try([
         for i, m in slice(${props.mounts}, 0, min(length(${props.mounts}), ${MOUNTS_READ})) : {
@@ -144,7 +180,16 @@ export class DevcontainerMounts extends Construct {
         }
       ], [])`,
     );
+  }
 
+  /** Each mount's problem, if any, and the mounts that have none. */
+  private mountDecisions(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    requests: TerraformLocal,
+    mounted: IResolvable,
+    folderMountPath: IResolvable,
+  ): { readonly decisions: TerraformLocal; readonly kept: TerraformLocal } {
     // Paths the pod mounts anyway, with what the warning calls them.
     const reserved = hcl`[
       { path = "/workspaces", what = "/workspaces" },
@@ -187,7 +232,17 @@ export class DevcontainerMounts extends Construct {
       "kept_mounts",
       hcl`[for d in ${decisions.expression} : d if d.problem == null]`,
     );
+    return { decisions, kept };
+  }
 
+  /** The container's volume mounts and the pod's volumes: the fixed ones and the kept mounts. */
+  private volumes(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    kept: TerraformLocal,
+    folderMountPath: IResolvable,
+    claimName: HclValue,
+  ): { readonly volumeMounts: TerraformLocal; readonly podVolumes: TerraformLocal } {
     const volumeMounts = local(
       "volume_mounts",
       hcl`concat(
@@ -219,7 +274,22 @@ export class DevcontainerMounts extends Construct {
         } if m.kind == "tmpfs"]
       )`,
     );
+    return { volumeMounts, podVolumes };
+  }
 
+  /** What seed-home creates: each volume's directory, its seed, and the mount points' directories. */
+  private seeds(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    kept: TerraformLocal,
+    mounted: IResolvable,
+    folder: HclValue,
+    repositoryFolder: HclValue,
+  ): {
+    readonly seedVolumeDirs: TerraformLocal;
+    readonly seedVolumes: TerraformLocal;
+    readonly seedMountPointDirs: TerraformLocal;
+  } {
     const seedVolumeDirs = local(
       "seed_volume_dirs",
       hcl`distinct([for m in ${kept.expression} : m.volume_dir if m.kind == "volume"])`,
@@ -245,8 +315,16 @@ export class DevcontainerMounts extends Construct {
         ]), null)
       ]))`,
     );
+    return { seedVolumeDirs, seedVolumes, seedMountPointDirs };
+  }
 
-    const warnings = local(
+  /** `mount_warnings`: one line per mount that is not mounted, and why. */
+  private warningLines(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    decisions: TerraformLocal,
+  ): TerraformLocal {
+    return local(
       "mount_warnings",
       hcl`concat(can(slice(${props.mounts}, 0, 0)) && try(length(${props.mounts}), 0) > ${MOUNTS_READ} ? [format("mounts lists %d entries; only the first ${MOUNTS_READ} are read.", length(${props.mounts}))] : [], [
         for d in ${decisions.expression} : (
@@ -261,13 +339,6 @@ export class DevcontainerMounts extends Construct {
         ) if d.problem != null
       ])`,
     );
-
-    this.volumeMounts = volumeMounts.expression as IResolvable;
-    this.podVolumes = podVolumes.expression as IResolvable;
-    this.seedVolumeDirs = seedVolumeDirs.asList;
-    this.seedVolumes = seedVolumes.asList;
-    this.seedMountPointDirs = seedMountPointDirs.asList;
-    this.warnings = warnings.asList;
   }
 
   /**
