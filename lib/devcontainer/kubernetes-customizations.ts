@@ -100,7 +100,23 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       hcl`[for entry in ${firstEntries} : entry if can(keys(entry))]`,
     );
     const entries = this.entries.asList;
+    const given = this.resourcesAndSelector(locals, entries);
+    ({ requests: this.requests, limits: this.limits } = given);
+    ({ nodeSelector: this.nodeSelector, nodeSelectorJson: this.nodeSelectorJson } = given);
+    ({ storage: this.storage, rejectedStorage: this.rejectedStorage } = this.storageGiven(
+      locals,
+      entries,
+    ));
+    const tolerations = this.tolerationsGiven(locals, entries);
+    this.tolerations = tolerations.tolerations;
+    ({
+      resourceShapeWarnings: this.resourceShapeWarnings,
+      placementShapeWarnings: this.placementShapeWarnings,
+    } = this.shapeWarnings(locals, listed, firstEntries, entries, given, tolerations));
+  }
 
+  /** The merged resources and nodeSelector, their first KUBERNETES_NAMES_READ names described. */
+  private resourcesAndSelector(locals: NamedLocals, entries: string[]): MergedMaps {
     /** The first KUBERNETES_NAMES_READ names of a merged map, with their values. */
     const firstNames = (merged: IResolvable) =>
       hcl`{ for name in slice(keys(${merged}), 0, min(length(${merged}), ${KUBERNETES_NAMES_READ})) : name => ${merged}[name] }`;
@@ -114,22 +130,35 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const selectorMerged = merged("k8s_node_selector_merged", "nodeSelector");
     const described = (map: IResolvable) =>
       hcl`{ for name, value in ${firstNames(map)} : name => { value = ${scalarString("value", '""')}, json = jsonencode(value) } }`;
-    this.requests = locals.add("k8s_requests_given", described(requestsMerged)).expression;
-    this.limits = locals.add("k8s_limits_given", described(limitsMerged)).expression;
+    const requests = locals.add("k8s_requests_given", described(requestsMerged)).expression;
+    const limits = locals.add("k8s_limits_given", described(limitsMerged)).expression;
     // A value that is no string or number (true, null, an object) is null here, and invalid:
     // "" would be a valid label value that pins the pod to nodes the repository never named.
     const givenSelector = firstNames(selectorMerged);
-    this.nodeSelector = locals.add(
+    const nodeSelector = locals.add(
       "k8s_node_selector_given",
       hcl`{ for name, value in ${givenSelector} : name => ${scalarString("value", "null")} }`,
     ).expression;
-    this.nodeSelectorJson = locals.add(
+    const nodeSelectorJson = locals.add(
       "k8s_node_selector_json",
       hcl`{ for name, value in ${givenSelector} : name => jsonencode(value) }`,
     ).expression;
-    const tooManyNames = (map: IResolvable, what: string) =>
-      hcl`length(${map}) > ${KUBERNETES_NAMES_READ} ? [format(${`customizations.kubernetes ${what} names %d entries; only the first ${KUBERNETES_NAMES_READ} (in name order) are read.`}, length(${map}))] : []`;
+    return {
+      requestsMerged,
+      limitsMerged,
+      selectorMerged,
+      requests,
+      limits,
+      nodeSelector,
+      nodeSelectorJson,
+    };
+  }
 
+  /** The last storage that is a string or number, and the JSON of those that are neither. */
+  private storageGiven(
+    locals: NamedLocals,
+    entries: string[],
+  ): { readonly storage: IResolvable; readonly rejectedStorage: IResolvable } {
     // An empty string means unset, as null does (no warning).
     const storageValues = locals.add(
       "k8s_storage_values",
@@ -137,28 +166,19 @@ export class DevcontainerKubernetesCustomizations extends Construct {
         value = ${scalarString("entry.storage", '""')}, json = jsonencode(entry.storage)
       } if try(entry.storage, null) != null && try(entry.storage, null) != ""]`,
     );
-    this.storage = locals.add(
+    const storage = locals.add(
       "k8s_storage_given",
       hcl`try(reverse([for storage in ${storageValues.asList} : storage if storage.value != ""])[0], null)`,
     ).expression;
-    this.rejectedStorage = locals.add(
+    const rejectedStorage = locals.add(
       "k8s_storage_rejected",
       hcl`[for storage in ${storageValues.asList} : storage.json if storage.value == ""]`,
     ).expression;
+    return { storage, rejectedStorage };
+  }
 
-    // The JSON field names of a toleration, by the names the kubernetes provider uses.
-    const fields = {
-      key: "key",
-      operator: "operator",
-      value: "value",
-      effect: "effect",
-      toleration_seconds: "tolerationSeconds",
-    };
-    // A field set to something else than a string or number: reading it as null would change
-    // what the toleration means (no tolerationSeconds tolerates NoExecute forever).
-    const malformed = (toleration: string) =>
-      hcl`anytrue([for source in values(${fields}) :
-        try(${hclRaw(toleration)}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${hclRaw(toleration)}[source])))])`;
+  /** The first TOLERATIONS_READ tolerations, normalized, each kept once. */
+  private tolerationsGiven(locals: NamedLocals, entries: string[]): Tolerations {
     // All entries' tolerations in order (concat() is linear; flatten() would also open a
     // toleration that is itself a list), then the first TOLERATIONS_READ of them.
     const tolerationsListed = locals.add(
@@ -172,7 +192,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const normalized = locals.add(
       "k8s_tolerations_normalized",
       hcl`[for toleration in ${tolerationsRead} : {
-            for field, source in ${fields} : field => ${scalarString("try(toleration[source], null)", "null")}
+            for field, source in ${TOLERATION_FIELDS} : field => ${scalarString("try(toleration[source], null)", "null")}
           } if can(keys(toleration)) && !${malformed("toleration")}]`,
     ).expression;
     // A toleration listed twice is kept once, at its first place: each one's first position
@@ -181,10 +201,24 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       "k8s_tolerations_first_position",
       hcl`{ for position, toleration in ${normalized} : jsonencode(toleration) => position... }`,
     ).expression;
-    this.tolerations = locals.add(
+    const tolerations = locals.add(
       "k8s_tolerations_given",
       hcl`[for position, toleration in ${normalized} : toleration if ${firstPosition}[jsonencode(toleration)][0] == position]`,
     ).expression;
+    return { tolerations, tolerationsListed, tolerationsRead };
+  }
+
+  /** Warning lines for the pieces of the wrong type the sizing and the placement skip. */
+  private shapeWarnings(
+    locals: NamedLocals,
+    listed: IResolvable,
+    firstEntries: IResolvable,
+    entries: string[],
+    { requestsMerged, limitsMerged, selectorMerged }: MergedMaps,
+    { tolerationsListed, tolerationsRead }: Tolerations,
+  ): { readonly resourceShapeWarnings: IResolvable; readonly placementShapeWarnings: IResolvable } {
+    const tooManyNames = (map: IResolvable, what: string) =>
+      hcl`length(${map}) > ${KUBERNETES_NAMES_READ} ? [format(${`customizations.kubernetes ${what} names %d entries; only the first ${KUBERNETES_NAMES_READ} (in name order) are read.`}, length(${map}))] : []`;
 
     // A field that is set (not null) but of a type nothing here reads.
     const notObject = (path: string) =>
@@ -196,7 +230,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const known = KUBERNETES_CUSTOMIZATION_KEYS;
     const unknownKeys = hcl`[for key in slice(keys(entry), 0, min(length(entry), ${UNKNOWN_KEYS_NAMED + known.length})) : key if !contains(${known}, key)]`;
     const unknownCount = hcl`(length(entry) - length([for key in ${known} : key if can(entry[key])]))`;
-    this.resourceShapeWarnings = locals.add(
+    const resourceShapeWarnings = locals.add(
       "k8s_resource_shape_warnings",
       hcl`concat(
         length(${listed}) > ${KUBERNETES_ENTRIES_READ} ? [format(${`customizations.kubernetes lists %d entries; only the first ${KUBERNETES_ENTRIES_READ} are read.`}, length(${listed}))] : [],
@@ -217,7 +251,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
         ${notObject("resources.limits")}
       )`,
     ).expression;
-    this.placementShapeWarnings = locals.add(
+    const placementShapeWarnings = locals.add(
       "k8s_placement_shape_warnings",
       hcl`concat(
         ${notObject("nodeSelector")},
@@ -230,8 +264,41 @@ export class DevcontainerKubernetesCustomizations extends Construct {
           if !can(keys(toleration)) || ${malformed("toleration")}]
       )`,
     ).expression;
+    return { resourceShapeWarnings, placementShapeWarnings };
   }
 }
+
+/** The merged maps of resources and nodeSelector, and what is given in them. */
+interface MergedMaps {
+  readonly requestsMerged: IResolvable;
+  readonly limitsMerged: IResolvable;
+  readonly selectorMerged: IResolvable;
+  readonly requests: IResolvable;
+  readonly limits: IResolvable;
+  readonly nodeSelector: IResolvable;
+  readonly nodeSelectorJson: IResolvable;
+}
+
+/** The tolerations given, listed and read. */
+interface Tolerations {
+  readonly tolerations: IResolvable;
+  readonly tolerationsListed: IResolvable;
+  readonly tolerationsRead: IResolvable;
+}
+
+// The JSON field names of a toleration, by the names the kubernetes provider uses.
+const TOLERATION_FIELDS = {
+  key: "key",
+  operator: "operator",
+  value: "value",
+  effect: "effect",
+  toleration_seconds: "tolerationSeconds",
+};
+// A field set to something else than a string or number: reading it as null would change
+// what the toleration means (no tolerationSeconds tolerates NoExecute forever).
+const malformed = (toleration: string) =>
+  hcl`anytrue([for source in values(${TOLERATION_FIELDS}) :
+      try(${hclRaw(toleration)}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${hclRaw(toleration)}[source])))])`;
 
 /**
  * HCL for "a string or number as its string, anything else `fallback`". The JSON text

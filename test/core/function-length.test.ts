@@ -24,7 +24,6 @@ const REASON = /^\s*\/\/ long: \S/;
  * the list; an entry that is no longer long without a reason fails, so the list cannot rot.
  */
 const DEVCONTAINER_FOLLOW_UP: readonly string[] = [
-  "lib/devcontainer/kubernetes-customizations.ts: DevcontainerKubernetesCustomizations.constructor",
   "lib/devcontainer/placement.ts: DevcontainerPlacement.constructor",
   "lib/devcontainer/pod.ts: DevcontainerPod.constructor",
   "lib/devcontainer/warnings.ts: DevcontainerWarnings.constructor",
