@@ -9,7 +9,7 @@
  * with a segment over {@link MAX_SEGMENT_BYTES}. Repeated `/` are collapsed silently, as
  * trailing ones are removed.
  */
-import { Construct, type IResolvable } from "../core/cdk";
+import { Construct, type IResolvable, type TerraformLocal } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning, REPO_NAME_PATTERN, WORKSPACE_FOLDER_PATTERN } from "./repository-values";
@@ -96,6 +96,29 @@ export interface DevcontainerWorkspaceFolderProps {
   readonly localPrefix?: string;
 }
 
+/** A named local of DevcontainerWorkspaceFolder, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
+
+/**
+ * Whether `path` can be the folder: it reaches the vscode-desktop link unencoded, the IDE
+ * modules' scripts, our scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's
+ * characters (so no unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
+ */
+function validFolder(path: string): IResolvable {
+  return hcl`try(
+      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${path})) &&
+      !can(regex("(^|/)[.][.]?(/|$)", ${path})) &&
+      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${path}), false)`;
+}
+
+/**
+ * Whether a valid `path` has a segment too long to create (the pattern is ASCII: a character
+ * is a byte); with a system directory, a valid folder the container cannot have.
+ */
+function tooLong(path: string): IResolvable {
+  return hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
+}
+
 /**
  * Locals (with `localPrefix`): `repo_name`, `workspace_folder`, `workspace_folder_basename`,
  * `repository_folder`, `workspace_folder_mounted`, `workspace_folder_mount_path`,
@@ -131,6 +154,26 @@ export class DevcontainerWorkspaceFolder extends Construct {
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);
 
+    const { repoNameRequested, repoName } = this.repositoryName(local, props);
+    const workspaceFolder = this.workspaceFolder(local, props, repoName);
+    const { folder, basename } = workspaceFolder;
+    const target = this.cloneFolder(local, props, repoName, folder);
+    const warnings = this.warningLines(local, repoNameRequested, repoName, workspaceFolder, target);
+
+    this.repoName = repoName.asString;
+    this.path = folder.asString;
+    this.basename = basename.asString;
+    this.repositoryFolder = target.repositoryFolder.asString;
+    this.mounted = target.mounted.asBoolean;
+    this.mountPath = target.mountPath.asString;
+    this.warnings = warnings.asList;
+  }
+
+  /** The repository's name, as requested and as a folder name can be. */
+  private repositoryName(
+    local: NewLocal,
+    props: DevcontainerWorkspaceFolderProps,
+  ): { readonly repoNameRequested: TerraformLocal; readonly repoName: TerraformLocal } {
     // The last segment after a "/" or ":" (so scp-style `git@host:repo.git` gives `repo`),
     // trailing slashes and `.git` removed.
     const repoNameRequested = local(
@@ -143,7 +186,15 @@ export class DevcontainerWorkspaceFolder extends Construct {
       hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested.asString})) &&
         !contains([".", ".."], ${repoNameRequested.asString}), false) ? ${repoNameRequested.asString} : ${FALLBACK_REPO_NAME}`,
     );
+    return { repoNameRequested, repoName };
+  }
 
+  /** The workspace folder: workspaceFolder with its placeholders, if it passes the checks. */
+  private workspaceFolder(
+    local: NewLocal,
+    props: DevcontainerWorkspaceFolderProps,
+    repoName: TerraformLocal,
+  ): WorkspaceFolder {
     const requested = local(
       "workspace_folder_requested",
       hcl`replace(replace(replace(replace(
@@ -157,16 +208,6 @@ export class DevcontainerWorkspaceFolder extends Construct {
     // Repeated slashes collapsed before any comparison (`//workspaces` is `/workspaces`).
     const normalized = local("workspace_folder_normalized", collapseSlashes(requested.asString));
 
-    // The folder reaches the vscode-desktop link unencoded, the IDE modules' scripts, our
-    // scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's characters (so no
-    // unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
-    const validFolder = (path: string) => hcl`try(
-      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${path})) &&
-      !can(regex("(^|/)[.][.]?(/|$)", ${path})) &&
-      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${path}), false)`;
-    // A valid folder the container cannot have: a system directory, or a segment too long to
-    // create (the pattern is ASCII: a character is a byte).
-    const tooLong = (path: string) => hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
     const valid = validFolder(normalized.asString);
     const systemPath = isSystemPath(normalized.asString);
     const longSegment = tooLong(normalized.asString);
@@ -176,7 +217,16 @@ export class DevcontainerWorkspaceFolder extends Construct {
       hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
     );
     const basename = local("workspace_folder_basename", hcl`basename(${folder.asString})`);
+    return { requested, folder, basename, valid, systemPath, longSegment };
+  }
 
+  /** Where the clone goes (workspaceMount's target when usable), and whether it gets a mount. */
+  private cloneFolder(
+    local: NewLocal,
+    props: DevcontainerWorkspaceFolderProps,
+    repoName: TerraformLocal,
+    folder: TerraformLocal,
+  ): RepositoryFolder {
     // workspaceMount's target: the value of its target (or dst, destination) key, with the
     // placeholders the tools substitute; `${containerWorkspaceFolder}` is the workspace folder.
     const mountTargetRequested = local(
@@ -208,7 +258,18 @@ export class DevcontainerWorkspaceFolder extends Construct {
       "workspace_folder_mount_path",
       hcl`${mounted.asBoolean} ? ${repo} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`,
     );
-    const warnings = local(
+    return { mountTargetRequested, targetUsable, repositoryFolder, mounted, mountPath };
+  }
+
+  /** `workspace_folder_warnings`: one line per value the folders cannot use. */
+  private warningLines(
+    local: NewLocal,
+    repoNameRequested: TerraformLocal,
+    repoName: TerraformLocal,
+    { requested, folder, valid, systemPath, longSegment }: WorkspaceFolder,
+    { mountTargetRequested, targetUsable }: RepositoryFolder,
+  ): TerraformLocal {
+    return local(
       "workspace_folder_warnings",
       hcl`concat(
         try(length(${repoNameRequested.asString}) > 0 && ${repoName.asString} != ${repoNameRequested.asString}, false) ? [format(
@@ -228,13 +289,24 @@ export class DevcontainerWorkspaceFolder extends Construct {
           ${quotedForWarning(mountTargetRequested.asString)}, ${folder.asString})] : []
       )`,
     );
-
-    this.repoName = repoName.asString;
-    this.path = folder.asString;
-    this.basename = basename.asString;
-    this.repositoryFolder = repo;
-    this.mounted = mounted.asBoolean;
-    this.mountPath = mountPath.asString;
-    this.warnings = warnings.asList;
   }
+}
+
+/** The workspace folder, as requested and as used, and the checks it passed or failed. */
+interface WorkspaceFolder {
+  readonly requested: TerraformLocal;
+  readonly folder: TerraformLocal;
+  readonly basename: TerraformLocal;
+  readonly valid: IResolvable;
+  readonly systemPath: IResolvable;
+  readonly longSegment: IResolvable;
+}
+
+/** The repository folder and its mount. */
+interface RepositoryFolder {
+  readonly mountTargetRequested: TerraformLocal;
+  readonly targetUsable: IResolvable;
+  readonly repositoryFolder: TerraformLocal;
+  readonly mounted: TerraformLocal;
+  readonly mountPath: TerraformLocal;
 }

@@ -27,7 +27,6 @@ const DEVCONTAINER_FOLLOW_UP: readonly string[] = [
   "lib/devcontainer/placement.ts: DevcontainerPlacement.constructor",
   "lib/devcontainer/pod.ts: DevcontainerPod.constructor",
   "lib/devcontainer/warnings.ts: DevcontainerWarnings.constructor",
-  "lib/devcontainer/workspace-folder.ts: DevcontainerWorkspaceFolder.constructor",
   "lib/devcontainer/workspace-user.ts: DevcontainerWorkspaceUser.constructor",
 ];
 
