@@ -83,6 +83,10 @@ export interface DevcontainerWarningsProps {
   readonly localPrefix?: string;
 }
 
+const any = (l: TerraformLocal) => l.expression;
+const str = (l: TerraformLocal) => l.asString;
+const list = (value: HclValue | undefined) => hcl`try(concat(${value ?? []}, []), [])`;
+
 /** `local.all_warnings`, the two check blocks and the metadata values. */
 export class DevcontainerWarnings extends Construct {
   /** `local.all_warnings`: every warning line, in order, not sensitive. */
@@ -105,10 +109,35 @@ export class DevcontainerWarnings extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWarningsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const any = (l: TerraformLocal) => l.expression;
-    const str = (l: TerraformLocal) => l.asString;
-    const list = (value: HclValue | undefined) => hcl`try(concat(${value ?? []}, []), [])`;
+    const { allWarnings, status, warningsCheck } = this.buildLogWarnings(locals, props);
+    this.warningsCheck = warningsCheck;
+    const { required, missing, variablesCheck } = this.missingVariableNames(locals, props);
+    this.variablesCheck = variablesCheck;
 
+    this.allWarnings = any(allWarnings);
+    this.warningsStatus = str(status);
+    this.warningsMetadataScript = str(
+      locals.add("warnings_metadata_script", hcl`format("echo '%s'", ${str(status)})`),
+    );
+    this.requiredVariables = any(required);
+    this.missingVariables = any(missing);
+    this.variablesMetadataScript = str(
+      locals.add(
+        "variables_metadata_script",
+        hcl`format("names='%s'\n%s", join(" ", ${any(required)}), ${VARIABLES_METADATA_SCRIPT_BODY})`,
+      ),
+    );
+  }
+
+  /** Every warning line, once and inert, the check that shows them in the build log, and a count. */
+  private buildLogWarnings(
+    locals: NamedLocals,
+    props: DevcontainerWarningsProps,
+  ): {
+    readonly allWarnings: TerraformLocal;
+    readonly status: TerraformLocal;
+    readonly warningsCheck: CheckBlock;
+  } {
     const lines = locals.add(
       "warning_lines",
       hcl`concat(
@@ -133,7 +162,7 @@ export class DevcontainerWarnings extends Construct {
       "warnings_message",
       hcl`format("%s\n%s", ${WARNINGS_HEADING}, join("\n", [for line in ${any(allWarnings)} : format("- %s", line)]))`,
     );
-    this.warningsCheck = new CheckBlock(this, "warnings_check", {
+    const warningsCheck = new CheckBlock(this, "warnings_check", {
       name: locals.nameOf("devcontainer_warnings"),
       assertions: [
         { condition: hcl`length(${any(allWarnings)}) == 0`, errorMessage: str(message) },
@@ -143,7 +172,21 @@ export class DevcontainerWarnings extends Construct {
       "warnings_status",
       hcl`length(${any(allWarnings)}) == 0 ? "none" : format("%d - see the build log", length(${any(allWarnings)}))`,
     );
+    return { allWarnings, status, warningsCheck };
+  }
 
+  /**
+   * The localEnv variables a workspace needs, those it lacks, and the check that names the
+   * missing ones.
+   */
+  private missingVariableNames(
+    locals: NamedLocals,
+    props: DevcontainerWarningsProps,
+  ): {
+    readonly required: TerraformLocal;
+    readonly missing: TerraformLocal;
+    readonly variablesCheck: CheckBlock;
+  } {
     // Required: localEnv variables without a default that something other than a mount or
     // the build uses (a mount's source and build.args are resolved by the service, which
     // never sees the workspace's values: no setting of the workspace can reach them). The test is
@@ -183,25 +226,12 @@ export class DevcontainerWarnings extends Construct {
       "variables_message",
       hcl`format(${VARIABLES_MESSAGE}, join(", ", ${any(missing)}))`,
     );
-    this.variablesCheck = new CheckBlock(this, "variables_check", {
+    const variablesCheck = new CheckBlock(this, "variables_check", {
       name: locals.nameOf("devcontainer_variables"),
       assertions: [
         { condition: hcl`length(${any(missing)}) == 0`, errorMessage: str(variablesMessage) },
       ],
     });
-
-    this.allWarnings = any(allWarnings);
-    this.warningsStatus = str(status);
-    this.warningsMetadataScript = str(
-      locals.add("warnings_metadata_script", hcl`format("echo '%s'", ${str(status)})`),
-    );
-    this.requiredVariables = any(required);
-    this.missingVariables = any(missing);
-    this.variablesMetadataScript = str(
-      locals.add(
-        "variables_metadata_script",
-        hcl`format("names='%s'\n%s", join(" ", ${any(required)}), ${VARIABLES_METADATA_SCRIPT_BODY})`,
-      ),
-    );
+    return { required, missing, variablesCheck };
   }
 }
