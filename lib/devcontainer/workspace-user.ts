@@ -7,7 +7,7 @@
  * image) or malformed; the plan never fails on them: a missing uid/gid becomes 1000 with a
  * warning to rebuild, a bad value becomes its fallback with a warning naming field and value.
  */
-import { Construct } from "../core/cdk";
+import { Construct, type IResolvable, type TerraformLocal } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
@@ -64,6 +64,28 @@ export interface DevcontainerWorkspaceUserProps {
 /** The longest user name used (useradd's limit): `/home/<name>` stays one short segment. */
 export const USER_NAME_MAX_LENGTH = 32;
 
+/** A named local of DevcontainerWorkspaceUser, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
+
+/** What the metadata records for the remote user, as given. */
+interface RecordedUser {
+  readonly remoteGiven: IResolvable;
+  readonly requested: TerraformLocal;
+  readonly recordedUid: TerraformLocal;
+  readonly recordedGid: TerraformLocal;
+  readonly recordedHome: TerraformLocal;
+  readonly home: string;
+}
+
+/** The user the workspace runs as, decided from what is recorded. */
+interface DecidedUser {
+  readonly check: HclValue;
+  readonly remoteUser: TerraformLocal;
+  readonly uid: TerraformLocal;
+  readonly gid: TerraformLocal;
+  readonly homeDir: TerraformLocal;
+}
+
 /**
  * Locals (with `localPrefix`): `remote_user`, `uid`, `gid`, `home_dir`, `user_warnings`,
  * plus the intermediate `remote_user_requested`, `recorded_uid`, `recorded_gid`,
@@ -86,6 +108,19 @@ export class DevcontainerWorkspaceUser extends Construct {
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);
 
+    const recorded = this.recordedUser(local, props);
+    const decided = this.decidedUser(local, recorded);
+    const warnings = this.warningLines(local, props, recorded, decided);
+
+    this.remoteUser = decided.remoteUser.asString;
+    this.uid = decided.uid.asNumber;
+    this.gid = decided.gid.asNumber;
+    this.homeDir = decided.homeDir.asString;
+    this.warnings = warnings.asList;
+  }
+
+  /** The remote user's name and the uid, gid and home the image records for them. */
+  private recordedUser(local: NewLocal, props: DevcontainerWorkspaceUserProps): RecordedUser {
     // The first of the two that is more than spaces: a remote_user of " " must not hide a
     // usable container_user. coalesce skips empty strings and fails when nothing is left.
     const remoteGiven = hcl`try(trimspace(${props.remoteUser}), "")`;
@@ -107,7 +142,14 @@ export class DevcontainerWorkspaceUser extends Construct {
       "recorded_home_normalized",
       hcl`try(${collapseSlashes(recordedHome.asString)}, null)`,
     ).asString;
+    return { remoteGiven, requested, recordedUid, recordedGid, recordedHome, home };
+  }
 
+  /** Each recorded value if it is valid, else its fallback. */
+  private decidedUser(
+    local: NewLocal,
+    { requested, recordedUid, recordedGid, home }: RecordedUser,
+  ): DecidedUser {
     // One object of validity flags keeps the decisions below short and readable.
     const checks = local(
       "user_checks",
@@ -139,8 +181,17 @@ export class DevcontainerWorkspaceUser extends Construct {
       hcl`${check}.home_valid ? ${home} : (
         ${remoteUser.asString} == "root" ? "/root" : format("/home/%s", ${remoteUser.asString}))`,
     );
+    return { check, remoteUser, uid, gid, homeDir };
+  }
 
-    const warnings = local(
+  /** `user_warnings`: one line per recorded value that is not used, and why. */
+  private warningLines(
+    local: NewLocal,
+    props: DevcontainerWorkspaceUserProps,
+    { remoteGiven, requested, recordedUid, recordedGid, recordedHome }: RecordedUser,
+    { check, remoteUser, homeDir }: DecidedUser,
+  ): TerraformLocal {
+    return local(
       "user_warnings",
       hcl`concat(
         ${props.metadataRead} == true && (${recordedUid.asNumber} == null || ${recordedGid.asNumber} == null) ? [format(
@@ -160,11 +211,5 @@ export class DevcontainerWorkspaceUser extends Construct {
           ${quotedForWarning(recordedHome.asString)}, ${homeDir.asString})] : []
       )`,
     );
-
-    this.remoteUser = remoteUser.asString;
-    this.uid = uid.asNumber;
-    this.gid = gid.asNumber;
-    this.homeDir = homeDir.asString;
-    this.warnings = warnings.asList;
   }
 }

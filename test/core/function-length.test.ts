@@ -25,7 +25,6 @@ const REASON = /^\s*\/\/ long: \S/;
  */
 const DEVCONTAINER_FOLLOW_UP: readonly string[] = [
   "lib/devcontainer/placement.ts: DevcontainerPlacement.constructor",
-  "lib/devcontainer/workspace-user.ts: DevcontainerWorkspaceUser.constructor",
 ];
 
 /** A function longer than {@link MAX_LINES} lines. */
