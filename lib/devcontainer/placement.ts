@@ -45,6 +45,8 @@ export interface DevcontainerPlacementProps {
   readonly localPrefix?: string;
 }
 
+const any = (l: TerraformLocal) => l.expression;
+
 /** Node selector, tolerations and their warnings, as named locals. */
 export class DevcontainerPlacement extends Construct {
   /** `local.node_selector`: map of label → value, always with kubernetes.io/arch. */
@@ -65,7 +67,6 @@ export class DevcontainerPlacement extends Construct {
     const k8s = props.customizations;
     const allow = props.allowNodePlacement;
     const arch = props.arch ?? "amd64";
-    const any = (l: TerraformLocal) => l.expression;
 
     const keyPattern = locals.add("label_key_pattern", LABEL_KEY_PATTERN).asString;
     const valuePattern = locals.add("label_value_pattern", LABEL_VALUE_PATTERN).asString;
@@ -112,12 +113,29 @@ export class DevcontainerPlacement extends Construct {
       }) if ${allow} && check.valid]`,
     );
 
+    const warnings = this.warningLines(locals, props, arch, selectorChecks, checked);
+
+    this.nodeSelector = any(nodeSelector);
+    this.tolerations = any(tolerations);
+    this.warnings = any(warnings);
+  }
+
+  /** `placement_warnings`: one line per nodeSelector label or toleration the pod does not get, and why. */
+  private warningLines(
+    locals: NamedLocals,
+    props: DevcontainerPlacementProps,
+    arch: HclValue,
+    selectorChecks: TerraformLocal,
+    checked: TerraformLocal,
+  ): TerraformLocal {
+    const k8s = props.customizations;
+    const allow = props.allowNodePlacement;
     // The toleration as the repository wrote it (JSON names), without the fields it left out.
     const asWritten = hcl`jsonencode({ for field, value in {
       key = check.toleration.key, operator = check.toleration.operator, value = check.toleration.value,
       effect = check.toleration.effect, tolerationSeconds = check.toleration.toleration_seconds
     } : field => value if value != null })`;
-    const warnings = locals.add(
+    return locals.add(
       "placement_warnings",
       hcl`concat(
         ${k8s.placementShapeWarnings},
@@ -139,9 +157,5 @@ export class DevcontainerPlacement extends Construct {
           ])))] : []
       )`,
     );
-
-    this.nodeSelector = any(nodeSelector);
-    this.tolerations = any(tolerations);
-    this.warnings = any(warnings);
   }
 }
