@@ -18,7 +18,9 @@ import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { CheckBlock } from "../core/check-block";
 import { hcl, HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
+import { shippedScriptBody } from "../core/embedded-script";
 import { controlCharacters } from "./repository-values";
+import { SCRIPTS_DIR } from "./scripts";
 
 /** First line of the build-log message that lists the warnings. */
 export const WARNINGS_HEADING =
@@ -33,19 +35,8 @@ export const VARIABLES_MESSAGE =
 /** A variable name that can be an environment variable (and is safe in the metadata script). */
 export const VARIABLE_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 
-/**
- * The "Dev Container variables" metadata script after its first line (`names='A B'`):
- * prints the required variables the agent's environment lacks, or "all set". The names
- * match VARIABLE_NAME_PATTERN, so expanding them in eval is safe.
- */
-export const VARIABLES_METADATA_SCRIPT_BODY = [
-  "unset_names=''",
-  "for name in $names; do",
-  '  eval "value=\\${DEVCONTAINER_LOCALENV_$name:-}"',
-  '  [ -n "$value" ] || unset_names="$unset_names${unset_names:+, }$name"',
-  "done",
-  'if [ -n "$unset_names" ]; then echo "unset: $unset_names"; else echo "all set"; fi',
-].join("\n");
+/** The "Dev Container variables" metadata script, after the `names='A B'` line it is given. */
+const VARIABLES_METADATA_SCRIPT = `${SCRIPTS_DIR}/variables-metadata.sh`;
 
 export interface DevcontainerWarningsProps {
   /** 1. The service's warnings (`dc.warnings`; null is treated as none). @default [] */
@@ -200,7 +191,7 @@ export class DevcontainerWarnings extends Construct {
     this.variablesMetadataScript = str(
       locals.add(
         "variables_metadata_script",
-        hcl`format("names='%s'\n%s", join(" ", ${any(required)}), ${VARIABLES_METADATA_SCRIPT_BODY})`,
+        hcl`format("names='%s'\n%s", join(" ", ${any(required)}), ${shippedScriptBody(this, VARIABLES_METADATA_SCRIPT)})`,
       ),
     );
   }
