@@ -68,7 +68,10 @@ export class DevcontainerDockerWarnings extends Construct {
       "hooks_calling_docker",
       hcl`try(sort([for hook, script in ${props.lifecycleScripts} : hook if can(regex(${CALLS_DOCKER_PATTERN}, script))]), [])`,
     );
-    const compose = hcl`try(${config}.dockerComposeFile, null)`;
+    const compose = locals.add(
+      "docker_compose_file",
+      hcl`try(${config}.dockerComposeFile, null)`,
+    ).expression;
     const composeFiles = hcl`try(join(", ", flatten([${compose}])), jsonencode(${compose}))`;
     const composeMessage =
       "dockerComposeFile %s: the workspace is one container, the image of the Compose service %s; " +

@@ -8,6 +8,7 @@ import {
 import { DataCoderExternalAuth } from "../../.gen/providers/coder/data-coder-external-auth";
 import { CheckBlock } from "../core/check-block";
 import { hcl } from "../core/hcl";
+import { NamedLocals } from "../core/named-locals";
 import { repositoryCredentialHost } from "./git-hosts";
 
 /** The build-log message when no configured credential is for the repository's host. */
@@ -83,7 +84,7 @@ export class DevcontainerGitCredentials extends Construct {
     this.repositoryHost = new TerraformLocal(
       this,
       "git_repository_host",
-      repositoryCredentialHost(props.repository),
+      repositoryCredentialHost(props.repository, new NamedLocals(this, "")),
     );
     this.repositoryHost.overrideLogicalId("git_repository_host");
     const host = this.repositoryHost.asString;

@@ -28,7 +28,7 @@ import {
   collapseSlashes,
   isSystemPath,
   MAX_SEGMENT_BYTES,
-  UNUSED_WORKSPACE_FOLDER_MOUNT,
+  unusedWorkspaceFolderMount,
 } from "./workspace-folder";
 
 /** Name of the pod volume backed by the workspace's PVC. */
@@ -119,7 +119,7 @@ export class DevcontainerMounts extends Construct {
       ? Fn.format("%s", [props.claimName])
       : props.claimName;
     const mounted = hcl`${props.workspaceFolderMounted} == true`;
-    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
+    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${unusedWorkspaceFolderMount(this)}`;
     const substitute = (text: HclValue) =>
       hcl`replace(replace(replace(replace(replace(${text},
         ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${folder})),
@@ -246,17 +246,23 @@ export class DevcontainerMounts extends Construct {
       ]))`,
     );
 
+    // The problems of a target, as its warning says them: one format() quotes the target.
+    const targetProblems = local("mount_target_problems", {
+      target:
+        "is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments)",
+      long_target: `has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created`,
+      system:
+        "is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted",
+    }).expression;
     const warnings = local(
       "mount_warnings",
       hcl`concat(can(slice(${props.mounts}, 0, 0)) && try(length(${props.mounts}), 0) > ${MOUNTS_READ} ? [format("mounts lists %d entries; only the first ${MOUNTS_READ} are read.", length(${props.mounts}))] : [], [
         for d in ${decisions.expression} : (
           d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
-          d.problem == "target" ? format("mounts[%d].target %s is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments); the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
-          d.problem == "long_target" ? format("mounts[%d].target %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
+          contains(keys(${targetProblems}), d.problem) ? format("mounts[%d].target %s %s; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, ${targetProblems}[d.problem], d.kind) :
           d.problem == "source" ? format("mounts[%d].source %s is not a volume name (letters, digits, _ . -); the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "long_source" ? format("mounts[%d].source %s is longer than ${MAX_SEGMENT_BYTES} bytes, too long for its volume directory; the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "reserved" ? format("The %s mount at %s is not mounted: that path is already a mount point (%s).", d.kind, d.target, d.collides_with) :
-          d.problem == "system" ? format("mounts[%d].target %s is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
           format("The %s mount at %s is not mounted: that path is already a mount point (an earlier mount in mounts).", d.kind, d.target)
         ) if d.problem != null
       ])`,

@@ -187,7 +187,10 @@ export class DevcontainerRuntime extends Construct {
       "capabilities_first_position",
       hcl`{ for position, c in ${capabilitiesNormalized} : c => position... }`,
     ).expression;
-    const hostAliasesGiven = hcl`try(concat(${runtime}.host_aliases, []), [])`;
+    const hostAliasesGiven = local(
+      "host_aliases_given",
+      hcl`try(concat(${runtime}.host_aliases, []), [])`,
+    ).expression;
     const requested = local(
       "runtime_requested",
       hcl`{

@@ -135,10 +135,8 @@ export class DevcontainerSizing extends Construct {
     // "requests." or whose "requests."-prefixed quota name would not be qualified (a domain
     // over 244 characters), a quantity that does not parse, an extended resource that is not
     // a whole number, or hugepages that are not a positive multiple of their page size.
-    const amount = (value: string) =>
-      hcl`tonumber(regex(${pattern}, ${hclRaw(value)})[0]) * ${any(factors)}[regex(${pattern}, ${hclRaw(value)})[1]]`;
-    // A zero cpu or memory limit is no limit to the kubelet: the container would run unbounded.
-    const problem = (name: string, value: string, isLimit: boolean) =>
+    // (A zero cpu or memory limit is no limit to the kubelet: the container would run unbounded.)
+    const problem = (name: string, isLimit: boolean, parses: IResolvable, amountOf: IResolvable) =>
       hcl`(!can(regex(${namePattern}, ${hclRaw(name)})) || strcontains(${hclRaw(name)}, "..")
           || can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
         ? "invalid resource name"
@@ -148,23 +146,44 @@ export class DevcontainerSizing extends Construct {
         ? "invalid resource name (the prefix \"requests.\" is reserved for resource quotas)"
         : can(regex(${EXTENDED_RESOURCE_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
         ? "invalid resource name (an extended resource's domain may have at most 244 characters)"
-        : !can(regex(${pattern}, ${hclRaw(value)})) ? "invalid quantity"
+        : !${parses} ? "invalid quantity"
         : startswith(${hclRaw(name)}, "hugepages-")
-        ? (try(${amount(value)} > 0 && ${amount(value)} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
-          ? (try(${amount(value)} > ${props.maxMemory} * ${GIB}, false)
+        ? (try(${amountOf} > 0 && ${amountOf} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
+          ? (try(${amountOf} > ${props.maxMemory} * ${GIB}, false)
             ? format("more than max_memory (%s GiB): hugepages are memory the node sets aside", tostring(${props.maxMemory}))
             : "")
           : "invalid quantity (hugepages must be a positive multiple of the page size)")
         : strcontains(${hclRaw(name)}, "/")
-        ? (try(${amount(value)} == floor(${amount(value)}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
-        : ${isLimit ? zeroLimit(name, value) : ""})`;
-    const zeroLimit = (name: string, value: string) =>
-      hcl`contains(["cpu", "memory"], ${hclRaw(name)}) && try(${amount(value)} == 0, false)
+        ? (try(${amountOf} == floor(${amountOf}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
+        : ${isLimit ? zeroLimit(name, amountOf) : ""})`;
+    const zeroLimit = (name: string, amountOf: IResolvable) =>
+      hcl`contains(["cpu", "memory"], ${hclRaw(name)}) && try(${amountOf} == 0, false)
         ? "invalid quantity (a zero limit is no limit to Kubernetes)" : ""`;
-    const problems = (given: IResolvable, isLimit: boolean) =>
-      hcl`{ for name, given in ${given} : name => ${problem("name", "given.value", isLimit)} }`;
-    const requestProblems = locals.add("k8s_request_problems", problems(k8s.requests, false));
-    const limitProblems = locals.add("k8s_limit_problems", problems(k8s.limits, true));
+    // Each given quantity parsed once, its number and suffix (null when it does not parse),
+    // and its amount (null when it has none): its problem tests them many ways.
+    const givenParts = (given: IResolvable) =>
+      hcl`{ for name, given in ${given} : name => try(regex(${pattern}, given.value), null) }`;
+    const givenAmounts = (parts: TerraformLocal) =>
+      hcl`{ for name, parts in ${any(parts)} : name => try(tonumber(parts[0]) * ${any(factors)}[parts[1]], null) }`;
+    const requestParts = locals.add("k8s_request_given_parts", givenParts(k8s.requests));
+    const limitParts = locals.add("k8s_limit_given_parts", givenParts(k8s.limits));
+    const requestGivenAmounts = locals.add("k8s_request_given_amounts", givenAmounts(requestParts));
+    const limitGivenAmounts = locals.add("k8s_limit_given_amounts", givenAmounts(limitParts));
+    const problems = (
+      given: IResolvable,
+      isLimit: boolean,
+      parts: TerraformLocal,
+      amounts: TerraformLocal,
+    ) =>
+      hcl`{ for name, given in ${given} : name => ${problem("name", isLimit, hcl`${any(parts)}[name] != null`, hcl`${any(amounts)}[name]`)} }`;
+    const requestProblems = locals.add(
+      "k8s_request_problems",
+      problems(k8s.requests, false, requestParts, requestGivenAmounts),
+    );
+    const limitProblems = locals.add(
+      "k8s_limit_problems",
+      problems(k8s.limits, true, limitParts, limitGivenAmounts),
+    );
     const valid = (given: IResolvable, found: TerraformLocal) =>
       hcl`{ for name, given in ${given} : name => given.value if ${any(found)}[name] == "" }`;
     const requests = locals.add("k8s_requests", valid(k8s.requests, requestProblems));
@@ -393,17 +412,18 @@ export class DevcontainerSizing extends Construct {
         : ${any(ephemeralLimitCapped)} ? ${maxEphemeralQuantity}
         : lookup(${any(limits)}, "ephemeral-storage", null)`,
     );
-    const limitRaisedWarning = (name: string, raised: TerraformLocal, request: TerraformLocal) =>
-      hcl`${any(raised)} ? [format(
-        "customizations.kubernetes resources.limits[\"%s\"] = %s is below the request %s: the limit is raised to it",
-        ${name}, jsonencode(${any(limits)}[${name}]), ${str(request)})] : []`;
+    const raised = (name: string, limitRaised: TerraformLocal, request: TerraformLocal) =>
+      hcl`{ name = ${name}, raised = ${any(limitRaised)}, request = ${str(request)} }`;
     const raisedWarnings = locals.add(
       "limit_raised_warnings",
-      hcl`concat(
-        ${limitRaisedWarning("cpu", cpuLimitRaised, cpuRequest)},
-        ${limitRaisedWarning("memory", memoryLimitRaised, memoryRequest)},
-        ${limitRaisedWarning("ephemeral-storage", ephemeralRaised, ephemeralRequest)}
-      )`,
+      hcl`[for limit in [
+          ${raised("cpu", cpuLimitRaised, cpuRequest)},
+          ${raised("memory", memoryLimitRaised, memoryRequest)},
+          ${raised("ephemeral-storage", ephemeralRaised, ephemeralRequest)},
+        ] : format(
+          "customizations.kubernetes resources.limits[\"%s\"] = %s is below the request %s: the limit is raised to it",
+          limit.name, jsonencode(${any(limits)}[limit.name]), limit.request)
+        if limit.raised]`,
     );
 
     // --- Extended resources and hugepages: limits only (request == limit in Kubernetes) -----
@@ -419,7 +439,10 @@ export class DevcontainerSizing extends Construct {
       hcl`{ for name in ${extendedNames.asList} :
         name => !strcontains(name, "/") || contains(keys(${extendedMaxima}), name) }`,
     );
-    const givenExtended = hcl`lookup(${any(limits)}, name, lookup(${any(requests)}, name, null))`;
+    const givenExtended = locals.add(
+      "extended_resource_given",
+      hcl`{ for name in ${extendedNames.asList} : name => lookup(${any(limits)}, name, lookup(${any(requests)}, name, null)) }`,
+    ).expression;
     const extendedCapped = locals.add(
       "extended_resource_capped",
       hcl`{ for name in ${extendedNames.asList} : name => strcontains(name, "/") && try(
@@ -428,7 +451,7 @@ export class DevcontainerSizing extends Construct {
     const extendedLimits = locals.add(
       "extended_resource_limits",
       hcl`{ for name in ${extendedNames.asList} :
-        name => ${any(extendedCapped)}[name] ? tostring(${extendedMaxima}[name]) : ${givenExtended}
+        name => ${any(extendedCapped)}[name] ? tostring(${extendedMaxima}[name]) : ${givenExtended}[name]
         if ${any(extendedAllowed)}[name] }`,
     );
     const allowedNames = hcl`length(${extendedMaxima}) == 0 ? "none" : join(", ", keys(${extendedMaxima}))`;
@@ -437,11 +460,11 @@ export class DevcontainerSizing extends Construct {
       hcl`concat(
         [for name in ${extendedNames.asList} : format(
           "customizations.kubernetes resources[%s] = %s: not an extended resource the template variable max_extended_resources allows (%s), ignored",
-          jsonencode(name), jsonencode(${givenExtended}), ${allowedNames})
+          jsonencode(name), jsonencode(${givenExtended}[name]), ${allowedNames})
           if !${any(extendedAllowed)}[name]],
         [for name in ${extendedNames.asList} : format(
           "customizations.kubernetes resources[%s] = %s exceeds max_extended_resources[%s] = %s: the limit is %s",
-          jsonencode(name), jsonencode(${givenExtended}), jsonencode(name), tostring(${extendedMaxima}[name]), tostring(${extendedMaxima}[name]))
+          jsonencode(name), jsonencode(${givenExtended}[name]), jsonencode(name), tostring(${extendedMaxima}[name]), ${any(extendedLimits)}[name])
           if ${any(extendedAllowed)}[name] && ${any(extendedCapped)}[name]],
         [for name in ${extendedNames.asList} : format(
           "customizations.kubernetes resources[%s]: the request %s and the limit %s differ; Kubernetes needs them equal, so the limit is used",

@@ -275,18 +275,6 @@ export class DevcontainerSource extends Construct {
     // Only real TCP port numbers become apps; the rest is reported in portWarnings.
     // (try() around the test: && does not short-circuit on a null or a string.)
     const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
-    // A label becomes a coder_app display_name, which the coder provider limits to
-    // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
-    // app is named after its port, when not even one character fits). Its control characters
-    // become spaces first: the name is shown wherever Coder lists the workspace's apps, and
-    // preview prints it to the operator's terminal, where an escape sequence would act.
-    // Looked for in the label as given: trimspace() alone would drop a tab, a line break or a
-    // NEL at either end without a word.
-    const label = hcl`trimspace(replace(port.label, ${controlCharacters(this)}, " "))`;
-    // regex() takes the pattern without replace()'s slashes; one or more found is one found.
-    const labelHasControlCharacters = hcl`can(regex(trim(${controlCharacters(this)}, "/"), port.label))`;
-    const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
-    const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
     const forwardPortsListed = local(
       "forward_ports_listed",
       hcl`try(length(concat(${dc}.forward_ports, [])), 0)`,
@@ -296,9 +284,41 @@ export class DevcontainerSource extends Construct {
       hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
       "Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.",
     ).asList;
+    // What is decided per entry is a list beside forward_ports_read, by index: the apps and
+    // each warning read it there instead of deciding again.
+    const portsValid = local(
+      "forward_ports_numbers_valid",
+      hcl`[for port in ${forwardPorts} : ${portValid}]`,
+    ).expression;
+    // A label becomes a coder_app display_name, which the coder provider limits to
+    // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
+    // app is named after its port, when not even one character fits). Its control characters
+    // become spaces first: the name is shown wherever Coder lists the workspace's apps, and
+    // preview prints it to the operator's terminal, where an escape sequence would act.
+    // Looked for in the label as given: trimspace() alone would drop a tab, a line break or a
+    // NEL at either end without a word.
+    const labels = local(
+      "forward_ports_labels",
+      hcl`[for port in ${forwardPorts} : try(trimspace(replace(port.label, ${controlCharacters(this)}, " ")), null)]`,
+    ).expression;
+    const label = hcl`${labels}[index]`;
+    const labelsTooLong = local(
+      "forward_ports_labels_too_long",
+      hcl`[for label in ${labels} : try(${utf8Bytes(hcl`label`)} > ${DISPLAY_NAME_MAX_BYTES}, false)]`,
+    ).expression;
+    const labelTooLong = hcl`${labelsTooLong}[index]`;
+    const cappedLabel = hcl`${
+      local(
+        "forward_ports_names",
+        hcl`[for index, label in ${labels} : ${labelsTooLong}[index] ? ${capUtf8Bytes(hcl`label`, DISPLAY_NAME_MAX_BYTES)} : label]`,
+      ).expression
+    }[index]`;
+    const valid = hcl`${portsValid}[index]`;
+    // regex() takes the pattern without replace()'s slashes; one or more found is one found.
+    const labelHasControlCharacters = hcl`can(regex(trim(${controlCharacters(this)}, "/"), port.label))`;
     const validPorts = local(
       "ports_valid",
-      hcl`try([for port in ${forwardPorts} : merge(port, { label = ${cappedLabel} }) if ${portValid}], [])`,
+      hcl`try([for index, port in ${forwardPorts} : merge(port, { label = ${cappedLabel} }) if ${valid}], [])`,
     ).asList;
     // A port listed twice (3000 and "3000" are two entries to the Dev Containers CLI) gets one
     // app, the first entry's: a second would take a slot for the same URL. Each port's first
@@ -317,13 +337,13 @@ export class DevcontainerSource extends Construct {
       "port_warnings",
       hcl`try(concat(
         ${forwardPortsListed} > ${FORWARD_PORTS_READ} ? [format("forwardPorts lists %d entries; only the first ${FORWARD_PORTS_READ} are read.", ${forwardPortsListed})] : [],
-        try([for index, port in ${forwardPorts} : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
+        try([for index, port in ${forwardPorts} : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${valid}], []),
         try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
-          ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], []),
+          ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${valid} && ${labelTooLong}], []),
         try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] holds control or invisible characters; they became spaces.",
-          ${quotedForWarning(hcl`port.label`)}, index) if ${portValid} && ${labelHasControlCharacters}], []),
+          ${quotedForWarning(hcl`port.label`)}, index) if ${valid} && ${labelHasControlCharacters}], []),
         [for port in distinct([for position, port in ${validPorts} : port.port if !(${firstOfPort})]) : format(
           "forwardPorts lists port %d more than once; it gets one app.", port)]
       ), [])`,

@@ -50,7 +50,10 @@ export class DevcontainerWaitFor extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWaitForProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const requested = hcl`try(${props.configuration}.waitFor, null)`;
+    const requested = locals.add(
+      "wait_for_requested",
+      hcl`try(${props.configuration}.waitFor, null)`,
+    ).expression;
     const valid = hcl`try(contains(${WAIT_FOR_VALUES}, ${requested}), false)`;
     const waitFor = locals.add(
       "wait_for",

@@ -67,6 +67,19 @@ export const SYSTEM_TREE_PATTERN = "^/(proc|sys|dev)(/|$)";
 /** Most bytes of one path segment (Linux NAME_MAX): a longer one cannot be created. */
 export const MAX_SEGMENT_BYTES = 255;
 
+/**
+ * {@link UNUSED_WORKSPACE_FOLDER_MOUNT} as `local.unused_workspace_folder_mount`: the path is
+ * read wherever a folder or a mount target is checked against the pod's own mounts.
+ */
+export function unusedWorkspaceFolderMount(scope: Construct): string {
+  return NamedLocals.shared(
+    scope,
+    "unused_workspace_folder_mount",
+    UNUSED_WORKSPACE_FOLDER_MOUNT,
+    "The pod mounts the PVC's workspace-folder/ here when the folder needs no mount: its shape never depends on the repository.",
+  ).asString;
+}
+
 /** `path` with each run of `/` collapsed to one (`//a//b` → `/a/b`), as the kubelet compares. */
 export function collapseSlashes(path: HclValue): IResolvable {
   return hcl`replace(${path}, "/[/]+/", "/")`;
@@ -130,6 +143,7 @@ export class DevcontainerWorkspaceFolder extends Construct {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const unusedMount = unusedWorkspaceFolderMount(this);
 
     // The last segment after a "/" or ":" (so scp-style `git@host:repo.git` gives `repo`),
     // trailing slashes and `.git` removed.
@@ -163,13 +177,20 @@ export class DevcontainerWorkspaceFolder extends Construct {
     const validFolder = (path: string) => hcl`try(
       can(regex(${WORKSPACE_FOLDER_PATTERN}, ${path})) &&
       !can(regex("(^|/)[.][.]?(/|$)", ${path})) &&
-      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${path}), false)`;
+      !contains(["/dev/shm", ${unusedMount}], ${path}), false)`;
     // A valid folder the container cannot have: a system directory, or a segment too long to
     // create (the pattern is ASCII: a character is a byte).
     const tooLong = (path: string) => hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
-    const valid = validFolder(normalized.asString);
-    const systemPath = isSystemPath(normalized.asString);
-    const longSegment = tooLong(normalized.asString);
+    // Each test is one local: the folder and its warnings both read them.
+    const valid = local("workspace_folder_valid", validFolder(normalized.asString)).asBoolean;
+    const systemPath = local(
+      "workspace_folder_is_system_path",
+      isSystemPath(normalized.asString),
+    ).asBoolean;
+    const longSegment = local(
+      "workspace_folder_segment_too_long",
+      tooLong(normalized.asString),
+    ).asBoolean;
 
     const folder = local(
       "workspace_folder",
@@ -193,7 +214,10 @@ export class DevcontainerWorkspaceFolder extends Construct {
       "workspace_mount_target_normalized",
       hcl`try(${collapseSlashes(mountTargetRequested.asString)}, null)`,
     ).asString;
-    const targetUsable = hcl`${mountTarget} != null && ${validFolder(mountTarget)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`;
+    const targetUsable = local(
+      "workspace_mount_target_usable",
+      hcl`${mountTarget} != null && ${validFolder(mountTarget)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`,
+    ).asBoolean;
     const repositoryFolder = local(
       "repository_folder",
       hcl`${targetUsable} ? ${mountTarget} : ${folder.asString}`,
@@ -206,8 +230,12 @@ export class DevcontainerWorkspaceFolder extends Construct {
     );
     const mountPath = local(
       "workspace_folder_mount_path",
-      hcl`${mounted.asBoolean} ? ${repo} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`,
+      hcl`${mounted.asBoolean} ? ${repo} : ${unusedMount}`,
     );
+    const quotedFolder = local(
+      "workspace_folder_quoted",
+      quotedForWarning(requested.asString),
+    ).asString;
     const warnings = local(
       "workspace_folder_warnings",
       hcl`concat(
@@ -216,13 +244,13 @@ export class DevcontainerWorkspaceFolder extends Construct {
           ${quotedForWarning(repoNameRequested.asString)}, ${repoName.asString})] : [],
         ${valid} ? [] : [format(
           "workspaceFolder %s cannot be used as the workspace folder (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, without . or .. segments or unknown variables); the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})],
+          ${quotedFolder}, ${folder.asString})],
         ${valid} && ${systemPath} ? [format(
           "workspaceFolder %s is a system directory or lies under /proc, /sys or /dev, where the workspace cannot be mounted; the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
+          ${quotedFolder}, ${folder.asString})] : [],
         ${valid} && !${systemPath} && ${longSegment} ? [format(
           "workspaceFolder %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
+          ${quotedFolder}, ${folder.asString})] : [],
         ${mountTargetRequested.asString} != null && !(${targetUsable}) ? [format(
           "workspaceMount's target %s cannot hold the repository (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, outside the system directories); it is cloned into the workspace folder %s.",
           ${quotedForWarning(mountTargetRequested.asString)}, ${folder.asString})] : []

@@ -200,13 +200,21 @@ export class PackerBuilderTemplate extends TemplateStack {
       "workspace_key",
       hcl`format("%s%s", ${WORKSPACE_KEY_PREFIX}, lower(${ws.id}))`,
     ).asString;
+    // Every object carries both labels: one local each, not the expression nine times over.
+    const nameLabel = new TerraformLocal(this, "workspace_name_label", sanitizedLabelValue(ws.name))
+      .asString;
+    const ownerLabel = new TerraformLocal(
+      this,
+      "owner_name_label",
+      sanitizedLabelValue(ws.owner.name),
+    ).asString;
     const meta = (component: string): WorkspaceObjectMeta => {
       const base = workspaceObjectMeta(ws, component);
       return {
         labels: {
           ...base.labels,
-          "com.coder.workspace.name": sanitizedLabelValue(ws.name),
-          "com.coder.user.username": sanitizedLabelValue(ws.owner.name),
+          "com.coder.workspace.name": nameLabel,
+          "com.coder.user.username": ownerLabel,
           [VM_LABEL_KEY]: wsKey,
         },
         annotations: base.annotations,
@@ -224,7 +232,11 @@ export class PackerBuilderTemplate extends TemplateStack {
       formType: "radio",
       options: PACKER_BUILDER_CPUS.map((n) => ({ name: `${n} Cores`, value: n })),
     });
-    const cpuLimit = hcl`min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue})`;
+    const cpuLimit = new TerraformLocal(
+      this,
+      "cpu_limit",
+      hcl`min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue})`,
+    ).asNumber;
     const memory = new WorkspaceParameter(this, "memory", {
       order: 2,
       displayName: "Memory",
