@@ -8,6 +8,7 @@ import {
 import { DataCoderExternalAuth } from "../../.gen/providers/coder/data-coder-external-auth";
 import { CheckBlock } from "../core/check-block";
 import { hcl } from "../core/hcl";
+import { explainLocal } from "../core/local-comments";
 import { NamedLocals } from "../core/named-locals";
 import { repositoryCredentialHost } from "./git-hosts";
 
@@ -87,6 +88,10 @@ export class DevcontainerGitCredentials extends Construct {
       repositoryCredentialHost(props.repository, new NamedLocals(this, "")),
     );
     this.repositoryHost.overrideLogicalId("git_repository_host");
+    explainLocal(
+      this.repositoryHost,
+      "Credentials go only to the host they belong to, and over plain http only to a cluster Service.",
+    );
     const host = this.repositoryHost.asString;
     // Exact comparison; the variables' rules keep their entries in the normalized form.
     const templateWideHere = hcl`${host} != "" && contains(${props.hosts.listValue}, ${host})`;

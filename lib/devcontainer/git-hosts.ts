@@ -73,16 +73,25 @@ const HTTP_URL_PARTS = "^([hH][tT][tT][pP][sS]?)://([A-Za-z0-9.-]+)(:[0-9]{1,5})
  */
 export function repositoryCredentialHost(url: HclValue, locals?: NamedLocals): IResolvable {
   // try(): a URL that is no http(s) URL, or a part that is missing, is null here and "" below.
-  const part = (name: string, expression: IResolvable): IResolvable =>
+  const part = (name: string, expression: IResolvable, why?: string): IResolvable =>
     locals === undefined
       ? expression
-      : (locals.add(`git_repository_url_${name}`, expression).expression as IResolvable);
-  const parts = part("parts", hcl`try(regex(${HTTP_URL_PARTS}, ${url}), null)`);
+      : (locals.add(`git_repository_url_${name}`, expression, why).expression as IResolvable);
+  const parts = part(
+    "parts",
+    hcl`try(regex(${HTTP_URL_PARTS}, ${url}), null)`,
+    "Only an http(s) URL with a plain host can match a credential host; any other URL gets none.",
+  );
   const scheme = part("scheme", hcl`try(lower(${parts}[0]), null)`);
-  const host = part("host", hcl`try(lower(trimsuffix(${parts}[1], ".")), null)`);
+  const host = part(
+    "host",
+    hcl`try(lower(trimsuffix(${parts}[1], ".")), null)`,
+    "DNS names are case-insensitive, and github.com. is github.com: compared in one form.",
+  );
   const port = part(
     "port",
     hcl`try(${parts}[2] == null ? -1 : tonumber(trimprefix(${parts}[2], ":")), null)`,
+    "The scheme's default port is the same service as none; any other port is another one.",
   );
   const defaultPort = hcl`(${scheme} == "https" ? 443 : 80)`;
   const inCluster = hcl`can(regex("[.]svc([.]cluster[.]local)?$", ${host}))`;

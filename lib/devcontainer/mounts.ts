@@ -111,7 +111,8 @@ export class DevcontainerMounts extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerMountsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
     const folder = props.workspaceFolder;
     const repositoryFolder = props.repositoryFolder ?? folder;
     // hcl takes single tokens only; a string template mixing text and tokens goes through format().
@@ -143,6 +144,7 @@ export class DevcontainerMounts extends Construct {
           read_only = try(m.read_only == true, false),
         }
       ], [])`,
+      "Normalized once, cut at 200 but never filtered: a mount's index names its volume.",
     );
 
     // Paths the pod mounts anyway, with what the warning calls them.
@@ -163,6 +165,7 @@ export class DevcontainerMounts extends Construct {
     const firstRequest = local(
       "mount_first_request",
       hcl`{ for r in ${requests.expression} : r.target => r.index... if r.target != null }`,
+      "One map finds each target's first request: searching earlier ones would cost n².",
     ).asAnyMap;
     const decisions = local(
       "mount_decisions",
@@ -182,10 +185,12 @@ export class DevcontainerMounts extends Construct {
           collides_with = try(one([for p in ${reserved} : p.what if p.path == r.target]), null),
         })
       ]`,
+      "Each mount's one problem, if any: a mount the pod cannot have is dropped, never fatal.",
     );
     const kept = local(
       "kept_mounts",
       hcl`[for d in ${decisions.expression} : d if d.problem == null]`,
+      "Only mounts without a problem reach the pod; the others are warnings, never a failed plan.",
     );
 
     const volumeMounts = local(
@@ -204,6 +209,7 @@ export class DevcontainerMounts extends Construct {
         }],
         [{ name = ${SHM_VOLUME}, mount_path = "/dev/shm", sub_path = null, read_only = false }]
       )`,
+      "Home, /workspaces and the folder are mounted on every pod, so no repository can drop them.",
     );
     const podVolumes = local(
       "pod_volumes",
@@ -218,17 +224,20 @@ export class DevcontainerMounts extends Construct {
           empty_dir = [{ medium = "Memory", size_limit = null }],
         } if m.kind == "tmpfs"]
       )`,
+      "A tmpfs mount is a memory-backed emptyDir: Kubernetes has no tmpfs volume of its own.",
     );
 
     const seedVolumeDirs = local(
       "seed_volume_dirs",
       hcl`distinct([for m in ${kept.expression} : m.volume_dir if m.kind == "volume"])`,
+      "seed-home creates each volume's directory as the remote user, not root as kubelet would.",
     );
     // Docker seeds a volume at the first mount that creates it; a second mount of the same
     // volume elsewhere sees that content.
     const seedVolumes = local(
       "seed_volumes",
       hcl`[for dir, targets in { for m in ${kept.expression} : m.volume_dir => m.target... if m.kind == "volume" } : format("%s=%s", dir, targets[0])]`,
+      "Docker seeds a volume at its first mount only: a second mount elsewhere sees that content.",
     );
     // A mount point lives in the mount that contains it; the longest matching prefix wins
     // (a mounted workspace folder inside the home, a home inside /workspaces).
@@ -244,16 +253,21 @@ export class DevcontainerMounts extends Construct {
           if startswith(path, p.prefix) && length(p.prefix) == max([for q in ${parents} : length(q.prefix) if startswith(path, q.prefix)]...)
         ]), null)
       ]))`,
+      "A mount point is created inside the mount holding it, the longest matching prefix.",
     );
 
     // The problems of a target, as its warning says them: one format() quotes the target.
-    const targetProblems = local("mount_target_problems", {
-      target:
-        "is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments)",
-      long_target: `has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created`,
-      system:
-        "is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted",
-    }).expression;
+    const targetProblems = local(
+      "mount_target_problems",
+      {
+        target:
+          "is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments)",
+        long_target: `has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created`,
+        system:
+          "is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted",
+      },
+      "Three problems share one warning's wording: one format() quotes the target.",
+    ).expression;
     const warnings = local(
       "mount_warnings",
       hcl`concat(can(slice(${props.mounts}, 0, 0)) && try(length(${props.mounts}), 0) > ${MOUNTS_READ} ? [format("mounts lists %d entries; only the first ${MOUNTS_READ} are read.", length(${props.mounts}))] : [], [

@@ -163,6 +163,10 @@ export class DevcontainerSource extends Construct {
       hcl`substr(replace(lower(format("ws-%s-%s", ${ws.id}, ${props.rebuild})), "/[^a-z0-9_.-]/", "-"), 0, 128)`,
     );
 
+    explainLocal(
+      this.imageTag,
+      "One tag per workspace and Rebuild value: a new value builds anew, and no two workspaces share.",
+    );
     this.rebuildTracker = new TerraformData(this, "rebuild", { input: props.rebuild });
 
     this.build = new DevcontainerbuilderBuild(this, "workspace", {
@@ -201,13 +205,19 @@ export class DevcontainerSource extends Construct {
     const dc = (this.dc = local(
       "dc",
       hcl`one([for metadata in ${this.devcontainer.fqn} : { for attribute, value in metadata : attribute => value if attribute != "registry_credentials" }])`,
+      "Without registry_credentials: its sensitive mark would spread to every value computed from dc.",
     )).asString;
-    this.commit = local("commit", hcl`${this.build.commit} == null ? "" : ${this.build.commit}`);
+    this.commit = local(
+      "commit",
+      hcl`${this.build.commit} == null ? "" : ${this.build.commit}`,
+      'A service before 0.3.0 records no commit: "" keeps the scripts\' input a plain string.',
+    );
     this.runtime = local("runtime", hcl`try(${dc}.runtime, null)`);
     // A for expression fails on null, so try() turns a null collection into its fallback.
     this.lifecycleScripts = local(
       "lifecycle_scripts",
       hcl`try({ for hook, script in ${dc}.lifecycle_scripts : hook => script if script != null && script != "" }, {})`,
+      "A for expression fails on null, so try() turns a null map into {}; empty hooks are dropped.",
     );
     // The pod gets each script as one environment variable, in base64: a longer one than the
     // kernel takes in one variable would make every start of the container fail.
@@ -215,6 +225,7 @@ export class DevcontainerSource extends Construct {
     this.envScripts = local(
       "env_scripts",
       hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" && ${fits} }, {})`,
+      "The pod gets each script as one environment variable: too long for the kernel, no start works.",
     );
     this.envScriptWarnings = local(
       "env_script_warnings",
@@ -227,14 +238,17 @@ export class DevcontainerSource extends Construct {
     const extensionsGiven = local(
       "extensions_given",
       hcl`try(concat(${dc}.extensions, []), [])`,
+      "A null or non-list extensions becomes []: a for expression fails on null.",
     ).expression;
     const extensionsRead = local(
       "extensions_read",
       hcl`slice(${extensionsGiven}, 0, min(length(${extensionsGiven}), ${EXTENSIONS_READ}))`,
+      "The list is cut before it is walked: every entry costs each plan and apply.",
     ).expression;
     this.vscodeExtensions = local(
       "vscode_extensions",
       hcl`try([for extension in ${extensionsRead} : extension if extension != null && extension != "" && ${extensionValid}], [])`,
+      "An ID becomes an argument of code-server --install-extension: only real IDs pass.",
     );
     this.extensionWarnings = local(
       "extension_warnings",
@@ -245,11 +259,16 @@ export class DevcontainerSource extends Construct {
         ${quotedForWarning(hcl`extension`)}) if extension != null && extension != "" && !${extensionValid}], [])
       )`,
     );
-    this.vscodeSettings = local("vscode_settings", hcl`try(coalesce(${dc}.settings_json), "{}")`);
+    this.vscodeSettings = local(
+      "vscode_settings",
+      hcl`try(coalesce(${dc}.settings_json), "{}")`,
+      'The settings reach the IDE as a JSON file: none is {} rather than null or "".',
+    );
     this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
     const warningsGiven = local(
       "dc_warnings_given",
       hcl`try(concat(${dc}.warnings, []), [])`,
+      "A null or non-list warnings becomes []: a for expression fails on null.",
     ).expression;
     this.warnings = local(
       "dc_warnings",
@@ -261,12 +280,14 @@ export class DevcontainerSource extends Construct {
     const variablesGiven = local(
       "variables_given",
       hcl`try(concat(${dc}.variables, []), [])`,
+      "A null or non-list variables becomes []: a for expression fails on null.",
     ).expression;
     this.variables = local(
       "variables",
       hcl`try([for variable in slice(${variablesGiven}, 0, min(length(${variablesGiven}), ${VARIABLES_READ})) :
         merge(variable, { used_in = try(slice(variable.used_in, 0, min(length(variable.used_in), ${VARIABLE_USES_READ})), []) })
         if variable != null], [])`,
+      "Lists are cut before they are walked: every variable and use costs each plan and apply.",
     );
     this.variableWarnings = local(
       "variable_warnings",
@@ -278,17 +299,19 @@ export class DevcontainerSource extends Construct {
     const forwardPortsListed = local(
       "forward_ports_listed",
       hcl`try(length(concat(${dc}.forward_ports, [])), 0)`,
+      "Counted before anything walks the list, so the warning can say how many were left out.",
     ).asNumber;
     const forwardPorts = local(
       "forward_ports_read",
       hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
-      "Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.",
+      "Each entry costs every plan and apply (~1 s per 1,000); no workspace has over 100 apps to fill.",
     ).asList;
     // What is decided per entry is a list beside forward_ports_read, by index: the apps and
     // each warning read it there instead of deciding again.
     const portsValid = local(
       "forward_ports_numbers_valid",
       hcl`[for port in ${forwardPorts} : ${portValid}]`,
+      "Only real TCP port numbers become apps: decided once per entry, read by the app and warnings.",
     ).expression;
     // A label becomes a coder_app display_name, which the coder provider limits to
     // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
@@ -300,17 +323,20 @@ export class DevcontainerSource extends Construct {
     const labels = local(
       "forward_ports_labels",
       hcl`[for port in ${forwardPorts} : try(trimspace(replace(port.label, ${controlCharacters(this)}, " ")), null)]`,
+      "Control characters become spaces: names reach the dashboard and the operator's terminal.",
     ).expression;
     const label = hcl`${labels}[index]`;
     const labelsTooLong = local(
       "forward_ports_labels_too_long",
       hcl`[for label in ${labels} : try(${utf8Bytes(hcl`label`)} > ${DISPLAY_NAME_MAX_BYTES}, false)]`,
+      "The coder provider refuses a display_name over 64 bytes: longer labels are cut.",
     ).expression;
     const labelTooLong = hcl`${labelsTooLong}[index]`;
     const cappedLabel = hcl`${
       local(
         "forward_ports_names",
         hcl`[for index, label in ${labels} : ${labelsTooLong}[index] ? ${capUtf8Bytes(hcl`label`, DISPLAY_NAME_MAX_BYTES)} : label]`,
+        "Cut on a character boundary to 64 bytes; null (the app is named after its port) if none fits.",
       ).expression
     }[index]`;
     const valid = hcl`${portsValid}[index]`;
@@ -327,6 +353,7 @@ export class DevcontainerSource extends Construct {
     const firstPositions = local(
       "ports_first_position",
       hcl`{ for position, port in ${validPorts} : tostring(port.port) => position... }`,
+      "A port listed twice gets one app; one map finds each port's first place, not n² searches.",
     ).asAnyMap;
     const firstOfPort = hcl`${firstPositions}[tostring(port.port)][0] == position`;
     this.ports = local(
@@ -351,15 +378,24 @@ export class DevcontainerSource extends Construct {
     // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
     // concat(), not a for expression: the list is as long as the repository makes it, and
     // DevcontainerMounts cuts it (MOUNTS_READ) before it walks it.
-    this.mounts = local("dc_mounts", hcl`try(concat(${dc}.mounts, []), [])`);
+    this.mounts = local(
+      "dc_mounts",
+      hcl`try(concat(${dc}.mounts, []), [])`,
+      "Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).",
+    );
     // merge() rejects anything but an object (it skips null), so a JSON list or string also
     // becomes {}, and text that is no JSON decodes to false, which merge() rejects too.
     // Decoded once: the text is the repository's whole configuration (up to preview's 1 MiB).
     const decoded = local(
       "dc_configuration_decoded",
       hcl`try(jsondecode(${dc}.configuration_json), false)`,
+      "Decoded once: the text is the repository's whole configuration, up to 1 MiB.",
     ).expression;
-    this.configuration = local("dc_configuration", hcl`try(merge({}, ${decoded}), {})`);
+    this.configuration = local(
+      "dc_configuration",
+      hcl`try(merge({}, ${decoded}), {})`,
+      "merge() accepts only an object, so a JSON list, string or undecodable text becomes {}.",
+    );
     this.configurationWarnings = local(
       "configuration_warnings",
       hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, ${decoded})) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,

@@ -107,6 +107,7 @@ export class DevcontainerWarnings extends Construct {
         ${list(props.resourceWarnings)}, ${list(props.placementWarnings)},
         ${list(props.mountWarnings)}, ${list(props.capabilityWarnings)}, ${list(props.uidWarnings)}
       )`,
+      "One fixed order of sources, so the build log lists a workspace's warnings the same each time.",
     );
     // Each line is unmarked before the filter looks at it: a for expression whose condition
     // reads a sensitive value marks its whole result, and Terraform would then redact the
@@ -118,11 +119,12 @@ export class DevcontainerWarnings extends Construct {
       "all_warnings",
       hcl`[for line in [for line in try(nonsensitive(${any(lines)}), ${any(lines)}) : try(nonsensitive(line), line)] :
         replace(tostring(line), ${controlCharacters(this)}, " ") if try(trimspace(line) != "", false)]`,
-      "Lines unmarked one by one (a filter reading a sensitive value would redact the check's message); control characters become spaces (the coder CLI prints the build log to a terminal).",
+      "Unmarked per line, or the check's message is redacted; control characters act in a terminal.",
     );
     const message = locals.add(
       "warnings_message",
       hcl`format("%s\n%s", ${WARNINGS_HEADING}, join("\n", [for line in ${any(allWarnings)} : format("- %s", line)]))`,
+      "A failing check is a warning Coder shows in the build log, without failing the build.",
     );
     this.warningsCheck = new CheckBlock(this, "warnings_check", {
       name: locals.nameOf("devcontainer_warnings"),
@@ -133,6 +135,7 @@ export class DevcontainerWarnings extends Construct {
     const status = locals.add(
       "warnings_status",
       hcl`length(${any(allWarnings)}) == 0 ? "none" : format("%d - see the build log", length(${any(allWarnings)}))`,
+      "The dashboard shows a count; the lines themselves are in the build log.",
     );
 
     // Required: localEnv variables without a default that something other than a mount or
@@ -153,10 +156,12 @@ export class DevcontainerWarnings extends Construct {
         if try(nonsensitive(${requiredTest}), ${requiredTest})
         && !try(contains(${list(props.defaultedVariables)}, nonsensitive(variable.name)), contains(${list(props.defaultedVariables)}, variable.name), false)
       ]`,
+      "A mount's source and build.args are resolved by the service: no workspace value reaches them.",
     );
     const requiredFirst = locals.add(
       "required_variables_first_position",
       hcl`{ for position, name in ${any(requiredListed)} : name => position... }`,
+      "A name listed twice is kept at its first place: one map, not distinct()'s pairs.",
     );
     const required = locals.add(
       "required_variables",
@@ -169,6 +174,7 @@ export class DevcontainerWarnings extends Construct {
       hcl`[for name in ${any(required)} : name
         if !contains(${list(props.providedVariables)}, name)
         && !can(regex(format("(?m)^%s=.", name), try(nonsensitive(${props.variablesText}), ${props.variablesText})))]`,
+      "Only names reach the message: a failed check prints the values it reads, and tokens are there.",
     );
     const variablesMessage = locals.add(
       "variables_message",
@@ -184,7 +190,11 @@ export class DevcontainerWarnings extends Construct {
     this.allWarnings = any(allWarnings);
     this.warningsStatus = str(status);
     this.warningsMetadataScript = str(
-      locals.add("warnings_metadata_script", hcl`format("echo '%s'", ${str(status)})`),
+      locals.add(
+        "warnings_metadata_script",
+        hcl`format("echo '%s'", ${str(status)})`,
+        "The status is fixed words and a number, so it is safe inside the script's quotes.",
+      ),
     );
     this.requiredVariables = any(required);
     this.missingVariables = any(missing);
@@ -192,6 +202,7 @@ export class DevcontainerWarnings extends Construct {
       locals.add(
         "variables_metadata_script",
         hcl`format("names='%s'\n%s", join(" ", ${any(required)}), ${shippedScriptBody(this, VARIABLES_METADATA_SCRIPT)})`,
+        "The names are checked against VARIABLE_NAME_PATTERN, so the script can expand them in eval.",
       ),
     );
   }

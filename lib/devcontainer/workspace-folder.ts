@@ -76,7 +76,7 @@ export function unusedWorkspaceFolderMount(scope: Construct): string {
     scope,
     "unused_workspace_folder_mount",
     UNUSED_WORKSPACE_FOLDER_MOUNT,
-    "The pod mounts the PVC's workspace-folder/ here when the folder needs no mount: its shape never depends on the repository.",
+    "The PVC's workspace-folder/ goes here when unused: the pod's shape never depends on the repo.",
   ).asString;
 }
 
@@ -142,7 +142,8 @@ export class DevcontainerWorkspaceFolder extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceFolderProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
     const unusedMount = unusedWorkspaceFolderMount(this);
 
     // The last segment after a "/" or ":" (so scp-style `git@host:repo.git` gives `repo`),
@@ -150,12 +151,14 @@ export class DevcontainerWorkspaceFolder extends Construct {
     const repoNameRequested = local(
       "repo_name_requested",
       hcl`try(trimsuffix(regex("[^/:]*$", replace(trimspace(${props.repository}), "/[/]+$/", "")), ".git"), null)`,
+      "The last segment after / or : (scp-style git@host:repo.git too), without .git.",
     );
     // A segment of the default folder, so it has the folder's characters (WORKSPACE_FOLDER_PATTERN).
     const repoName = local(
       "repo_name",
       hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested.asString})) &&
         !contains([".", ".."], ${repoNameRequested.asString}), false) ? ${repoNameRequested.asString} : ${FALLBACK_REPO_NAME}`,
+      "It becomes a segment of the default folder, so it must have the folder's characters.",
     );
 
     const requested = local(
@@ -166,10 +169,15 @@ export class DevcontainerWorkspaceFolder extends Construct {
         ${"${containerWorkspaceFolderBasename}"}, ${repoName.asString}),
         ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
         "/(.)[/]+$/", "$1")`,
+      "The tools' placeholders substituted as the Dev Containers CLI does, before any check.",
     );
 
     // Repeated slashes collapsed before any comparison (`//workspaces` is `/workspaces`).
-    const normalized = local("workspace_folder_normalized", collapseSlashes(requested.asString));
+    const normalized = local(
+      "workspace_folder_normalized",
+      collapseSlashes(requested.asString),
+      "Repeated slashes collapsed first: //workspaces is /workspaces to the kubelet too.",
+    );
 
     // The folder reaches the vscode-desktop link unencoded, the IDE modules' scripts, our
     // scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's characters (so no
@@ -182,19 +190,26 @@ export class DevcontainerWorkspaceFolder extends Construct {
     // create (the pattern is ASCII: a character is a byte).
     const tooLong = (path: string) => hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
     // Each test is one local: the folder and its warnings both read them.
-    const valid = local("workspace_folder_valid", validFolder(normalized.asString)).asBoolean;
+    const valid = local(
+      "workspace_folder_valid",
+      validFolder(normalized.asString),
+      "The folder reaches an IDE link unencoded and shell scripts: only safe characters pass.",
+    ).asBoolean;
     const systemPath = local(
       "workspace_folder_is_system_path",
       isSystemPath(normalized.asString),
+      "An empty volume over a system directory would hide what the image needs to start.",
     ).asBoolean;
     const longSegment = local(
       "workspace_folder_segment_too_long",
       tooLong(normalized.asString),
+      "A segment over 255 bytes (NAME_MAX) cannot be created: the pod would never start.",
     ).asBoolean;
 
     const folder = local(
       "workspace_folder",
       hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
+      "A folder that fails a check becomes /workspaces/<repo>: a bad value never fails the plan.",
     );
     const basename = local("workspace_folder_basename", hcl`basename(${folder.asString})`);
 
@@ -209,32 +224,39 @@ export class DevcontainerWorkspaceFolder extends Construct {
         ${"${containerWorkspaceFolder}"}, ${folder.asString}),
         ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
         "/(.)[/]+$/", "$1"), null)`,
+      "The Dev Containers tools clone into workspaceMount's target: the repository goes there.",
     );
     const mountTarget = local(
       "workspace_mount_target_normalized",
       hcl`try(${collapseSlashes(mountTargetRequested.asString)}, null)`,
+      "Collapsed as the folder is, so the two compare as the kubelet compares paths.",
     ).asString;
     const targetUsable = local(
       "workspace_mount_target_usable",
       hcl`${mountTarget} != null && ${validFolder(mountTarget)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`,
+      "The target must pass the folder's checks, or the repository goes to the workspace folder.",
     ).asBoolean;
     const repositoryFolder = local(
       "repository_folder",
       hcl`${targetUsable} ? ${mountTarget} : ${folder.asString}`,
+      "The Dev Containers tools mount the source at workspaceMount's target: the clone goes there.",
     );
     const repo = repositoryFolder.asString;
     const mounted = local(
       "workspace_folder_mounted",
       hcl`!(${repo} == "/workspaces" || startswith(${repo}, "/workspaces/") ||
         ${repo} == try(tostring(${props.homeDir}), null))`,
+      "/workspaces and the home are mounts already; any other folder gets the PVC's own.",
     );
     const mountPath = local(
       "workspace_folder_mount_path",
       hcl`${mounted.asBoolean} ? ${repo} : ${unusedMount}`,
+      "The pod always has this mount, so its shape never depends on the repository.",
     );
     const quotedFolder = local(
       "workspace_folder_quoted",
       quotedForWarning(requested.asString),
+      "Three warnings quote the folder as given, JSON-escaped so control characters stay inert.",
     ).asString;
     const warnings = local(
       "workspace_folder_warnings",

@@ -43,7 +43,7 @@ import {
   TemplateStack,
   TemplateVariable,
   TerraformIterator,
-  TerraformLocal,
+  NamedLocals,
   TerraformVariable,
   Token,
   wholeNumberBetween,
@@ -195,18 +195,22 @@ export class PackerBuilderTemplate extends TemplateStack {
     // --- Workspace, names, labels ----------------------------------------------------------
     const ws = new WorkspaceData(this, "workspace");
     // <ws>: unique across users (two users' "dev" workspaces differ), a valid name and label value.
-    const wsKey = new TerraformLocal(
-      this,
+    const locals = new NamedLocals(this, "");
+    const wsKey = locals.add(
       "workspace_key",
       hcl`format("%s%s", ${WORKSPACE_KEY_PREFIX}, lower(${ws.id}))`,
+      'Unique across users (two users\' "dev" differ), and always a valid name and label value.',
     ).asString;
     // Every object carries both labels: one local each, not the expression nine times over.
-    const nameLabel = new TerraformLocal(this, "workspace_name_label", sanitizedLabelValue(ws.name))
-      .asString;
-    const ownerLabel = new TerraformLocal(
-      this,
+    const nameLabel = locals.add(
+      "workspace_name_label",
+      sanitizedLabelValue(ws.name),
+      "A label value is at most 63 of [a-z0-9.-]: Coder's names may hold more; Coder keeps them.",
+    ).asString;
+    const ownerLabel = locals.add(
       "owner_name_label",
       sanitizedLabelValue(ws.owner.name),
+      "A label value is at most 63 of [a-z0-9.-]: Coder's names may hold more; Coder keeps them.",
     ).asString;
     const meta = (component: string): WorkspaceObjectMeta => {
       const base = workspaceObjectMeta(ws, component);
@@ -232,10 +236,10 @@ export class PackerBuilderTemplate extends TemplateStack {
       formType: "radio",
       options: PACKER_BUILDER_CPUS.map((n) => ({ name: `${n} Cores`, value: n })),
     });
-    const cpuLimit = new TerraformLocal(
-      this,
+    const cpuLimit = locals.add(
       "cpu_limit",
       hcl`min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue})`,
+      "The CPU parameter is the user's, max_cpu the operator's cap on it.",
     ).asNumber;
     const memory = new WorkspaceParameter(this, "memory", {
       order: 2,
@@ -277,10 +281,10 @@ export class PackerBuilderTemplate extends TemplateStack {
       name: Token.asString(hcl`format("%s%s", ${BUILD_NAMESPACE_PREFIX}, lower(${ws.id}))`),
       meta: meta("build-namespace"),
     }).namespace;
-    const buildNamespace = new TerraformLocal(
-      this,
+    const buildNamespace = locals.add(
       "harvester_namespace",
       hcl`${perWorkspace} ? ${ownNamespace.fqn}[0].metadata[0].name : ${identityNamespace}`,
+      "Builds run in the identity namespace, or in the workspace's own when it has one.",
     ).asString;
     // A binding in the identity namespace follows the identity into its own namespace, as a
     // binding of the ClusterRole of the same name (no Role exists in a namespace just made);
