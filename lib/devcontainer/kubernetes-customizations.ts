@@ -93,11 +93,13 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const listed = locals.add(
       "k8s_customizations_listed",
       hcl`try(concat(${props.configuration}.customizations.kubernetes, []), [])`,
+      "concat() takes only lists: an object or a string here is treated as absent, not walked.",
     ).expression;
     const firstEntries = hcl`slice(${listed}, 0, min(length(${listed}), ${KUBERNETES_ENTRIES_READ}))`;
     this.entries = locals.add(
       "k8s_customizations",
       hcl`[for entry in ${firstEntries} : entry if can(keys(entry))]`,
+      "Only the first entries are read, and of those the objects: each costs every plan and apply.",
     );
     const entries = this.entries.asList;
     const given = this.resourcesAndSelector(locals, entries);
@@ -120,28 +122,51 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     /** The first KUBERNETES_NAMES_READ names of a merged map, with their values. */
     const firstNames = (merged: IResolvable) =>
       hcl`{ for name in slice(keys(${merged}), 0, min(length(${merged}), ${KUBERNETES_NAMES_READ})) : name => ${merged}[name] }`;
-    const merged = (name: string, path: string) =>
+    const merged = (name: string, path: string, why?: string) =>
       locals.add(
         name,
         hcl`try(merge([for entry in ${entries} : entry.${hclRaw(path)} if can(keys(entry.${hclRaw(path)}))]...), {})`,
+        why,
       ).expression;
-    const requestsMerged = merged("k8s_requests_merged", "resources.requests");
-    const limitsMerged = merged("k8s_limits_merged", "resources.limits");
-    const selectorMerged = merged("k8s_node_selector_merged", "nodeSelector");
+    const requestsMerged = merged(
+      "k8s_requests_merged",
+      "resources.requests",
+      "Every entry counts, a later one winning per name: the checks then read one map.",
+    );
+    const limitsMerged = merged(
+      "k8s_limits_merged",
+      "resources.limits",
+      "Every entry counts, a later one winning per name: the checks then read one map.",
+    );
+    const selectorMerged = merged(
+      "k8s_node_selector_merged",
+      "nodeSelector",
+      "Every entry counts, a later one winning per name: the checks then read one map.",
+    );
     const described = (map: IResolvable) =>
       hcl`{ for name, value in ${firstNames(map)} : name => { value = ${scalarString("value", '""')}, json = jsonencode(value) } }`;
-    const requests = locals.add("k8s_requests_given", described(requestsMerged)).expression;
-    const limits = locals.add("k8s_limits_given", described(limitsMerged)).expression;
+    const requests = locals.add(
+      "k8s_requests_given",
+      described(requestsMerged),
+      "Each request keeps its JSON text beside its value, so a warning can quote it as written.",
+    ).expression;
+    const limits = locals.add(
+      "k8s_limits_given",
+      described(limitsMerged),
+      "Each limit keeps its JSON text beside its value, so a warning can quote it as written.",
+    ).expression;
     // A value that is no string or number (true, null, an object) is null here, and invalid:
     // "" would be a valid label value that pins the pod to nodes the repository never named.
     const givenSelector = firstNames(selectorMerged);
     const nodeSelector = locals.add(
       "k8s_node_selector_given",
       hcl`{ for name, value in ${givenSelector} : name => ${scalarString("value", "null")} }`,
+      'A value that is no string or number is null: "" would pin the pod to nodes nobody named.',
     ).expression;
     const nodeSelectorJson = locals.add(
       "k8s_node_selector_json",
       hcl`{ for name, value in ${givenSelector} : name => jsonencode(value) }`,
+      "Warnings quote each selector value as the repository wrote it.",
     ).expression;
     return {
       requestsMerged,
@@ -165,14 +190,17 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       hcl`[for entry in ${entries} : {
         value = ${scalarString("entry.storage", '""')}, json = jsonencode(entry.storage)
       } if try(entry.storage, null) != null && try(entry.storage, null) != ""]`,
+      "An empty string means unset, as null does: such an entry is no request and no warning.",
     );
     const storage = locals.add(
       "k8s_storage_given",
       hcl`try(reverse([for storage in ${storageValues.asList} : storage if storage.value != ""])[0], null)`,
+      "Of the entries that give storage, the last one counts, as later settings win.",
     ).expression;
     const rejectedStorage = locals.add(
       "k8s_storage_rejected",
       hcl`[for storage in ${storageValues.asList} : storage.json if storage.value == ""]`,
+      "Warnings quote the storage values that are no string or number, as written.",
     ).expression;
     return { storage, rejectedStorage };
   }
@@ -184,26 +212,31 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const tolerationsListed = locals.add(
       "k8s_tolerations_listed",
       hcl`concat([], [for entry in ${entries} : entry.tolerations if can(concat(entry.tolerations, []))]...)`,
+      "concat() is linear; flatten() would also open a toleration that is itself a list.",
     ).expression;
     const tolerationsRead = locals.add(
       "k8s_tolerations_read",
       hcl`slice(${tolerationsListed}, 0, min(length(${tolerationsListed}), ${TOLERATIONS_READ}))`,
+      "The list is cut before it is walked: every entry costs each plan and apply.",
     ).expression;
     const normalized = locals.add(
       "k8s_tolerations_normalized",
       hcl`[for toleration in ${tolerationsRead} : {
             for field, source in ${TOLERATION_FIELDS} : field => ${scalarString("try(toleration[source], null)", "null")}
           } if can(keys(toleration)) && !${malformed("toleration")}]`,
+      "A field of another type than string or number would change what the toleration means.",
     ).expression;
     // A toleration listed twice is kept once, at its first place: each one's first position
     // comes from one map (distinct() compares every pair).
     const firstPosition = locals.add(
       "k8s_tolerations_first_position",
       hcl`{ for position, toleration in ${normalized} : jsonencode(toleration) => position... }`,
+      "A toleration listed twice is kept once: one map finds each one's first place.",
     ).expression;
     const tolerations = locals.add(
       "k8s_tolerations_given",
       hcl`[for position, toleration in ${normalized} : toleration if ${firstPosition}[jsonencode(toleration)][0] == position]`,
+      "Duplicates add nothing to a pod's tolerations: each is kept once, at its first place.",
     ).expression;
     return { tolerations, tolerationsListed, tolerationsRead };
   }

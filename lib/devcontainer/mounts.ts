@@ -28,7 +28,7 @@ import {
   collapseSlashes,
   isSystemPath,
   MAX_SEGMENT_BYTES,
-  UNUSED_WORKSPACE_FOLDER_MOUNT,
+  unusedWorkspaceFolderMount,
 } from "./workspace-folder";
 
 /** Name of the pod volume backed by the workspace's PVC. */
@@ -114,7 +114,8 @@ export class DevcontainerMounts extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerMountsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
     const folder = props.workspaceFolder;
     const repositoryFolder = props.repositoryFolder ?? folder;
     // hcl takes single tokens only; a string template mixing text and tokens goes through format().
@@ -122,7 +123,7 @@ export class DevcontainerMounts extends Construct {
       ? Fn.format("%s", [props.claimName])
       : props.claimName;
     const mounted = hcl`${props.workspaceFolderMounted} == true`;
-    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
+    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${unusedWorkspaceFolderMount(this)}`;
     const requests = this.mountRequests(local, props, folder);
     const { decisions, kept } = this.mountDecisions(
       local,
@@ -179,6 +180,7 @@ export class DevcontainerMounts extends Construct {
           read_only = try(m.read_only == true, false),
         }
       ], [])`,
+      "Normalized once, cut at 200 but never filtered: a mount's index names its volume.",
     );
   }
 
@@ -208,6 +210,7 @@ export class DevcontainerMounts extends Construct {
     const firstRequest = local(
       "mount_first_request",
       hcl`{ for r in ${requests.expression} : r.target => r.index... if r.target != null }`,
+      "One map finds each target's first request: searching earlier ones would cost n².",
     ).asAnyMap;
     const decisions = local(
       "mount_decisions",
@@ -227,10 +230,12 @@ export class DevcontainerMounts extends Construct {
           collides_with = try(one([for p in ${reserved} : p.what if p.path == r.target]), null),
         })
       ]`,
+      "Each mount's one problem, if any: a mount the pod cannot have is dropped, never fatal.",
     );
     const kept = local(
       "kept_mounts",
       hcl`[for d in ${decisions.expression} : d if d.problem == null]`,
+      "Only mounts without a problem reach the pod; the others are warnings, never a failed plan.",
     );
     return { decisions, kept };
   }
@@ -259,6 +264,7 @@ export class DevcontainerMounts extends Construct {
         }],
         [{ name = ${SHM_VOLUME}, mount_path = "/dev/shm", sub_path = null, read_only = false }]
       )`,
+      "Home, /workspaces and the folder are mounted on every pod, so no repository can drop them.",
     );
     const podVolumes = local(
       "pod_volumes",
@@ -273,6 +279,7 @@ export class DevcontainerMounts extends Construct {
           empty_dir = [{ medium = "Memory", size_limit = null }],
         } if m.kind == "tmpfs"]
       )`,
+      "A tmpfs mount is a memory-backed emptyDir: Kubernetes has no tmpfs volume of its own.",
     );
     return { volumeMounts, podVolumes };
   }
@@ -293,12 +300,14 @@ export class DevcontainerMounts extends Construct {
     const seedVolumeDirs = local(
       "seed_volume_dirs",
       hcl`distinct([for m in ${kept.expression} : m.volume_dir if m.kind == "volume"])`,
+      "seed-home creates each volume's directory as the remote user, not root as kubelet would.",
     );
     // Docker seeds a volume at the first mount that creates it; a second mount of the same
     // volume elsewhere sees that content.
     const seedVolumes = local(
       "seed_volumes",
       hcl`[for dir, targets in { for m in ${kept.expression} : m.volume_dir => m.target... if m.kind == "volume" } : format("%s=%s", dir, targets[0])]`,
+      "Docker seeds a volume at its first mount only: a second mount elsewhere sees that content.",
     );
     // A mount point lives in the mount that contains it; the longest matching prefix wins
     // (a mounted workspace folder inside the home, a home inside /workspaces).
@@ -314,6 +323,7 @@ export class DevcontainerMounts extends Construct {
           if startswith(path, p.prefix) && length(p.prefix) == max([for q in ${parents} : length(q.prefix) if startswith(path, q.prefix)]...)
         ]), null)
       ]))`,
+      "A mount point is created inside the mount holding it, the longest matching prefix.",
     );
     return { seedVolumeDirs, seedVolumes, seedMountPointDirs };
   }
@@ -324,17 +334,27 @@ export class DevcontainerMounts extends Construct {
     props: DevcontainerMountsProps,
     decisions: TerraformLocal,
   ): TerraformLocal {
+    // The problems of a target, as its warning says them: one format() quotes the target.
+    const targetProblems = local(
+      "mount_target_problems",
+      {
+        target:
+          "is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments)",
+        long_target: `has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created`,
+        system:
+          "is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted",
+      },
+      "Three problems share one warning's wording: one format() quotes the target.",
+    ).expression;
     return local(
       "mount_warnings",
       hcl`concat(can(slice(${props.mounts}, 0, 0)) && try(length(${props.mounts}), 0) > ${MOUNTS_READ} ? [format("mounts lists %d entries; only the first ${MOUNTS_READ} are read.", length(${props.mounts}))] : [], [
         for d in ${decisions.expression} : (
           d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
-          d.problem == "target" ? format("mounts[%d].target %s is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments); the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
-          d.problem == "long_target" ? format("mounts[%d].target %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
+          contains(keys(${targetProblems}), d.problem) ? format("mounts[%d].target %s %s; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, ${targetProblems}[d.problem], d.kind) :
           d.problem == "source" ? format("mounts[%d].source %s is not a volume name (letters, digits, _ . -); the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "long_source" ? format("mounts[%d].source %s is longer than ${MAX_SEGMENT_BYTES} bytes, too long for its volume directory; the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "reserved" ? format("The %s mount at %s is not mounted: that path is already a mount point (%s).", d.kind, d.target, d.collides_with) :
-          d.problem == "system" ? format("mounts[%d].target %s is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
           format("The %s mount at %s is not mounted: that path is already a mount point (an earlier mount in mounts).", d.kind, d.target)
         ) if d.problem != null
       ])`,

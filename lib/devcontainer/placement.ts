@@ -68,8 +68,16 @@ export class DevcontainerPlacement extends Construct {
     const allow = props.allowNodePlacement;
     const arch = props.arch ?? "amd64";
 
-    const keyPattern = locals.add("label_key_pattern", LABEL_KEY_PATTERN).asString;
-    const valuePattern = locals.add("label_value_pattern", LABEL_VALUE_PATTERN).asString;
+    const keyPattern = locals.add(
+      "label_key_pattern",
+      LABEL_KEY_PATTERN,
+      "Every selector key is checked as the API server checks a label key: written once.",
+    ).asString;
+    const valuePattern = locals.add(
+      "label_value_pattern",
+      LABEL_VALUE_PATTERN,
+      "Every selector value is checked as the API server checks a label value: written once.",
+    ).asString;
     const isKey = (key: string) =>
       hcl`(can(regex(${keyPattern}, ${hclRaw(key)})) && !can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(key)})))`;
     const isValue = (value: string) => hcl`can(regex(${valuePattern}, ${hclRaw(value)}))`;
@@ -77,7 +85,7 @@ export class DevcontainerPlacement extends Construct {
     const selectorChecks = locals.add(
       "node_selector_checks",
       hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey("label")} && value != null && ${isValue('value == null ? "" : value')} }`,
-      "A selector label the API server would refuse (a key that is not a qualified name, a value that is not a label value, e.g. a number printed with 100 digits) is dropped.",
+      "A selector label the API server would refuse (a bad key or value) is dropped, with a warning.",
     );
     const nodeSelector = locals.add(
       "node_selector",
@@ -103,7 +111,7 @@ export class DevcontainerPlacement extends Construct {
             || (toleration.effect == "NoExecute" && can(regex("^-?[0-9]{1,18}$", toleration.toleration_seconds)))),
           false)
       }]`,
-      "Kubernetes' own rules: a toleration it would reject fails the whole Deployment; tolerationSeconds is an int64, and at most 18 digits keep it in range.",
+      "One toleration Kubernetes rejects fails the Deployment: its rules are checked first, here.",
     );
     // effect "" means all effects; the kubernetes provider refuses "", null says the same.
     const tolerations = locals.add(
@@ -111,6 +119,7 @@ export class DevcontainerPlacement extends Construct {
       hcl`[for check in ${any(checked)} : merge(check.toleration, {
         effect = check.toleration.effect == "" ? null : check.toleration.effect
       }) if ${allow} && check.valid]`,
+      'The kubernetes provider refuses effect "" (all effects): null says the same to Kubernetes.',
     );
 
     const warnings = this.warningLines(locals, props, arch, selectorChecks, checked);

@@ -181,13 +181,18 @@ export class DevcontainerRuntime extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerRuntimeProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
     const runtime = props.runtime;
     // Written bare, not `== true`: the template policy (lib/policy/privileged-containers.ts)
     // recognizes the gate only as `var.allow_privileged && …`.
     const allowed = props.allowPrivileged;
     const level = props.podSecurityLevel ?? "baseline";
-    const restricted = local("pod_security_restricted", hcl`${level} == "restricted"`);
+    const restricted = local(
+      "pod_security_restricted",
+      hcl`${level} == "restricted"`,
+      "Under restricted, the pod may add NET_BIND_SERVICE only, whatever allow_privileged says.",
+    );
     const isRestricted = restricted.asBoolean;
 
     const r = this.requested(local, runtime).asAnyMap;
@@ -227,6 +232,7 @@ export class DevcontainerRuntime extends Construct {
     const capabilitiesGiven = local(
       "capabilities_given",
       hcl`try(concat(${runtime}.cap_add, []), [])`,
+      "The list is cut before it is walked: every entry costs each plan and apply.",
     ).expression;
     const capabilitiesNormalized = local(
       "capabilities_normalized",
@@ -234,12 +240,18 @@ export class DevcontainerRuntime extends Construct {
         for c in slice(${capabilitiesGiven}, 0, min(length(${capabilitiesGiven}), ${CAPABILITIES_READ})) :
         upper(trimprefix(upper(trimspace(c)), "CAP_")) if try(trimspace(c) != "", false)
       ], [])`,
+      "Docker takes CAP_X or X in any case; Kubernetes only the bare upper-case name.",
     ).expression;
     const capabilityFirst = local(
       "capabilities_first_position",
       hcl`{ for position, c in ${capabilitiesNormalized} : c => position... }`,
+      "One map finds each name's first place: distinct() would compare every pair.",
     ).expression;
-    const hostAliasesGiven = hcl`try(concat(${runtime}.host_aliases, []), [])`;
+    const hostAliasesGiven = local(
+      "host_aliases_given",
+      hcl`try(concat(${runtime}.host_aliases, []), [])`,
+      "The list is cut before it is walked: every entry costs each plan and apply.",
+    ).expression;
     return local(
       "runtime_requested",
       hcl`{
@@ -262,6 +274,7 @@ export class DevcontainerRuntime extends Construct {
           }
         ], []),
       }`,
+      "Everything read from the metadata, normalized once: the decisions below read only this.",
     );
   }
 
@@ -278,6 +291,7 @@ export class DevcontainerRuntime extends Construct {
     const capabilitiesRequested = local(
       "capabilities_requested",
       hcl`[for c in ${r}.capabilities : c if contains(${KNOWN_CAPABILITIES}, c)]`,
+      "An unknown name (FOO_BAR, a typo) would keep the pod from starting, so it is dropped.",
     );
     // restricted lets a container add NET_BIND_SERVICE only, whatever allow_privileged says.
     const capabilitiesAdd = local(
@@ -285,15 +299,22 @@ export class DevcontainerRuntime extends Construct {
       hcl`[for c in ${capabilitiesRequested.asList} : c if ${isRestricted}
         ? c == "NET_BIND_SERVICE"
         : (${allowed} || contains(${BASELINE_CAPABILITIES}, c))]`,
+      "Beyond the Pod Security baseline only with allow_privileged: the operator decides.",
     );
     const capabilitiesDropped = local(
       "capabilities_dropped",
       hcl`[for c in ${capabilitiesRequested.asList} : c if !contains(${capabilitiesAdd.asList}, c)]`,
+      "The warning names what the pod does not get, and the variable that would allow it.",
     );
-    const privileged = local("privileged", hcl`${allowed} && ${r}.privileged && !${isRestricted}`);
+    const privileged = local(
+      "privileged",
+      hcl`${allowed} && ${r}.privileged && !${isRestricted}`,
+      "A privileged container is the node's root: only the operator's allow_privileged permits it.",
+    );
     const seccompProfiles = local(
       "seccomp_profiles",
       hcl`${allowed} && ${r}.seccomp_unconfined && !${isRestricted} ? [{ type = "Unconfined" }] : []`,
+      "Unconfined lifts the kernel's syscall filter: only with the operator's allow_privileged.",
     );
     const uid = props.uid ?? 1000;
     // The level the pod meets (shown on the workspace page): restricted needs a non-root user.
@@ -303,6 +324,7 @@ export class DevcontainerRuntime extends Construct {
         : ${privileged.asBoolean} || length(${seccompProfiles.expression}) > 0
           || length([for c in ${capabilitiesAdd.asList} : c if !contains(${BASELINE_CAPABILITIES}, c)]) > 0
         ? "privileged" : "baseline"`,
+      "Shown on the workspace page: the level the pod meets; restricted needs a non-root user.",
     );
     return {
       capabilitiesRequested,
@@ -316,17 +338,26 @@ export class DevcontainerRuntime extends Construct {
 
   /** The pod's init, /dev/shm size and hostname, and the tests of the latter two. */
   private podSettings(local: NewLocal, r: HclValue): PodSettings {
-    const shareProcessNamespace = local("share_process_namespace", hcl`${r}.init`);
+    const shareProcessNamespace = local(
+      "share_process_namespace",
+      hcl`${r}.init`,
+      "devcontainer.json init: a shared process namespace lets the pause process reap zombies.",
+    );
 
     const shmValid = hcl`try(floor(${r}.shm_size_bytes) == ${r}.shm_size_bytes && ${r}.shm_size_bytes > 0, false)`;
     const shmSizeLimit = local(
       "shm_size_limit",
       hcl`${shmValid} ? format("%d", ${r}.shm_size_bytes) : ${DEFAULT_SHM_SIZE}`,
+      "Kubernetes has no shm size: /dev/shm is a memory-backed emptyDir of this size limit.",
     );
 
     // A pod hostname must be a DNS label (RFC 1123).
     const hostnameValid = hcl`can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ${r}.hostname))`;
-    const hostname = local("hostname", hcl`${hostnameValid} ? ${r}.hostname : null`);
+    const hostname = local(
+      "hostname",
+      hcl`${hostnameValid} ? ${r}.hostname : null`,
+      "Kubernetes rejects a pod hostname that is not a DNS label, so such a value is dropped.",
+    );
     return { shareProcessNamespace, shmSizeLimit, hostname, shmValid, hostnameValid };
   }
 
@@ -350,13 +381,18 @@ export class DevcontainerRuntime extends Construct {
         bad_hostnames = [for h in a.hostnames : h if !(can(regex(${hostnamePattern}, h)) && length(h) <= 253)],
       }
     ]`;
-    const hostAliasChecks = local("host_alias_checks", aliasChecks);
+    const hostAliasChecks = local(
+      "host_alias_checks",
+      aliasChecks,
+      "Kubernetes rejects a host alias without an IP address or with a bad host name: checked first.",
+    );
     const hostAliases = local(
       "host_aliases",
       hcl`[
         for a in ${hostAliasChecks.asList} : { ip = a.ip, hostnames = a.hostnames }
         if a.ip_valid && length(a.hostnames) > 0
       ]`,
+      "Only the aliases Kubernetes accepts reach the pod; the others become warnings.",
     );
     return { hostAliasChecks, hostAliases };
   }

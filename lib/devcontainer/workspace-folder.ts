@@ -67,6 +67,19 @@ export const SYSTEM_TREE_PATTERN = "^/(proc|sys|dev)(/|$)";
 /** Most bytes of one path segment (Linux NAME_MAX): a longer one cannot be created. */
 export const MAX_SEGMENT_BYTES = 255;
 
+/**
+ * {@link UNUSED_WORKSPACE_FOLDER_MOUNT} as `local.unused_workspace_folder_mount`: the path is
+ * read wherever a folder or a mount target is checked against the pod's own mounts.
+ */
+export function unusedWorkspaceFolderMount(scope: Construct): string {
+  return NamedLocals.shared(
+    scope,
+    "unused_workspace_folder_mount",
+    UNUSED_WORKSPACE_FOLDER_MOUNT,
+    "The PVC's workspace-folder/ goes here when unused: the pod's shape never depends on the repo.",
+  ).asString;
+}
+
 /** `path` with each run of `/` collapsed to one (`//a//b` → `/a/b`), as the kubelet compares. */
 export function collapseSlashes(path: HclValue): IResolvable {
   return hcl`replace(${path}, "/[/]+/", "/")`;
@@ -104,11 +117,11 @@ type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLo
  * modules' scripts, our scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's
  * characters (so no unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
  */
-function validFolder(path: string): IResolvable {
+function validFolder(path: string, unusedMount: string): IResolvable {
   return hcl`try(
       can(regex(${WORKSPACE_FOLDER_PATTERN}, ${path})) &&
       !can(regex("(^|/)[.][.]?(/|$)", ${path})) &&
-      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${path}), false)`;
+      !contains(["/dev/shm", ${unusedMount}], ${path}), false)`;
 }
 
 /**
@@ -152,12 +165,14 @@ export class DevcontainerWorkspaceFolder extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceFolderProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
+    const unusedMount = unusedWorkspaceFolderMount(this);
 
     const { repoNameRequested, repoName } = this.repositoryName(local, props);
-    const workspaceFolder = this.workspaceFolder(local, props, repoName);
+    const workspaceFolder = this.workspaceFolder(local, props, repoName, unusedMount);
     const { folder, basename } = workspaceFolder;
-    const target = this.cloneFolder(local, props, repoName, folder);
+    const target = this.cloneFolder(local, props, repoName, folder, unusedMount);
     const warnings = this.warningLines(local, repoNameRequested, repoName, workspaceFolder, target);
 
     this.repoName = repoName.asString;
@@ -179,12 +194,14 @@ export class DevcontainerWorkspaceFolder extends Construct {
     const repoNameRequested = local(
       "repo_name_requested",
       hcl`try(trimsuffix(regex("[^/:]*$", replace(trimspace(${props.repository}), "/[/]+$/", "")), ".git"), null)`,
+      "The last segment after / or : (scp-style git@host:repo.git too), without .git.",
     );
     // A segment of the default folder, so it has the folder's characters (WORKSPACE_FOLDER_PATTERN).
     const repoName = local(
       "repo_name",
       hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested.asString})) &&
         !contains([".", ".."], ${repoNameRequested.asString}), false) ? ${repoNameRequested.asString} : ${FALLBACK_REPO_NAME}`,
+      "It becomes a segment of the default folder, so it must have the folder's characters.",
     );
     return { repoNameRequested, repoName };
   }
@@ -194,6 +211,7 @@ export class DevcontainerWorkspaceFolder extends Construct {
     local: NewLocal,
     props: DevcontainerWorkspaceFolderProps,
     repoName: TerraformLocal,
+    unusedMount: string,
   ): WorkspaceFolder {
     const requested = local(
       "workspace_folder_requested",
@@ -203,18 +221,37 @@ export class DevcontainerWorkspaceFolder extends Construct {
         ${"${containerWorkspaceFolderBasename}"}, ${repoName.asString}),
         ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
         "/(.)[/]+$/", "$1")`,
+      "The tools' placeholders substituted as the Dev Containers CLI does, before any check.",
     );
 
     // Repeated slashes collapsed before any comparison (`//workspaces` is `/workspaces`).
-    const normalized = local("workspace_folder_normalized", collapseSlashes(requested.asString));
+    const normalized = local(
+      "workspace_folder_normalized",
+      collapseSlashes(requested.asString),
+      "Repeated slashes collapsed first: //workspaces is /workspaces to the kubelet too.",
+    );
 
-    const valid = validFolder(normalized.asString);
-    const systemPath = isSystemPath(normalized.asString);
-    const longSegment = tooLong(normalized.asString);
+    // Each test is one local: the folder and its warnings both read them.
+    const valid = local(
+      "workspace_folder_valid",
+      validFolder(normalized.asString, unusedMount),
+      "The folder reaches an IDE link unencoded and shell scripts: only safe characters pass.",
+    ).asBoolean;
+    const systemPath = local(
+      "workspace_folder_is_system_path",
+      isSystemPath(normalized.asString),
+      "An empty volume over a system directory would hide what the image needs to start.",
+    ).asBoolean;
+    const longSegment = local(
+      "workspace_folder_segment_too_long",
+      tooLong(normalized.asString),
+      "A segment over 255 bytes (NAME_MAX) cannot be created: the pod would never start.",
+    ).asBoolean;
 
     const folder = local(
       "workspace_folder",
       hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
+      "A folder that fails a check becomes /workspaces/<repo>: a bad value never fails the plan.",
     );
     const basename = local("workspace_folder_basename", hcl`basename(${folder.asString})`);
     return { requested, folder, basename, valid, systemPath, longSegment };
@@ -226,6 +263,7 @@ export class DevcontainerWorkspaceFolder extends Construct {
     props: DevcontainerWorkspaceFolderProps,
     repoName: TerraformLocal,
     folder: TerraformLocal,
+    unusedMount: string,
   ): RepositoryFolder {
     // workspaceMount's target: the value of its target (or dst, destination) key, with the
     // placeholders the tools substitute; `${containerWorkspaceFolder}` is the workspace folder.
@@ -238,25 +276,34 @@ export class DevcontainerWorkspaceFolder extends Construct {
         ${"${containerWorkspaceFolder}"}, ${folder.asString}),
         ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
         "/(.)[/]+$/", "$1"), null)`,
+      "The Dev Containers tools clone into workspaceMount's target: the repository goes there.",
     );
     const mountTarget = local(
       "workspace_mount_target_normalized",
       hcl`try(${collapseSlashes(mountTargetRequested.asString)}, null)`,
+      "Collapsed as the folder is, so the two compare as the kubelet compares paths.",
     ).asString;
-    const targetUsable = hcl`${mountTarget} != null && ${validFolder(mountTarget)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`;
+    const targetUsable = local(
+      "workspace_mount_target_usable",
+      hcl`${mountTarget} != null && ${validFolder(mountTarget, unusedMount)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`,
+      "The target must pass the folder's checks, or the repository goes to the workspace folder.",
+    ).asBoolean;
     const repositoryFolder = local(
       "repository_folder",
       hcl`${targetUsable} ? ${mountTarget} : ${folder.asString}`,
+      "The Dev Containers tools mount the source at workspaceMount's target: the clone goes there.",
     );
     const repo = repositoryFolder.asString;
     const mounted = local(
       "workspace_folder_mounted",
       hcl`!(${repo} == "/workspaces" || startswith(${repo}, "/workspaces/") ||
         ${repo} == try(tostring(${props.homeDir}), null))`,
+      "/workspaces and the home are mounts already; any other folder gets the PVC's own.",
     );
     const mountPath = local(
       "workspace_folder_mount_path",
-      hcl`${mounted.asBoolean} ? ${repo} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`,
+      hcl`${mounted.asBoolean} ? ${repo} : ${unusedMount}`,
+      "The pod always has this mount, so its shape never depends on the repository.",
     );
     return { mountTargetRequested, targetUsable, repositoryFolder, mounted, mountPath };
   }
@@ -269,6 +316,11 @@ export class DevcontainerWorkspaceFolder extends Construct {
     { requested, folder, valid, systemPath, longSegment }: WorkspaceFolder,
     { mountTargetRequested, targetUsable }: RepositoryFolder,
   ): TerraformLocal {
+    const quotedFolder = local(
+      "workspace_folder_quoted",
+      quotedForWarning(requested.asString),
+      "Three warnings quote the folder as given, JSON-escaped so control characters stay inert.",
+    ).asString;
     return local(
       "workspace_folder_warnings",
       hcl`concat(
@@ -277,13 +329,13 @@ export class DevcontainerWorkspaceFolder extends Construct {
           ${quotedForWarning(repoNameRequested.asString)}, ${repoName.asString})] : [],
         ${valid} ? [] : [format(
           "workspaceFolder %s cannot be used as the workspace folder (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, without . or .. segments or unknown variables); the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})],
+          ${quotedFolder}, ${folder.asString})],
         ${valid} && ${systemPath} ? [format(
           "workspaceFolder %s is a system directory or lies under /proc, /sys or /dev, where the workspace cannot be mounted; the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
+          ${quotedFolder}, ${folder.asString})] : [],
         ${valid} && !${systemPath} && ${longSegment} ? [format(
           "workspaceFolder %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
+          ${quotedFolder}, ${folder.asString})] : [],
         ${mountTargetRequested.asString} != null && !(${targetUsable}) ? [format(
           "workspaceMount's target %s cannot hold the repository (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, outside the system directories); it is cloned into the workspace folder %s.",
           ${quotedForWarning(mountTargetRequested.asString)}, ${folder.asString})] : []

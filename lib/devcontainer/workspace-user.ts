@@ -106,7 +106,8 @@ export class DevcontainerWorkspaceUser extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceUserProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
 
     const recorded = this.recordedUser(local, props);
     const decided = this.decidedUser(local, recorded);
@@ -127,6 +128,7 @@ export class DevcontainerWorkspaceUser extends Construct {
     const requested = local(
       "remote_user_requested",
       hcl`try(coalesce(${remoteGiven}, try(trimspace(${props.containerUser ?? null}), "")), null)`,
+      'A remote_user of spaces must not hide a usable container_user: coalesce() skips "".',
     );
     const recordedUid = local("recorded_uid", hcl`try(${props.runtime}.remote_user_uid, null)`);
     const recordedGid = local("recorded_gid", hcl`try(${props.runtime}.remote_user_gid, null)`);
@@ -135,12 +137,14 @@ export class DevcontainerWorkspaceUser extends Construct {
       // Trailing slashes dropped, but not the only one: "/" stays "/", and is refused (with a
       // warning) as a system directory, instead of becoming "" and passing unmentioned.
       hcl`try(replace(trimspace(${props.runtime}.remote_user_home), "/(.)[/]+$/", "$1"), null)`,
+      'Trailing slashes go but / stays /, refused as a system directory instead of passing as "".',
     );
     // Repeated slashes collapsed: the home is compared with the folder and the mount targets,
     // which are collapsed too (`/home//vscode` is `/home/vscode`, `//proc` is `/proc`).
     const home = local(
       "recorded_home_normalized",
       hcl`try(${collapseSlashes(recordedHome.asString)}, null)`,
+      "Compared with the folder and mount targets, which are collapsed the same way.",
     ).asString;
     return { remoteGiven, requested, recordedUid, recordedGid, recordedHome, home };
   }
@@ -161,25 +165,30 @@ export class DevcontainerWorkspaceUser extends Construct {
           && !contains(${PATHS_NOT_A_HOME}, ${home}) && !can(regex(${SEED_MOUNT_TREE}, ${home}))
           && !(${isSystemPath(home)}), false)
       }`,
+      "One object of validity flags keeps the decisions below short.",
     );
     const check = checks.asAnyMap;
 
     const remoteUser = local(
       "remote_user",
       hcl`${check}.remote_user_valid ? ${requested.asString} : "root"`,
+      "A name outside the pattern would reach USER, LOGNAME and the home path: root is used instead.",
     );
     const uid = local(
       "uid",
       hcl`${check}.uid_valid ? floor(${recordedUid.asNumber}) : ${FALLBACK_UID}`,
+      "Kubernetes rejects a uid that is not a whole number up to 2^31-1: the fallback runs instead.",
     );
     const gid = local(
       "gid",
       hcl`${check}.gid_valid ? floor(${recordedGid.asNumber}) : ${FALLBACK_UID}`,
+      "Kubernetes rejects a gid that is not a whole number up to 2^31-1: the fallback runs instead.",
     );
     const homeDir = local(
       "home_dir",
       hcl`${check}.home_valid ? ${home} : (
         ${remoteUser.asString} == "root" ? "/root" : format("/home/%s", ${remoteUser.asString}))`,
+      "A home the pod cannot mount (a system path, one of its own mounts) falls back to /home/<user>.",
     );
     return { check, remoteUser, uid, gid, homeDir };
   }
