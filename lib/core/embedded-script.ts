@@ -1,5 +1,5 @@
 import * as path from "path";
-import { type IConstruct, Token } from "./cdk";
+import { type IConstruct, type IResolvable, Token } from "./cdk";
 import { escapeTemplateLiteral } from "./escape";
 import { hcl, hclRaw } from "./hcl";
 import { readProjectFile } from "./project-root";
@@ -82,4 +82,31 @@ export function assignmentLine(assignment: ShellAssignment): string {
 /** A single-quoted shell word for `text`. */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Terraform's `replace` pattern for a shipped script's header: the comment lines it starts with. */
+const HEADER_PATTERN = "/^(#.*\n)+/";
+
+/**
+ * The lines of a shell script that ships with the project (`relPath`, as for
+ * {@link embeddedScript}) after its header, the `#!` line and the comment lines that follow
+ * it, and without the final newline: the text of a script the template completes itself
+ * (an agent metadata script whose first line it writes), read with `file()` so that the
+ * script passes shellcheck and operators read it as a file. The header must be followed by
+ * the first line of code: a blank line would become part of the text.
+ */
+export function shippedScriptBody(scope: IConstruct, relPath: string): IResolvable {
+  const text = readProjectFile(relPath);
+  const body = text.replace(/^(#.*\n)+/, "");
+  if (!text.startsWith("#!") || !text.endsWith("\n") || /^\s/.test(body) || body === "") {
+    throw new Error(
+      `${relPath}: a script body must follow a #! line and comment lines directly, ` +
+        "and end with a newline",
+    );
+  }
+  const file = ShippedFile.of(scope, {
+    source: relPath,
+    path: `scripts/${path.posix.basename(relPath)}`,
+  });
+  return hcl`chomp(replace(${hclRaw(file.fileCall)}, ${HEADER_PATTERN}, ""))`;
 }

@@ -59,16 +59,23 @@ export class DevcontainerDockerWarnings extends Construct {
         try({ for id, options in ${config}.features : id => true if can(regex(${DOCKER_FEATURE_PATTERN}, id)) }, {}),
         try({ for entry in jsondecode(${props.metadataJson ?? "[]"}) : tostring(entry.id) => true... if can(regex(${DOCKER_FEATURE_PATTERN}, entry.id)) }, {})
       )`,
+      "A base image's Features are in its labels, not the configuration; map keys dedupe linearly.",
     );
     const features = locals.add(
       "docker_features",
       hcl`slice(keys(${featureSet.expression}), 0, min(${MAX_DOCKER_FEATURES}, length(keys(${featureSet.expression}))))`,
+      "The warnings name 10 Features at most: the list is the repository's to make long.",
     );
     const hooks = locals.add(
       "hooks_calling_docker",
       hcl`try(sort([for hook, script in ${props.lifecycleScripts} : hook if can(regex(${CALLS_DOCKER_PATTERN}, script))]), [])`,
+      "The warning names the lifecycle commands that will fail without docker.",
     );
-    const compose = hcl`try(${config}.dockerComposeFile, null)`;
+    const compose = locals.add(
+      "docker_compose_file",
+      hcl`try(${config}.dockerComposeFile, null)`,
+      "Compose's other services never run in a one-container workspace: the warning says so.",
+    ).expression;
     const composeFiles = hcl`try(join(", ", flatten([${compose}])), jsonencode(${compose}))`;
     const composeMessage =
       "dockerComposeFile %s: the workspace is one container, the image of the Compose service %s; " +

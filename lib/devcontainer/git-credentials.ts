@@ -8,6 +8,8 @@ import {
 import { DataCoderExternalAuth } from "../../.gen/providers/coder/data-coder-external-auth";
 import { CheckBlock } from "../core/check-block";
 import { hcl } from "../core/hcl";
+import { explainLocal } from "../core/local-comments";
+import { NamedLocals } from "../core/named-locals";
 import { repositoryCredentialHost } from "./git-hosts";
 
 /** The build-log message when no configured credential is for the repository's host. */
@@ -83,9 +85,13 @@ export class DevcontainerGitCredentials extends Construct {
     this.repositoryHost = new TerraformLocal(
       this,
       "git_repository_host",
-      repositoryCredentialHost(props.repository),
+      repositoryCredentialHost(props.repository, new NamedLocals(this, "")),
     );
     this.repositoryHost.overrideLogicalId("git_repository_host");
+    explainLocal(
+      this.repositoryHost,
+      "Credentials go only to the host they belong to, and over plain http only to a cluster Service.",
+    );
     const host = this.repositoryHost.asString;
     // Exact comparison; the variables' rules keep their entries in the normalized form.
     const templateWideHere = hcl`${host} != "" && contains(${props.hosts.listValue}, ${host})`;

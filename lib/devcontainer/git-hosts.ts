@@ -21,6 +21,7 @@
  *   `*.svc.cluster.local`), and the repository parameter refuses it elsewhere.
  */
 import { type IResolvable } from "../core/cdk";
+import type { NamedLocals } from "../core/named-locals";
 import { hcl, type HclValue } from "../core/hcl";
 import { patternRule, type Rule } from "../core/validate";
 
@@ -66,13 +67,32 @@ const HTTP_URL_PARTS = "^([hH][tT][tT][pP][sS]?)://([A-Za-z0-9.-]+)(:[0-9]{1,5})
 
 /**
  * The normalized `host[:port]` of `url`, or "" when it names no http(s) host that may be sent
- * credentials (see the file comment): plain http only to a cluster Service.
+ * credentials (see the file comment): plain http only to a cluster Service. With `locals`, the
+ * URL's parts are locals (`git_repository_url_parts`, `_scheme`, `_host`, `_port`), each
+ * computed once; without, one expression.
  */
-export function repositoryCredentialHost(url: HclValue): IResolvable {
-  const parts = hcl`regex(${HTTP_URL_PARTS}, ${url})`;
-  const scheme = hcl`lower(${parts}[0])`;
-  const host = hcl`lower(trimsuffix(${parts}[1], "."))`;
-  const port = hcl`${parts}[2] == null ? -1 : tonumber(trimprefix(${parts}[2], ":"))`;
+export function repositoryCredentialHost(url: HclValue, locals?: NamedLocals): IResolvable {
+  // try(): a URL that is no http(s) URL, or a part that is missing, is null here and "" below.
+  const part = (name: string, expression: IResolvable, why?: string): IResolvable =>
+    locals === undefined
+      ? expression
+      : (locals.add(`git_repository_url_${name}`, expression, why).expression as IResolvable);
+  const parts = part(
+    "parts",
+    hcl`try(regex(${HTTP_URL_PARTS}, ${url}), null)`,
+    "Only an http(s) URL with a plain host can match a credential host; any other URL gets none.",
+  );
+  const scheme = part("scheme", hcl`try(lower(${parts}[0]), null)`);
+  const host = part(
+    "host",
+    hcl`try(lower(trimsuffix(${parts}[1], ".")), null)`,
+    "DNS names are case-insensitive, and github.com. is github.com: compared in one form.",
+  );
+  const port = part(
+    "port",
+    hcl`try(${parts}[2] == null ? -1 : tonumber(trimprefix(${parts}[2], ":")), null)`,
+    "The scheme's default port is the same service as none; any other port is another one.",
+  );
   const defaultPort = hcl`(${scheme} == "https" ? 443 : 80)`;
   const inCluster = hcl`can(regex("[.]svc([.]cluster[.]local)?$", ${host}))`;
   return hcl`try(

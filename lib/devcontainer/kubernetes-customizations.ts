@@ -93,98 +93,165 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const listed = locals.add(
       "k8s_customizations_listed",
       hcl`try(concat(${props.configuration}.customizations.kubernetes, []), [])`,
+      "concat() takes only lists: an object or a string here is treated as absent, not walked.",
     ).expression;
     const firstEntries = hcl`slice(${listed}, 0, min(length(${listed}), ${KUBERNETES_ENTRIES_READ}))`;
     this.entries = locals.add(
       "k8s_customizations",
       hcl`[for entry in ${firstEntries} : entry if can(keys(entry))]`,
+      "Only the first entries are read, and of those the objects: each costs every plan and apply.",
     );
     const entries = this.entries.asList;
+    const given = this.resourcesAndSelector(locals, entries);
+    ({ requests: this.requests, limits: this.limits } = given);
+    ({ nodeSelector: this.nodeSelector, nodeSelectorJson: this.nodeSelectorJson } = given);
+    ({ storage: this.storage, rejectedStorage: this.rejectedStorage } = this.storageGiven(
+      locals,
+      entries,
+    ));
+    const tolerations = this.tolerationsGiven(locals, entries);
+    this.tolerations = tolerations.tolerations;
+    ({
+      resourceShapeWarnings: this.resourceShapeWarnings,
+      placementShapeWarnings: this.placementShapeWarnings,
+    } = this.shapeWarnings(locals, listed, firstEntries, entries, given, tolerations));
+  }
 
+  /** The merged resources and nodeSelector, their first KUBERNETES_NAMES_READ names described. */
+  private resourcesAndSelector(locals: NamedLocals, entries: string[]): MergedMaps {
     /** The first KUBERNETES_NAMES_READ names of a merged map, with their values. */
     const firstNames = (merged: IResolvable) =>
       hcl`{ for name in slice(keys(${merged}), 0, min(length(${merged}), ${KUBERNETES_NAMES_READ})) : name => ${merged}[name] }`;
-    const merged = (name: string, path: string) =>
+    const merged = (name: string, path: string, why?: string) =>
       locals.add(
         name,
         hcl`try(merge([for entry in ${entries} : entry.${hclRaw(path)} if can(keys(entry.${hclRaw(path)}))]...), {})`,
+        why,
       ).expression;
-    const requestsMerged = merged("k8s_requests_merged", "resources.requests");
-    const limitsMerged = merged("k8s_limits_merged", "resources.limits");
-    const selectorMerged = merged("k8s_node_selector_merged", "nodeSelector");
+    const requestsMerged = merged(
+      "k8s_requests_merged",
+      "resources.requests",
+      "Every entry counts, a later one winning per name: the checks then read one map.",
+    );
+    const limitsMerged = merged(
+      "k8s_limits_merged",
+      "resources.limits",
+      "Every entry counts, a later one winning per name: the checks then read one map.",
+    );
+    const selectorMerged = merged(
+      "k8s_node_selector_merged",
+      "nodeSelector",
+      "Every entry counts, a later one winning per name: the checks then read one map.",
+    );
     const described = (map: IResolvable) =>
       hcl`{ for name, value in ${firstNames(map)} : name => { value = ${scalarString("value", '""')}, json = jsonencode(value) } }`;
-    this.requests = locals.add("k8s_requests_given", described(requestsMerged)).expression;
-    this.limits = locals.add("k8s_limits_given", described(limitsMerged)).expression;
+    const requests = locals.add(
+      "k8s_requests_given",
+      described(requestsMerged),
+      "Each request keeps its JSON text beside its value, so a warning can quote it as written.",
+    ).expression;
+    const limits = locals.add(
+      "k8s_limits_given",
+      described(limitsMerged),
+      "Each limit keeps its JSON text beside its value, so a warning can quote it as written.",
+    ).expression;
     // A value that is no string or number (true, null, an object) is null here, and invalid:
     // "" would be a valid label value that pins the pod to nodes the repository never named.
     const givenSelector = firstNames(selectorMerged);
-    this.nodeSelector = locals.add(
+    const nodeSelector = locals.add(
       "k8s_node_selector_given",
       hcl`{ for name, value in ${givenSelector} : name => ${scalarString("value", "null")} }`,
+      'A value that is no string or number is null: "" would pin the pod to nodes nobody named.',
     ).expression;
-    this.nodeSelectorJson = locals.add(
+    const nodeSelectorJson = locals.add(
       "k8s_node_selector_json",
       hcl`{ for name, value in ${givenSelector} : name => jsonencode(value) }`,
+      "Warnings quote each selector value as the repository wrote it.",
     ).expression;
-    const tooManyNames = (map: IResolvable, what: string) =>
-      hcl`length(${map}) > ${KUBERNETES_NAMES_READ} ? [format(${`customizations.kubernetes ${what} names %d entries; only the first ${KUBERNETES_NAMES_READ} (in name order) are read.`}, length(${map}))] : []`;
+    return {
+      requestsMerged,
+      limitsMerged,
+      selectorMerged,
+      requests,
+      limits,
+      nodeSelector,
+      nodeSelectorJson,
+    };
+  }
 
+  /** The last storage that is a string or number, and the JSON of those that are neither. */
+  private storageGiven(
+    locals: NamedLocals,
+    entries: string[],
+  ): { readonly storage: IResolvable; readonly rejectedStorage: IResolvable } {
     // An empty string means unset, as null does (no warning).
     const storageValues = locals.add(
       "k8s_storage_values",
       hcl`[for entry in ${entries} : {
         value = ${scalarString("entry.storage", '""')}, json = jsonencode(entry.storage)
       } if try(entry.storage, null) != null && try(entry.storage, null) != ""]`,
+      "An empty string means unset, as null does: such an entry is no request and no warning.",
     );
-    this.storage = locals.add(
+    const storage = locals.add(
       "k8s_storage_given",
       hcl`try(reverse([for storage in ${storageValues.asList} : storage if storage.value != ""])[0], null)`,
+      "Of the entries that give storage, the last one counts, as later settings win.",
     ).expression;
-    this.rejectedStorage = locals.add(
+    const rejectedStorage = locals.add(
       "k8s_storage_rejected",
       hcl`[for storage in ${storageValues.asList} : storage.json if storage.value == ""]`,
+      "Warnings quote the storage values that are no string or number, as written.",
     ).expression;
+    return { storage, rejectedStorage };
+  }
 
-    // The JSON field names of a toleration, by the names the kubernetes provider uses.
-    const fields = {
-      key: "key",
-      operator: "operator",
-      value: "value",
-      effect: "effect",
-      toleration_seconds: "tolerationSeconds",
-    };
-    // A field set to something else than a string or number: reading it as null would change
-    // what the toleration means (no tolerationSeconds tolerates NoExecute forever).
-    const malformed = (toleration: string) =>
-      hcl`anytrue([for source in values(${fields}) :
-        try(${hclRaw(toleration)}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${hclRaw(toleration)}[source])))])`;
+  /** The first TOLERATIONS_READ tolerations, normalized, each kept once. */
+  private tolerationsGiven(locals: NamedLocals, entries: string[]): Tolerations {
     // All entries' tolerations in order (concat() is linear; flatten() would also open a
     // toleration that is itself a list), then the first TOLERATIONS_READ of them.
     const tolerationsListed = locals.add(
       "k8s_tolerations_listed",
       hcl`concat([], [for entry in ${entries} : entry.tolerations if can(concat(entry.tolerations, []))]...)`,
+      "concat() is linear; flatten() would also open a toleration that is itself a list.",
     ).expression;
     const tolerationsRead = locals.add(
       "k8s_tolerations_read",
       hcl`slice(${tolerationsListed}, 0, min(length(${tolerationsListed}), ${TOLERATIONS_READ}))`,
+      "The list is cut before it is walked: every entry costs each plan and apply.",
     ).expression;
     const normalized = locals.add(
       "k8s_tolerations_normalized",
       hcl`[for toleration in ${tolerationsRead} : {
-            for field, source in ${fields} : field => ${scalarString("try(toleration[source], null)", "null")}
+            for field, source in ${TOLERATION_FIELDS} : field => ${scalarString("try(toleration[source], null)", "null")}
           } if can(keys(toleration)) && !${malformed("toleration")}]`,
+      "A field of another type than string or number would change what the toleration means.",
     ).expression;
     // A toleration listed twice is kept once, at its first place: each one's first position
     // comes from one map (distinct() compares every pair).
     const firstPosition = locals.add(
       "k8s_tolerations_first_position",
       hcl`{ for position, toleration in ${normalized} : jsonencode(toleration) => position... }`,
+      "A toleration listed twice is kept once: one map finds each one's first place.",
     ).expression;
-    this.tolerations = locals.add(
+    const tolerations = locals.add(
       "k8s_tolerations_given",
       hcl`[for position, toleration in ${normalized} : toleration if ${firstPosition}[jsonencode(toleration)][0] == position]`,
+      "Duplicates add nothing to a pod's tolerations: each is kept once, at its first place.",
     ).expression;
+    return { tolerations, tolerationsListed, tolerationsRead };
+  }
+
+  /** Warning lines for the pieces of the wrong type the sizing and the placement skip. */
+  private shapeWarnings(
+    locals: NamedLocals,
+    listed: IResolvable,
+    firstEntries: IResolvable,
+    entries: string[],
+    { requestsMerged, limitsMerged, selectorMerged }: MergedMaps,
+    { tolerationsListed, tolerationsRead }: Tolerations,
+  ): { readonly resourceShapeWarnings: IResolvable; readonly placementShapeWarnings: IResolvable } {
+    const tooManyNames = (map: IResolvable, what: string) =>
+      hcl`length(${map}) > ${KUBERNETES_NAMES_READ} ? [format(${`customizations.kubernetes ${what} names %d entries; only the first ${KUBERNETES_NAMES_READ} (in name order) are read.`}, length(${map}))] : []`;
 
     // A field that is set (not null) but of a type nothing here reads.
     const notObject = (path: string) =>
@@ -196,7 +263,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const known = KUBERNETES_CUSTOMIZATION_KEYS;
     const unknownKeys = hcl`[for key in slice(keys(entry), 0, min(length(entry), ${UNKNOWN_KEYS_NAMED + known.length})) : key if !contains(${known}, key)]`;
     const unknownCount = hcl`(length(entry) - length([for key in ${known} : key if can(entry[key])]))`;
-    this.resourceShapeWarnings = locals.add(
+    const resourceShapeWarnings = locals.add(
       "k8s_resource_shape_warnings",
       hcl`concat(
         length(${listed}) > ${KUBERNETES_ENTRIES_READ} ? [format(${`customizations.kubernetes lists %d entries; only the first ${KUBERNETES_ENTRIES_READ} are read.`}, length(${listed}))] : [],
@@ -217,7 +284,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
         ${notObject("resources.limits")}
       )`,
     ).expression;
-    this.placementShapeWarnings = locals.add(
+    const placementShapeWarnings = locals.add(
       "k8s_placement_shape_warnings",
       hcl`concat(
         ${notObject("nodeSelector")},
@@ -230,8 +297,41 @@ export class DevcontainerKubernetesCustomizations extends Construct {
           if !can(keys(toleration)) || ${malformed("toleration")}]
       )`,
     ).expression;
+    return { resourceShapeWarnings, placementShapeWarnings };
   }
 }
+
+/** The merged maps of resources and nodeSelector, and what is given in them. */
+interface MergedMaps {
+  readonly requestsMerged: IResolvable;
+  readonly limitsMerged: IResolvable;
+  readonly selectorMerged: IResolvable;
+  readonly requests: IResolvable;
+  readonly limits: IResolvable;
+  readonly nodeSelector: IResolvable;
+  readonly nodeSelectorJson: IResolvable;
+}
+
+/** The tolerations given, listed and read. */
+interface Tolerations {
+  readonly tolerations: IResolvable;
+  readonly tolerationsListed: IResolvable;
+  readonly tolerationsRead: IResolvable;
+}
+
+// The JSON field names of a toleration, by the names the kubernetes provider uses.
+const TOLERATION_FIELDS = {
+  key: "key",
+  operator: "operator",
+  value: "value",
+  effect: "effect",
+  toleration_seconds: "tolerationSeconds",
+};
+// A field set to something else than a string or number: reading it as null would change
+// what the toleration means (no tolerationSeconds tolerates NoExecute forever).
+const malformed = (toleration: string) =>
+  hcl`anytrue([for source in values(${TOLERATION_FIELDS}) :
+      try(${hclRaw(toleration)}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${hclRaw(toleration)}[source])))])`;
 
 /**
  * HCL for "a string or number as its string, anything else `fallback`". The JSON text

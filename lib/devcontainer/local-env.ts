@@ -44,6 +44,7 @@ export class DevcontainerLocalEnv extends Construct {
     const values = locals.add(
       "localenv_defaults",
       hcl`{ HOME = ${props.homeDir}, USER = ${props.remoteUser}, LOGNAME = ${props.remoteUser} }`,
+      "The Dev Containers tools give ${localEnv:HOME}, USER and LOGNAME from the host: these stand in.",
     );
     this.values = values.asString;
     this.text = locals.add(
@@ -53,6 +54,7 @@ export class DevcontainerLocalEnv extends Construct {
     this.names = locals.add(
       "localenv_default_names",
       hcl`distinct(concat(keys(${values.expression}), ${CONTAINER_LOCALENV_DEFAULTS}))`,
+      "A ${localEnv:NAME} with a default is never missing: the variables check skips these names.",
     ).asList;
   }
 }

@@ -16,7 +16,7 @@
  * kubernetes_deployment_v1 (cdktf's typed dynamic blocks cannot sit inside the list of
  * containers, nor nest, so these are raw overrides).
  */
-import { Construct, Fn, type IResolvable, Token } from "../core/cdk";
+import { Construct, Fn, type IResolvable, type TerraformLocal, Token } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 import type {
@@ -28,7 +28,7 @@ import {
   collapseSlashes,
   isSystemPath,
   MAX_SEGMENT_BYTES,
-  UNUSED_WORKSPACE_FOLDER_MOUNT,
+  unusedWorkspaceFolderMount,
 } from "./workspace-folder";
 
 /** Name of the pod volume backed by the workspace's PVC. */
@@ -46,6 +46,9 @@ const BASENAME_PLACEHOLDERS = [
   "${containerWorkspaceFolderBasename}",
   "${localWorkspaceFolderBasename}",
 ];
+
+/** A named local of DevcontainerMounts, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
 
 export interface DevcontainerMountsProps {
   /**
@@ -111,7 +114,8 @@ export class DevcontainerMounts extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerMountsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
     const folder = props.workspaceFolder;
     const repositoryFolder = props.repositoryFolder ?? folder;
     // hcl takes single tokens only; a string template mixing text and tokens goes through format().
@@ -119,19 +123,52 @@ export class DevcontainerMounts extends Construct {
       ? Fn.format("%s", [props.claimName])
       : props.claimName;
     const mounted = hcl`${props.workspaceFolderMounted} == true`;
-    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`;
+    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${unusedWorkspaceFolderMount(this)}`;
+    const requests = this.mountRequests(local, props, folder);
+    const { decisions, kept } = this.mountDecisions(
+      local,
+      props,
+      requests,
+      mounted,
+      folderMountPath,
+    );
+    const { volumeMounts, podVolumes } = this.volumes(
+      local,
+      props,
+      kept,
+      folderMountPath,
+      claimName,
+    );
+    const seeds = this.seeds(local, props, kept, mounted, folder, repositoryFolder);
+    const warnings = this.warningLines(local, props, decisions);
+
+    this.volumeMounts = volumeMounts.expression as IResolvable;
+    this.podVolumes = podVolumes.expression as IResolvable;
+    this.seedVolumeDirs = seeds.seedVolumeDirs.asList;
+    this.seedVolumes = seeds.seedVolumes.asList;
+    this.seedMountPointDirs = seeds.seedMountPointDirs.asList;
+    this.warnings = warnings.asList;
+  }
+
+  /**
+   * `mount_requests`: each requested mount, the first MOUNTS_READ of them, normalized:
+   * placeholders substituted, surrounding spaces and trailing slashes removed, repeated slashes
+   * collapsed, an empty source meaning an anonymous volume.
+   */
+  private mountRequests(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    folder: HclValue,
+  ): TerraformLocal {
     const substitute = (text: HclValue) =>
       hcl`replace(replace(replace(replace(replace(${text},
         ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${folder})),
         ${FOLDER_PLACEHOLDERS[0]}, ${folder}), ${FOLDER_PLACEHOLDERS[1]}, ${folder}),
         ${"${devcontainerId}"}, ${props.workspaceId})`;
 
-    // Each requested mount, normalized: placeholders substituted, surrounding spaces and
-    // trailing slashes removed, repeated slashes collapsed, an empty source meaning an
-    // anonymous volume.
     // Every request costs each plan and apply time, and no workspace needs this many: the
     // rest is not read (mount_warnings says so). Cut at the end, so indexes stay the same.
-    const requests = local(
+    return local(
       "mount_requests",
       hcl`try([
         for i, m in slice(${props.mounts}, 0, min(length(${props.mounts}), ${MOUNTS_READ})) : {
@@ -143,8 +180,18 @@ export class DevcontainerMounts extends Construct {
           read_only = try(m.read_only == true, false),
         }
       ], [])`,
+      "Normalized once, cut at 200 but never filtered: a mount's index names its volume.",
     );
+  }
 
+  /** Each mount's problem, if any, and the mounts that have none. */
+  private mountDecisions(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    requests: TerraformLocal,
+    mounted: IResolvable,
+    folderMountPath: IResolvable,
+  ): { readonly decisions: TerraformLocal; readonly kept: TerraformLocal } {
     // Paths the pod mounts anyway, with what the warning calls them.
     const reserved = hcl`[
       { path = "/workspaces", what = "/workspaces" },
@@ -163,6 +210,7 @@ export class DevcontainerMounts extends Construct {
     const firstRequest = local(
       "mount_first_request",
       hcl`{ for r in ${requests.expression} : r.target => r.index... if r.target != null }`,
+      "One map finds each target's first request: searching earlier ones would cost n².",
     ).asAnyMap;
     const decisions = local(
       "mount_decisions",
@@ -182,12 +230,24 @@ export class DevcontainerMounts extends Construct {
           collides_with = try(one([for p in ${reserved} : p.what if p.path == r.target]), null),
         })
       ]`,
+      "Each mount's one problem, if any: a mount the pod cannot have is dropped, never fatal.",
     );
     const kept = local(
       "kept_mounts",
       hcl`[for d in ${decisions.expression} : d if d.problem == null]`,
+      "Only mounts without a problem reach the pod; the others are warnings, never a failed plan.",
     );
+    return { decisions, kept };
+  }
 
+  /** The container's volume mounts and the pod's volumes: the fixed ones and the kept mounts. */
+  private volumes(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    kept: TerraformLocal,
+    folderMountPath: IResolvable,
+    claimName: HclValue,
+  ): { readonly volumeMounts: TerraformLocal; readonly podVolumes: TerraformLocal } {
     const volumeMounts = local(
       "volume_mounts",
       hcl`concat(
@@ -204,6 +264,7 @@ export class DevcontainerMounts extends Construct {
         }],
         [{ name = ${SHM_VOLUME}, mount_path = "/dev/shm", sub_path = null, read_only = false }]
       )`,
+      "Home, /workspaces and the folder are mounted on every pod, so no repository can drop them.",
     );
     const podVolumes = local(
       "pod_volumes",
@@ -218,17 +279,35 @@ export class DevcontainerMounts extends Construct {
           empty_dir = [{ medium = "Memory", size_limit = null }],
         } if m.kind == "tmpfs"]
       )`,
+      "A tmpfs mount is a memory-backed emptyDir: Kubernetes has no tmpfs volume of its own.",
     );
+    return { volumeMounts, podVolumes };
+  }
 
+  /** What seed-home creates: each volume's directory, its seed, and the mount points' directories. */
+  private seeds(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    kept: TerraformLocal,
+    mounted: IResolvable,
+    folder: HclValue,
+    repositoryFolder: HclValue,
+  ): {
+    readonly seedVolumeDirs: TerraformLocal;
+    readonly seedVolumes: TerraformLocal;
+    readonly seedMountPointDirs: TerraformLocal;
+  } {
     const seedVolumeDirs = local(
       "seed_volume_dirs",
       hcl`distinct([for m in ${kept.expression} : m.volume_dir if m.kind == "volume"])`,
+      "seed-home creates each volume's directory as the remote user, not root as kubelet would.",
     );
     // Docker seeds a volume at the first mount that creates it; a second mount of the same
     // volume elsewhere sees that content.
     const seedVolumes = local(
       "seed_volumes",
       hcl`[for dir, targets in { for m in ${kept.expression} : m.volume_dir => m.target... if m.kind == "volume" } : format("%s=%s", dir, targets[0])]`,
+      "Docker seeds a volume at its first mount only: a second mount elsewhere sees that content.",
     );
     // A mount point lives in the mount that contains it; the longest matching prefix wins
     // (a mounted workspace folder inside the home, a home inside /workspaces).
@@ -244,30 +323,42 @@ export class DevcontainerMounts extends Construct {
           if startswith(path, p.prefix) && length(p.prefix) == max([for q in ${parents} : length(q.prefix) if startswith(path, q.prefix)]...)
         ]), null)
       ]))`,
+      "A mount point is created inside the mount holding it, the longest matching prefix.",
     );
+    return { seedVolumeDirs, seedVolumes, seedMountPointDirs };
+  }
 
-    const warnings = local(
+  /** `mount_warnings`: one line per mount that is not mounted, and why. */
+  private warningLines(
+    local: NewLocal,
+    props: DevcontainerMountsProps,
+    decisions: TerraformLocal,
+  ): TerraformLocal {
+    // The problems of a target, as its warning says them: one format() quotes the target.
+    const targetProblems = local(
+      "mount_target_problems",
+      {
+        target:
+          "is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments)",
+        long_target: `has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created`,
+        system:
+          "is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted",
+      },
+      "Three problems share one warning's wording: one format() quotes the target.",
+    ).expression;
+    return local(
       "mount_warnings",
       hcl`concat(can(slice(${props.mounts}, 0, 0)) && try(length(${props.mounts}), 0) > ${MOUNTS_READ} ? [format("mounts lists %d entries; only the first ${MOUNTS_READ} are read.", length(${props.mounts}))] : [], [
         for d in ${decisions.expression} : (
           d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
-          d.problem == "target" ? format("mounts[%d].target %s is not an absolute path usable as a mount point (letters, digits and . _ @ + , ~ - /, without . or .. segments); the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
-          d.problem == "long_target" ? format("mounts[%d].target %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
+          contains(keys(${targetProblems}), d.problem) ? format("mounts[%d].target %s %s; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, ${targetProblems}[d.problem], d.kind) :
           d.problem == "source" ? format("mounts[%d].source %s is not a volume name (letters, digits, _ . -); the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "long_source" ? format("mounts[%d].source %s is longer than ${MAX_SEGMENT_BYTES} bytes, too long for its volume directory; the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "reserved" ? format("The %s mount at %s is not mounted: that path is already a mount point (%s).", d.kind, d.target, d.collides_with) :
-          d.problem == "system" ? format("mounts[%d].target %s is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, d.kind) :
           format("The %s mount at %s is not mounted: that path is already a mount point (an earlier mount in mounts).", d.kind, d.target)
         ) if d.problem != null
       ])`,
     );
-
-    this.volumeMounts = volumeMounts.expression as IResolvable;
-    this.podVolumes = podVolumes.expression as IResolvable;
-    this.seedVolumeDirs = seedVolumeDirs.asList;
-    this.seedVolumes = seedVolumes.asList;
-    this.seedMountPointDirs = seedMountPointDirs.asList;
-    this.warnings = warnings.asList;
   }
 
   /**

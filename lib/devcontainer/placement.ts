@@ -45,6 +45,8 @@ export interface DevcontainerPlacementProps {
   readonly localPrefix?: string;
 }
 
+const any = (l: TerraformLocal) => l.expression;
+
 /** Node selector, tolerations and their warnings, as named locals. */
 export class DevcontainerPlacement extends Construct {
   /** `local.node_selector`: map of label → value, always with kubernetes.io/arch. */
@@ -65,10 +67,17 @@ export class DevcontainerPlacement extends Construct {
     const k8s = props.customizations;
     const allow = props.allowNodePlacement;
     const arch = props.arch ?? "amd64";
-    const any = (l: TerraformLocal) => l.expression;
 
-    const keyPattern = locals.add("label_key_pattern", LABEL_KEY_PATTERN).asString;
-    const valuePattern = locals.add("label_value_pattern", LABEL_VALUE_PATTERN).asString;
+    const keyPattern = locals.add(
+      "label_key_pattern",
+      LABEL_KEY_PATTERN,
+      "Every selector key is checked as the API server checks a label key: written once.",
+    ).asString;
+    const valuePattern = locals.add(
+      "label_value_pattern",
+      LABEL_VALUE_PATTERN,
+      "Every selector value is checked as the API server checks a label value: written once.",
+    ).asString;
     const isKey = (key: string) =>
       hcl`(can(regex(${keyPattern}, ${hclRaw(key)})) && !can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(key)})))`;
     const isValue = (value: string) => hcl`can(regex(${valuePattern}, ${hclRaw(value)}))`;
@@ -76,7 +85,7 @@ export class DevcontainerPlacement extends Construct {
     const selectorChecks = locals.add(
       "node_selector_checks",
       hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey("label")} && value != null && ${isValue('value == null ? "" : value')} }`,
-      "A selector label the API server would refuse (a key that is not a qualified name, a value that is not a label value, e.g. a number printed with 100 digits) is dropped.",
+      "A selector label the API server would refuse (a bad key or value) is dropped, with a warning.",
     );
     const nodeSelector = locals.add(
       "node_selector",
@@ -102,7 +111,7 @@ export class DevcontainerPlacement extends Construct {
             || (toleration.effect == "NoExecute" && can(regex("^-?[0-9]{1,18}$", toleration.toleration_seconds)))),
           false)
       }]`,
-      "Kubernetes' own rules: a toleration it would reject fails the whole Deployment; tolerationSeconds is an int64, and at most 18 digits keep it in range.",
+      "One toleration Kubernetes rejects fails the Deployment: its rules are checked first, here.",
     );
     // effect "" means all effects; the kubernetes provider refuses "", null says the same.
     const tolerations = locals.add(
@@ -110,14 +119,32 @@ export class DevcontainerPlacement extends Construct {
       hcl`[for check in ${any(checked)} : merge(check.toleration, {
         effect = check.toleration.effect == "" ? null : check.toleration.effect
       }) if ${allow} && check.valid]`,
+      'The kubernetes provider refuses effect "" (all effects): null says the same to Kubernetes.',
     );
 
+    const warnings = this.warningLines(locals, props, arch, selectorChecks, checked);
+
+    this.nodeSelector = any(nodeSelector);
+    this.tolerations = any(tolerations);
+    this.warnings = any(warnings);
+  }
+
+  /** `placement_warnings`: one line per nodeSelector label or toleration the pod does not get, and why. */
+  private warningLines(
+    locals: NamedLocals,
+    props: DevcontainerPlacementProps,
+    arch: HclValue,
+    selectorChecks: TerraformLocal,
+    checked: TerraformLocal,
+  ): TerraformLocal {
+    const k8s = props.customizations;
+    const allow = props.allowNodePlacement;
     // The toleration as the repository wrote it (JSON names), without the fields it left out.
     const asWritten = hcl`jsonencode({ for field, value in {
       key = check.toleration.key, operator = check.toleration.operator, value = check.toleration.value,
       effect = check.toleration.effect, tolerationSeconds = check.toleration.toleration_seconds
     } : field => value if value != null })`;
-    const warnings = locals.add(
+    return locals.add(
       "placement_warnings",
       hcl`concat(
         ${k8s.placementShapeWarnings},
@@ -139,9 +166,5 @@ export class DevcontainerPlacement extends Construct {
           ])))] : []
       )`,
     );
-
-    this.nodeSelector = any(nodeSelector);
-    this.tolerations = any(tolerations);
-    this.warnings = any(warnings);
   }
 }

@@ -1,7 +1,9 @@
 import { Construct, Token, type IResolvable, type ITerraformDependable } from "../core/cdk";
 import type {
   DeploymentV1SpecTemplateSpecAffinity,
+  DeploymentV1SpecTemplateSpecContainer,
   DeploymentV1SpecTemplateSpecContainerResources,
+  DeploymentV1SpecTemplateSpecInitContainer,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { embeddedScript } from "../core/embedded-script";
 import { hcl } from "../core/hcl";
@@ -86,8 +88,6 @@ export class DevcontainerPod extends Construct {
     const runtime = props.runtime;
     const seedHome = embeddedScript(this, `${SCRIPTS_DIR}/seed-home.sh`);
     const entrypoint = embeddedScript(this, `${SCRIPTS_DIR}/dev-entrypoint.sh`);
-    const envScript = (kind: string) =>
-      Token.asString(hcl`base64encode(lookup(${props.envScripts}, ${kind}, ""))`);
 
     this.deployment = new WorkspaceDeployment(this, "deployment", {
       workspace: props.workspace,
@@ -108,54 +108,79 @@ export class DevcontainerPod extends Construct {
         shareProcessNamespace: runtime.shareProcessNamespace,
         hostname: runtime.hostname,
         nodeSelector: props.nodeSelector as unknown as Record<string, string>,
-        initContainer: [
-          {
-            ...seedHomeInitContainer({
-              image: props.image,
-              script: seedHome,
-              homeDir: user.homeDir,
-              mounts: props.mounts,
-            }),
-            // It only creates folders and copies files as the remote user.
-            securityContext: {
-              allowPrivilegeEscalation: false,
-              runAsNonRoot: nonRoot,
-              capabilities: { drop: runtime.dropUnderRestricted },
-            },
-          },
-        ],
-        container: [
-          agentContainer({
-            name: "dev",
-            image: props.image,
-            agent: props.agent,
-            command: ["sh", "-c", entrypoint],
-            securityContext: { ...runtime.containerSecurityContext, runAsNonRoot: nonRoot },
-            env: [
-              { name: "DC_INIT_SCRIPT", value: props.agent.initScript },
-              { name: "DC_REMOTE_USER", value: user.remoteUser },
-              { name: "DC_HOME", value: user.homeDir },
-              { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.path },
-              { name: "DC_ID", value: props.workspace.id },
-              {
-                name: "DC_VARIABLES",
-                valueFrom: {
-                  secretKeyRef: { name: props.variablesSecretName, key: VARIABLES_SECRET_KEY },
-                },
-              },
-              { name: "DC_LOCALENV_DEFAULTS", value: props.localEnvDefaults ?? "" },
-              { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
-              { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
-            ],
-            resources: props.resources,
-          }),
-        ],
+        initContainer: [this.seedHomeContainer(props, seedHome, nonRoot)],
+        container: [this.devContainer(props, entrypoint, nonRoot)],
         affinity: props.affinity,
       },
     });
+    this.addDynamicBlocks(props);
+  }
 
-    // Blocks whose number depends on the repository: dynamic blocks, written as overrides
-    // because cdktf has no dynamic blocks inside lists of blocks (containers).
+  /** seed-home: creates the folders and copies the files the mounts need, as the remote user. */
+  private seedHomeContainer(
+    props: DevcontainerPodProps,
+    seedHome: string,
+    nonRoot: IResolvable,
+  ): DeploymentV1SpecTemplateSpecInitContainer {
+    const user = props.user;
+    const runtime = props.runtime;
+    return {
+      ...seedHomeInitContainer({
+        image: props.image,
+        script: seedHome,
+        homeDir: user.homeDir,
+        mounts: props.mounts,
+      }),
+      // It only creates folders and copies files as the remote user.
+      securityContext: {
+        allowPrivilegeEscalation: false,
+        runAsNonRoot: nonRoot,
+        capabilities: { drop: runtime.dropUnderRestricted },
+      },
+    };
+  }
+
+  /** The `dev` container: the image as the remote user, with the agent and the env scripts. */
+  private devContainer(
+    props: DevcontainerPodProps,
+    entrypoint: string,
+    nonRoot: IResolvable,
+  ): DeploymentV1SpecTemplateSpecContainer {
+    const user = props.user;
+    const runtime = props.runtime;
+    const envScript = (kind: string) =>
+      Token.asString(hcl`base64encode(lookup(${props.envScripts}, ${kind}, ""))`);
+    return agentContainer({
+      name: "dev",
+      image: props.image,
+      agent: props.agent,
+      command: ["sh", "-c", entrypoint],
+      securityContext: { ...runtime.containerSecurityContext, runAsNonRoot: nonRoot },
+      env: [
+        { name: "DC_INIT_SCRIPT", value: props.agent.initScript },
+        { name: "DC_REMOTE_USER", value: user.remoteUser },
+        { name: "DC_HOME", value: user.homeDir },
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.path },
+        { name: "DC_ID", value: props.workspace.id },
+        {
+          name: "DC_VARIABLES",
+          valueFrom: {
+            secretKeyRef: { name: props.variablesSecretName, key: VARIABLES_SECRET_KEY },
+          },
+        },
+        { name: "DC_LOCALENV_DEFAULTS", value: props.localEnvDefaults ?? "" },
+        { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
+        { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
+      ],
+      resources: props.resources,
+    });
+  }
+
+  /**
+   * Blocks whose number depends on the repository: dynamic blocks, written as overrides
+   * because cdktf has no dynamic blocks inside lists of blocks (containers).
+   */
+  private addDynamicBlocks(props: DevcontainerPodProps): void {
     const deployment = this.deployment.deployment;
     const pod = "spec.template.spec";
     deployment.addOverride(`${pod}.dynamic.toleration`, {
@@ -175,6 +200,6 @@ export class DevcontainerPod extends Construct {
       content: { name: "${secret.value}" },
     });
     props.mounts.applyTo(deployment, 0);
-    runtime.applyTo(deployment, 0);
+    props.runtime.applyTo(deployment, 0);
   }
 }

@@ -83,7 +83,7 @@ export function controlCharacters(scope: Construct): string {
     scope,
     "control_characters",
     `/${CONTROL_OR_HIDDEN}+/`,
-    "Control characters (C0, DEL, C1) and invisible or direction-changing ones: repository text becomes spaces where they stand before it reaches a terminal (the build log) or the dashboard (app names).",
+    "Repository text reaches terminals (the build log) and the dashboard: these become spaces.",
   ).asString;
 }
 

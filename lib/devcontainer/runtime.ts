@@ -10,7 +10,7 @@
  * (a hostname that is not a DNS label, a host alias whose IP is not an IP, …) are dropped
  * with a warning naming field and value, so they cannot fail the apply.
  */
-import { Construct, type IResolvable, Token } from "../core/cdk";
+import { Construct, type IResolvable, type TerraformLocal, Token } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 import type {
@@ -102,6 +102,29 @@ export const HOST_ALIAS_HOSTNAMES_READ = 20;
 /** Size of /dev/shm without `--shm-size` (Docker's default). */
 export const DEFAULT_SHM_SIZE = "64Mi";
 
+/** The container's privileges, from capAdd, privileged and seccomp. */
+type Privileges = {
+  readonly [
+    name in
+      | "capabilitiesRequested"
+      | "capabilitiesAdd"
+      | "capabilitiesDropped"
+      | "privileged"
+      | "seccompProfiles"
+      | "levelMet"
+  ]: TerraformLocal;
+};
+/** The pod's init, /dev/shm and hostname settings, and the tests their warnings read. */
+interface PodSettings {
+  readonly shareProcessNamespace: TerraformLocal;
+  readonly shmSizeLimit: TerraformLocal;
+  readonly hostname: TerraformLocal;
+  readonly shmValid: IResolvable;
+  readonly hostnameValid: IResolvable;
+}
+/** A named local of DevcontainerRuntime, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
+
 export interface DevcontainerRuntimeProps {
   /**
    * The metadata's `runtime` object: `cap_add`, `privileged`, `seccomp_unconfined`, `init`,
@@ -158,15 +181,49 @@ export class DevcontainerRuntime extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerRuntimeProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
     const runtime = props.runtime;
     // Written bare, not `== true`: the template policy (lib/policy/privileged-containers.ts)
     // recognizes the gate only as `var.allow_privileged && …`.
     const allowed = props.allowPrivileged;
     const level = props.podSecurityLevel ?? "baseline";
-    const restricted = local("pod_security_restricted", hcl`${level} == "restricted"`);
+    const restricted = local(
+      "pod_security_restricted",
+      hcl`${level} == "restricted"`,
+      "Under restricted, the pod may add NET_BIND_SERVICE only, whatever allow_privileged says.",
+    );
     const isRestricted = restricted.asBoolean;
 
+    const r = this.requested(local, runtime).asAnyMap;
+    const privileges = this.privileges(local, props, r, allowed, isRestricted);
+    const pod = this.podSettings(local, r);
+    const hostAliases = this.hostAliasesOf(local, r);
+    const warnings = this.warningLines(
+      local,
+      props,
+      r,
+      allowed,
+      isRestricted,
+      privileges,
+      pod,
+      hostAliases.hostAliasChecks,
+    );
+
+    this.capabilitiesAdd = privileges.capabilitiesAdd.asList;
+    this.restricted = restricted.expression as IResolvable;
+    this.levelMet = privileges.levelMet.asString;
+    this.privileged = privileges.privileged.asBoolean;
+    this.seccompProfiles = privileges.seccompProfiles.expression as IResolvable;
+    this.shareProcessNamespace = pod.shareProcessNamespace.asBoolean;
+    this.shmSizeLimit = pod.shmSizeLimit.asString;
+    this.hostname = pod.hostname.asString;
+    this.hostAliases = hostAliases.hostAliases.expression as IResolvable;
+    this.warnings = warnings.asList;
+  }
+
+  /** `runtime_requested`: everything the metadata's runtime object asks for, normalized. */
+  private requested(local: NewLocal, runtime: HclValue): TerraformLocal {
     // Everything read from the metadata, normalized: capability names upper case without
     // `CAP_` (Docker accepts both; Kubernetes wants the bare name), hostnames lower case
     // (DNS names are case-insensitive; Kubernetes accepts only lower case). Lists are cut
@@ -175,6 +232,7 @@ export class DevcontainerRuntime extends Construct {
     const capabilitiesGiven = local(
       "capabilities_given",
       hcl`try(concat(${runtime}.cap_add, []), [])`,
+      "The list is cut before it is walked: every entry costs each plan and apply.",
     ).expression;
     const capabilitiesNormalized = local(
       "capabilities_normalized",
@@ -182,13 +240,19 @@ export class DevcontainerRuntime extends Construct {
         for c in slice(${capabilitiesGiven}, 0, min(length(${capabilitiesGiven}), ${CAPABILITIES_READ})) :
         upper(trimprefix(upper(trimspace(c)), "CAP_")) if try(trimspace(c) != "", false)
       ], [])`,
+      "Docker takes CAP_X or X in any case; Kubernetes only the bare upper-case name.",
     ).expression;
     const capabilityFirst = local(
       "capabilities_first_position",
       hcl`{ for position, c in ${capabilitiesNormalized} : c => position... }`,
+      "One map finds each name's first place: distinct() would compare every pair.",
     ).expression;
-    const hostAliasesGiven = hcl`try(concat(${runtime}.host_aliases, []), [])`;
-    const requested = local(
+    const hostAliasesGiven = local(
+      "host_aliases_given",
+      hcl`try(concat(${runtime}.host_aliases, []), [])`,
+      "The list is cut before it is walked: every entry costs each plan and apply.",
+    ).expression;
+    return local(
       "runtime_requested",
       hcl`{
         capabilities = [for position, c in ${capabilitiesNormalized} : c if ${capabilityFirst}[c][0] == position],
@@ -210,14 +274,24 @@ export class DevcontainerRuntime extends Construct {
           }
         ], []),
       }`,
+      "Everything read from the metadata, normalized once: the decisions below read only this.",
     );
-    const r = requested.asAnyMap;
+  }
 
+  /** What the container may do: the capabilities it adds, privileged, seccomp, and the level it meets. */
+  private privileges(
+    local: NewLocal,
+    props: DevcontainerRuntimeProps,
+    r: HclValue,
+    allowed: HclValue,
+    isRestricted: IResolvable,
+  ): Privileges {
     // Only names the runtime knows: an unknown one (FOO_BAR, a typo) would keep the pod from
     // starting, so it is dropped with the "is not a capability name" warning.
     const capabilitiesRequested = local(
       "capabilities_requested",
       hcl`[for c in ${r}.capabilities : c if contains(${KNOWN_CAPABILITIES}, c)]`,
+      "An unknown name (FOO_BAR, a typo) would keep the pod from starting, so it is dropped.",
     );
     // restricted lets a container add NET_BIND_SERVICE only, whatever allow_privileged says.
     const capabilitiesAdd = local(
@@ -225,15 +299,22 @@ export class DevcontainerRuntime extends Construct {
       hcl`[for c in ${capabilitiesRequested.asList} : c if ${isRestricted}
         ? c == "NET_BIND_SERVICE"
         : (${allowed} || contains(${BASELINE_CAPABILITIES}, c))]`,
+      "Beyond the Pod Security baseline only with allow_privileged: the operator decides.",
     );
     const capabilitiesDropped = local(
       "capabilities_dropped",
       hcl`[for c in ${capabilitiesRequested.asList} : c if !contains(${capabilitiesAdd.asList}, c)]`,
+      "The warning names what the pod does not get, and the variable that would allow it.",
     );
-    const privileged = local("privileged", hcl`${allowed} && ${r}.privileged && !${isRestricted}`);
+    const privileged = local(
+      "privileged",
+      hcl`${allowed} && ${r}.privileged && !${isRestricted}`,
+      "A privileged container is the node's root: only the operator's allow_privileged permits it.",
+    );
     const seccompProfiles = local(
       "seccomp_profiles",
       hcl`${allowed} && ${r}.seccomp_unconfined && !${isRestricted} ? [{ type = "Unconfined" }] : []`,
+      "Unconfined lifts the kernel's syscall filter: only with the operator's allow_privileged.",
     );
     const uid = props.uid ?? 1000;
     // The level the pod meets (shown on the workspace page): restricted needs a non-root user.
@@ -243,19 +324,48 @@ export class DevcontainerRuntime extends Construct {
         : ${privileged.asBoolean} || length(${seccompProfiles.expression}) > 0
           || length([for c in ${capabilitiesAdd.asList} : c if !contains(${BASELINE_CAPABILITIES}, c)]) > 0
         ? "privileged" : "baseline"`,
+      "Shown on the workspace page: the level the pod meets; restricted needs a non-root user.",
     );
-    const shareProcessNamespace = local("share_process_namespace", hcl`${r}.init`);
+    return {
+      capabilitiesRequested,
+      capabilitiesAdd,
+      capabilitiesDropped,
+      privileged,
+      seccompProfiles,
+      levelMet,
+    };
+  }
+
+  /** The pod's init, /dev/shm size and hostname, and the tests of the latter two. */
+  private podSettings(local: NewLocal, r: HclValue): PodSettings {
+    const shareProcessNamespace = local(
+      "share_process_namespace",
+      hcl`${r}.init`,
+      "devcontainer.json init: a shared process namespace lets the pause process reap zombies.",
+    );
 
     const shmValid = hcl`try(floor(${r}.shm_size_bytes) == ${r}.shm_size_bytes && ${r}.shm_size_bytes > 0, false)`;
     const shmSizeLimit = local(
       "shm_size_limit",
       hcl`${shmValid} ? format("%d", ${r}.shm_size_bytes) : ${DEFAULT_SHM_SIZE}`,
+      "Kubernetes has no shm size: /dev/shm is a memory-backed emptyDir of this size limit.",
     );
 
     // A pod hostname must be a DNS label (RFC 1123).
     const hostnameValid = hcl`can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ${r}.hostname))`;
-    const hostname = local("hostname", hcl`${hostnameValid} ? ${r}.hostname : null`);
+    const hostname = local(
+      "hostname",
+      hcl`${hostnameValid} ? ${r}.hostname : null`,
+      "Kubernetes rejects a pod hostname that is not a DNS label, so such a value is dropped.",
+    );
+    return { shareProcessNamespace, shmSizeLimit, hostname, shmValid, hostnameValid };
+  }
 
+  /** The host aliases Kubernetes accepts, and each one's checks. */
+  private hostAliasesOf(
+    local: NewLocal,
+    r: HclValue,
+  ): { readonly hostAliasChecks: TerraformLocal; readonly hostAliases: TerraformLocal } {
     // Kubernetes rejects a host alias whose IP is not an IP address (Docker's `host-gateway`
     // has no pod equivalent) and hostnames that are not DNS subdomains. The pattern admits
     // only IP characters; an IPv6 address (any ":") must also parse, which cidrhost() does.
@@ -271,16 +381,35 @@ export class DevcontainerRuntime extends Construct {
         bad_hostnames = [for h in a.hostnames : h if !(can(regex(${hostnamePattern}, h)) && length(h) <= 253)],
       }
     ]`;
-    const hostAliasChecks = local("host_alias_checks", aliasChecks);
+    const hostAliasChecks = local(
+      "host_alias_checks",
+      aliasChecks,
+      "Kubernetes rejects a host alias without an IP address or with a bad host name: checked first.",
+    );
     const hostAliases = local(
       "host_aliases",
       hcl`[
         for a in ${hostAliasChecks.asList} : { ip = a.ip, hostnames = a.hostnames }
         if a.ip_valid && length(a.hostnames) > 0
       ]`,
+      "Only the aliases Kubernetes accepts reach the pod; the others become warnings.",
     );
+    return { hostAliasChecks, hostAliases };
+  }
 
-    const warnings = local(
+  /** `runtime_warnings`: every setting the pod does not get, and why. */
+  private warningLines(
+    local: NewLocal,
+    props: DevcontainerRuntimeProps,
+    r: HclValue,
+    allowed: HclValue,
+    isRestricted: IResolvable,
+    { capabilitiesDropped, capabilitiesRequested }: Privileges,
+    { shmValid, hostnameValid }: PodSettings,
+    hostAliasChecks: TerraformLocal,
+  ): TerraformLocal {
+    const uid = props.uid ?? 1000;
+    return local(
       "runtime_warnings",
       hcl`concat(
         length(${capabilitiesDropped.asList}) > 0 ? [format(${isRestricted}
@@ -326,17 +455,6 @@ export class DevcontainerRuntime extends Construct {
         )])
       )`,
     );
-
-    this.capabilitiesAdd = capabilitiesAdd.asList;
-    this.restricted = restricted.expression as IResolvable;
-    this.levelMet = levelMet.asString;
-    this.privileged = privileged.asBoolean;
-    this.seccompProfiles = seccompProfiles.expression as IResolvable;
-    this.shareProcessNamespace = shareProcessNamespace.asBoolean;
-    this.shmSizeLimit = shmSizeLimit.asString;
-    this.hostname = hostname.asString;
-    this.hostAliases = hostAliases.expression as IResolvable;
-    this.warnings = warnings.asList;
   }
 
   /**

@@ -80,6 +80,56 @@ export interface DevcontainerSizingProps {
   readonly localPrefix?: string;
 }
 
+/** Named locals, by the names the steps give them. */
+type Locals<K extends string> = { readonly [name in K]: TerraformLocal };
+
+const str = (l: TerraformLocal) => l.asString;
+const num = (l: TerraformLocal) => l.asNumber;
+const any = (l: TerraformLocal) => l.expression;
+const gib = (bytes: HclValue) => hcl`format("%.1f GiB", ${bytes} / ${GIB})`;
+const lookupAmount = (map: TerraformLocal, name: string) => hcl`lookup(${any(map)}, ${name}, null)`;
+
+/** The quantity syntax, and customizations.kubernetes' requests and limits parsed once. */
+type GivenQuantities = { readonly pattern: string; readonly namePattern: string } & Locals<
+  "factors" | "requestParts" | "limitParts" | "requestGivenAmounts" | "limitGivenAmounts"
+>;
+/** How customizations.kubernetes' quantities parse, and what the API server says of each given one. */
+type ResourceProblems = { readonly pattern: string } & Locals<
+  "factors" | "requestProblems" | "limitProblems"
+>;
+/** customizations.kubernetes' usable requests, limits and storage, and the warnings for the rest. */
+type KubernetesResources = Locals<
+  | "requests"
+  | "limits"
+  | "requestAmounts"
+  | "limitAmounts"
+  | "storage"
+  | "storageAmount"
+  | "invalidWarnings"
+  | "k8sSet"
+>;
+/** hostRequirements' usable numbers, and the warnings for the rest. */
+type HostRequirements = Locals<
+  "hrCpus" | "hrMemory" | "hrStorage" | "hrGpu" | "hrGpuRequested" | "hrInvalid" | "hrIgnored"
+>;
+type CpuReservation = Locals<"cpuCapped" | "cpuRequest" | "cpuLimitRaised" | "cpuLimit">;
+type MemoryReservation = Locals<
+  "memoryCapped" | "memoryRequest" | "memoryLimitRaised" | "memoryLimit"
+>;
+type Disk = Locals<"diskCapped" | "diskSize" | "storageWarnings">;
+type EphemeralStorage = Locals<
+  | "ephemeralRequestCapped"
+  | "ephemeralRequest"
+  | "ephemeralLimitCapped"
+  | "ephemeralLimit"
+  | "raisedWarnings"
+>;
+/** The extended resources and hugepages that pass, and the GPU hostRequirements asks for. */
+type ExtendedResources = Locals<
+  "extendedNames" | "extendedLimits" | "extendedWarnings" | "gpuLimits"
+> & { readonly allowedNames: IResolvable; readonly gpuAllowed: IResolvable };
+type ContainerResources = Locals<"resourceRequests" | "resourceLimits">;
+
 /** The container resources and disk size, as named locals. */
 export class DevcontainerSizing extends Construct {
   /** `local.cpu_request`, e.g. "250m", "2", "8". */
@@ -114,31 +164,137 @@ export class DevcontainerSizing extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerSizingProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const k8s = props.customizations;
-    const str = (l: TerraformLocal) => l.asString;
-    const num = (l: TerraformLocal) => l.asNumber;
-    const any = (l: TerraformLocal) => l.expression;
-    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
-    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
-    const maxExtended = props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES };
+    const quantities = this.givenQuantities(locals, props);
+    const problems = this.resourceProblems(locals, props, quantities);
+    const given = this.kubernetesResources(locals, props, problems);
+    const hr = this.hostRequirements(locals, props, given);
+    const cpu = this.cpuReservation(locals, props, given, hr);
+    const memory = this.memoryReservation(locals, props, given, hr);
+    const capWarnings = this.reservationCapWarnings(locals, props, given, hr, cpu, memory);
+    const disk = this.disk(locals, props, given, hr);
+    const ephemeral = this.ephemeralStorage(locals, props, given, cpu, memory);
+    const extended = this.extendedResources(locals, props, given, hr);
+    const quantityCapWarnings = this.quantityCapWarnings(
+      locals,
+      props,
+      given,
+      hr,
+      disk,
+      ephemeral,
+      extended,
+    );
+    const container = this.containerResources(locals, cpu, memory, ephemeral, extended);
+    const { source, summary } = this.resourcesSummary(
+      locals,
+      given,
+      hr,
+      cpu,
+      memory,
+      disk,
+      extended,
+      container,
+    );
+    const warnings = this.warningLines(
+      locals,
+      props,
+      given,
+      hr,
+      capWarnings,
+      quantityCapWarnings,
+      disk,
+      ephemeral,
+      extended,
+    );
 
+    this.cpuRequest = str(cpu.cpuRequest);
+    this.cpuLimit = str(cpu.cpuLimit);
+    this.memoryRequest = str(memory.memoryRequest);
+    this.memoryLimit = str(memory.memoryLimit);
+    this.ephemeralStorageRequest = str(ephemeral.ephemeralRequest);
+    this.ephemeralStorageLimit = str(ephemeral.ephemeralLimit);
+    this.extendedResourceLimits = any(extended.extendedLimits);
+    this.gpuLimits = any(extended.gpuLimits);
+    this.requests = any(container.resourceRequests);
+    this.limits = any(container.resourceLimits);
+    this.diskSize = str(disk.diskSize);
+    this.source = str(source);
+    this.summary = str(summary);
+    this.warnings = any(warnings);
+  }
+
+  /** The quantity syntax and suffix factors, and each given request and limit parsed once. */
+  private givenQuantities(locals: NamedLocals, props: DevcontainerSizingProps): GivenQuantities {
+    const k8s = props.customizations;
     // --- customizations.kubernetes: keep the valid entries, warn about the rest -----------
-    const pattern = locals.add("quantity_pattern", QUANTITY_PATTERN).asString;
-    const namePattern = locals.add("resource_name_pattern", RESOURCE_NAME_PATTERN).asString;
+    const pattern = locals.add(
+      "quantity_pattern",
+      QUANTITY_PATTERN,
+      "Every quantity check reads the API server's quantity syntax: it is written once, here.",
+    ).asString;
+    const namePattern = locals.add(
+      "resource_name_pattern",
+      RESOURCE_NAME_PATTERN,
+      "Every resource name is checked as the API server checks one: written once, here.",
+    ).asString;
     const factors = locals.add(
       "quantity_factors",
       hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, hclRaw(factor)]))}`,
+      "Quantities are compared as numbers: each suffix's factor turns one into bytes or cores.",
     );
+    // Each given quantity parsed once, its number and suffix (null when it does not parse),
+    // and its amount (null when it has none): its problem tests them many ways.
+    const givenParts = (given: IResolvable) =>
+      hcl`{ for name, given in ${given} : name => try(regex(${pattern}, given.value), null) }`;
+    const givenAmounts = (parts: TerraformLocal) =>
+      hcl`{ for name, parts in ${any(parts)} : name => try(tonumber(parts[0]) * ${any(factors)}[parts[1]], null) }`;
+    const requestParts = locals.add(
+      "k8s_request_given_parts",
+      givenParts(k8s.requests),
+      "Each request is parsed once here; null marks one the API server would refuse to parse.",
+    );
+    const limitParts = locals.add(
+      "k8s_limit_given_parts",
+      givenParts(k8s.limits),
+      "Each limit is parsed once here; null marks one the API server would refuse to parse.",
+    );
+    const requestGivenAmounts = locals.add(
+      "k8s_request_given_amounts",
+      givenAmounts(requestParts),
+      "The problems test a request's amount several ways: it is computed once.",
+    );
+    const limitGivenAmounts = locals.add(
+      "k8s_limit_given_amounts",
+      givenAmounts(limitParts),
+      "The problems test a limit's amount several ways: it is computed once.",
+    );
+    return {
+      pattern,
+      namePattern,
+      factors,
+      requestParts,
+      limitParts,
+      requestGivenAmounts,
+      limitGivenAmounts,
+    };
+  }
+
+  /** customizations.kubernetes: why the API server would refuse each request and limit. */
+  private resourceProblems(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    quantities: GivenQuantities,
+  ): ResourceProblems {
+    const k8s = props.customizations;
+    const { pattern, namePattern, factors, requestParts, limitParts } = quantities;
+    const { requestGivenAmounts, limitGivenAmounts } = quantities;
     // Why the API server would refuse a resource, or "" (pkg/apis/core/validation): a name
     // that is not qualified (a domain over 253 characters included) or holds "..", a
     // kubernetes.io name that is not standard, an extended resource name that starts with
     // "requests." or whose "requests."-prefixed quota name would not be qualified (a domain
     // over 244 characters), a quantity that does not parse, an extended resource that is not
     // a whole number, or hugepages that are not a positive multiple of their page size.
-    const amount = (value: string) =>
-      hcl`tonumber(regex(${pattern}, ${hclRaw(value)})[0]) * ${any(factors)}[regex(${pattern}, ${hclRaw(value)})[1]]`;
-    // A zero cpu or memory limit is no limit to the kubelet: the container would run unbounded.
-    const problem = (name: string, value: string, isLimit: boolean) =>
+    // (A zero cpu or memory limit is no limit to the kubelet: the container would run unbounded.)
+    const problem = (name: string, isLimit: boolean, parses: IResolvable, amountOf: IResolvable) =>
       hcl`(!can(regex(${namePattern}, ${hclRaw(name)})) || strcontains(${hclRaw(name)}, "..")
           || can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
         ? "invalid resource name"
@@ -148,39 +304,80 @@ export class DevcontainerSizing extends Construct {
         ? "invalid resource name (the prefix \"requests.\" is reserved for resource quotas)"
         : can(regex(${EXTENDED_RESOURCE_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
         ? "invalid resource name (an extended resource's domain may have at most 244 characters)"
-        : !can(regex(${pattern}, ${hclRaw(value)})) ? "invalid quantity"
+        : !${parses} ? "invalid quantity"
         : startswith(${hclRaw(name)}, "hugepages-")
-        ? (try(${amount(value)} > 0 && ${amount(value)} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
-          ? (try(${amount(value)} > ${props.maxMemory} * ${GIB}, false)
+        ? (try(${amountOf} > 0 && ${amountOf} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
+          ? (try(${amountOf} > ${props.maxMemory} * ${GIB}, false)
             ? format("more than max_memory (%s GiB): hugepages are memory the node sets aside", tostring(${props.maxMemory}))
             : "")
           : "invalid quantity (hugepages must be a positive multiple of the page size)")
         : strcontains(${hclRaw(name)}, "/")
-        ? (try(${amount(value)} == floor(${amount(value)}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
-        : ${isLimit ? zeroLimit(name, value) : ""})`;
-    const zeroLimit = (name: string, value: string) =>
-      hcl`contains(["cpu", "memory"], ${hclRaw(name)}) && try(${amount(value)} == 0, false)
+        ? (try(${amountOf} == floor(${amountOf}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
+        : ${isLimit ? zeroLimit(name, amountOf) : ""})`;
+    const zeroLimit = (name: string, amountOf: IResolvable) =>
+      hcl`contains(["cpu", "memory"], ${hclRaw(name)}) && try(${amountOf} == 0, false)
         ? "invalid quantity (a zero limit is no limit to Kubernetes)" : ""`;
-    const problems = (given: IResolvable, isLimit: boolean) =>
-      hcl`{ for name, given in ${given} : name => ${problem("name", "given.value", isLimit)} }`;
-    const requestProblems = locals.add("k8s_request_problems", problems(k8s.requests, false));
-    const limitProblems = locals.add("k8s_limit_problems", problems(k8s.limits, true));
+    const problems = (
+      given: IResolvable,
+      isLimit: boolean,
+      parts: TerraformLocal,
+      amounts: TerraformLocal,
+    ) =>
+      hcl`{ for name, given in ${given} : name => ${problem("name", isLimit, hcl`${any(parts)}[name] != null`, hcl`${any(amounts)}[name]`)} }`;
+    const requestProblems = locals.add(
+      "k8s_request_problems",
+      problems(k8s.requests, false, requestParts, requestGivenAmounts),
+      "The API server would refuse the whole pod for one bad request: each is checked beforehand.",
+    );
+    const limitProblems = locals.add(
+      "k8s_limit_problems",
+      problems(k8s.limits, true, limitParts, limitGivenAmounts),
+      "As for requests, and a zero cpu or memory limit would be no limit at all to the kubelet.",
+    );
+    return { pattern, factors, requestProblems, limitProblems };
+  }
+
+  /** customizations.kubernetes: keep the valid entries, warn about the rest. */
+  private kubernetesResources(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { pattern, factors, requestProblems, limitProblems }: ResourceProblems,
+  ): KubernetesResources {
+    const k8s = props.customizations;
     const valid = (given: IResolvable, found: TerraformLocal) =>
       hcl`{ for name, given in ${given} : name => given.value if ${any(found)}[name] == "" }`;
-    const requests = locals.add("k8s_requests", valid(k8s.requests, requestProblems));
-    const limits = locals.add("k8s_limits", valid(k8s.limits, limitProblems));
+    const requests = locals.add(
+      "k8s_requests",
+      valid(k8s.requests, requestProblems),
+      "Only the requests without a problem reach the pod; the others become warnings.",
+    );
+    const limits = locals.add(
+      "k8s_limits",
+      valid(k8s.limits, limitProblems),
+      "Only the limits without a problem reach the pod; the others become warnings.",
+    );
     const amounts = (map: TerraformLocal) =>
       hcl`{ for name, quantity in ${any(map)} :
         name => tonumber(regex(${pattern}, quantity)[0]) * ${any(factors)}[regex(${pattern}, quantity)[1]] }`;
-    const requestAmounts = locals.add("k8s_request_amounts", amounts(requests));
-    const limitAmounts = locals.add("k8s_limit_amounts", amounts(limits));
+    const requestAmounts = locals.add(
+      "k8s_request_amounts",
+      amounts(requests),
+      "Requests are compared with limits and the operator's maxima as numbers, not text.",
+    );
+    const limitAmounts = locals.add(
+      "k8s_limit_amounts",
+      amounts(limits),
+      "Limits are compared with requests and the operator's maxima as numbers, not text.",
+    );
     const storage = locals.add(
       "k8s_storage",
       hcl`can(regex(${pattern}, ${k8s.storage}.value)) ? ${k8s.storage}.value : null`,
+      "Only a storage quantity that parses can size the PVC: the API server refuses the rest.",
     );
     const storageAmount = locals.add(
       "k8s_storage_bytes",
       hcl`try(tonumber(regex(${pattern}, ${str(storage)})[0]) * ${any(factors)}[regex(${pattern}, ${str(storage)})[1]], null)`,
+      "The storage is compared with the disk parameter and max_disk as a number of bytes.",
     );
     const invalidEntries = (section: string, given: IResolvable, found: TerraformLocal) =>
       hcl`[for name, given in ${given} :
@@ -201,9 +398,26 @@ export class DevcontainerSizing extends Construct {
     const k8sSet = locals.add(
       "k8s_resources_set",
       hcl`length(${any(requests)}) + length(${any(limits)}) > 0`,
+      "Any valid request or limit makes customizations.kubernetes the source: hostRequirements yields.",
     );
+    return {
+      requests,
+      limits,
+      requestAmounts,
+      limitAmounts,
+      storage,
+      storageAmount,
+      invalidWarnings,
+      k8sSet,
+    };
+  }
 
-    // --- hostRequirements: numbers or null, whatever the data source holds ---------------
+  /** hostRequirements: numbers or null, whatever the data source holds. */
+  private hostRequirements(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { k8sSet }: KubernetesResources,
+  ): HostRequirements {
     const hr = props.hostRequirements;
     const hrGiven = locals.add(
       "hr_given",
@@ -212,21 +426,30 @@ export class DevcontainerSizing extends Construct {
         memory_bytes = try(tonumber(${hr}.memory_bytes), null),
         storage_bytes = try(tonumber(${hr}.storage_bytes), null),
       }`,
-      "A requirement must be positive (bytes: at least one); zero or a negative number would become a request Kubernetes rejects, so it is ignored with a warning instead.",
+      "A requirement must be positive: zero or less would be a request Kubernetes rejects.",
     ).expression;
     const positive = (field: string, minimum: number) =>
       hcl`try(${hrGiven}[${field}] >= ${minimum}, false) ? ${hrGiven}[${field}] : null`;
     const hrCpus = locals.add(
       "hr_cpus",
       hcl`try(${hrGiven}.cpus > 0, false) ? ${hrGiven}.cpus : null`,
+      "A count of CPUs must be positive to reserve anything; 0 or less means none was asked for.",
     );
-    const hrMemory = locals.add("hr_memory_bytes", positive("memory_bytes", 1));
-    const hrStorage = locals.add("hr_storage_bytes", positive("storage_bytes", 1));
+    const hrMemory = locals.add(
+      "hr_memory_bytes",
+      positive("memory_bytes", 1),
+      "A byte count must be at least one: zero or less would be a request Kubernetes rejects.",
+    );
+    const hrStorage = locals.add(
+      "hr_storage_bytes",
+      positive("storage_bytes", 1),
+      "A byte count must be at least one: zero or less would be a request Kubernetes rejects.",
+    );
     const hrGpu = locals.add("hr_gpu_json", hcl`try(tostring(${hr}.gpu_json), null)`);
     const hrGpuRequested = locals.add(
       "hr_gpu_requested",
       hcl`try(jsondecode(${str(hrGpu)}) == true || can(keys(jsondecode(${str(hrGpu)}))), false)`,
-      'hostRequirements.gpu is true, false, "optional" or an object ({cores, memory}); true and an object ask for a GPU, anything else (not JSON, a number, a list) for none.',
+      'gpu is true, false, "optional" or {cores, memory}: only true and an object ask for a GPU.',
     );
     const hrInvalid = locals.add(
       "hr_invalid_warnings",
@@ -243,7 +466,6 @@ export class DevcontainerSizing extends Construct {
             can(jsondecode(${str(hrGpu)})) ? ${str(hrGpu)} : jsonencode(${str(hrGpu)}))] : []
       )`,
     );
-    const gib = (bytes: HclValue) => hcl`format("%.1f GiB", ${bytes} / ${GIB})`;
     const hrIgnored = locals.add(
       "hr_ignored_warnings",
       hcl`${any(k8sSet)} && (${num(hrCpus)} != null || ${num(hrMemory)} != null) ? [format(
@@ -254,17 +476,25 @@ export class DevcontainerSizing extends Construct {
         ]))
       )] : []`,
     );
+    return { hrCpus, hrMemory, hrStorage, hrGpu, hrGpuRequested, hrInvalid, hrIgnored };
+  }
 
-    // --- CPU ------------------------------------------------------------------------------
-    const lookupAmount = (map: TerraformLocal, name: string) =>
-      hcl`lookup(${any(map)}, ${name}, null)`;
+  /** The CPU request and limit. */
+  private cpuReservation(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    { hrCpus }: HostRequirements,
+  ): CpuReservation {
     const requiredCpu = locals.add(
       "required_cpu",
       hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "cpu")} : ${num(hrCpus)}`,
+      "The repository's reservation comes from one source only, customizations.kubernetes first.",
     );
     const cpuCapped = locals.add(
       "cpu_capped",
       hcl`try(${num(requiredCpu)} > ${props.maxCpu}, false)`,
+      "A repository may not reserve more than the operator's max_cpu on the node.",
     );
     const cpuRequest = locals.add(
       "cpu_request",
@@ -273,16 +503,19 @@ export class DevcontainerSizing extends Construct {
         : ${any(cpuCapped)} ? tostring(${props.maxCpu})
         : ${any(k8sSet)} ? ${any(requests)}["cpu"]
         : tostring(${num(requiredCpu)})`,
+      "Without a reservation 250m, lowered to a smaller limit: the API server refuses request > limit.",
     );
     const cpuRequestAmount = locals.add(
       "cpu_request_amount",
       hcl`${num(requiredCpu)} == null
         ? min(${DEFAULT_CPU_REQUEST_CORES}, try(${any(limitAmounts)}["cpu"], ${DEFAULT_CPU_REQUEST_CORES}))
         : min(${num(requiredCpu)}, ${props.maxCpu})`,
+      "The limit is compared with the request as a number of cores, capped like the request.",
     );
     const cpuLimitRaised = locals.add(
       "cpu_limit_raised",
       hcl`try(${any(limitAmounts)}["cpu"] < ${num(cpuRequestAmount)}, false)`,
+      "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
     );
     const cpuLimit = locals.add(
       "cpu_limit",
@@ -290,16 +523,27 @@ export class DevcontainerSizing extends Construct {
         ? (${any(cpuLimitRaised)} ? ${str(cpuRequest)} : ${any(limits)}["cpu"])
         : try(${num(requiredCpu)} != null && ${num(cpuRequestAmount)} > tonumber(${props.cpu}), false) ? ${str(cpuRequest)}
         : tostring(${props.cpu})`,
+      "The repository's limit wins (raised to the request); else the larger of request and parameter.",
     );
+    return { cpuCapped, cpuRequest, cpuLimitRaised, cpuLimit };
+  }
 
-    // --- Memory ---------------------------------------------------------------------------
+  /** The memory request and limit. */
+  private memoryReservation(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    { hrMemory }: HostRequirements,
+  ): MemoryReservation {
     const requiredMemory = locals.add(
       "required_memory",
       hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "memory")} : ${num(hrMemory)}`,
+      "The repository's reservation comes from one source only, customizations.kubernetes first.",
     );
     const memoryCapped = locals.add(
       "memory_capped",
       hcl`try(${num(requiredMemory)} > ${props.maxMemory} * ${GIB}, false)`,
+      "A repository may not reserve more than the operator's max_memory on the node.",
     );
     const memoryRequest = locals.add(
       "memory_request",
@@ -308,16 +552,19 @@ export class DevcontainerSizing extends Construct {
         : ${any(memoryCapped)} ? (${any(k8sSet)} ? format("%sGi", tostring(${props.maxMemory})) : tostring(floor(${props.maxMemory} * ${GIB})))
         : ${any(k8sSet)} ? ${any(requests)}["memory"]
         : tostring(floor(${num(requiredMemory)}))`,
+      "Without a reservation 512Mi, lowered to a smaller limit: the API server refuses request > limit.",
     );
     const memoryRequestAmount = locals.add(
       "memory_request_amount",
       hcl`${num(requiredMemory)} == null
         ? min(${DEFAULT_MEMORY_REQUEST_BYTES}, try(${any(limitAmounts)}["memory"], ${DEFAULT_MEMORY_REQUEST_BYTES}))
         : ${any(memoryCapped)} ? floor(${props.maxMemory} * ${GIB}) : ${num(requiredMemory)}`,
+      "The limit is compared with the request as a number of bytes, capped like the request.",
     );
     const memoryLimitRaised = locals.add(
       "memory_limit_raised",
       hcl`try(${any(limitAmounts)}["memory"] < ${num(memoryRequestAmount)}, false)`,
+      "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
     );
     const memoryLimit = locals.add(
       "memory_limit",
@@ -325,8 +572,20 @@ export class DevcontainerSizing extends Construct {
         ? (${any(memoryLimitRaised)} ? ${str(memoryRequest)} : ${any(limits)}["memory"])
         : try(${num(requiredMemory)} != null && ${num(memoryRequestAmount)} > tonumber(${props.memory}) * ${GIB}, false) ? ${str(memoryRequest)}
         : format("%sGi", tostring(${props.memory}))`,
+      "The repository's limit wins (raised to the request); else the larger of request and parameter.",
     );
+    return { memoryCapped, memoryRequest, memoryLimitRaised, memoryLimit };
+  }
 
+  /** The warnings for a CPU or memory reservation that max_cpu or max_memory caps. */
+  private reservationCapWarnings(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { k8sSet, requests }: KubernetesResources,
+    { hrCpus, hrMemory }: HostRequirements,
+    { cpuCapped, cpuRequest }: CpuReservation,
+    { memoryCapped, memoryRequest }: MemoryReservation,
+  ): TerraformLocal {
     const capWarnings = locals.add(
       "resource_cap_warnings",
       hcl`concat(
@@ -340,26 +599,39 @@ export class DevcontainerSizing extends Construct {
         ] : []
       )`,
     );
+    return capWarnings;
+  }
 
-    // --- Disk -------------------------------------------------------------------------------
+  /** The data volume's size: the parameter, raised by the repository's storage up to max_disk. */
+  private disk(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { storage, storageAmount }: KubernetesResources,
+    { hrStorage }: HostRequirements,
+  ): Disk {
+    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
     const requiredDisk = locals.add(
       "required_disk",
       hcl`${num(storageAmount)} != null ? ${num(storageAmount)} : ${num(hrStorage)}`,
+      "customizations.kubernetes storage is the more specific ask, so it wins over hostRequirements.",
     );
     const diskRaised = locals.add(
       "disk_raised",
       hcl`try(${num(requiredDisk)} > tonumber(${props.diskSize}) * ${GIB}, false)`,
+      "Only a repository's ask above the parameter counts: it raises the disk, never lowers it.",
     );
     // The repository raises the disk up to max_disk; the parameter, the user's own, stays.
     const diskCapped = locals.add(
       "disk_capped",
       hcl`${any(diskRaised)} && try(${num(requiredDisk)} > ${maxDisk} * ${GIB}, false)`,
+      "The repository raises the disk up to the operator's max_disk, never beyond.",
     );
     const diskSize = locals.add(
       "disk_size",
       hcl`${any(diskCapped)} ? format("%sGi", tostring(max(tonumber(${props.diskSize}), ${maxDisk})))
         : ${any(diskRaised)} ? (${str(storage)} != null ? ${str(storage)} : tostring(floor(${num(hrStorage)})))
         : format("%sGi", tostring(${props.diskSize}))`,
+      "The repository may raise the disk within max_disk, never lower it: the parameter is the user's.",
     );
     const storageWarnings = locals.add(
       "storage_warnings",
@@ -367,69 +639,112 @@ export class DevcontainerSizing extends Construct {
         "hostRequirements.storage %s ignored: customizations.kubernetes storage %s is used instead",
         ${gib(num(hrStorage))}, jsonencode(${str(storage)}))] : []`,
     );
+    return { diskCapped, diskSize, storageWarnings };
+  }
 
-    // --- Ephemeral storage: passed through, limit raised to the request --------------------
+  /** Ephemeral storage: passed through, limit raised to the request. */
+  private ephemeralStorage(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    { cpuRequest, cpuLimitRaised }: CpuReservation,
+    { memoryRequest, memoryLimitRaised }: MemoryReservation,
+  ): EphemeralStorage {
+    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
     const maxEphemeralBytes = hcl`${maxEphemeral} * ${GIB}`;
     const maxEphemeralQuantity = hcl`format("%sGi", tostring(${maxEphemeral}))`;
     const ephemeralRequestCapped = locals.add(
       "ephemeral_storage_request_capped",
       hcl`try(${any(requestAmounts)}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
+      "A repository may not reserve more node disk than max_ephemeral_storage.",
     );
     const ephemeralRequest = locals.add(
       "ephemeral_storage_request",
       hcl`${any(ephemeralRequestCapped)} ? ${maxEphemeralQuantity} : lookup(${any(requests)}, "ephemeral-storage", null)`,
+      "Passed through, but capped: the node's disk is shared by every pod on it.",
     );
     const ephemeralLimitCapped = locals.add(
       "ephemeral_storage_limit_capped",
       hcl`try(${any(limitAmounts)}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
+      "A repository may not be allowed more node disk than max_ephemeral_storage.",
     );
     const ephemeralRaised = locals.add(
       "ephemeral_storage_limit_raised",
       hcl`try(${any(limitAmounts)}["ephemeral-storage"] < min(${any(requestAmounts)}["ephemeral-storage"], ${maxEphemeralBytes}), false)`,
+      "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
     );
     const ephemeralLimit = locals.add(
       "ephemeral_storage_limit",
       hcl`${any(ephemeralRaised)} ? ${str(ephemeralRequest)}
         : ${any(ephemeralLimitCapped)} ? ${maxEphemeralQuantity}
         : lookup(${any(limits)}, "ephemeral-storage", null)`,
+      "A limit below the request is raised to it, one above max_ephemeral_storage lowered.",
     );
-    const limitRaisedWarning = (name: string, raised: TerraformLocal, request: TerraformLocal) =>
-      hcl`${any(raised)} ? [format(
-        "customizations.kubernetes resources.limits[\"%s\"] = %s is below the request %s: the limit is raised to it",
-        ${name}, jsonencode(${any(limits)}[${name}]), ${str(request)})] : []`;
+    const raised = (name: string, limitRaised: TerraformLocal, request: TerraformLocal) =>
+      hcl`{ name = ${name}, raised = ${any(limitRaised)}, request = ${str(request)} }`;
     const raisedWarnings = locals.add(
       "limit_raised_warnings",
-      hcl`concat(
-        ${limitRaisedWarning("cpu", cpuLimitRaised, cpuRequest)},
-        ${limitRaisedWarning("memory", memoryLimitRaised, memoryRequest)},
-        ${limitRaisedWarning("ephemeral-storage", ephemeralRaised, ephemeralRequest)}
-      )`,
+      hcl`[for limit in [
+          ${raised("cpu", cpuLimitRaised, cpuRequest)},
+          ${raised("memory", memoryLimitRaised, memoryRequest)},
+          ${raised("ephemeral-storage", ephemeralRaised, ephemeralRequest)},
+        ] : format(
+          "customizations.kubernetes resources.limits[\"%s\"] = %s is below the request %s: the limit is raised to it",
+          limit.name, jsonencode(${any(limits)}[limit.name]), limit.request)
+        if limit.raised]`,
     );
+    return {
+      ephemeralRequestCapped,
+      ephemeralRequest,
+      ephemeralLimitCapped,
+      ephemeralLimit,
+      raisedWarnings,
+    };
+  }
 
-    // --- Extended resources and hugepages: limits only (request == limit in Kubernetes) -----
+  /** Extended resources and hugepages: limits only (request == limit in Kubernetes). */
+  private extendedResources(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    { hrGpuRequested }: HostRequirements,
+  ): ExtendedResources {
+    const maxExtended = props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES };
     const extendedNames = locals.add(
       "extended_resource_names",
       hcl`sort(setsubtract(setunion(keys(${any(requests)}), keys(${any(limits)})), ${STANDARD_RESOURCE_NAMES}))`,
+      "Everything not cpu, memory or ephemeral-storage is an extended resource or hugepages.",
     );
     // Kubernetes reserves an extended resource's limit, so only the names the operator lists
     // pass, each up to its most (hugepages, no extended resource, are capped by max_memory).
-    const extendedMaxima = locals.add("extended_resource_maxima", hcl`${maxExtended}`).expression;
+    const extendedMaxima = locals.add(
+      "extended_resource_maxima",
+      hcl`${maxExtended}`,
+      "Kubernetes reserves an extended resource's limit: only what the operator allows may pass.",
+    ).expression;
     const extendedAllowed = locals.add(
       "extended_resource_allowed",
       hcl`{ for name in ${extendedNames.asList} :
         name => !strcontains(name, "/") || contains(keys(${extendedMaxima}), name) }`,
+      "Hugepages are memory (capped by max_memory); other extended resources must be listed.",
     );
-    const givenExtended = hcl`lookup(${any(limits)}, name, lookup(${any(requests)}, name, null))`;
+    const givenExtended = locals.add(
+      "extended_resource_given",
+      hcl`{ for name in ${extendedNames.asList} : name => lookup(${any(limits)}, name, lookup(${any(requests)}, name, null)) }`,
+      "A limit wins over a request: Kubernetes needs them equal for extended resources.",
+    ).expression;
     const extendedCapped = locals.add(
       "extended_resource_capped",
       hcl`{ for name in ${extendedNames.asList} : name => strcontains(name, "/") && try(
         lookup(${any(limitAmounts)}, name, lookup(${any(requestAmounts)}, name, 0)) > ${extendedMaxima}[name], false) }`,
+      "Each allowed extended resource is capped at the operator's most for it.",
     );
     const extendedLimits = locals.add(
       "extended_resource_limits",
       hcl`{ for name in ${extendedNames.asList} :
-        name => ${any(extendedCapped)}[name] ? tostring(${extendedMaxima}[name]) : ${givenExtended}
+        name => ${any(extendedCapped)}[name] ? tostring(${extendedMaxima}[name]) : ${givenExtended}[name]
         if ${any(extendedAllowed)}[name] }`,
+      "Kubernetes wants request = limit for these: only the limit is set, and it reserves.",
     );
     const allowedNames = hcl`length(${extendedMaxima}) == 0 ? "none" : join(", ", keys(${extendedMaxima}))`;
     const extendedWarnings = locals.add(
@@ -437,11 +752,11 @@ export class DevcontainerSizing extends Construct {
       hcl`concat(
         [for name in ${extendedNames.asList} : format(
           "customizations.kubernetes resources[%s] = %s: not an extended resource the template variable max_extended_resources allows (%s), ignored",
-          jsonencode(name), jsonencode(${givenExtended}), ${allowedNames})
+          jsonencode(name), jsonencode(${givenExtended}[name]), ${allowedNames})
           if !${any(extendedAllowed)}[name]],
         [for name in ${extendedNames.asList} : format(
           "customizations.kubernetes resources[%s] = %s exceeds max_extended_resources[%s] = %s: the limit is %s",
-          jsonencode(name), jsonencode(${givenExtended}), jsonencode(name), tostring(${extendedMaxima}[name]), tostring(${extendedMaxima}[name]))
+          jsonencode(name), jsonencode(${givenExtended}[name]), jsonencode(name), tostring(${extendedMaxima}[name]), ${any(extendedLimits)}[name])
           if ${any(extendedAllowed)}[name] && ${any(extendedCapped)}[name]],
         [for name in ${extendedNames.asList} : format(
           "customizations.kubernetes resources[%s]: the request %s and the limit %s differ; Kubernetes needs them equal, so the limit is used",
@@ -454,7 +769,28 @@ export class DevcontainerSizing extends Construct {
       "gpu_limits",
       hcl`{ for name, value in { ${HOST_REQUIREMENTS_GPU_RESOURCE} = "1" } : name => value
         if ${any(hrGpuRequested)} && ${gpuAllowed} }`,
+      "hostRequirements.gpu asks for one GPU, given only when max_extended_resources allows one.",
     );
+    return { extendedNames, extendedLimits, extendedWarnings, gpuLimits, allowedNames, gpuAllowed };
+  }
+
+  /** The warnings for a disk, ephemeral storage or GPU that an operator maximum caps. */
+  private quantityCapWarnings(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { requests, limits, storage }: KubernetesResources,
+    { hrStorage, hrGpu, hrGpuRequested }: HostRequirements,
+    { diskCapped, diskSize }: Disk,
+    {
+      ephemeralRequestCapped,
+      ephemeralRequest,
+      ephemeralLimitCapped,
+      ephemeralLimit,
+    }: EphemeralStorage,
+    { allowedNames, gpuAllowed }: ExtendedResources,
+  ): TerraformLocal {
+    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
+    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
     const quantityCapWarnings = locals.add(
       "quantity_cap_warnings",
       hcl`concat(
@@ -473,8 +809,17 @@ export class DevcontainerSizing extends Construct {
           ${str(hrGpu)}, ${HOST_REQUIREMENTS_GPU_RESOURCE}, ${allowedNames})] : []
       )`,
     );
+    return quantityCapWarnings;
+  }
 
-    // --- What goes on the container -----------------------------------------------------------
+  /** What goes on the container: its requests and limits, without nulls. */
+  private containerResources(
+    locals: NamedLocals,
+    { cpuRequest, cpuLimit }: CpuReservation,
+    { memoryRequest, memoryLimit }: MemoryReservation,
+    { ephemeralRequest, ephemeralLimit }: EphemeralStorage,
+    { gpuLimits, extendedLimits }: ExtendedResources,
+  ): ContainerResources {
     const standard = (cpu: TerraformLocal, memory: TerraformLocal, ephemeral: TerraformLocal) =>
       hcl`{ cpu = ${str(cpu)}, memory = ${str(memory)}, "ephemeral-storage" = ${str(ephemeral)} }`;
     const resourceRequests = locals.add(
@@ -489,8 +834,20 @@ export class DevcontainerSizing extends Construct {
           ${any(extendedLimits)}
         ) : name => value if value != null }`,
     );
+    return { resourceRequests, resourceLimits };
+  }
 
-    // --- Summary --------------------------------------------------------------------------------
+  /** Where the resources come from, and the "Resources (reserved / limit)" text. */
+  private resourcesSummary(
+    locals: NamedLocals,
+    { k8sSet, storage }: KubernetesResources,
+    { hrCpus, hrMemory, hrStorage }: HostRequirements,
+    { cpuRequest, cpuLimit }: CpuReservation,
+    { memoryRequest, memoryLimit }: MemoryReservation,
+    { diskSize }: Disk,
+    { extendedNames, gpuLimits }: ExtendedResources,
+    { resourceRequests, resourceLimits }: ContainerResources,
+  ): Locals<"source" | "summary"> {
     const source = locals.add(
       "resources_source",
       hcl`coalesce(join(" and ", compact([
@@ -500,6 +857,7 @@ export class DevcontainerSizing extends Construct {
           || (length(${any(gpuLimits)}) > 0 && !contains(${extendedNames.asList}, ${HOST_REQUIREMENTS_GPU_RESOURCE}))
           ? "hostRequirements" : ""
       ])), "the parameters")`,
+      "The summary names where the numbers came from, so users know what to edit.",
     );
     // Shown on the dashboard: not secret, even when derived from the (sensitive-marked)
     // data source.
@@ -517,12 +875,28 @@ export class DevcontainerSizing extends Construct {
             lookup(${any(resourceLimits)}, name, "none"))],
         [format("from %s", ${str(source)})]
       ))`,
+      "Shown on the dashboard: not secret, so unwrapped from the data source's sensitive mark.",
     );
     const summary = locals.add(
       "resources_summary",
       hcl`try(nonsensitive(${str(summaryText)}), ${str(summaryText)})`,
     );
+    return { source, summary };
+  }
 
+  /** Every warning about the resources a repository asks for, in one list. */
+  private warningLines(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    { invalidWarnings }: KubernetesResources,
+    { hrInvalid, hrIgnored }: HostRequirements,
+    capWarnings: TerraformLocal,
+    quantityCapWarnings: TerraformLocal,
+    { storageWarnings }: Disk,
+    { raisedWarnings }: EphemeralStorage,
+    { extendedWarnings }: ExtendedResources,
+  ): TerraformLocal {
+    const k8s = props.customizations;
     const warnings = locals.add(
       "resource_warnings",
       hcl`concat(
@@ -531,20 +905,6 @@ export class DevcontainerSizing extends Construct {
         ${any(extendedWarnings)}, ${any(storageWarnings)}
       )`,
     );
-
-    this.cpuRequest = str(cpuRequest);
-    this.cpuLimit = str(cpuLimit);
-    this.memoryRequest = str(memoryRequest);
-    this.memoryLimit = str(memoryLimit);
-    this.ephemeralStorageRequest = str(ephemeralRequest);
-    this.ephemeralStorageLimit = str(ephemeralLimit);
-    this.extendedResourceLimits = any(extendedLimits);
-    this.gpuLimits = any(gpuLimits);
-    this.requests = any(resourceRequests);
-    this.limits = any(resourceLimits);
-    this.diskSize = str(diskSize);
-    this.source = str(source);
-    this.summary = str(summary);
-    this.warnings = any(warnings);
+    return warnings;
   }
 }

@@ -11,7 +11,7 @@ import {
   type DevcontainerbuilderBuildGitCredentials,
 } from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
 import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
-import { hcl } from "../core/hcl";
+import { hcl, type HclValue } from "../core/hcl";
 import { explainLocal } from "../core/local-comments";
 import { TerraformData } from "../core/terraform-data";
 import type { WorkspaceData } from "../constructs/workspace-data";
@@ -77,6 +77,16 @@ export const SERVICE_WARNINGS_READ = 100;
 export const VARIABLES_READ = 100;
 /** Places read per variable (`used_in`): enough to tell a mount-only variable from a used one. */
 export const VARIABLE_USES_READ = 100;
+
+/** forwardPorts as read: how many are listed, the first FORWARD_PORTS_READ, which are TCP ports. */
+interface ForwardPortsRead {
+  readonly forwardPortsListed: number;
+  readonly forwardPorts: string[];
+  readonly portsValid: HclValue;
+}
+
+/** A named local of DevcontainerSource, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: IResolvable, why?: string) => TerraformLocal;
 
 /**
  * Where a workspace's container comes from, and what its Dev Container configuration
@@ -163,30 +173,15 @@ export class DevcontainerSource extends Construct {
       hcl`substr(replace(lower(format("ws-%s-%s", ${ws.id}, ${props.rebuild})), "/[^a-z0-9_.-]/", "-"), 0, 128)`,
     );
 
-    this.rebuildTracker = new TerraformData(this, "rebuild", { input: props.rebuild });
-
-    this.build = new DevcontainerbuilderBuild(this, "workspace", {
-      repository: props.repository,
-      branch: props.branch,
-      imageSpec: { tag: this.imageTag.asString },
-      // An expression (object or null); the binding passes tokens through as they are.
-      gitCredentials: props.gitCredentials as unknown as DevcontainerbuilderBuildGitCredentials,
-      lifecycle: { ignoreChanges: ["git_credentials"] },
-    });
-    // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
-    this.build.addOverride("lifecycle.replace_triggered_by", [
-      `${this.rebuildTracker.terraformResourceType}.${this.rebuildTracker.friendlyUniqueId}`,
-    ]);
-
-    // Addressed data.devcontainerbuilder_devcontainer.workspace, like the build: a scope of its own.
-    const metadata = new Construct(this, "metadata");
-    this.devcontainer = new DataDevcontainerbuilderDevcontainer(metadata, "workspace", {
-      count: ws.startCount,
-      registry: this.build.resolvedRegistry,
-      name: this.build.resolvedName,
-      tag: this.build.resolvedTag,
-      platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
-    });
+    explainLocal(
+      this.imageTag,
+      "One tag per workspace and Rebuild value: a new value builds anew, and no two workspaces share.",
+    );
+    ({
+      rebuildTracker: this.rebuildTracker,
+      build: this.build,
+      devcontainer: this.devcontainer,
+    } = this.imageBuild(props));
 
     const local = (name: string, expression: IResolvable, why?: string): TerraformLocal => {
       const created = new TerraformLocal(this, name, expression);
@@ -201,42 +196,132 @@ export class DevcontainerSource extends Construct {
     const dc = (this.dc = local(
       "dc",
       hcl`one([for metadata in ${this.devcontainer.fqn} : { for attribute, value in metadata : attribute => value if attribute != "registry_credentials" }])`,
+      "Without registry_credentials: its sensitive mark would spread to every value computed from dc.",
     )).asString;
-    this.commit = local("commit", hcl`${this.build.commit} == null ? "" : ${this.build.commit}`);
+    this.commit = local(
+      "commit",
+      hcl`${this.build.commit} == null ? "" : ${this.build.commit}`,
+      'A service before 0.3.0 records no commit: "" keeps the scripts\' input a plain string.',
+    );
     this.runtime = local("runtime", hcl`try(${dc}.runtime, null)`);
     // A for expression fails on null, so try() turns a null collection into its fallback.
     this.lifecycleScripts = local(
       "lifecycle_scripts",
       hcl`try({ for hook, script in ${dc}.lifecycle_scripts : hook => script if script != null && script != "" }, {})`,
+      "A for expression fails on null, so try() turns a null map into {}; empty hooks are dropped.",
     );
+    ({ envScripts: this.envScripts, envScriptWarnings: this.envScriptWarnings } =
+      this.envScriptsThatFit(local, dc));
+    ({ vscodeExtensions: this.vscodeExtensions, extensionWarnings: this.extensionWarnings } =
+      this.extensions(local, dc));
+    this.vscodeSettings = local(
+      "vscode_settings",
+      hcl`try(coalesce(${dc}.settings_json), "{}")`,
+      'The settings reach the IDE as a JSON file: none is {} rather than null or "".',
+    );
+    this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
+    this.warnings = this.serviceWarnings(local, dc);
+    ({ variables: this.variables, variableWarnings: this.variableWarnings } = this.variablesRead(
+      local,
+      dc,
+    ));
+    ({ ports: this.ports, portWarnings: this.portWarnings } = this.forwardPorts(
+      local,
+      this.forwardPortsRead(local, dc),
+    ));
+    // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
+    // concat(), not a for expression: the list is as long as the repository makes it, and
+    // DevcontainerMounts cuts it (MOUNTS_READ) before it walks it.
+    this.mounts = local(
+      "dc_mounts",
+      hcl`try(concat(${dc}.mounts, []), [])`,
+      "Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).",
+    );
+    ({ configuration: this.configuration, configurationWarnings: this.configurationWarnings } =
+      this.configurationObject(local, dc));
+  }
+
+  /**
+   * The image build with its rebuild tracker, and the data source that reads the built image's
+   * configuration while the workspace starts.
+   */
+  private imageBuild(props: DevcontainerSourceProps): {
+    readonly rebuildTracker: TerraformData;
+    readonly build: DevcontainerbuilderBuild;
+    readonly devcontainer: DataDevcontainerbuilderDevcontainer;
+  } {
+    const rebuildTracker = new TerraformData(this, "rebuild", { input: props.rebuild });
+
+    const build = new DevcontainerbuilderBuild(this, "workspace", {
+      repository: props.repository,
+      branch: props.branch,
+      imageSpec: { tag: this.imageTag.asString },
+      // An expression (object or null); the binding passes tokens through as they are.
+      gitCredentials: props.gitCredentials as unknown as DevcontainerbuilderBuildGitCredentials,
+      lifecycle: { ignoreChanges: ["git_credentials"] },
+    });
+    // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
+    build.addOverride("lifecycle.replace_triggered_by", [
+      `${rebuildTracker.terraformResourceType}.${rebuildTracker.friendlyUniqueId}`,
+    ]);
+
+    // Addressed data.devcontainerbuilder_devcontainer.workspace, like the build: a scope of its own.
+    const metadata = new Construct(this, "metadata");
+    const devcontainer = new DataDevcontainerbuilderDevcontainer(metadata, "workspace", {
+      count: props.workspace.startCount,
+      registry: build.resolvedRegistry,
+      name: build.resolvedName,
+      tag: build.resolvedTag,
+      platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
+    });
+    return { rebuildTracker, build, devcontainer };
+  }
+
+  /** The env scripts the pod can carry, and a warning for each one too large. */
+  private envScriptsThatFit(
+    local: NewLocal,
+    dc: string,
+  ): { readonly envScripts: TerraformLocal; readonly envScriptWarnings: TerraformLocal } {
     // The pod gets each script as one environment variable, in base64: a longer one than the
     // kernel takes in one variable would make every start of the container fail.
     const fits = hcl`length(base64encode(script)) <= ${ENV_SCRIPT_MAX_BASE64}`;
-    this.envScripts = local(
+    const envScripts = local(
       "env_scripts",
       hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" && ${fits} }, {})`,
+      "The pod gets each script as one environment variable: too long for the kernel, no start works.",
     );
-    this.envScriptWarnings = local(
+    const envScriptWarnings = local(
       "env_script_warnings",
       hcl`try([for kind, script in ${dc}.env_scripts : format(
         "%s is %d characters as base64, more than the %d one environment variable of the pod can carry; none of it is set.",
         kind, length(base64encode(script)), ${ENV_SCRIPT_MAX_BASE64}) if script != null && script != "" && !${fits}], [])`,
     );
+    return { envScripts, envScriptWarnings };
+  }
+
+  /** customizations.vscode extensions: the first EXTENSIONS_READ that are extension IDs. */
+  private extensions(
+    local: NewLocal,
+    dc: string,
+  ): { readonly vscodeExtensions: TerraformLocal; readonly extensionWarnings: TerraformLocal } {
     // An ID becomes an argument of `code-server --install-extension`: EXTENSION_ID_PATTERN only.
     const extensionValid = hcl`can(regex(${EXTENSION_ID_PATTERN}, extension))`;
     const extensionsGiven = local(
       "extensions_given",
       hcl`try(concat(${dc}.extensions, []), [])`,
+      "A null or non-list extensions becomes []: a for expression fails on null.",
     ).expression;
     const extensionsRead = local(
       "extensions_read",
       hcl`slice(${extensionsGiven}, 0, min(length(${extensionsGiven}), ${EXTENSIONS_READ}))`,
+      "The list is cut before it is walked: every entry costs each plan and apply.",
     ).expression;
-    this.vscodeExtensions = local(
+    const vscodeExtensions = local(
       "vscode_extensions",
       hcl`try([for extension in ${extensionsRead} : extension if extension != null && extension != "" && ${extensionValid}], [])`,
+      "An ID becomes an argument of code-server --install-extension: only real IDs pass.",
     );
-    this.extensionWarnings = local(
+    const extensionWarnings = local(
       "extension_warnings",
       hcl`concat(
         length(${extensionsGiven}) > ${EXTENSIONS_READ} ? [format("customizations.vscode.extensions lists %d entries; only the first ${EXTENSIONS_READ} are read.", length(${extensionsGiven}))] : [],
@@ -245,36 +330,79 @@ export class DevcontainerSource extends Construct {
         ${quotedForWarning(hcl`extension`)}) if extension != null && extension != "" && !${extensionValid}], [])
       )`,
     );
-    this.vscodeSettings = local("vscode_settings", hcl`try(coalesce(${dc}.settings_json), "{}")`);
-    this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
+    return { vscodeExtensions, extensionWarnings };
+  }
+
+  /** The service's warnings about the configuration, the first SERVICE_WARNINGS_READ of them. */
+  private serviceWarnings(local: NewLocal, dc: string): TerraformLocal {
     const warningsGiven = local(
       "dc_warnings_given",
       hcl`try(concat(${dc}.warnings, []), [])`,
+      "A null or non-list warnings becomes []: a for expression fails on null.",
     ).expression;
-    this.warnings = local(
+    return local(
       "dc_warnings",
       hcl`concat(
         try([for warning in slice(${warningsGiven}, 0, min(length(${warningsGiven}), ${SERVICE_WARNINGS_READ})) : warning if warning != null && warning != ""], []),
         length(${warningsGiven}) > ${SERVICE_WARNINGS_READ} ? [format("The service reported %d more warnings about the configuration; only the first ${SERVICE_WARNINGS_READ} are shown.", length(${warningsGiven}) - ${SERVICE_WARNINGS_READ})] : []
       )`,
     );
+  }
+
+  /** The variables the configuration references, the first VARIABLES_READ of them. */
+  private variablesRead(
+    local: NewLocal,
+    dc: string,
+  ): { readonly variables: TerraformLocal; readonly variableWarnings: TerraformLocal } {
     const variablesGiven = local(
       "variables_given",
       hcl`try(concat(${dc}.variables, []), [])`,
+      "A null or non-list variables becomes []: a for expression fails on null.",
     ).expression;
-    this.variables = local(
+    const variables = local(
       "variables",
       hcl`try([for variable in slice(${variablesGiven}, 0, min(length(${variablesGiven}), ${VARIABLES_READ})) :
         merge(variable, { used_in = try(slice(variable.used_in, 0, min(length(variable.used_in), ${VARIABLE_USES_READ})), []) })
         if variable != null], [])`,
+      "Lists are cut before they are walked: every variable and use costs each plan and apply.",
     );
-    this.variableWarnings = local(
+    const variableWarnings = local(
       "variable_warnings",
       hcl`length(${variablesGiven}) > ${VARIABLES_READ} ? [format("The configuration references %d variables; only the first ${VARIABLES_READ} are read (the rest are not asked for).", length(${variablesGiven}))] : []`,
     );
+    return { variables, variableWarnings };
+  }
+
+  /** forwardPorts: the first FORWARD_PORTS_READ entries, and which of them are TCP ports. */
+  private forwardPortsRead(local: NewLocal, dc: string): ForwardPortsRead {
     // Only real TCP port numbers become apps; the rest is reported in portWarnings.
     // (try() around the test: && does not short-circuit on a null or a string.)
     const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
+    const forwardPortsListed = local(
+      "forward_ports_listed",
+      hcl`try(length(concat(${dc}.forward_ports, [])), 0)`,
+      "Counted before anything walks the list, so the warning can say how many were left out.",
+    ).asNumber;
+    const forwardPorts = local(
+      "forward_ports_read",
+      hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
+      "Each entry costs every plan and apply (~1 s per 1,000); no workspace has over 100 apps to fill.",
+    ).asList;
+    // What is decided per entry is a list beside forward_ports_read, by index: the apps and
+    // each warning read it there instead of deciding again.
+    const portsValid = local(
+      "forward_ports_numbers_valid",
+      hcl`[for port in ${forwardPorts} : ${portValid}]`,
+      "Only real TCP port numbers become apps: decided once per entry, read by the app and warnings.",
+    ).expression;
+    return { forwardPortsListed, forwardPorts, portsValid };
+  }
+
+  /** forwardPorts: one entry per TCP port, its label made a display name, and the warnings. */
+  private forwardPorts(
+    local: NewLocal,
+    { forwardPortsListed, forwardPorts, portsValid }: ForwardPortsRead,
+  ): { readonly ports: TerraformLocal; readonly portWarnings: TerraformLocal } {
     // A label becomes a coder_app display_name, which the coder provider limits to
     // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
     // app is named after its port, when not even one character fits). Its control characters
@@ -282,23 +410,31 @@ export class DevcontainerSource extends Construct {
     // preview prints it to the operator's terminal, where an escape sequence would act.
     // Looked for in the label as given: trimspace() alone would drop a tab, a line break or a
     // NEL at either end without a word.
-    const label = hcl`trimspace(replace(port.label, ${controlCharacters(this)}, " "))`;
+    const labels = local(
+      "forward_ports_labels",
+      hcl`[for port in ${forwardPorts} : try(trimspace(replace(port.label, ${controlCharacters(this)}, " ")), null)]`,
+      "Control characters become spaces: names reach the dashboard and the operator's terminal.",
+    ).expression;
+    const label = hcl`${labels}[index]`;
+    const labelsTooLong = local(
+      "forward_ports_labels_too_long",
+      hcl`[for label in ${labels} : try(${utf8Bytes(hcl`label`)} > ${DISPLAY_NAME_MAX_BYTES}, false)]`,
+      "The coder provider refuses a display_name over 64 bytes: longer labels are cut.",
+    ).expression;
+    const labelTooLong = hcl`${labelsTooLong}[index]`;
+    const cappedLabel = hcl`${
+      local(
+        "forward_ports_names",
+        hcl`[for index, label in ${labels} : ${labelsTooLong}[index] ? ${capUtf8Bytes(hcl`label`, DISPLAY_NAME_MAX_BYTES)} : label]`,
+        "Cut on a character boundary to 64 bytes; null (the app is named after its port) if none fits.",
+      ).expression
+    }[index]`;
+    const valid = hcl`${portsValid}[index]`;
     // regex() takes the pattern without replace()'s slashes; one or more found is one found.
     const labelHasControlCharacters = hcl`can(regex(trim(${controlCharacters(this)}, "/"), port.label))`;
-    const labelTooLong = hcl`try(${utf8Bytes(label)} > ${DISPLAY_NAME_MAX_BYTES}, false)`;
-    const cappedLabel = hcl`${labelTooLong} ? ${capUtf8Bytes(label, DISPLAY_NAME_MAX_BYTES)} : try(${label}, null)`;
-    const forwardPortsListed = local(
-      "forward_ports_listed",
-      hcl`try(length(concat(${dc}.forward_ports, [])), 0)`,
-    ).asNumber;
-    const forwardPorts = local(
-      "forward_ports_read",
-      hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
-      "Every entry costs each plan and apply time (~1 s per 1,000 on the reference host), and no workspace gets more than max_forwarded_ports (at most 100) apps: the rest is not read.",
-    ).asList;
     const validPorts = local(
       "ports_valid",
-      hcl`try([for port in ${forwardPorts} : merge(port, { label = ${cappedLabel} }) if ${portValid}], [])`,
+      hcl`try([for index, port in ${forwardPorts} : merge(port, { label = ${cappedLabel} }) if ${valid}], [])`,
     ).asList;
     // A port listed twice (3000 and "3000" are two entries to the Dev Containers CLI) gets one
     // app, the first entry's: a second would take a slot for the same URL. Each port's first
@@ -307,42 +443,53 @@ export class DevcontainerSource extends Construct {
     const firstPositions = local(
       "ports_first_position",
       hcl`{ for position, port in ${validPorts} : tostring(port.port) => position... }`,
+      "A port listed twice gets one app; one map finds each port's first place, not n² searches.",
     ).asAnyMap;
     const firstOfPort = hcl`${firstPositions}[tostring(port.port)][0] == position`;
-    this.ports = local(
+    const ports = local(
       "ports",
       hcl`[for position, port in ${validPorts} : port if ${firstOfPort}]`,
     );
-    this.portWarnings = local(
+    const portWarnings = local(
       "port_warnings",
       hcl`try(concat(
         ${forwardPortsListed} > ${FORWARD_PORTS_READ} ? [format("forwardPorts lists %d entries; only the first ${FORWARD_PORTS_READ} are read.", ${forwardPortsListed})] : [],
-        try([for index, port in ${forwardPorts} : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${portValid}], []),
+        try([for index, port in ${forwardPorts} : format("forwardPorts[%d] port = %s: not a TCP port number (1-65535); no app for it", index, jsonencode(try(port.port, null))) if port != null && !${valid}], []),
         try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] is longer than ${DISPLAY_NAME_MAX_BYTES} bytes; the app is named %s.",
-          ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${portValid} && ${labelTooLong}], []),
+          ${quotedForWarning(label)}, index, ${quotedForWarning(hcl`coalesce(${cappedLabel}, format("Port %d", port.port))`)}) if ${valid} && ${labelTooLong}], []),
         try([for index, port in ${forwardPorts} : format(
           "portsAttributes label %s of forwardPorts[%d] holds control or invisible characters; they became spaces.",
-          ${quotedForWarning(hcl`port.label`)}, index) if ${portValid} && ${labelHasControlCharacters}], []),
+          ${quotedForWarning(hcl`port.label`)}, index) if ${valid} && ${labelHasControlCharacters}], []),
         [for port in distinct([for position, port in ${validPorts} : port.port if !(${firstOfPort})]) : format(
           "forwardPorts lists port %d more than once; it gets one app.", port)]
       ), [])`,
     );
-    // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
-    // concat(), not a for expression: the list is as long as the repository makes it, and
-    // DevcontainerMounts cuts it (MOUNTS_READ) before it walks it.
-    this.mounts = local("dc_mounts", hcl`try(concat(${dc}.mounts, []), [])`);
+    return { ports, portWarnings };
+  }
+
+  /** The merged configuration as an object, and a warning when it is not one. */
+  private configurationObject(
+    local: NewLocal,
+    dc: string,
+  ): { readonly configuration: TerraformLocal; readonly configurationWarnings: TerraformLocal } {
     // merge() rejects anything but an object (it skips null), so a JSON list or string also
     // becomes {}, and text that is no JSON decodes to false, which merge() rejects too.
     // Decoded once: the text is the repository's whole configuration (up to preview's 1 MiB).
     const decoded = local(
       "dc_configuration_decoded",
       hcl`try(jsondecode(${dc}.configuration_json), false)`,
+      "Decoded once: the text is the repository's whole configuration, up to 1 MiB.",
     ).expression;
-    this.configuration = local("dc_configuration", hcl`try(merge({}, ${decoded}), {})`);
-    this.configurationWarnings = local(
+    const configuration = local(
+      "dc_configuration",
+      hcl`try(merge({}, ${decoded}), {})`,
+      "merge() accepts only an object, so a JSON list, string or undecodable text becomes {}.",
+    );
+    const configurationWarnings = local(
       "configuration_warnings",
       hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, ${decoded})) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,
     );
+    return { configuration, configurationWarnings };
   }
 }

@@ -105,6 +105,7 @@ export class DevcontainerTemplateVariables extends Construct {
   /** `user_secrets` (list(string), []): Coder user secrets (by env name) read for `${localEnv:…}`. */
   public readonly userSecrets: TerraformVariable;
 
+  // long: one declaration per template variable, in the order cdk.tf.json lists them
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.useKubeconfig = useKubeconfigVariable(this);

@@ -50,15 +50,21 @@ export class DevcontainerWaitFor extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWaitForProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const requested = hcl`try(${props.configuration}.waitFor, null)`;
+    const requested = locals.add(
+      "wait_for_requested",
+      hcl`try(${props.configuration}.waitFor, null)`,
+      "Read once: the decision and its warning both test the repository's value.",
+    ).expression;
     const valid = hcl`try(contains(${WAIT_FOR_VALUES}, ${requested}), false)`;
     const waitFor = locals.add(
       "wait_for",
       hcl`${valid} ? ${requested} : ${DEFAULT_WAIT_FOR}`,
+      "A waitFor that names no hook falls back to the spec's default, updateContentCommand.",
     ).asString;
     const blocking = locals.add(
       "login_blocking_hooks",
       hcl`concat(${ALWAYS_BLOCKING_HOOKS}, slice(${WAIT_FOR_VALUES}, 0, index(${WAIT_FOR_VALUES}, ${waitFor}) + 1))`,
+      "initializeCommand always blocks; then every hook up to waitFor holds the login.",
     );
     const message = `waitFor %s is not one of ${WAIT_FOR_VALUES.join(", ")}; login waits for ${DEFAULT_WAIT_FOR} (the default).`;
     const warnings = locals.add(

@@ -18,7 +18,9 @@ import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { CheckBlock } from "../core/check-block";
 import { hcl, HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
+import { shippedScriptBody } from "../core/embedded-script";
 import { controlCharacters } from "./repository-values";
+import { SCRIPTS_DIR } from "./scripts";
 
 /** First line of the build-log message that lists the warnings. */
 export const WARNINGS_HEADING =
@@ -33,19 +35,8 @@ export const VARIABLES_MESSAGE =
 /** A variable name that can be an environment variable (and is safe in the metadata script). */
 export const VARIABLE_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 
-/**
- * The "Dev Container variables" metadata script after its first line (`names='A B'`):
- * prints the required variables the agent's environment lacks, or "all set". The names
- * match VARIABLE_NAME_PATTERN, so expanding them in eval is safe.
- */
-export const VARIABLES_METADATA_SCRIPT_BODY = [
-  "unset_names=''",
-  "for name in $names; do",
-  '  eval "value=\\${DEVCONTAINER_LOCALENV_$name:-}"',
-  '  [ -n "$value" ] || unset_names="$unset_names${unset_names:+, }$name"',
-  "done",
-  'if [ -n "$unset_names" ]; then echo "unset: $unset_names"; else echo "all set"; fi',
-].join("\n");
+/** The "Dev Container variables" metadata script, after the `names='A B'` line it is given. */
+const VARIABLES_METADATA_SCRIPT = `${SCRIPTS_DIR}/variables-metadata.sh`;
 
 export interface DevcontainerWarningsProps {
   /** 1. The service's warnings (`dc.warnings`; null is treated as none). @default [] */
@@ -83,6 +74,10 @@ export interface DevcontainerWarningsProps {
   readonly localPrefix?: string;
 }
 
+const any = (l: TerraformLocal) => l.expression;
+const str = (l: TerraformLocal) => l.asString;
+const list = (value: HclValue | undefined) => hcl`try(concat(${value ?? []}, []), [])`;
+
 /** `local.all_warnings`, the two check blocks and the metadata values. */
 export class DevcontainerWarnings extends Construct {
   /** `local.all_warnings`: every warning line, in order, not sensitive. */
@@ -105,10 +100,40 @@ export class DevcontainerWarnings extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWarningsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const any = (l: TerraformLocal) => l.expression;
-    const str = (l: TerraformLocal) => l.asString;
-    const list = (value: HclValue | undefined) => hcl`try(concat(${value ?? []}, []), [])`;
+    const { allWarnings, status, warningsCheck } = this.buildLogWarnings(locals, props);
+    this.warningsCheck = warningsCheck;
+    const { required, missing, variablesCheck } = this.missingVariableNames(locals, props);
+    this.variablesCheck = variablesCheck;
 
+    this.allWarnings = any(allWarnings);
+    this.warningsStatus = str(status);
+    this.warningsMetadataScript = str(
+      locals.add(
+        "warnings_metadata_script",
+        hcl`format("echo '%s'", ${str(status)})`,
+        "The status is fixed words and a number, so it is safe inside the script's quotes.",
+      ),
+    );
+    this.requiredVariables = any(required);
+    this.missingVariables = any(missing);
+    this.variablesMetadataScript = str(
+      locals.add(
+        "variables_metadata_script",
+        hcl`format("names='%s'\n%s", join(" ", ${any(required)}), ${shippedScriptBody(this, VARIABLES_METADATA_SCRIPT)})`,
+        "The names are checked against VARIABLE_NAME_PATTERN, so the script can expand them in eval.",
+      ),
+    );
+  }
+
+  /** Every warning line, once and inert, the check that shows them in the build log, and a count. */
+  private buildLogWarnings(
+    locals: NamedLocals,
+    props: DevcontainerWarningsProps,
+  ): {
+    readonly allWarnings: TerraformLocal;
+    readonly status: TerraformLocal;
+    readonly warningsCheck: CheckBlock;
+  } {
     const lines = locals.add(
       "warning_lines",
       hcl`concat(
@@ -116,6 +141,7 @@ export class DevcontainerWarnings extends Construct {
         ${list(props.resourceWarnings)}, ${list(props.placementWarnings)},
         ${list(props.mountWarnings)}, ${list(props.capabilityWarnings)}, ${list(props.uidWarnings)}
       )`,
+      "One fixed order of sources, so the build log lists a workspace's warnings the same each time.",
     );
     // Each line is unmarked before the filter looks at it: a for expression whose condition
     // reads a sensitive value marks its whole result, and Terraform would then redact the
@@ -127,13 +153,14 @@ export class DevcontainerWarnings extends Construct {
       "all_warnings",
       hcl`[for line in [for line in try(nonsensitive(${any(lines)}), ${any(lines)}) : try(nonsensitive(line), line)] :
         replace(tostring(line), ${controlCharacters(this)}, " ") if try(trimspace(line) != "", false)]`,
-      "Lines unmarked one by one (a filter reading a sensitive value would redact the check's message); control characters become spaces (the coder CLI prints the build log to a terminal).",
+      "Unmarked per line, or the check's message is redacted; control characters act in a terminal.",
     );
     const message = locals.add(
       "warnings_message",
       hcl`format("%s\n%s", ${WARNINGS_HEADING}, join("\n", [for line in ${any(allWarnings)} : format("- %s", line)]))`,
+      "A failing check is a warning Coder shows in the build log, without failing the build.",
     );
-    this.warningsCheck = new CheckBlock(this, "warnings_check", {
+    const warningsCheck = new CheckBlock(this, "warnings_check", {
       name: locals.nameOf("devcontainer_warnings"),
       assertions: [
         { condition: hcl`length(${any(allWarnings)}) == 0`, errorMessage: str(message) },
@@ -142,8 +169,23 @@ export class DevcontainerWarnings extends Construct {
     const status = locals.add(
       "warnings_status",
       hcl`length(${any(allWarnings)}) == 0 ? "none" : format("%d - see the build log", length(${any(allWarnings)}))`,
+      "The dashboard shows a count; the lines themselves are in the build log.",
     );
+    return { allWarnings, status, warningsCheck };
+  }
 
+  /**
+   * The localEnv variables a workspace needs, those it lacks, and the check that names the
+   * missing ones.
+   */
+  private missingVariableNames(
+    locals: NamedLocals,
+    props: DevcontainerWarningsProps,
+  ): {
+    readonly required: TerraformLocal;
+    readonly missing: TerraformLocal;
+    readonly variablesCheck: CheckBlock;
+  } {
     // Required: localEnv variables without a default that something other than a mount or
     // the build uses (a mount's source and build.args are resolved by the service, which
     // never sees the workspace's values: no setting of the workspace can reach them). The test is
@@ -162,10 +204,12 @@ export class DevcontainerWarnings extends Construct {
         if try(nonsensitive(${requiredTest}), ${requiredTest})
         && !try(contains(${list(props.defaultedVariables)}, nonsensitive(variable.name)), contains(${list(props.defaultedVariables)}, variable.name), false)
       ]`,
+      "A mount's source and build.args are resolved by the service: no workspace value reaches them.",
     );
     const requiredFirst = locals.add(
       "required_variables_first_position",
       hcl`{ for position, name in ${any(requiredListed)} : name => position... }`,
+      "A name listed twice is kept at its first place: one map, not distinct()'s pairs.",
     );
     const required = locals.add(
       "required_variables",
@@ -178,30 +222,18 @@ export class DevcontainerWarnings extends Construct {
       hcl`[for name in ${any(required)} : name
         if !contains(${list(props.providedVariables)}, name)
         && !can(regex(format("(?m)^%s=.", name), try(nonsensitive(${props.variablesText}), ${props.variablesText})))]`,
+      "Only names reach the message: a failed check prints the values it reads, and tokens are there.",
     );
     const variablesMessage = locals.add(
       "variables_message",
       hcl`format(${VARIABLES_MESSAGE}, join(", ", ${any(missing)}))`,
     );
-    this.variablesCheck = new CheckBlock(this, "variables_check", {
+    const variablesCheck = new CheckBlock(this, "variables_check", {
       name: locals.nameOf("devcontainer_variables"),
       assertions: [
         { condition: hcl`length(${any(missing)}) == 0`, errorMessage: str(variablesMessage) },
       ],
     });
-
-    this.allWarnings = any(allWarnings);
-    this.warningsStatus = str(status);
-    this.warningsMetadataScript = str(
-      locals.add("warnings_metadata_script", hcl`format("echo '%s'", ${str(status)})`),
-    );
-    this.requiredVariables = any(required);
-    this.missingVariables = any(missing);
-    this.variablesMetadataScript = str(
-      locals.add(
-        "variables_metadata_script",
-        hcl`format("names='%s'\n%s", join(" ", ${any(required)}), ${VARIABLES_METADATA_SCRIPT_BODY})`,
-      ),
-    );
+    return { required, missing, variablesCheck };
   }
 }

@@ -9,7 +9,7 @@
  * with a segment over {@link MAX_SEGMENT_BYTES}. Repeated `/` are collapsed silently, as
  * trailing ones are removed.
  */
-import { Construct, type IResolvable } from "../core/cdk";
+import { Construct, type IResolvable, type TerraformLocal } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning, REPO_NAME_PATTERN, WORKSPACE_FOLDER_PATTERN } from "./repository-values";
@@ -67,6 +67,19 @@ export const SYSTEM_TREE_PATTERN = "^/(proc|sys|dev)(/|$)";
 /** Most bytes of one path segment (Linux NAME_MAX): a longer one cannot be created. */
 export const MAX_SEGMENT_BYTES = 255;
 
+/**
+ * {@link UNUSED_WORKSPACE_FOLDER_MOUNT} as `local.unused_workspace_folder_mount`: the path is
+ * read wherever a folder or a mount target is checked against the pod's own mounts.
+ */
+export function unusedWorkspaceFolderMount(scope: Construct): string {
+  return NamedLocals.shared(
+    scope,
+    "unused_workspace_folder_mount",
+    UNUSED_WORKSPACE_FOLDER_MOUNT,
+    "The PVC's workspace-folder/ goes here when unused: the pod's shape never depends on the repo.",
+  ).asString;
+}
+
 /** `path` with each run of `/` collapsed to one (`//a//b` → `/a/b`), as the kubelet compares. */
 export function collapseSlashes(path: HclValue): IResolvable {
   return hcl`replace(${path}, "/[/]+/", "/")`;
@@ -94,6 +107,29 @@ export interface DevcontainerWorkspaceFolderProps {
   readonly workspaceMount?: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
+}
+
+/** A named local of DevcontainerWorkspaceFolder, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
+
+/**
+ * Whether `path` can be the folder: it reaches the vscode-desktop link unencoded, the IDE
+ * modules' scripts, our scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's
+ * characters (so no unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
+ */
+function validFolder(path: string, unusedMount: string): IResolvable {
+  return hcl`try(
+      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${path})) &&
+      !can(regex("(^|/)[.][.]?(/|$)", ${path})) &&
+      !contains(["/dev/shm", ${unusedMount}], ${path}), false)`;
+}
+
+/**
+ * Whether a valid `path` has a segment too long to create (the pattern is ASCII: a character
+ * is a byte); with a system directory, a valid folder the container cannot have.
+ */
+function tooLong(path: string): IResolvable {
+  return hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
 }
 
 /**
@@ -129,21 +165,54 @@ export class DevcontainerWorkspaceFolder extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceFolderProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
+    const unusedMount = unusedWorkspaceFolderMount(this);
 
+    const { repoNameRequested, repoName } = this.repositoryName(local, props);
+    const workspaceFolder = this.workspaceFolder(local, props, repoName, unusedMount);
+    const { folder, basename } = workspaceFolder;
+    const target = this.cloneFolder(local, props, repoName, folder, unusedMount);
+    const warnings = this.warningLines(local, repoNameRequested, repoName, workspaceFolder, target);
+
+    this.repoName = repoName.asString;
+    this.path = folder.asString;
+    this.basename = basename.asString;
+    this.repositoryFolder = target.repositoryFolder.asString;
+    this.mounted = target.mounted.asBoolean;
+    this.mountPath = target.mountPath.asString;
+    this.warnings = warnings.asList;
+  }
+
+  /** The repository's name, as requested and as a folder name can be. */
+  private repositoryName(
+    local: NewLocal,
+    props: DevcontainerWorkspaceFolderProps,
+  ): { readonly repoNameRequested: TerraformLocal; readonly repoName: TerraformLocal } {
     // The last segment after a "/" or ":" (so scp-style `git@host:repo.git` gives `repo`),
     // trailing slashes and `.git` removed.
     const repoNameRequested = local(
       "repo_name_requested",
       hcl`try(trimsuffix(regex("[^/:]*$", replace(trimspace(${props.repository}), "/[/]+$/", "")), ".git"), null)`,
+      "The last segment after / or : (scp-style git@host:repo.git too), without .git.",
     );
     // A segment of the default folder, so it has the folder's characters (WORKSPACE_FOLDER_PATTERN).
     const repoName = local(
       "repo_name",
       hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested.asString})) &&
         !contains([".", ".."], ${repoNameRequested.asString}), false) ? ${repoNameRequested.asString} : ${FALLBACK_REPO_NAME}`,
+      "It becomes a segment of the default folder, so it must have the folder's characters.",
     );
+    return { repoNameRequested, repoName };
+  }
 
+  /** The workspace folder: workspaceFolder with its placeholders, if it passes the checks. */
+  private workspaceFolder(
+    local: NewLocal,
+    props: DevcontainerWorkspaceFolderProps,
+    repoName: TerraformLocal,
+    unusedMount: string,
+  ): WorkspaceFolder {
     const requested = local(
       "workspace_folder_requested",
       hcl`replace(replace(replace(replace(
@@ -152,31 +221,50 @@ export class DevcontainerWorkspaceFolder extends Construct {
         ${"${containerWorkspaceFolderBasename}"}, ${repoName.asString}),
         ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
         "/(.)[/]+$/", "$1")`,
+      "The tools' placeholders substituted as the Dev Containers CLI does, before any check.",
     );
 
     // Repeated slashes collapsed before any comparison (`//workspaces` is `/workspaces`).
-    const normalized = local("workspace_folder_normalized", collapseSlashes(requested.asString));
+    const normalized = local(
+      "workspace_folder_normalized",
+      collapseSlashes(requested.asString),
+      "Repeated slashes collapsed first: //workspaces is /workspaces to the kubelet too.",
+    );
 
-    // The folder reaches the vscode-desktop link unencoded, the IDE modules' scripts, our
-    // scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's characters (so no
-    // unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
-    const validFolder = (path: string) => hcl`try(
-      can(regex(${WORKSPACE_FOLDER_PATTERN}, ${path})) &&
-      !can(regex("(^|/)[.][.]?(/|$)", ${path})) &&
-      !contains(["/dev/shm", ${UNUSED_WORKSPACE_FOLDER_MOUNT}], ${path}), false)`;
-    // A valid folder the container cannot have: a system directory, or a segment too long to
-    // create (the pattern is ASCII: a character is a byte).
-    const tooLong = (path: string) => hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
-    const valid = validFolder(normalized.asString);
-    const systemPath = isSystemPath(normalized.asString);
-    const longSegment = tooLong(normalized.asString);
+    // Each test is one local: the folder and its warnings both read them.
+    const valid = local(
+      "workspace_folder_valid",
+      validFolder(normalized.asString, unusedMount),
+      "The folder reaches an IDE link unencoded and shell scripts: only safe characters pass.",
+    ).asBoolean;
+    const systemPath = local(
+      "workspace_folder_is_system_path",
+      isSystemPath(normalized.asString),
+      "An empty volume over a system directory would hide what the image needs to start.",
+    ).asBoolean;
+    const longSegment = local(
+      "workspace_folder_segment_too_long",
+      tooLong(normalized.asString),
+      "A segment over 255 bytes (NAME_MAX) cannot be created: the pod would never start.",
+    ).asBoolean;
 
     const folder = local(
       "workspace_folder",
       hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
+      "A folder that fails a check becomes /workspaces/<repo>: a bad value never fails the plan.",
     );
     const basename = local("workspace_folder_basename", hcl`basename(${folder.asString})`);
+    return { requested, folder, basename, valid, systemPath, longSegment };
+  }
 
+  /** Where the clone goes (workspaceMount's target when usable), and whether it gets a mount. */
+  private cloneFolder(
+    local: NewLocal,
+    props: DevcontainerWorkspaceFolderProps,
+    repoName: TerraformLocal,
+    folder: TerraformLocal,
+    unusedMount: string,
+  ): RepositoryFolder {
     // workspaceMount's target: the value of its target (or dst, destination) key, with the
     // placeholders the tools substitute; `${containerWorkspaceFolder}` is the workspace folder.
     const mountTargetRequested = local(
@@ -188,27 +276,52 @@ export class DevcontainerWorkspaceFolder extends Construct {
         ${"${containerWorkspaceFolder}"}, ${folder.asString}),
         ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
         "/(.)[/]+$/", "$1"), null)`,
+      "The Dev Containers tools clone into workspaceMount's target: the repository goes there.",
     );
     const mountTarget = local(
       "workspace_mount_target_normalized",
       hcl`try(${collapseSlashes(mountTargetRequested.asString)}, null)`,
+      "Collapsed as the folder is, so the two compare as the kubelet compares paths.",
     ).asString;
-    const targetUsable = hcl`${mountTarget} != null && ${validFolder(mountTarget)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`;
+    const targetUsable = local(
+      "workspace_mount_target_usable",
+      hcl`${mountTarget} != null && ${validFolder(mountTarget, unusedMount)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`,
+      "The target must pass the folder's checks, or the repository goes to the workspace folder.",
+    ).asBoolean;
     const repositoryFolder = local(
       "repository_folder",
       hcl`${targetUsable} ? ${mountTarget} : ${folder.asString}`,
+      "The Dev Containers tools mount the source at workspaceMount's target: the clone goes there.",
     );
     const repo = repositoryFolder.asString;
     const mounted = local(
       "workspace_folder_mounted",
       hcl`!(${repo} == "/workspaces" || startswith(${repo}, "/workspaces/") ||
         ${repo} == try(tostring(${props.homeDir}), null))`,
+      "/workspaces and the home are mounts already; any other folder gets the PVC's own.",
     );
     const mountPath = local(
       "workspace_folder_mount_path",
-      hcl`${mounted.asBoolean} ? ${repo} : ${UNUSED_WORKSPACE_FOLDER_MOUNT}`,
+      hcl`${mounted.asBoolean} ? ${repo} : ${unusedMount}`,
+      "The pod always has this mount, so its shape never depends on the repository.",
     );
-    const warnings = local(
+    return { mountTargetRequested, targetUsable, repositoryFolder, mounted, mountPath };
+  }
+
+  /** `workspace_folder_warnings`: one line per value the folders cannot use. */
+  private warningLines(
+    local: NewLocal,
+    repoNameRequested: TerraformLocal,
+    repoName: TerraformLocal,
+    { requested, folder, valid, systemPath, longSegment }: WorkspaceFolder,
+    { mountTargetRequested, targetUsable }: RepositoryFolder,
+  ): TerraformLocal {
+    const quotedFolder = local(
+      "workspace_folder_quoted",
+      quotedForWarning(requested.asString),
+      "Three warnings quote the folder as given, JSON-escaped so control characters stay inert.",
+    ).asString;
+    return local(
       "workspace_folder_warnings",
       hcl`concat(
         try(length(${repoNameRequested.asString}) > 0 && ${repoName.asString} != ${repoNameRequested.asString}, false) ? [format(
@@ -216,25 +329,36 @@ export class DevcontainerWorkspaceFolder extends Construct {
           ${quotedForWarning(repoNameRequested.asString)}, ${repoName.asString})] : [],
         ${valid} ? [] : [format(
           "workspaceFolder %s cannot be used as the workspace folder (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, without . or .. segments or unknown variables); the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})],
+          ${quotedFolder}, ${folder.asString})],
         ${valid} && ${systemPath} ? [format(
           "workspaceFolder %s is a system directory or lies under /proc, /sys or /dev, where the workspace cannot be mounted; the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
+          ${quotedFolder}, ${folder.asString})] : [],
         ${valid} && !${systemPath} && ${longSegment} ? [format(
           "workspaceFolder %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the workspace uses %s.",
-          ${quotedForWarning(requested.asString)}, ${folder.asString})] : [],
+          ${quotedFolder}, ${folder.asString})] : [],
         ${mountTargetRequested.asString} != null && !(${targetUsable}) ? [format(
           "workspaceMount's target %s cannot hold the repository (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, outside the system directories); it is cloned into the workspace folder %s.",
           ${quotedForWarning(mountTargetRequested.asString)}, ${folder.asString})] : []
       )`,
     );
-
-    this.repoName = repoName.asString;
-    this.path = folder.asString;
-    this.basename = basename.asString;
-    this.repositoryFolder = repo;
-    this.mounted = mounted.asBoolean;
-    this.mountPath = mountPath.asString;
-    this.warnings = warnings.asList;
   }
+}
+
+/** The workspace folder, as requested and as used, and the checks it passed or failed. */
+interface WorkspaceFolder {
+  readonly requested: TerraformLocal;
+  readonly folder: TerraformLocal;
+  readonly basename: TerraformLocal;
+  readonly valid: IResolvable;
+  readonly systemPath: IResolvable;
+  readonly longSegment: IResolvable;
+}
+
+/** The repository folder and its mount. */
+interface RepositoryFolder {
+  readonly mountTargetRequested: TerraformLocal;
+  readonly targetUsable: IResolvable;
+  readonly repositoryFolder: TerraformLocal;
+  readonly mounted: TerraformLocal;
+  readonly mountPath: TerraformLocal;
 }

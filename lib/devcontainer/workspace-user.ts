@@ -7,7 +7,7 @@
  * image) or malformed; the plan never fails on them: a missing uid/gid becomes 1000 with a
  * warning to rebuild, a bad value becomes its fallback with a warning naming field and value.
  */
-import { Construct } from "../core/cdk";
+import { Construct, type IResolvable, type TerraformLocal } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
@@ -64,6 +64,28 @@ export interface DevcontainerWorkspaceUserProps {
 /** The longest user name used (useradd's limit): `/home/<name>` stays one short segment. */
 export const USER_NAME_MAX_LENGTH = 32;
 
+/** A named local of DevcontainerWorkspaceUser, with its why when it is not obvious. */
+type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
+
+/** What the metadata records for the remote user, as given. */
+interface RecordedUser {
+  readonly remoteGiven: IResolvable;
+  readonly requested: TerraformLocal;
+  readonly recordedUid: TerraformLocal;
+  readonly recordedGid: TerraformLocal;
+  readonly recordedHome: TerraformLocal;
+  readonly home: string;
+}
+
+/** The user the workspace runs as, decided from what is recorded. */
+interface DecidedUser {
+  readonly check: HclValue;
+  readonly remoteUser: TerraformLocal;
+  readonly uid: TerraformLocal;
+  readonly gid: TerraformLocal;
+  readonly homeDir: TerraformLocal;
+}
+
 /**
  * Locals (with `localPrefix`): `remote_user`, `uid`, `gid`, `home_dir`, `user_warnings`,
  * plus the intermediate `remote_user_requested`, `recorded_uid`, `recorded_gid`,
@@ -84,14 +106,29 @@ export class DevcontainerWorkspaceUser extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceUserProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown) => locals.add(name, expression);
+    const local = (name: string, expression: unknown, why?: string) =>
+      locals.add(name, expression, why);
 
+    const recorded = this.recordedUser(local, props);
+    const decided = this.decidedUser(local, recorded);
+    const warnings = this.warningLines(local, props, recorded, decided);
+
+    this.remoteUser = decided.remoteUser.asString;
+    this.uid = decided.uid.asNumber;
+    this.gid = decided.gid.asNumber;
+    this.homeDir = decided.homeDir.asString;
+    this.warnings = warnings.asList;
+  }
+
+  /** The remote user's name and the uid, gid and home the image records for them. */
+  private recordedUser(local: NewLocal, props: DevcontainerWorkspaceUserProps): RecordedUser {
     // The first of the two that is more than spaces: a remote_user of " " must not hide a
     // usable container_user. coalesce skips empty strings and fails when nothing is left.
     const remoteGiven = hcl`try(trimspace(${props.remoteUser}), "")`;
     const requested = local(
       "remote_user_requested",
       hcl`try(coalesce(${remoteGiven}, try(trimspace(${props.containerUser ?? null}), "")), null)`,
+      'A remote_user of spaces must not hide a usable container_user: coalesce() skips "".',
     );
     const recordedUid = local("recorded_uid", hcl`try(${props.runtime}.remote_user_uid, null)`);
     const recordedGid = local("recorded_gid", hcl`try(${props.runtime}.remote_user_gid, null)`);
@@ -100,14 +137,23 @@ export class DevcontainerWorkspaceUser extends Construct {
       // Trailing slashes dropped, but not the only one: "/" stays "/", and is refused (with a
       // warning) as a system directory, instead of becoming "" and passing unmentioned.
       hcl`try(replace(trimspace(${props.runtime}.remote_user_home), "/(.)[/]+$/", "$1"), null)`,
+      'Trailing slashes go but / stays /, refused as a system directory instead of passing as "".',
     );
     // Repeated slashes collapsed: the home is compared with the folder and the mount targets,
     // which are collapsed too (`/home//vscode` is `/home/vscode`, `//proc` is `/proc`).
     const home = local(
       "recorded_home_normalized",
       hcl`try(${collapseSlashes(recordedHome.asString)}, null)`,
+      "Compared with the folder and mount targets, which are collapsed the same way.",
     ).asString;
+    return { remoteGiven, requested, recordedUid, recordedGid, recordedHome, home };
+  }
 
+  /** Each recorded value if it is valid, else its fallback. */
+  private decidedUser(
+    local: NewLocal,
+    { requested, recordedUid, recordedGid, home }: RecordedUser,
+  ): DecidedUser {
     // One object of validity flags keeps the decisions below short and readable.
     const checks = local(
       "user_checks",
@@ -119,28 +165,42 @@ export class DevcontainerWorkspaceUser extends Construct {
           && !contains(${PATHS_NOT_A_HOME}, ${home}) && !can(regex(${SEED_MOUNT_TREE}, ${home}))
           && !(${isSystemPath(home)}), false)
       }`,
+      "One object of validity flags keeps the decisions below short.",
     );
     const check = checks.asAnyMap;
 
     const remoteUser = local(
       "remote_user",
       hcl`${check}.remote_user_valid ? ${requested.asString} : "root"`,
+      "A name outside the pattern would reach USER, LOGNAME and the home path: root is used instead.",
     );
     const uid = local(
       "uid",
       hcl`${check}.uid_valid ? floor(${recordedUid.asNumber}) : ${FALLBACK_UID}`,
+      "Kubernetes rejects a uid that is not a whole number up to 2^31-1: the fallback runs instead.",
     );
     const gid = local(
       "gid",
       hcl`${check}.gid_valid ? floor(${recordedGid.asNumber}) : ${FALLBACK_UID}`,
+      "Kubernetes rejects a gid that is not a whole number up to 2^31-1: the fallback runs instead.",
     );
     const homeDir = local(
       "home_dir",
       hcl`${check}.home_valid ? ${home} : (
         ${remoteUser.asString} == "root" ? "/root" : format("/home/%s", ${remoteUser.asString}))`,
+      "A home the pod cannot mount (a system path, one of its own mounts) falls back to /home/<user>.",
     );
+    return { check, remoteUser, uid, gid, homeDir };
+  }
 
-    const warnings = local(
+  /** `user_warnings`: one line per recorded value that is not used, and why. */
+  private warningLines(
+    local: NewLocal,
+    props: DevcontainerWorkspaceUserProps,
+    { remoteGiven, requested, recordedUid, recordedGid, recordedHome }: RecordedUser,
+    { check, remoteUser, homeDir }: DecidedUser,
+  ): TerraformLocal {
+    return local(
       "user_warnings",
       hcl`concat(
         ${props.metadataRead} == true && (${recordedUid.asNumber} == null || ${recordedGid.asNumber} == null) ? [format(
@@ -160,11 +220,5 @@ export class DevcontainerWorkspaceUser extends Construct {
           ${quotedForWarning(recordedHome.asString)}, ${homeDir.asString})] : []
       )`,
     );
-
-    this.remoteUser = remoteUser.asString;
-    this.uid = uid.asNumber;
-    this.gid = gid.asNumber;
-    this.homeDir = homeDir.asString;
-    this.warnings = warnings.asList;
   }
 }

@@ -44,7 +44,7 @@ import {
   TemplateStack,
   TemplateVariable,
   TerraformIterator,
-  TerraformLocal,
+  NamedLocals,
   TerraformVariable,
   Token,
   wholeNumberBetween,
@@ -215,18 +215,30 @@ export class PackerBuilderTemplate extends TemplateStack {
   ): PackerBuilderWorkspace {
     const ws = new WorkspaceData(this, "workspace");
     // <ws>: unique across users (two users' "dev" workspaces differ), a valid name and label value.
-    const wsKey = new TerraformLocal(
-      this,
+    const locals = new NamedLocals(this, "");
+    const wsKey = locals.add(
       "workspace_key",
       hcl`format("%s%s", ${WORKSPACE_KEY_PREFIX}, lower(${ws.id}))`,
+      'Unique across users (two users\' "dev" differ), and always a valid name and label value.',
+    ).asString;
+    // Every object carries both labels: one local each, not the expression nine times over.
+    const nameLabel = locals.add(
+      "workspace_name_label",
+      sanitizedLabelValue(ws.name),
+      "A label value is at most 63 of [a-z0-9.-]: Coder's names may hold more; Coder keeps them.",
+    ).asString;
+    const ownerLabel = locals.add(
+      "owner_name_label",
+      sanitizedLabelValue(ws.owner.name),
+      "A label value is at most 63 of [a-z0-9.-]: Coder's names may hold more; Coder keeps them.",
     ).asString;
     const meta = (component: string): WorkspaceObjectMeta => {
       const base = workspaceObjectMeta(ws, component);
       return {
         labels: {
           ...base.labels,
-          "com.coder.workspace.name": sanitizedLabelValue(ws.name),
-          "com.coder.user.username": sanitizedLabelValue(ws.owner.name),
+          "com.coder.workspace.name": nameLabel,
+          "com.coder.user.username": ownerLabel,
           [VM_LABEL_KEY]: wsKey,
         },
         annotations: base.annotations,
@@ -237,6 +249,7 @@ export class PackerBuilderTemplate extends TemplateStack {
 
   /** The pod's CPU, memory and disk parameters, and the size presets over CPU and memory. */
   private podParameters(vars: PackerBuilderVariables): PackerBuilderSize {
+    const locals = new NamedLocals(this, "");
     const cpu = new WorkspaceParameter(this, "cpu", {
       order: 1,
       displayName: "CPU",
@@ -247,7 +260,11 @@ export class PackerBuilderTemplate extends TemplateStack {
       formType: "radio",
       options: PACKER_BUILDER_CPUS.map((n) => ({ name: `${n} Cores`, value: n })),
     });
-    const cpuLimit = hcl`min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue})`;
+    const cpuLimit = locals.add(
+      "cpu_limit",
+      hcl`min(tonumber(${cpu.value}), ${vars.maxCpu.numberValue})`,
+      "The CPU parameter is the user's, max_cpu the operator's cap on it.",
+    ).asNumber;
     const memory = new WorkspaceParameter(this, "memory", {
       order: 2,
       displayName: "Memory",
@@ -284,6 +301,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     harvester: HarvesterProvider,
     identityNamespace: string,
   ): BuildNamespace {
+    const locals = new NamedLocals(this, "");
     // Shared mode (the default): every workspace builds in the identity namespace. Per-workspace
     // mode: a namespace of the workspace's own, deleted with it and everything in it.
     const perWorkspace = vars.buildNamespacePerWorkspace.booleanValue;
@@ -295,10 +313,10 @@ export class PackerBuilderTemplate extends TemplateStack {
       name: Token.asString(hcl`format("%s%s", ${BUILD_NAMESPACE_PREFIX}, lower(${ws.id}))`),
       meta: meta("build-namespace"),
     }).namespace;
-    const name = new TerraformLocal(
-      this,
+    const name = locals.add(
       "harvester_namespace",
       hcl`${perWorkspace} ? ${ownNamespace.fqn}[0].metadata[0].name : ${identityNamespace}`,
+      "Builds run in the identity namespace, or in the workspace's own when it has one.",
     ).asString;
     return { perWorkspace, ownNamespace, name };
   }
@@ -673,7 +691,7 @@ interface PackerBuilderWorkspace {
 
 /** The pod's size: the capped CPU limit and the memory and disk parameters. */
 interface PackerBuilderSize {
-  readonly cpuLimit: IResolvable;
+  readonly cpuLimit: number;
   readonly memory: WorkspaceParameter;
   readonly diskSize: WorkspaceParameter;
 }

@@ -18,25 +18,6 @@ const SOURCE_FILE = /\.(ts|js|mjs|cjs)$/;
 /** The one form of a reason: the line right above the function or its JSDoc. */
 const REASON = /^\s*\/\/ long: \S/;
 
-/**
- * The devcontainer mapping's long functions that carry no reason yet: lib/devcontainer was
- * being renamed when this check came. A follow-up splits them (or gives the reason) and empties
- * the list; an entry that is no longer long without a reason fails, so the list cannot rot.
- */
-const DEVCONTAINER_FOLLOW_UP: readonly string[] = [
-  "lib/devcontainer/kubernetes-customizations.ts: DevcontainerKubernetesCustomizations.constructor",
-  "lib/devcontainer/mounts.ts: DevcontainerMounts.constructor",
-  "lib/devcontainer/placement.ts: DevcontainerPlacement.constructor",
-  "lib/devcontainer/pod.ts: DevcontainerPod.constructor",
-  "lib/devcontainer/runtime.ts: DevcontainerRuntime.constructor",
-  "lib/devcontainer/sizing.ts: DevcontainerSizing.constructor",
-  "lib/devcontainer/source.ts: DevcontainerSource.constructor",
-  "lib/devcontainer/template-variables.ts: DevcontainerTemplateVariables.constructor",
-  "lib/devcontainer/warnings.ts: DevcontainerWarnings.constructor",
-  "lib/devcontainer/workspace-folder.ts: DevcontainerWorkspaceFolder.constructor",
-  "lib/devcontainer/workspace-user.ts: DevcontainerWorkspaceUser.constructor",
-];
-
 /** A function longer than {@link MAX_LINES} lines. */
 interface LongFunction {
   /** `file: Name`, the file from the project root (`Class.member` for a class's members). */
@@ -203,23 +184,11 @@ describe("product code", () => {
   });
 
   test(`has no function over ${MAX_LINES} lines without a \`// long: <reason>\``, () => {
-    const offenders = unreasoned
-      .filter((f) => !DEVCONTAINER_FOLLOW_UP.includes(f.key))
-      .map(
-        (f) =>
-          `${f.key} (line ${f.line}) is ${f.lines} lines: split it into named steps, or put ` +
-          "`// long: <reason>` on the line above it (or above its JSDoc)",
-      );
-    expect(offenders).toEqual([]);
-  });
-
-  test("the devcontainer follow-up list names only lib/devcontainer functions still long without a reason", () => {
-    const stale = DEVCONTAINER_FOLLOW_UP.filter(
-      (key) => !unreasoned.some((f) => f.key === key),
-    ).map((key) => `${key} is no longer long without a reason: remove it from the list`);
-    expect(stale).toEqual([]);
-    expect(DEVCONTAINER_FOLLOW_UP.filter((key) => !key.startsWith("lib/devcontainer/"))).toEqual(
-      [],
+    const offenders = unreasoned.map(
+      (f) =>
+        `${f.key} (line ${f.line}) is ${f.lines} lines: split it into named steps, or put ` +
+        "`// long: <reason>` on the line above it (or above its JSDoc)",
     );
+    expect(offenders).toEqual([]);
   });
 });

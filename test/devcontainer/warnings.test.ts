@@ -166,6 +166,21 @@ describe("DevcontainerWarnings (planned)", () => {
     expect(everything).not.toContain("alice-secret-value");
   });
 
+  it("runs the shipped variables-metadata.sh after its header, byte for byte", () => {
+    // The bytes the agent ran when the script was a string in locals.tf: shipping it as a
+    // file (templates/devcontainer/scripts/variables-metadata.sh) must not change them.
+    const body = [
+      "unset_names=''",
+      "for name in $names; do",
+      '  eval "value=\\${DEVCONTAINER_LOCALENV_$name:-}"',
+      '  [ -n "$value" ] || unset_names="$unset_names${unset_names:+, }$name"',
+      "done",
+      'if [ -n "$unset_names" ]; then echo "unset: $unset_names"; else echo "all set"; fi',
+    ].join("\n");
+    expect(value(0, "variables_script")).toBe(`names='API_TOKEN USER_NAME'\n${body}`);
+    expect(value(1, "variables_script")).toBe(`names=''\n${body}`);
+  });
+
   it("gives a variables metadata script that reports unset names or all set", () => {
     const script = value(0, "variables_script") as string;
     expect(script.split("\n")[0]).toBe("names='API_TOKEN USER_NAME'");

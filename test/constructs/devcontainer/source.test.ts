@@ -98,6 +98,11 @@ it("names each value in a local, and every local read from the metadata falls ba
       "variable_warnings",
       "forward_ports_listed",
       "forward_ports_read",
+      // What is decided per forwardPorts entry, once, by index.
+      "forward_ports_numbers_valid",
+      "forward_ports_labels",
+      "forward_ports_labels_too_long",
+      "forward_ports_names",
       "ports",
       "ports_first_position",
       "ports_valid",
