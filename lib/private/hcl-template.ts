@@ -306,8 +306,10 @@ function scanTemplate(
   quoted: boolean,
   found: Traversal[],
 ): void {
-  for (let i = from; i < to; i++) {
-    if (quoted && text[i] === "\\") i++;
+  const next = quoted ? IN_QUOTED : SEQUENCE_START;
+  for (let i = nextOf(next, text, from); i < to; i = nextOf(next, text, i + 1)) {
+    if (text[i] === '"') break;
+    if (text[i] === "\\") i++;
     else if (text.startsWith("$${", i) || text.startsWith("%%{", i)) i += 2;
     else if (text.startsWith("${", i) || text.startsWith("%{", i)) {
       const end = sequenceEnd(text, i + 2);
@@ -318,10 +320,16 @@ function scanTemplate(
 }
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_-]*/y;
+/** What matters in an expression to {@link scanExpression}: a string, a word, a heredoc or comment. */
+const IN_EXPRESSION = /["A-Za-z0-9_<#/]/g;
+
+function isIdentifierStart(c: string | undefined): boolean {
+  return c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_");
+}
 
 /** The references of the expression text from `from` to `to`. */
 function scanExpression(text: string, from: number, to: number, found: Traversal[]): void {
-  for (let i = from; i < to;) {
+  for (let i = nextOf(IN_EXPRESSION, text, from); i < to; i = nextOf(IN_EXPRESSION, text, i)) {
     const c = text[i];
     if (c === '"') {
       const end = quotedEnd(text, i + 1);
@@ -331,10 +339,12 @@ function scanExpression(text: string, from: number, to: number, found: Traversal
       throw unsupported(text, "a heredoc inside an interpolation");
     } else if (c === "#" || text.startsWith("//", i) || text.startsWith("/*", i)) {
       throw unsupported(text, "a comment inside an interpolation");
-    } else if (/[0-9]/.test(c)) {
+    } else if (c === "<" || c === "/") {
+      i++;
+    } else if (!isIdentifierStart(c)) {
       WORD.lastIndex = i;
       i += WORD.exec(text)![0].length;
-    } else if (/[A-Za-z_]/.test(c)) {
+    } else {
       const names: string[] = [];
       const ends: number[] = [];
       let j = i;
@@ -344,14 +354,12 @@ function scanExpression(text: string, from: number, to: number, found: Traversal
         names.push(word);
         j += word.length;
         ends.push(j);
-        if (text[j] !== "." || !/[A-Za-z_]/.test(text[j + 1] ?? "")) break;
+        if (text[j] !== "." || !isIdentifierStart(text[j + 1])) break;
         j++;
       }
       // After a dot the word is an attribute of what came before, not a root.
       if (text[i - 1] !== ".") found.push({ names, start: i, ends });
       i = j;
-    } else {
-      i++;
     }
   }
 }
