@@ -231,50 +231,63 @@ function readSetting(
       }
       return days;
     }
-    case "autostop": {
-      if (node.type !== "object") {
-        bad('an object such as { "daysOfWeek": ["sunday"], "weeks": 1 }');
-      }
-      let daysOfWeek: Weekday[] | undefined;
-      let weeks: number | undefined;
-      for (const property of node.children ?? []) {
-        const [keyNode, valueNode] = property.children ?? [];
-        const key = String(keyNode.value);
-        if (key === "daysOfWeek")
-          daysOfWeek = weekdayList(valueNode, `${field}.daysOfWeek`, fail, describe);
-        else if (key === "weeks") {
-          // coderd/schedule: MaxTemplateAutostopRequirementWeeks = 16.
-          if (
-            valueNode.type !== "number" ||
-            !Number.isInteger(valueNode.value) ||
-            valueNode.value < 1 ||
-            valueNode.value > 16
-          ) {
-            fail(
-              valueNode,
-              `${field}.weeks`,
-              `${describe(valueNode)} is not allowed; expected a whole number of weeks from 1 to 16`,
-            );
-          }
-          weeks = valueNode.value as number;
-        } else {
-          fail(
-            keyNode,
-            `${field}.${key}`,
-            `unknown field${didYouMean(key, ["daysOfWeek", "weeks"])}; allowed: daysOfWeek, weeks`,
-          );
-        }
-      }
-      if (daysOfWeek === undefined) {
+    case "autostop":
+      return readAutostopRequirement(node, field, fail, describe);
+  }
+}
+
+/** `autostopRequirement`: the days workspaces must restart on and every how many weeks. */
+function readAutostopRequirement(
+  node: JsonNode,
+  field: string,
+  fail: Fail,
+  describe: (node: JsonNode) => string,
+): { daysOfWeek: Weekday[]; weeks?: number } {
+  if (node.type !== "object") {
+    fail(
+      node,
+      field,
+      `${describe(node)} is not allowed; expected an object such as { "daysOfWeek": ["sunday"], "weeks": 1 }`,
+    );
+  }
+  let daysOfWeek: Weekday[] | undefined;
+  let weeks: number | undefined;
+  for (const property of node.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    const key = String(keyNode.value);
+    if (key === "daysOfWeek")
+      daysOfWeek = weekdayList(valueNode, `${field}.daysOfWeek`, fail, describe);
+    else if (key === "weeks") {
+      // coderd/schedule: MaxTemplateAutostopRequirementWeeks = 16.
+      if (
+        valueNode.type !== "number" ||
+        !Number.isInteger(valueNode.value) ||
+        valueNode.value < 1 ||
+        valueNode.value > 16
+      ) {
         fail(
-          node,
-          `${field}.daysOfWeek`,
-          "is missing: the days workspaces must restart on ([] for none)",
+          valueNode,
+          `${field}.weeks`,
+          `${describe(valueNode)} is not allowed; expected a whole number of weeks from 1 to 16`,
         );
       }
-      return weeks === undefined ? { daysOfWeek } : { daysOfWeek, weeks };
+      weeks = valueNode.value as number;
+    } else {
+      fail(
+        keyNode,
+        `${field}.${key}`,
+        `unknown field${didYouMean(key, ["daysOfWeek", "weeks"])}; allowed: daysOfWeek, weeks`,
+      );
     }
   }
+  if (daysOfWeek === undefined) {
+    fail(
+      node,
+      `${field}.daysOfWeek`,
+      "is missing: the days workspaces must restart on ([] for none)",
+    );
+  }
+  return weeks === undefined ? { daysOfWeek } : { daysOfWeek, weeks };
 }
 
 function weekdayList(

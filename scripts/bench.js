@@ -13,6 +13,9 @@
 //   node scripts/bench.js --apply-vs [REV]             (a devcontainer workspace's builds with
 //                                                       today's template against REV's,
 //                                                       default ce71965, side by side)
+//   node scripts/bench.js --apply-breakdown            (what a first start pays for: today's
+//                                                       template against copies without its
+//                                                       modules, checks or validations)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const { execFileSync, spawnSync } = require("child_process");
@@ -508,40 +511,127 @@ async function applyVsRows(rows, rev) {
         Object.entries(variables).filter(([name]) => declared(dir).includes(name)),
       ),
     });
-    const timedOnce = async (fn) => {
-      const t0 = process.hrtime.bigint();
-      await fn();
-      return Number(process.hrtime.bigint() - t0) / 1e9;
-    };
+    const timer = buildTimer();
     const times = { [rev]: { start: [], next: [] }, today: { start: [], next: [] } };
-    for (let i = 0; i < runs; i++) {
-      for (const [name, dir] of [
-        [rev, before],
-        ["today", today.dir],
-      ]) {
-        const inputs = inputsFor(dir);
-        let applied;
-        times[name].start.push(
-          await timedOnce(async () => (applied = await harness.apply(dir, inputs))),
-        );
-        times[name].next.push(
-          await timedOnce(() => harness.apply(dir, { ...inputs, state: applied })),
-        );
+    try {
+      for (let i = 0; i < runs; i++) {
+        for (const [name, dir] of [
+          [rev, before],
+          ["today", today.dir],
+        ]) {
+          const inputs = inputsFor(dir);
+          const first = await timer.time(() => harness.apply(dir, inputs));
+          times[name].start.push(first);
+          times[name].next.push(
+            await timer.time(() => harness.apply(dir, { ...inputs, state: first.value })),
+          );
+        }
       }
+    } finally {
+      timer.cleanup();
     }
     for (const step of ["start", "next"]) {
       const what = step === "start" ? "first start (apply)" : "next start on its state (apply)";
-      const old = median(times[rev][step]);
-      const now = median(times.today[step]);
-      rows.push([`devcontainer: ${what}, ${rev}'s template`, old]);
-      rows.push([`devcontainer: ${what}, today's template`, now]);
+      const of = (name, key) => median(times[name][step].map((t) => t[key]));
+      rows.push([`devcontainer: ${what}, ${rev}'s template`, of(rev, "wall")]);
+      rows.push([`devcontainer: ${what}, today's template`, of("today", "wall")]);
       rows.push([
         `devcontainer: ${what}, ratio today / ${rev} (goal <= ${APPLY_RATIO_GOAL})`,
-        now / old,
+        of("today", "wall") / of(rev, "wall"),
+        "x",
+      ]);
+      rows.push([
+        `devcontainer: ${what}, Terraform's CPU, ratio today / ${rev}`,
+        of("today", "cpu") / of(rev, "cpu"),
         "x",
       ]);
     }
   } finally {
+    await harness.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A timer for one harness call that also reads the CPU Terraform spent in it (through
+ * cpuAccounting's shim): on a shared host the wall time moves with the neighbours' load, the
+ * CPU much less.
+ */
+function buildTimer() {
+  const accounting = cpuAccounting();
+  process.env.PATH = accounting.env.PATH;
+  return {
+    async time(fn) {
+      const cpu0 = accounting.read().terraform;
+      const t0 = process.hrtime.bigint();
+      const value = await fn();
+      return {
+        value,
+        wall: Number(process.hrtime.bigint() - t0) / 1e9,
+        cpu: accounting.read().terraform - cpu0,
+      };
+    },
+    cleanup: accounting.cleanup,
+  };
+}
+
+/**
+ * Where a devcontainer workspace's first start goes (issue 37.9): today's template applied
+ * alternately with copies of it that lack one kind of block (the registry modules, the check
+ * blocks, the variables' validations). Each copy plans the same resources otherwise, so
+ * 1 - copy / full is what that kind costs a build. A measurement, not a proposal: every one
+ * of them is a feature or a rule.
+ */
+async function applyBreakdownRows(rows) {
+  const { synthTemplates } = require("../app/synth");
+  const { TerraformHarness } = require("@coder-cdktf/terraform-harness");
+  const all = JSON.parse(
+    fs.readFileSync(path.join(root, "test", "support", "bench-variables.json"), "utf8"),
+  ).devcontainer;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-apply-breakdown-"));
+  const timer = buildTimer();
+  const harness = await TerraformHarness.start();
+  try {
+    const [today] = synthTemplates({ outdir: path.join(work, "today"), only: ["devcontainer"] });
+    const without = {
+      "its registry modules": (j) => delete j.module,
+      "its check blocks": (j) => delete j.check,
+      "its variables' validations": (j) =>
+        Object.values(j.variable).forEach((v) => delete v.validation),
+    };
+    const dirs = [["the full template", today.dir]];
+    for (const [what, edit] of Object.entries(without)) {
+      const dir = path.join(work, what.replace(/\W+/g, "-"));
+      fs.cpSync(today.dir, dir, { recursive: true });
+      const file = path.join(dir, "cdk.tf.json");
+      const json = JSON.parse(fs.readFileSync(file, "utf8"));
+      edit(json);
+      fs.writeFileSync(file, JSON.stringify(json));
+      dirs.push([`without ${what}`, dir]);
+    }
+    const times = new Map(dirs.map(([what]) => [what, { wall: [], cpu: [] }]));
+    for (let i = 0; i < runs; i++) {
+      for (const [what, dir] of dirs) {
+        const { wall, cpu } = await timer.time(() => harness.apply(dir, { variables: all }));
+        times.get(what).wall.push(wall);
+        times.get(what).cpu.push(cpu);
+      }
+    }
+    const full = times.get("the full template");
+    rows.push(["devcontainer: first start (apply), the full template", median(full.wall)]);
+    rows.push(["devcontainer: Terraform's CPU in it", median(full.cpu)]);
+    for (const [what] of dirs.slice(1)) {
+      const t = times.get(what);
+      const ratio = (key) => median(t[key]) / median(full[key]);
+      rows.push([`devcontainer: first start ${what}, wall / the full's`, ratio("wall"), "x"]);
+      rows.push([
+        `devcontainer: first start ${what}, Terraform's CPU / the full's`,
+        ratio("cpu"),
+        "x",
+      ]);
+    }
+  } finally {
+    timer.cleanup();
     await harness.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -553,6 +643,10 @@ async function main() {
     return;
   }
   const rows = [];
+  if (args.includes("--apply-breakdown")) {
+    await applyBreakdownRows(rows);
+    return printRows(rows);
+  }
   const applyVs = args.indexOf("--apply-vs");
   if (applyVs >= 0) {
     const rev =

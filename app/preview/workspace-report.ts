@@ -240,10 +240,6 @@ function readMounts(pod: Record<string, unknown>, dev: Record<string, unknown>):
 }
 
 /**
- * The environment the `dev` container's wrapper builds before it starts the agent
- * (devcontainer-template.md §17), then the template's coder_env resources.
- */
-/**
  * An export line's `"…"` body as the value it sets: the backslashes that keep `" \ \``
  * literal go; a `${…}` reference stays as written (the workspace expands it), and a literal
  * `${` keeps its backslash so that it does not read as one.
@@ -262,6 +258,27 @@ function expandKnown(value: string, known: Readonly<Record<string, string>>): st
   );
 }
 
+/**
+ * The `export NAME="…"` lines of a base64 env script as [name, value] pairs, or the names that
+ * make the wrapper skip the script whole.
+ */
+function envScriptExports(
+  base64: string,
+): readonly (readonly [name: string, value: string])[] | { readonly refusedNames: string[] } {
+  const script = Buffer.from(base64, "base64").toString("utf8");
+  const exports = [...script.matchAll(/^export ([^"\n]*)="((?:[^"\\]|\\.)*)"$/gm)];
+  // The wrapper skips a script whole when a line's name is no shell variable name
+  // (dev-entrypoint.sh, step 3): `A-B`, but also `X PATH` (which the shell would take as X,
+  // then PATH) and `A=B` (A, set to `B="…"`).
+  const refusedNames = exports.map((m) => m[1]).filter((name) => !SHELL_VARIABLE_NAME.test(name));
+  if (refusedNames.length > 0) return { refusedNames: [...new Set(refusedNames)] };
+  return exports.map((m) => [m[1], shownValue(m[2])] as const);
+}
+
+/**
+ * The environment the `dev` container's wrapper builds before it starts the agent
+ * (devcontainer-template.md §17), then the template's coder_env resources.
+ */
 function readEnvironment(
   plan: PlanView,
   env: Readonly<Record<string, unknown>>,
@@ -316,17 +333,9 @@ function readEnvironment(
     ["DC_CONTAINER_ENV", "containerEnv"],
     ["DC_REMOTE_ENV", "remoteEnv"],
   ] as const) {
-    const script = Buffer.from(String(env[variable] ?? ""), "base64").toString("utf8");
-    const exports = [...script.matchAll(/^export ([^"\n]*)="((?:[^"\\]|\\.)*)"$/gm)];
-    // The wrapper skips a script whole when a line's name is no shell variable name
-    // (dev-entrypoint.sh, step 3): `A-B`, but also `X PATH` (which the shell would take as X,
-    // then PATH) and `A=B` (A, set to `B="…"`).
-    const refusedNames = exports.map((m) => m[1]).filter((name) => !SHELL_VARIABLE_NAME.test(name));
-    if (refusedNames.length > 0) {
-      skippedEnvScripts.push({ kind: from, refusedNames: [...new Set(refusedNames)] });
-      continue;
-    }
-    for (const m of exports) add(m[1], expandKnown(shownValue(m[2]), known), from);
+    const exports = envScriptExports(String(env[variable] ?? ""));
+    if ("refusedNames" in exports) skippedEnvScripts.push({ kind: from, ...exports });
+    else for (const [name, value] of exports) add(name, expandKnown(value, known), from);
   }
   const home = stringOr(env.DC_HOME);
   const user = stringOr(env.DC_REMOTE_USER);

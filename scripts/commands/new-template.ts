@@ -61,6 +61,7 @@ export function scaffoldFiles(id: string): Record<string, string> {
   };
 }
 
+// long: the scaffolded stack's source, one text a reader compares with what it writes
 function stackSource(name: string, title: string): string {
   return `import {
   agentContainer,

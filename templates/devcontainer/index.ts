@@ -60,6 +60,19 @@ export class DevcontainerTemplate extends TemplateStack {
       },
     });
 
+    const inputs = this.templateInputs();
+    const source = this.repositorySource(inputs);
+    const mapping = this.podMapping(inputs, source);
+    const warnings = this.buildLogWarnings(inputs, source, mapping);
+    const agent = this.devcontainerAgent(inputs, source, mapping, warnings);
+    const volumes = this.workspaceVolumes(inputs, mapping);
+    this.scriptsAndApps(inputs, source, mapping, agent);
+    const pod = this.workspacePod(inputs, source, mapping, agent, volumes);
+    this.resourcesMetadata(inputs, source, mapping, pod, volumes.data);
+  }
+
+  /** The template variables and caps, the providers, the workspace and its parameters. */
+  private templateInputs(): TemplateInputs {
     const vars = new DevcontainerTemplateVariables(this, "variables");
     const caps = new DevcontainerQuantityCaps(this, "quantity_caps");
     const monitoring = new ResourcesMonitoringVariables(this);
@@ -75,6 +88,11 @@ export class DevcontainerTemplate extends TemplateStack {
       memory: params.memory,
       memoryUnit: "GiB",
     });
+    return { vars, caps, monitoring, ws, params };
+  }
+
+  /** The repository's configuration and image, read and built with the user's git credentials. */
+  private repositorySource({ vars, ws, params }: TemplateInputs): DevcontainerSource {
     const git = new DevcontainerGitCredentials(this, "git", {
       externalAuthId: vars.externalAuthId,
       username: vars.gitCredentialsUsername,
@@ -84,15 +102,73 @@ export class DevcontainerTemplate extends TemplateStack {
       repository: params.repository.value,
       isPrebuild: ws.workspace.isPrebuild,
     });
-    const source = new DevcontainerSource(this, "source", {
+    return new DevcontainerSource(this, "source", {
       workspace: ws,
       repository: params.repository.value,
       branch: params.branch.value,
       rebuild: params.rebuild.value,
       gitCredentials: git.buildCredentials,
     });
-    const dc = source.dc.asString;
+  }
 
+  /** What the configuration maps to on the pod: its user, size, place, folder, runtime, mounts. */
+  private podMapping(inputs: TemplateInputs, source: DevcontainerSource): PodMapping {
+    const { vars, ws } = inputs;
+    const { user, sizing, placement } = this.userSizeAndPlacement(inputs, source);
+    const folder = this.workspaceFolder(inputs, source, user);
+    const runtime = new DevcontainerRuntime(this, "runtime", {
+      runtime: source.runtime.asString,
+      allowPrivileged: vars.allowPrivileged.booleanValue,
+      podSecurityLevel: vars.podSecurityLevel.stringValue,
+      uid: user.uid,
+    });
+    const waitFor = new DevcontainerWaitFor(this, "wait_for", {
+      configuration: source.configuration.asString,
+    });
+    const docker = new DevcontainerDockerWarnings(this, "docker", {
+      configuration: source.configuration.asString,
+      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
+    });
+    const mounts = new DevcontainerMounts(this, "mounts", {
+      mounts: source.mounts.asList,
+      workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
+      workspaceFolderMounted: folder.mounted,
+      homeDir: user.homeDir,
+      workspaceId: ws.id,
+      shmSizeLimit: runtime.shmSizeLimit,
+      claimName: dataClaimName(ws),
+    });
+    // Kept apart so that other sources of ${localEnv:…} values can be merged into it.
+    const localEnv = new DevcontainerLocalEnv(this, "local_env", {
+      homeDir: user.homeDir,
+      remoteUser: user.remoteUser,
+    });
+    const userSecrets = new DevcontainerUserSecrets(this, "user_secrets", {
+      names: vars.userSecrets,
+      isPrebuild: ws.workspace.isPrebuild,
+    });
+    return {
+      user,
+      sizing,
+      placement,
+      folder,
+      runtime,
+      waitFor,
+      docker,
+      mounts,
+      localEnv,
+      userSecrets,
+    };
+  }
+
+  /** The container's user, its requests and limits, and the node it may run on. */
+  private userSizeAndPlacement(
+    { vars, caps, params }: TemplateInputs,
+    source: DevcontainerSource,
+  ): Pick<PodMapping, "user" | "sizing" | "placement"> {
+    const dc = source.dc.asString;
     const user = new DevcontainerWorkspaceUser(this, "user", {
       remoteUser: hcl`try(${dc}.remote_user, null)`,
       containerUser: hcl`try(${dc}.container_user, null)`,
@@ -119,48 +195,32 @@ export class DevcontainerTemplate extends TemplateStack {
       allowNodePlacement: vars.allowNodePlacement.booleanValue,
       arch: source.arch.asString,
     });
-    const folder = new DevcontainerWorkspaceFolder(this, "folder", {
+    return { user, sizing, placement };
+  }
+
+  /** Where the repository and the workspace folder live in the container. */
+  private workspaceFolder(
+    { ws, params }: TemplateInputs,
+    source: DevcontainerSource,
+    user: DevcontainerWorkspaceUser,
+  ): DevcontainerWorkspaceFolder {
+    return new DevcontainerWorkspaceFolder(this, "folder", {
       repository: params.repository.value,
-      workspaceFolder: hcl`try(${dc}.workspace_folder, null)`,
+      workspaceFolder: hcl`try(${source.dc.asString}.workspace_folder, null)`,
       workspaceId: ws.id,
       homeDir: user.homeDir,
       workspaceMount: hcl`try(${source.configuration.asString}.workspaceMount, null)`,
     });
-    const runtime = new DevcontainerRuntime(this, "runtime", {
-      runtime: source.runtime.asString,
-      allowPrivileged: vars.allowPrivileged.booleanValue,
-      podSecurityLevel: vars.podSecurityLevel.stringValue,
-      uid: user.uid,
-    });
-    const waitFor = new DevcontainerWaitFor(this, "wait_for", {
-      configuration: source.configuration.asString,
-    });
-    const docker = new DevcontainerDockerWarnings(this, "docker", {
-      configuration: source.configuration.asString,
-      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
-      metadataJson: hcl`try(${dc}.metadata_json, "[]")`,
-    });
-    const claimName = `coder-${ws.id}-data`;
-    const mounts = new DevcontainerMounts(this, "mounts", {
-      mounts: source.mounts.asList,
-      workspaceFolder: folder.path,
-      repositoryFolder: folder.repositoryFolder,
-      workspaceFolderMounted: folder.mounted,
-      homeDir: user.homeDir,
-      workspaceId: ws.id,
-      shmSizeLimit: runtime.shmSizeLimit,
-      claimName,
-    });
-    // Kept apart so that other sources of ${localEnv:…} values can be merged into it.
-    const localEnv = new DevcontainerLocalEnv(this, "local_env", {
-      homeDir: user.homeDir,
-      remoteUser: user.remoteUser,
-    });
-    const userSecrets = new DevcontainerUserSecrets(this, "user_secrets", {
-      names: vars.userSecrets,
-      isPrebuild: ws.workspace.isPrebuild,
-    });
-    const warnings = new DevcontainerWarnings(this, "warnings", {
+  }
+
+  /** The build log's warnings: every value of the repository's that was refused or capped. */
+  private buildLogWarnings(
+    { vars, params }: TemplateInputs,
+    source: DevcontainerSource,
+    mapping: PodMapping,
+  ): DevcontainerWarnings {
+    const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
+    return new DevcontainerWarnings(this, "warnings", {
       serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
@@ -169,10 +229,18 @@ export class DevcontainerTemplate extends TemplateStack {
       uidWarnings: user.warnings,
       variables: source.variables.asList,
       variablesText: params.devcontainerVariables.value,
-      providedVariables: userSecrets.names,
-      defaultedVariables: localEnv.names,
+      providedVariables: mapping.userSecrets.names,
+      defaultedVariables: mapping.localEnv.names,
     });
+  }
 
+  /** The agent, the user's dotfiles and git identity, and the agent's environment. */
+  private devcontainerAgent(
+    { monitoring, ws, params }: TemplateInputs,
+    source: DevcontainerSource,
+    { user, sizing, runtime }: PodMapping,
+    warnings: DevcontainerWarnings,
+  ): DevcontainerAgent {
     const agent = new DevcontainerAgent(this, "agent", {
       variablesMetadataScript: warnings.variablesMetadataScript,
       warningsMetadataScript: warnings.warningsMetadataScript,
@@ -196,7 +264,14 @@ export class DevcontainerTemplate extends TemplateStack {
       branch: params.branch.value,
       rebuild: params.rebuild.value,
     });
+    return agent;
+  }
 
+  /** The Secret with the Dev Container variables and the data volume. */
+  private workspaceVolumes(
+    { vars, ws, params }: TemplateInputs,
+    { sizing, userSecrets }: PodMapping,
+  ): WorkspaceVolumes {
     const variablesSecret = new DevcontainerVariablesSecret(this, "variables_secret", {
       name: `coder-${ws.id}-variables`,
       namespace: vars.namespace.stringValue,
@@ -206,12 +281,21 @@ export class DevcontainerTemplate extends TemplateStack {
     });
 
     const data = new DataVolume(this, "data", {
-      name: claimName,
+      name: dataClaimName(ws),
       namespace: vars.namespace.stringValue,
       size: sizing.diskSize,
       meta: workspaceObjectMeta(ws, "pvc"),
     });
+    return { variablesSecret, data };
+  }
 
+  /** The clone, the lifecycle hooks and the settings merge, and the IDEs and forwarded ports. */
+  private scriptsAndApps(
+    { vars, ws, params }: TemplateInputs,
+    source: DevcontainerSource,
+    { folder, waitFor }: PodMapping,
+    agent: DevcontainerAgent,
+  ): void {
     new DevcontainerScripts(this, "scripts", {
       // The clone (with the user's git credentials), the hooks and the settings merge belong
       // to the user: not run in an unclaimed prebuild, run by the agent after the claim.
@@ -240,8 +324,18 @@ export class DevcontainerTemplate extends TemplateStack {
       maxForwardedPorts: vars.maxForwardedPorts.numberValue,
       ports: source.ports.expression as IResolvable,
     });
+  }
 
-    const pod = new DevcontainerPod(this, "pod", {
+  /** The workspace's pod: the built image as the mapped user, sized, placed and mounted. */
+  private workspacePod(
+    { vars, ws }: TemplateInputs,
+    source: DevcontainerSource,
+    mapping: PodMapping,
+    agent: DevcontainerAgent,
+    { variablesSecret, data }: WorkspaceVolumes,
+  ): DevcontainerPod {
+    const { user, sizing, placement, folder, runtime, mounts, localEnv } = mapping;
+    return new DevcontainerPod(this, "pod", {
       workspace: ws,
       agent: agent.agent,
       namespace: vars.namespace.stringValue,
@@ -266,7 +360,16 @@ export class DevcontainerTemplate extends TemplateStack {
       mounts,
       imagePullSecretName: vars.imagePullSecretName.stringValue,
     });
+  }
 
+  /** What the workspace page shows about the pod and the data volume. */
+  private resourcesMetadata(
+    { vars, ws }: TemplateInputs,
+    source: DevcontainerSource,
+    { placement }: PodMapping,
+    pod: DevcontainerPod,
+    data: DataVolume,
+  ): void {
     resourceMetadata(this, "pod_info", {
       count: ws.startCount,
       resourceId: Token.asString(hcl`${pod.deployment.deployment.fqn}[0].id`),
@@ -292,4 +395,38 @@ export class DevcontainerTemplate extends TemplateStack {
       },
     });
   }
+}
+
+/** The data volume's claim: the home, /workspaces and the repository's volumes. */
+function dataClaimName(ws: WorkspaceData): string {
+  return `coder-${ws.id}-data`;
+}
+
+/** What every step reads: the operator's variables and caps, the workspace, its parameters. */
+interface TemplateInputs {
+  readonly vars: DevcontainerTemplateVariables;
+  readonly caps: DevcontainerQuantityCaps;
+  readonly monitoring: ResourcesMonitoringVariables;
+  readonly ws: WorkspaceData;
+  readonly params: DevcontainerParameters;
+}
+
+/** The repository's configuration, mapped onto the pod. */
+interface PodMapping {
+  readonly user: DevcontainerWorkspaceUser;
+  readonly sizing: DevcontainerSizing;
+  readonly placement: DevcontainerPlacement;
+  readonly folder: DevcontainerWorkspaceFolder;
+  readonly runtime: DevcontainerRuntime;
+  readonly waitFor: DevcontainerWaitFor;
+  readonly docker: DevcontainerDockerWarnings;
+  readonly mounts: DevcontainerMounts;
+  readonly localEnv: DevcontainerLocalEnv;
+  readonly userSecrets: DevcontainerUserSecrets;
+}
+
+/** What the pod mounts besides the image: the variables Secret and the data volume. */
+interface WorkspaceVolumes {
+  readonly variablesSecret: DevcontainerVariablesSecret;
+  readonly data: DataVolume;
 }

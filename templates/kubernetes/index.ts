@@ -61,6 +61,23 @@ export class KubernetesTemplate extends TemplateStack {
     });
     checkProp(id, "image", props.image, IMAGE_REFERENCE);
 
+    const vars = this.templateVariables();
+    const ws = new WorkspaceData(this, "workspace");
+    const size = this.sizeParameters();
+    const agent = this.agentAndIdes(ws, vars);
+    const home = new DataVolume(this, "home", {
+      name: `coder-${ws.id}-home`,
+      namespace: vars.namespace.stringValue,
+      size: `${size.homeDiskSize.value}Gi`,
+      meta: workspaceObjectMeta(ws, "pvc"),
+    });
+    const image = props.image ?? "codercom/enterprise-base:ubuntu";
+    const deployment = this.workspacePod(ws, vars, size, agent, home, image);
+    this.resourcesMetadata(ws, vars, size, home, deployment, image);
+  }
+
+  /** The template variables, then the providers (one of which reads use_kubeconfig). */
+  private templateVariables(): KubernetesVariables {
     const useKubeconfig = useKubeconfigVariable(this);
     const namespace = new TemplateVariable(this, "namespace", {
       rules: [DNS_LABEL],
@@ -78,9 +95,11 @@ export class KubernetesTemplate extends TemplateStack {
     });
     coderProvider(this);
     workspaceClusterProvider(this, useKubeconfig);
+    return { namespace, arch, monitoring, jetbrains };
+  }
 
-    const ws = new WorkspaceData(this, "workspace");
-
+  /** The CPU, memory and home disk parameters, and the size presets over CPU and memory. */
+  private sizeParameters(): KubernetesSize {
     const cpu = new WorkspaceParameter(this, "cpu", {
       order: 1,
       displayName: "CPU",
@@ -118,11 +137,15 @@ export class KubernetesTemplate extends TemplateStack {
     });
 
     sizePresets(this, { presets: STANDARD_SIZE_PRESETS, cpu, memory, memoryUnit: "GB" });
+    return { cpu, memory, homeDiskSize };
+  }
 
+  /** The agent, the browser IDEs and the user's dotfiles and git identity. */
+  private agentAndIdes(ws: WorkspaceData, vars: KubernetesVariables): WorkspaceAgent {
     const agent = new WorkspaceAgent(this, "agent", {
-      arch: arch.stringValue,
+      arch: vars.arch.stringValue,
       metadata: standardMetadata("Home Disk"),
-      resourcesMonitoring: monitoring.monitoring(HOME_DIR),
+      resourcesMonitoring: vars.monitoring.monitoring(HOME_DIR),
       // Kept at "all": users clone and push with Coder's external auth and git SSH key, which
       // the agent fetches for them; "no_user_data" would block both.
       apiKeyScope: "all",
@@ -131,7 +154,7 @@ export class KubernetesTemplate extends TemplateStack {
       startCount: ws.startCount,
       agentId: agent.id,
       folder: HOME_DIR,
-      jetbrains: jetbrains.booleanValue,
+      jetbrains: vars.jetbrains.booleanValue,
       jetbrainsParameterOrder: 4,
     });
     // The user's dotfiles and git identity; not in an unclaimed prebuild (it is not theirs yet).
@@ -140,20 +163,23 @@ export class KubernetesTemplate extends TemplateStack {
       startCount: ws.claimedStartCount,
       parameterOrder: 10,
     });
+    return agent;
+  }
 
-    const home = new DataVolume(this, "home", {
-      name: `coder-${ws.id}-home`,
-      namespace: namespace.stringValue,
-      size: `${homeDiskSize.value}Gi`,
-      meta: workspaceObjectMeta(ws, "pvc"),
-    });
-
+  /** The workspace's Deployment: one pod, the agent's container as the image's user. */
+  private workspacePod(
+    ws: WorkspaceData,
+    vars: KubernetesVariables,
+    size: KubernetesSize,
+    agent: WorkspaceAgent,
+    home: DataVolume,
+    image: string,
+  ): WorkspaceDeployment {
     const podMeta = workspaceObjectMeta(ws, "workspace");
-    const image = props.image ?? "codercom/enterprise-base:ubuntu";
-    const deployment = new WorkspaceDeployment(this, "deployment", {
+    return new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: `coder-${ws.id}`,
-      namespace: namespace.stringValue,
+      namespace: vars.namespace.stringValue,
       meta: podMeta,
       dependsOn: [home.claim],
       pod: {
@@ -170,7 +196,7 @@ export class KubernetesTemplate extends TemplateStack {
             agent,
             resources: {
               requests: { cpu: "250m", memory: "512Mi" },
-              limits: { cpu: cpu.value, memory: `${memory.value}Gi` },
+              limits: { cpu: size.cpu.value, memory: `${size.memory.value}Gi` },
             },
             volumeMounts: [{ name: "home", mountPath: HOME_DIR, readOnly: false }],
           }),
@@ -178,30 +204,57 @@ export class KubernetesTemplate extends TemplateStack {
         volume: [
           { name: "home", persistentVolumeClaim: { claimName: home.claimName, readOnly: false } },
         ],
-        nodeSelector: archNodeSelector(arch.stringValue),
+        nodeSelector: archNodeSelector(vars.arch.stringValue),
         affinity: WORKSPACE_POD_ANTI_AFFINITY,
       },
     });
+  }
 
+  /** What the workspace page shows about the pod and the home volume. */
+  private resourcesMetadata(
+    ws: WorkspaceData,
+    vars: KubernetesVariables,
+    size: KubernetesSize,
+    home: DataVolume,
+    deployment: WorkspaceDeployment,
+    image: string,
+  ): void {
     resourceMetadata(this, "pod", {
       count: ws.startCount,
       resourceId: Token.asString(hcl`${deployment.deployment.fqn}[0].id`),
       items: {
         Image: image,
-        Namespace: namespace.stringValue,
-        "Node placement": Token.asString(hcl`format("kubernetes.io/arch=%s", ${arch.stringValue})`),
+        Namespace: vars.namespace.stringValue,
+        "Node placement": Token.asString(
+          hcl`format("kubernetes.io/arch=%s", ${vars.arch.stringValue})`,
+        ),
         "CPU / memory limit": Token.asString(
-          hcl`format("%s cores / %s GB", ${cpu.value}, ${memory.value})`,
+          hcl`format("%s cores / %s GB", ${size.cpu.value}, ${size.memory.value})`,
         ),
       },
     });
     resourceMetadata(this, "home_volume", {
       resourceId: home.claim.id,
       items: {
-        "Home disk": `${homeDiskSize.value}Gi`,
-        Namespace: namespace.stringValue,
+        "Home disk": `${size.homeDiskSize.value}Gi`,
+        Namespace: vars.namespace.stringValue,
         "Mounted at": HOME_DIR,
       },
     });
   }
+}
+
+/** The template variables the steps read. */
+interface KubernetesVariables {
+  readonly namespace: TemplateVariable;
+  readonly arch: TemplateVariable;
+  readonly monitoring: ResourcesMonitoringVariables;
+  readonly jetbrains: TemplateVariable;
+}
+
+/** The parameters that size the workspace. */
+interface KubernetesSize {
+  readonly cpu: WorkspaceParameter;
+  readonly memory: WorkspaceParameter;
+  readonly homeDiskSize: WorkspaceParameter;
 }

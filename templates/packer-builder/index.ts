@@ -18,6 +18,7 @@ import {
   HTTP_URL,
   HTTPS_URL,
   IMAGE_REFERENCE,
+  type IResolvable,
   item,
   KUBECONFIG_SECRET_KEY,
   KubeconfigSecret,
@@ -181,7 +182,6 @@ export class PackerBuilderTemplate extends TemplateStack {
     ];
     const uid = props.uid ?? 1000;
 
-    // --- Providers and template variables ------------------------------------------------
     const useKubeconfig = useKubeconfigVariable(this);
     const harvesterKubeconfigPath = harvesterKubeconfigPathVariable(this);
     coderProvider(this);
@@ -192,7 +192,27 @@ export class PackerBuilderTemplate extends TemplateStack {
     const monitoring = new ResourcesMonitoringVariables(this);
     const claudeCode = new ClaudeCodeVariables(this);
 
-    // --- Workspace, names, labels ----------------------------------------------------------
+    const workspace = this.workspaceNames(vars, workspaceNamespace);
+    const size = this.podParameters(vars);
+    const build = this.harvesterBuildNamespace(workspace, harvester, identityNamespace);
+    const identity = this.harvesterIdentity(
+      workspace,
+      harvester,
+      identityNamespace,
+      build,
+      configuredBindings,
+    );
+    const clusterObjects = this.workspaceClusterObjects(workspace, build, identity, size);
+    const agent = this.agentAndScripts(workspace, build, arch, monitoring, claudeCode);
+    const deployment = this.workspacePod(workspace, size, clusterObjects, agent, arch, uid);
+    this.resourcesMetadata(workspace, size, clusterObjects, build, deployment, arch);
+  }
+
+  /** The workspace, its key `<ws>` and the labels of everything made for it. */
+  private workspaceNames(
+    vars: PackerBuilderVariables,
+    workspaceNamespace: string,
+  ): PackerBuilderWorkspace {
     const ws = new WorkspaceData(this, "workspace");
     // <ws>: unique across users (two users' "dev" workspaces differ), a valid name and label value.
     const wsKey = new TerraformLocal(
@@ -212,8 +232,11 @@ export class PackerBuilderTemplate extends TemplateStack {
         annotations: base.annotations,
       };
     };
+    return { vars, ws, wsKey, meta, workspaceNamespace };
+  }
 
-    // --- Parameters ----------------------------------------------------------------------
+  /** The pod's CPU, memory and disk parameters, and the size presets over CPU and memory. */
+  private podParameters(vars: PackerBuilderVariables): PackerBuilderSize {
     const cpu = new WorkspaceParameter(this, "cpu", {
       order: 1,
       displayName: "CPU",
@@ -252,8 +275,15 @@ export class PackerBuilderTemplate extends TemplateStack {
         error: "Pick {min} to {max} GiB; the size cannot change after the workspace is created.",
       },
     });
+    return { cpuLimit, memory, diskSize };
+  }
 
-    // --- Harvester: the build namespace ------------------------------------------------------
+  /** Where the workspace's builds run on Harvester: the shared namespace or one of its own. */
+  private harvesterBuildNamespace(
+    { vars, ws, meta }: PackerBuilderWorkspace,
+    harvester: HarvesterProvider,
+    identityNamespace: string,
+  ): BuildNamespace {
     // Shared mode (the default): every workspace builds in the identity namespace. Per-workspace
     // mode: a namespace of the workspace's own, deleted with it and everything in it.
     const perWorkspace = vars.buildNamespacePerWorkspace.booleanValue;
@@ -265,11 +295,22 @@ export class PackerBuilderTemplate extends TemplateStack {
       name: Token.asString(hcl`format("%s%s", ${BUILD_NAMESPACE_PREFIX}, lower(${ws.id}))`),
       meta: meta("build-namespace"),
     }).namespace;
-    const buildNamespace = new TerraformLocal(
+    const name = new TerraformLocal(
       this,
       "harvester_namespace",
       hcl`${perWorkspace} ? ${ownNamespace.fqn}[0].metadata[0].name : ${identityNamespace}`,
     ).asString;
+    return { perWorkspace, ownNamespace, name };
+  }
+
+  /** The workspace's identity on Harvester, bound to the configured roles, and its token. */
+  private harvesterIdentity(
+    { vars, ws, wsKey, meta }: PackerBuilderWorkspace,
+    harvester: HarvesterProvider,
+    identityNamespace: string,
+    build: BuildNamespace,
+    configuredBindings: readonly RoleBindingTarget[],
+  ): HarvesterIdentity {
     // A binding in the identity namespace follows the identity into its own namespace, as a
     // binding of the ClusterRole of the same name (no Role exists in a namespace just made);
     // its address stays the one it has in the shared mode.
@@ -277,21 +318,20 @@ export class PackerBuilderTemplate extends TemplateStack {
       binding.namespace === identityNamespace
         ? {
             ...binding,
-            namespaceValue: buildNamespace,
+            namespaceValue: build.name,
             roleKindValue:
               binding.roleKind === "Role"
-                ? Token.asString(hcl`${perWorkspace} ? "ClusterRole" : "Role"`)
+                ? Token.asString(hcl`${build.perWorkspace} ? "ClusterRole" : "Role"`)
                 : undefined,
           }
         : binding,
     );
 
-    // --- Harvester: the workspace identity and its short-lived token --------------------------
     const identity = new ScopedServiceAccount(this, "harvester_identity", {
       provider: harvester,
       name: wsKey,
       namespace: identityNamespace,
-      namespaceValue: buildNamespace,
+      namespaceValue: build.name,
       meta: meta("identity"),
       bindings: identityBindings,
     });
@@ -301,14 +341,22 @@ export class PackerBuilderTemplate extends TemplateStack {
       resourcePrefix: "harvester_identity",
       provider: harvester,
       serviceAccountName: identity.name,
-      namespace: buildNamespace,
+      namespace: build.name,
       sessionName: `${wsKey}-session`,
       meta: meta("session"),
       count: ws.startCount,
       expirationSeconds: Token.asNumber(hcl`${vars.tokenHours.numberValue} * 3600`),
     });
+    return { identity, session };
+  }
 
-    // --- Workspace cluster: pod identity, kubeconfig, volume --------------------------------
+  /** On the workspace cluster: the pod's own account, the kubeconfig Secret and the volume. */
+  private workspaceClusterObjects(
+    { vars, wsKey, meta, workspaceNamespace }: PackerBuilderWorkspace,
+    build: BuildNamespace,
+    { identity, session }: HarvesterIdentity,
+    size: PackerBuilderSize,
+  ): WorkspaceClusterObjects {
     // The pod's own account is bound to nothing: the kubelet mounts the kubeconfig Secret
     // with its own credentials, and the pod has no token for this account either.
     const podIdentity = new ScopedServiceAccount(this, "workspace_identity", {
@@ -324,14 +372,14 @@ export class PackerBuilderTemplate extends TemplateStack {
       server: vars.harvesterApiServer.stringValue,
       caCertificate: vars.harvesterCaCertificate.stringValue,
       token: session.token,
-      defaultNamespace: buildNamespace,
+      defaultNamespace: build.name,
       clusterName: "harvester",
       userName: wsKey,
     });
     const persistent = new DataVolume(this, "persistent", {
       name: `${wsKey}-persistent`,
       namespace: workspaceNamespace,
-      size: `${diskSize.value}Gi`,
+      size: `${size.diskSize.value}Gi`,
       meta: meta("pvc"),
       // Deleting a running workspace: the Deployment's delete returns before its pod has
       // terminated, the claim's delete waits for the pod (DataVolume). The stop sweep runs
@@ -344,16 +392,26 @@ export class PackerBuilderTemplate extends TemplateStack {
         session.session,
         session.tokenRequest,
         kubeconfig.secret,
-        ownNamespace,
+        build.ownNamespace,
       ],
     });
+    return { podIdentity, kubeconfig, persistent };
+  }
 
-    // --- Agent and its scripts ---------------------------------------------------------------
+  /** The agent, the clone, the AI agents' manual and Claude Code, and the build VM sweeps. */
+  private agentAndScripts(
+    workspace: PackerBuilderWorkspace,
+    build: BuildNamespace,
+    arch: TemplateVariable,
+    monitoring: ResourcesMonitoringVariables,
+    claudeCode: ClaudeCodeVariables,
+  ): WorkspaceAgent {
+    const { vars, ws, wsKey } = workspace;
     const env = {
       KUBECONFIG: PACKER_KUBECONFIG_PATH,
       PKR_VAR_kubeconfig: PACKER_KUBECONFIG_PATH,
-      PKR_VAR_namespace: buildNamespace,
-      PKR_VAR_output_namespace: buildNamespace,
+      PKR_VAR_namespace: build.name,
+      PKR_VAR_output_namespace: build.name,
       PACKER_BUILDER_WORKSPACE: wsKey,
       PACKER_BUILDER_VM_LABEL: `${VM_LABEL_KEY}=${wsKey}`,
     };
@@ -410,9 +468,19 @@ export class PackerBuilderTemplate extends TemplateStack {
       auth: claudeCode.auth.stringValue,
       workdir: CLONE_DIR,
     });
+    this.buildVmSweeps(workspace, build, agent);
+    return agent;
+  }
+
+  /** The sweeps that delete the workspace's build VMs at stop and, what a stop left, at start. */
+  private buildVmSweeps(
+    { wsKey }: PackerBuilderWorkspace,
+    build: BuildNamespace,
+    agent: WorkspaceAgent,
+  ): void {
     const sweepScript = embeddedScript(this, `${SCRIPTS}/sweep-build-vms.sh`, [
       { name: "SWEEP_WORKSPACE", value: wsKey },
-      { name: "SWEEP_NAMESPACE", value: buildNamespace },
+      { name: "SWEEP_NAMESPACE", value: build.name },
       { name: "SWEEP_KUBECONFIG", value: PACKER_KUBECONFIG_PATH },
       { name: "SWEEP_TIMEOUT", value: String(SWEEP_TIMEOUT_SECONDS) },
     ]);
@@ -438,12 +506,22 @@ export class PackerBuilderTemplate extends TemplateStack {
       timeoutSeconds: SWEEP_TIMEOUT_SECONDS + 30,
       script: sweepScript,
     });
+  }
 
-    // --- The pod --------------------------------------------------------------------------------
+  /** The workspace's Deployment: the pod as the image's user, with the volume and kubeconfig. */
+  private workspacePod(
+    workspace: PackerBuilderWorkspace,
+    size: PackerBuilderSize,
+    { podIdentity, kubeconfig, persistent }: WorkspaceClusterObjects,
+    agent: WorkspaceAgent,
+    arch: TemplateVariable,
+    uid: number,
+  ): WorkspaceDeployment {
+    const { vars, ws, wsKey, meta, workspaceNamespace } = workspace;
     const pullSecrets = TerraformIterator.fromList(
       hcl`compact([${vars.imagePullSecretName.stringValue}])`,
     );
-    const deployment = new WorkspaceDeployment(this, "deployment", {
+    return new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: wsKey,
       namespace: workspaceNamespace,
@@ -472,58 +550,7 @@ export class PackerBuilderTemplate extends TemplateStack {
           runAsNonRoot: true,
           seccompProfile: { type: "RuntimeDefault" },
         },
-        container: [
-          agentContainer({
-            name: "packer-builder",
-            image: vars.image.stringValue,
-            imagePullPolicy: "IfNotPresent",
-            agent,
-            command: [
-              "bash",
-              "-c",
-              embeddedScript(this, `${SCRIPTS}/bootstrap.sh`, [
-                { name: "BOOTSTRAP_CA_URL", value: vars.caUrl.stringValue },
-                { name: "BOOTSTRAP_CA_SHA256", value: vars.caSha256.stringValue },
-                { name: "BOOTSTRAP_PACKER_PLUGIN_PATH", value: vars.packerPluginPath.stringValue },
-                {
-                  name: "BOOTSTRAP_PACKER_PLUGIN_SOURCE",
-                  value: vars.packerPluginSource.stringValue,
-                },
-                { name: "BOOTSTRAP_AGENT_INIT_SCRIPT", value: agent.initScript },
-              ]),
-            ],
-            env: [{ name: "KUBECONFIG", value: PACKER_KUBECONFIG_PATH }],
-            securityContext: {
-              runAsNonRoot: true,
-              allowPrivilegeEscalation: false,
-              capabilities: { drop: ["ALL"] },
-              seccompProfile: { type: "RuntimeDefault" },
-            },
-            resources: {
-              // A request above the limit is refused by the API server: with max_cpu (or
-              // the parameter) below 0.25 the request follows the limit.
-              requests: {
-                cpu: Token.asString(hcl`${cpuLimit} < 0.25 ? tostring(${cpuLimit}) : "250m"`),
-                memory: "512Mi",
-              },
-              limits: {
-                cpu: Token.asString(hcl`tostring(${cpuLimit})`),
-                memory: Token.asString(
-                  hcl`format("%dGi", min(tonumber(${memory.value}), ${vars.maxMemory.numberValue}))`,
-                ),
-              },
-            },
-            volumeMounts: [
-              { name: "persistent", mountPath: PERSISTENT_DIR, readOnly: false },
-              {
-                name: "packer-kubeconfig",
-                mountPath: PACKER_KUBECONFIG_PATH,
-                subPath: KUBECONFIG_SECRET_KEY,
-                readOnly: true,
-              },
-            ],
-          }),
-        ],
+        container: [this.packerBuilderContainer(vars, size, agent)],
         volume: [
           {
             name: "persistent",
@@ -539,7 +566,75 @@ export class PackerBuilderTemplate extends TemplateStack {
         nodeSelector: archNodeSelector(arch.stringValue),
       },
     });
+  }
 
+  /** The agent's container: the bootstrap, the capped resources, the volume and kubeconfig. */
+  private packerBuilderContainer(
+    vars: PackerBuilderVariables,
+    { cpuLimit, memory }: PackerBuilderSize,
+    agent: WorkspaceAgent,
+  ): ReturnType<typeof agentContainer> {
+    return agentContainer({
+      name: "packer-builder",
+      image: vars.image.stringValue,
+      imagePullPolicy: "IfNotPresent",
+      agent,
+      command: [
+        "bash",
+        "-c",
+        embeddedScript(this, `${SCRIPTS}/bootstrap.sh`, [
+          { name: "BOOTSTRAP_CA_URL", value: vars.caUrl.stringValue },
+          { name: "BOOTSTRAP_CA_SHA256", value: vars.caSha256.stringValue },
+          { name: "BOOTSTRAP_PACKER_PLUGIN_PATH", value: vars.packerPluginPath.stringValue },
+          {
+            name: "BOOTSTRAP_PACKER_PLUGIN_SOURCE",
+            value: vars.packerPluginSource.stringValue,
+          },
+          { name: "BOOTSTRAP_AGENT_INIT_SCRIPT", value: agent.initScript },
+        ]),
+      ],
+      env: [{ name: "KUBECONFIG", value: PACKER_KUBECONFIG_PATH }],
+      securityContext: {
+        runAsNonRoot: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ["ALL"] },
+        seccompProfile: { type: "RuntimeDefault" },
+      },
+      resources: {
+        // A request above the limit is refused by the API server: with max_cpu (or
+        // the parameter) below 0.25 the request follows the limit.
+        requests: {
+          cpu: Token.asString(hcl`${cpuLimit} < 0.25 ? tostring(${cpuLimit}) : "250m"`),
+          memory: "512Mi",
+        },
+        limits: {
+          cpu: Token.asString(hcl`tostring(${cpuLimit})`),
+          memory: Token.asString(
+            hcl`format("%dGi", min(tonumber(${memory.value}), ${vars.maxMemory.numberValue}))`,
+          ),
+        },
+      },
+      volumeMounts: [
+        { name: "persistent", mountPath: PERSISTENT_DIR, readOnly: false },
+        {
+          name: "packer-kubeconfig",
+          mountPath: PACKER_KUBECONFIG_PATH,
+          subPath: KUBECONFIG_SECRET_KEY,
+          readOnly: true,
+        },
+      ],
+    });
+  }
+
+  /** What the workspace page shows about the pod and the persistent volume. */
+  private resourcesMetadata(
+    { vars, ws, workspaceNamespace }: PackerBuilderWorkspace,
+    size: PackerBuilderSize,
+    { persistent }: WorkspaceClusterObjects,
+    build: BuildNamespace,
+    deployment: WorkspaceDeployment,
+    arch: TemplateVariable,
+  ): void {
     resourceMetadata(this, "pod", {
       count: ws.startCount,
       resourceId: Token.asString(hcl`${deployment.deployment.fqn}[0].id`),
@@ -547,18 +642,63 @@ export class PackerBuilderTemplate extends TemplateStack {
         Image: vars.image.stringValue,
         Namespace: workspaceNamespace,
         "Node placement": Token.asString(hcl`format("kubernetes.io/arch=%s", ${arch.stringValue})`),
-        "Build namespace (Harvester)": buildNamespace,
+        "Build namespace (Harvester)": build.name,
       },
     });
     resourceMetadata(this, "persistent_volume", {
       resourceId: persistent.claim.id,
       items: {
-        "Disk size": `${diskSize.value}Gi`,
+        "Disk size": `${size.diskSize.value}Gi`,
         Namespace: workspaceNamespace,
         "Mounted at": PERSISTENT_DIR,
       },
     });
   }
+}
+
+/** The Harvester cluster's provider (alias `harvester`). */
+type HarvesterProvider = ReturnType<typeof harvesterProvider>;
+
+/** What every step of the template reads: the variables, the workspace and its names. */
+interface PackerBuilderWorkspace {
+  readonly vars: PackerBuilderVariables;
+  readonly ws: WorkspaceData;
+  /** `<ws>`: the workspace's key, its identities' name and its build VMs' label value. */
+  readonly wsKey: string;
+  /** The labels and annotations of one of the workspace's objects. */
+  readonly meta: (component: string) => WorkspaceObjectMeta;
+  /** Namespace of the workspace pods on the workspace cluster. */
+  readonly workspaceNamespace: string;
+}
+
+/** The pod's size: the capped CPU limit and the memory and disk parameters. */
+interface PackerBuilderSize {
+  readonly cpuLimit: IResolvable;
+  readonly memory: WorkspaceParameter;
+  readonly diskSize: WorkspaceParameter;
+}
+
+/** The workspace's build namespace on Harvester. */
+interface BuildNamespace {
+  /** Whether the workspace has a namespace of its own (build_namespace_per_workspace). */
+  readonly perWorkspace: IResolvable;
+  /** That namespace, with a count of 1 when it has one. */
+  readonly ownNamespace: WorkspaceNamespace["namespace"];
+  /** The namespace builds run in: the own one, or the identity namespace. */
+  readonly name: string;
+}
+
+/** The workspace's identity on Harvester and its session token. */
+interface HarvesterIdentity {
+  readonly identity: ScopedServiceAccount;
+  readonly session: SessionToken;
+}
+
+/** What the pod uses on the workspace cluster. */
+interface WorkspaceClusterObjects {
+  readonly podIdentity: ScopedServiceAccount;
+  readonly kubeconfig: KubeconfigSecret;
+  readonly persistent: DataVolume;
 }
 
 /** Why a plain-http `ca_url` needs `ca_sha256` (plan-time precondition and synth-time rule). */
@@ -639,6 +779,7 @@ class PackerBuilderVariables extends Construct {
   public readonly maxCpu: TerraformVariable;
   public readonly maxMemory: TerraformVariable;
 
+  // long: one declaration per template variable, in the order cdk.tf.json lists them
   constructor(scope: Construct, id: string) {
     super(scope, id);
     const stringVariable = (

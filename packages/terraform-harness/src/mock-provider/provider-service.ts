@@ -108,28 +108,27 @@ function typedSchema(
   return typed;
 }
 
-/** Registers the services on `server`. */
-export function addProviderServices(
-  server: GrpcServer,
-  provider: ProviderSchema,
-  fixtures: FixtureFile,
-  options: ProviderServiceOptions,
-): void {
-  const typed = (kind: "resource" | "data", typeName: string) =>
-    typedSchema(provider, kind, typeName);
-  const decode = (dynamicValue: Message | undefined, type: CtyType): unknown => {
-    if (!dynamicValue) return null;
-    if (dynamicValue.msgpack && dynamicValue.msgpack.length > 0)
-      return decodeValue(dynamicValue.msgpack, type);
-    if (dynamicValue.json && dynamicValue.json.length > 0)
-      return JSON.parse((dynamicValue.json as Buffer).toString("utf8")) as unknown;
-    return null;
-  };
-  const encode = (value: unknown, type: CtyType) => ({ msgpack: encodeValue(value, type) });
-  const legacyTypeSystem = SDK_V2_PROVIDERS.includes(provider.address);
+/** A dynamic value (msgpack or JSON) decoded with its cty type; null when absent. */
+function decode(dynamicValue: Message | undefined, type: CtyType): unknown {
+  if (!dynamicValue) return null;
+  if (dynamicValue.msgpack && dynamicValue.msgpack.length > 0)
+    return decodeValue(dynamicValue.msgpack, type);
+  if (dynamicValue.json && dynamicValue.json.length > 0)
+    return JSON.parse((dynamicValue.json as Buffer).toString("utf8")) as unknown;
+  return null;
+}
 
-  /** Each method's answer to a request: a response message, or one already serialized. */
-  const handlers: Record<string, (request: Message) => object> = {
+/** A value as the msgpack dynamic value Terraform reads. */
+function encode(value: unknown, type: CtyType): { msgpack: Buffer } {
+  return { msgpack: encodeValue(value, type) };
+}
+
+/** Each method's answer to a request: a response message, or one already serialized. */
+type MethodHandlers = Record<string, (request: Message) => object>;
+
+/** The methods about the provider itself: its metadata, schema and configuration. */
+function providerHandlers(provider: ProviderSchema): MethodHandlers {
+  return {
     GetMetadata: () => ({
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: true },
       diagnostics: [],
@@ -138,26 +137,30 @@ export function addProviderServices(
     }),
     GetProviderSchema: () => schemaResponseBytes(provider),
     ValidateProviderConfig: () => ({ diagnostics: [] }),
-    ValidateResourceConfig: (req) => {
-      const { type } = typed("resource", req.type_name);
-      return { diagnostics: validation.validateConfig(req.type_name, decode(req.config, type)) };
-    },
-    ValidateDataResourceConfig: (req) => {
-      const { type } = typed("data", req.type_name);
-      return { diagnostics: validation.validateConfig(req.type_name, decode(req.config, type)) };
-    },
     ConfigureProvider: () => ({ diagnostics: [] }),
     GetFunctions: () => ({ functions: {}, diagnostics: [] }),
     StopProvider: () => ({}),
+  };
+}
+
+/** The methods on managed resources: validate, upgrade, read, plan, apply and import. */
+function resourceHandlers(provider: ProviderSchema, fixtures: FixtureFile): MethodHandlers {
+  const typed = (typeName: string) => typedSchema(provider, "resource", typeName);
+  const legacyTypeSystem = SDK_V2_PROVIDERS.includes(provider.address);
+  return {
+    ValidateResourceConfig: (req) => {
+      const { type } = typed(req.type_name);
+      return { diagnostics: validation.validateConfig(req.type_name, decode(req.config, type)) };
+    },
     UpgradeResourceState: (req) => {
-      const { block, type } = typed("resource", req.type_name);
+      const { block, type } = typed(req.type_name);
       const raw =
         req.raw_state && req.raw_state.json ? req.raw_state.json.toString("utf8") : "null";
       return { upgraded_state: encode(behaviour.upgradeState(block, raw), type), diagnostics: [] };
     },
     ReadResource: (req) => {
       // The mock's "remote objects" never drift: reading returns the stored state.
-      const { type } = typed("resource", req.type_name);
+      const { type } = typed(req.type_name);
       return {
         new_state: encode(decode(req.current_state, type), type),
         diagnostics: [],
@@ -165,7 +168,7 @@ export function addProviderServices(
       };
     },
     PlanResourceChange: (req) => {
-      const { block, type } = typed("resource", req.type_name);
+      const { block, type } = typed(req.type_name);
       const prior = decode(req.prior_state, type);
       const planned = validation.expandSecurityContexts(
         req.type_name,
@@ -179,7 +182,7 @@ export function addProviderServices(
       };
     },
     ApplyResourceChange: (req) => {
-      const { block, type } = typed("resource", req.type_name);
+      const { block, type } = typed(req.type_name);
       const config = decode(req.config, type);
       const fixture = fixtures.valuesFor(
         "resource",
@@ -199,7 +202,7 @@ export function addProviderServices(
       };
     },
     ImportResourceState: (req) => {
-      const { block, type } = typed("resource", req.type_name);
+      const { block, type } = typed(req.type_name);
       const fixture = fixtures.valuesFor("resource", req.type_name, { id: req.id });
       const state = behaviour.importState(block, req.id, fixture);
       return {
@@ -207,8 +210,19 @@ export function addProviderServices(
         diagnostics: [],
       };
     },
+  };
+}
+
+/** The methods on data sources: validate and read. */
+function dataSourceHandlers(provider: ProviderSchema, fixtures: FixtureFile): MethodHandlers {
+  const typed = (typeName: string) => typedSchema(provider, "data", typeName);
+  return {
+    ValidateDataResourceConfig: (req) => {
+      const { type } = typed(req.type_name);
+      return { diagnostics: validation.validateConfig(req.type_name, decode(req.config, type)) };
+    },
     ReadDataSource: (req) => {
-      const { block, type } = typed("data", req.type_name);
+      const { block, type } = typed(req.type_name);
       const config = decode(req.config, type);
       const fixture = fixtures.valuesFor("data", req.type_name, toJson(config));
       const state = behaviour.readDataSource(req.type_name, block, config, fixture);
@@ -222,30 +236,56 @@ export function addProviderServices(
       return { state: encode(state, type), diagnostics };
     },
   };
+}
 
+/**
+ * `handler` as a gRPC handler that logs the call (TFMOCK_LOG) and answers an exception with
+ * an error diagnostic.
+ */
+function grpcHandler(
+  provider: ProviderSchema,
+  method: string,
+  handler: (request: Message) => object,
+  log: string | undefined,
+): Handler {
+  return (call, callback) => {
+    if (log)
+      fs.appendFileSync(
+        log,
+        `${provider.address} ${method} ${String(call.request.type_name || "")}\n`,
+      );
+    try {
+      callback(null, handler(call.request));
+    } catch (error) {
+      // Reported as a diagnostic so Terraform prints the mock's error instead of an RPC failure.
+      callback(null, {
+        diagnostics: [
+          {
+            severity: "ERROR",
+            summary: `mock provider: ${method} failed`,
+            detail: String((error as Error).stack || error),
+          },
+        ],
+      });
+    }
+  };
+}
+
+/** Registers the services on `server`. */
+export function addProviderServices(
+  server: GrpcServer,
+  provider: ProviderSchema,
+  fixtures: FixtureFile,
+  options: ProviderServiceOptions,
+): void {
+  const handlers: MethodHandlers = {
+    ...providerHandlers(provider),
+    ...resourceHandlers(provider, fixtures),
+    ...dataSourceHandlers(provider, fixtures),
+  };
   const implementation: Record<string, Handler> = {};
   for (const [method, handler] of Object.entries(handlers)) {
-    implementation[method] = (call, callback) => {
-      if (options.log)
-        fs.appendFileSync(
-          options.log,
-          `${provider.address} ${method} ${String(call.request.type_name || "")}\n`,
-        );
-      try {
-        callback(null, handler(call.request));
-      } catch (error) {
-        // Reported as a diagnostic so Terraform prints the mock's error instead of an RPC failure.
-        callback(null, {
-          diagnostics: [
-            {
-              severity: "ERROR",
-              summary: `mock provider: ${method} failed`,
-              detail: String((error as Error).stack || error),
-            },
-          ],
-        });
-      }
-    };
+    implementation[method] = grpcHandler(provider, method, handler, options.log);
   }
   // Answers that depend on the request and the schema alone (not on the fixtures file, which
   // a long-lived server re-reads when it changes); TFMOCK_LOG wants every call handled.
