@@ -290,9 +290,13 @@ function templateStrings(value: unknown): string[] {
  * locals are layered, else `local.name`.
  */
 export function localReference(config: Json, name: string): string {
-  const layer = localLayers(config)?.layerOf.get(name);
+  if (!LAYERS_OF.has(config)) LAYERS_OF.set(config, localLayers(config));
+  const layer = LAYERS_OF.get(config)?.layerOf.get(name);
   return layer === undefined ? `local.${name}` : `local.${layer}.${name}`;
 }
+
+/** {@link localReference}'s layers by configuration: preview asks for several locals of one. */
+const LAYERS_OF = new WeakMap<Json, LocalLayers | undefined>();
 
 function asObject(value: unknown): Json {
   return value !== null && typeof value === "object" && !Array.isArray(value)

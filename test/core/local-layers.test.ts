@@ -129,6 +129,19 @@ describe("localLayers", () => {
     });
     expect(localReference(config, "a")).toBe("local.a");
   });
+
+  it("names the layer a local is read from once there are MIN_LAYERED_LOCALS of them", () => {
+    const locals = Object.fromEntries(
+      Array.from({ length: MIN_LAYERED_LOCALS }, (_, i) => [
+        `l${i}`,
+        i === 0 ? "${var.n}" : `\${local.l${i - 1} + 1}`,
+      ]),
+    );
+    const config = { variable: { n: { type: "number" } }, locals };
+    expect(localReference(config, "l0")).toBe("local.layer_0.l0");
+    expect(localReference(config, "l3")).toBe("local.layer_3.l3");
+    expect(localReference(config, "absent")).toBe("local.absent");
+  });
 });
 
 describe("writeHclFiles: layered locals", () => {
