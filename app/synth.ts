@@ -114,7 +114,7 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
         rendered?.json ?? synthesized,
         stack.declaredVariableNames(),
       );
-      const model = writeHclFiles(dir, json, undefined, localGroups(stack));
+      const model = writeHclFiles(dir, json, { localGroups: localGroups(stack) });
       shipTemplateFiles(stack, dir);
       const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
       const hasLockFile = fs.existsSync(lockSource);

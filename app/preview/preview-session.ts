@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { PREVIEW_OUTPUTS, type PlanView } from "./workspace-report";
 import { SynthCache, type SynthCacheOptions } from "./synth-cache";
 import { projectRoot } from "../../lib/core/project-root";
+import { localReference } from "../../lib/private/hcl-files";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 
 /** What the mock service's build resource returns. */
@@ -178,7 +179,9 @@ function addPreviewOutputs(dir: string, model: Record<string, unknown>): string[
   const locals = config.locals ?? {};
   const output: Record<string, unknown> = {};
   const expose = (name: string, local: string) => {
-    if (local in locals) output[name] = { value: `\${local.${local}}`, sensitive: true };
+    if (local in locals) {
+      output[name] = { value: `\${${localReference(model, local)}}`, sensitive: true };
+    }
   };
   expose(PREVIEW_OUTPUTS.warnings, "all_warnings");
   expose(PREVIEW_OUTPUTS.missingVariables, "missing_variables");

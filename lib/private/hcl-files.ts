@@ -9,28 +9,44 @@ import * as path from "path";
 import { type BlockSchemas, vendoredBlockSchemas } from "./block-schemas";
 import { type LocalGroup, LOCALS_FILE, renderLocalsFile } from "./locals-file";
 import { RESOURCES_FILE, splitResources } from "./resources-file";
+import { localLayers, type LocalLayersOptions, rewriteLocalReferences } from "./local-layers";
+
+export { localReference } from "./local-layers";
 
 /** The files {@link writeHclFiles} writes beside cdk.tf.json. */
 export const HCL_FILES: readonly string[] = [LOCALS_FILE, RESOURCES_FILE];
 
+/** Options of {@link writeHclFiles}. */
+export interface WriteHclOptions {
+  /** Block schemas of the types main.tf may hold. @default the vendored ones */
+  readonly schemas?: BlockSchemas;
+  /** locals.tf's groups by construct, from `localGroups(stack)`. @default none */
+  readonly localGroups?: readonly LocalGroup[];
+  /** When the locals are grouped into layers (local-layers.ts). @default MIN_LAYERED_LOCALS */
+  readonly layers?: LocalLayersOptions;
+}
+
 /**
- * Writes `model` (a whole configuration as Terraform JSON; by default the one in
- * `<dir>/cdk.tf.json`) as synth ships it: the locals to locals.tf, the resources and data
- * sources (those with a schema in `schemas`) to main.tf, the rest to cdk.tf.json as cdktf
- * writes it (two-space JSON). `localGroups` (from `localGroups(stack)`) groups locals.tf by
- * the construct that declares each local. Returns `model`.
+ * Writes `model` (a whole configuration as Terraform JSON, locals flat; by default the one in
+ * `<dir>/cdk.tf.json`) as synth ships it: the locals to locals.tf, in layers when there are
+ * enough of them (local-layers.ts: every reference to them rewritten, in every file), the
+ * resources and data sources (those with a schema) to main.tf, the rest to cdk.tf.json as
+ * cdktf writes it (two-space JSON). Returns `model`, its locals flat: its meaning, which
+ * `localReference` (local-layers.ts) reads a local of in the files.
  */
 export function writeHclFiles(
   dir: string,
   model: Record<string, unknown> = readConfiguration(dir),
-  schemas: BlockSchemas = vendoredBlockSchemas(),
-  localGroups: readonly LocalGroup[] = [],
+  options: WriteHclOptions = {},
 ): Record<string, unknown> {
-  const { locals, ...withoutLocals } = model;
+  const layers = localLayers(model, options.layers);
+  const shipped = layers === undefined ? model : rewriteLocalReferences(model, layers);
+  const { locals, ...withoutLocals } = shipped;
   const movesLocals = isNonEmpty(locals);
-  const { hcl, rest } = splitResources(movesLocals ? withoutLocals : model, schemas);
+  const schemas = options.schemas ?? vendoredBlockSchemas();
+  const { hcl, rest } = splitResources(movesLocals ? withoutLocals : shipped, schemas);
   const files: [string, string | undefined][] = [
-    [LOCALS_FILE, movesLocals ? renderLocalsFile(locals, localGroups) : undefined],
+    [LOCALS_FILE, movesLocals ? renderLocalsFile(locals, options.localGroups, layers) : undefined],
     [RESOURCES_FILE, hcl],
   ];
   for (const [name, text] of files) {

@@ -239,3 +239,127 @@ export function expressionTokens(expression: string): ExpressionToken[] {
   if (brackets.length > 0) throw unsupported(expression, "an unclosed bracket");
   return tokens;
 }
+
+/**
+ * A reference at the root of an expression: its dotted names (`data.coder_workspace.me.id` →
+ * `["data", "coder_workspace", "me", "id"]`, up to the first index or splat) and where each
+ * name ends in the text the reference was found in (`ends[i]`: the index after `names[i]`).
+ */
+export interface Traversal {
+  readonly names: readonly string[];
+  readonly start: number;
+  readonly ends: readonly number[];
+}
+
+/**
+ * The references of `template` (a Terraform JSON string: literal text with `${ … }` and
+ * `%{ … }` sequences), in order: only inside sequences, including the templates of quoted
+ * strings nested in them. Literal text, escaped sequences (`$${`, `%%{`) and the literal
+ * parts of nested strings are skipped, so a script that mentions `local.x` has no reference.
+ * An attribute after a dot (`var.local.x`) is not a root. Throws, as {@link templateParts},
+ * on what the scanner does not follow.
+ */
+export function templateTraversals(template: string): Traversal[] {
+  const found: Traversal[] = [];
+  scanTemplate(template, 0, template.length, false, found);
+  return found;
+}
+
+/**
+ * The references of `expression`, an HCL expression on its own (a `depends_on` entry
+ * written without `${ }`), as {@link templateTraversals} finds them inside a sequence.
+ */
+export function expressionTraversals(expression: string): Traversal[] {
+  const found: Traversal[] = [];
+  scanExpression(expression, 0, expression.length, found);
+  return found;
+}
+
+/**
+ * `template` with each reference that `rename` maps rewritten: `rename(traversal)` returns
+ * the text for `traversal.names` up to `names[count - 1]` and that count, or undefined to
+ * keep it. Every other byte stays.
+ */
+export function rewriteTraversals(
+  template: string,
+  rename: (t: Traversal) => { readonly text: string; readonly count: number } | undefined,
+): string {
+  let out = "";
+  let last = 0;
+  for (const t of templateTraversals(template)) {
+    const renamed = rename(t);
+    if (renamed === undefined) continue;
+    out += template.slice(last, t.start) + renamed.text;
+    last = t.ends[renamed.count - 1];
+  }
+  return last === 0 ? template : out + template.slice(last);
+}
+
+/**
+ * Literal text and sequences from `from` to `to`; `quoted`: the text is inside an HCL quoted
+ * string (backslash escapes apply).
+ */
+function scanTemplate(
+  text: string,
+  from: number,
+  to: number,
+  quoted: boolean,
+  found: Traversal[],
+): void {
+  const next = quoted ? IN_QUOTED : SEQUENCE_START;
+  for (let i = nextOf(next, text, from); i < to; i = nextOf(next, text, i + 1)) {
+    if (text[i] === '"') break;
+    if (text[i] === "\\") i++;
+    else if (text.startsWith("$${", i) || text.startsWith("%%{", i)) i += 2;
+    else if (text.startsWith("${", i) || text.startsWith("%{", i)) {
+      const end = sequenceEnd(text, i + 2);
+      scanExpression(text, i + 2, end, found);
+      i = end;
+    }
+  }
+}
+
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_-]*/y;
+/** What matters in an expression to {@link scanExpression}: a string, a word, a heredoc or comment. */
+const IN_EXPRESSION = /["A-Za-z0-9_<#/]/g;
+
+function isIdentifierStart(c: string | undefined): boolean {
+  return c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_");
+}
+
+/** The references of the expression text from `from` to `to`. */
+function scanExpression(text: string, from: number, to: number, found: Traversal[]): void {
+  for (let i = nextOf(IN_EXPRESSION, text, from); i < to; i = nextOf(IN_EXPRESSION, text, i)) {
+    const c = text[i];
+    if (c === '"') {
+      const end = quotedEnd(text, i + 1);
+      scanTemplate(text, i + 1, end, true, found);
+      i = end + 1;
+    } else if (text.startsWith("<<", i)) {
+      throw unsupported(text, "a heredoc inside an interpolation");
+    } else if (c === "#" || text.startsWith("//", i) || text.startsWith("/*", i)) {
+      throw unsupported(text, "a comment inside an interpolation");
+    } else if (c === "<" || c === "/") {
+      i++;
+    } else if (!isIdentifierStart(c)) {
+      WORD.lastIndex = i;
+      i += WORD.exec(text)![0].length;
+    } else {
+      const names: string[] = [];
+      const ends: number[] = [];
+      let j = i;
+      for (;;) {
+        IDENTIFIER.lastIndex = j;
+        const word = IDENTIFIER.exec(text)![0];
+        names.push(word);
+        j += word.length;
+        ends.push(j);
+        if (text[j] !== "." || !isIdentifierStart(text[j + 1])) break;
+        j++;
+      }
+      // After a dot the word is an attribute of what came before, not a root.
+      if (text[i - 1] !== ".") found.push({ names, start: i, ends });
+      i = j;
+    }
+  }
+}

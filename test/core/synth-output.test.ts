@@ -14,7 +14,10 @@ import { shippedFiles } from "../../lib/core/shipped-file";
 // every template: the files, their size, no backend, no host paths, and
 // byte-identical output from two runs.
 
-const MAX_TEMPLATE_BYTES = 256 * 1024;
+// Coder refuses an archive over 1 MiB (coder/coder#3749) and stores every version: the budget
+// keeps a wide margin. 288 KiB since the locals are layered (lib/private/local-layers.ts: each
+// reference names its layer, members are indented under it), which made locals.tf ~18% larger.
+const MAX_TEMPLATE_BYTES = 288 * 1024;
 
 function listFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -84,7 +87,7 @@ describe("synthesized templates", () => {
       }
     });
 
-    it("stays under 256 KiB", () => {
+    it("stays under 288 KiB", () => {
       const total = listFiles(dir()).reduce((n, f) => n + fs.statSync(path.join(dir(), f)).size, 0);
       expect(total).toBeLessThanOrEqual(MAX_TEMPLATE_BYTES);
     });
@@ -153,12 +156,19 @@ describe("synthesized templates", () => {
         return;
       }
       const text = fs.readFileSync(file, "utf8");
-      // Every locals block has its owner's comment right above it.
-      const blocks = text
+      // Every locals block has its owner's comment right above it; layered (local-layers.ts),
+      // every layer starts with one.
+      const comments = text
         .split("\n")
-        .flatMap((line, i, lines) => (line === "locals {" ? [lines[i - 1]] : []));
-      expect(blocks.length).toBeGreaterThan(0);
-      for (const comment of blocks) expect(comment).toMatch(/^# \S+ \([A-Za-z]+\)$/);
+        .flatMap((line, i, lines) =>
+          line === "locals {" && !/^ {2}layer_\d+ = \{$/.test(lines[i + 1])
+            ? [lines[i - 1]]
+            : /^ {2}layer_\d+ = \{$/.test(line)
+              ? [lines[i + 1].trim()]
+              : [],
+        );
+      expect(comments.length).toBeGreaterThan(0);
+      for (const comment of comments) expect(comment).toMatch(/^# \S+ \([A-Za-z]+\)$/);
     });
 
     it("is byte-identical when synthesized twice", () => {
