@@ -4,7 +4,7 @@
  *
  * Terraform pays for each local value at every plan and apply: it is a node of the graph,
  * walked, evaluated and checked on its own (some 0.5 ms of CPU per local per run on the
- * provisioner). The devcontainer template's ~190 locals in ~25 layers cut the Terraform CPU
+ * provisioner). The devcontainer template's ~210 locals in ~27 layers cut the Terraform CPU
  * of a workspace start by a fifth (docs/performance.md). An attribute read from an object is
  * the value the local had: unknowns and sensitivity stay on the attribute, not the object.
  *
