@@ -230,6 +230,13 @@ function dependencyGraph(config: Json): Map<string, Set<string>> {
     graph.set(node, set);
     for (const d of deps) set.add(d);
   };
+  // `depends_on` holds bare addresses (cdktf writes "x.y", not "${x.y}"): read each as one.
+  const dependsOnOf = (list: unknown): string[] =>
+    (Array.isArray(list) ? list : [])
+      .filter((d): d is string => typeof d === "string")
+      .flatMap((d) => expressionTraversals(d.replace(/^\$\{([\s\S]*)\}$/, "$1")))
+      .map(nodeOf)
+      .filter((n): n is string => n !== undefined);
   const readsOf = (value: unknown): string[] =>
     templateStrings(value)
       .flatMap(templateTraversals)
@@ -243,22 +250,17 @@ function dependencyGraph(config: Json): Map<string, Set<string>> {
       for (const [name, raw] of Object.entries(asObject(byName))) {
         const { depends_on: dependsOn, provider, "//": _, ...body } = asObject(raw);
         const node = `${kind === "data" ? "data." : ""}${type}.${name}`;
-        const explicit = (Array.isArray(dependsOn) ? dependsOn : [])
-          .filter((d): d is string => typeof d === "string")
-          .flatMap((d) => expressionTraversals(d.replace(/^\$\{([\s\S]*)\}$/, "$1")))
-          .map(nodeOf)
-          .filter((n): n is string => n !== undefined);
         const named =
           typeof provider === "string" ? provider.replace(/^\$\{([\s\S]*)\}$/, "$1").trim() : "";
         const providerNode = `provider.${named !== "" ? named : type.split("_")[0]}`;
-        add(node, [...readsOf(body), ...explicit, providerNode]);
+        add(node, [...readsOf(body), ...dependsOnOf(dependsOn), providerNode]);
       }
     }
   }
   for (const [name, raw] of Object.entries(asObject(config.module))) {
     // A module may use any of the root's provider configurations (passed on or inherited).
-    const { "//": _, ...body } = asObject(raw);
-    add(`module.${name}`, [...readsOf(body), ...providers]);
+    const { depends_on: dependsOn, "//": _, ...body } = asObject(raw);
+    add(`module.${name}`, [...readsOf(body), ...dependsOnOf(dependsOn), ...providers]);
   }
   for (const [type, configs] of Object.entries(asObject(config.provider))) {
     for (const c of Array.isArray(configs) ? configs : [configs]) {

@@ -105,6 +105,25 @@ describe("localLayers", () => {
     expect(layers.names).toEqual(["layer_0", "layer_1", "layer_2", "layer_3"]);
   });
 
+  it("follows a module's depends_on: a local that reads the module is kept apart from what it waits for", () => {
+    // c reads q; r reads c; m waits for r; a reads m's output. Without the depends_on edge, a
+    // and c would share a layer, and layer → m → r → layer is a cycle.
+    const config = {
+      provider: { kubernetes: [{}] },
+      locals: { c: "${kubernetes_config_map_v1.q.id}", a: "${module.m.out}" },
+      resource: {
+        kubernetes_config_map_v1: { q: { data: "${var.n}" }, r: { data: "${local.c}" } },
+      },
+      module: { m: { source: "./m", depends_on: ["kubernetes_config_map_v1.r"] } },
+    };
+    const layers = localLayers(config, LAYERED)!;
+    const index = (l: typeof layers, name: string) => l.names.indexOf(l.layerOf.get(name)!);
+    expect(index(layers, "a")).toBeGreaterThan(index(layers, "c"));
+    const without = { ...config, module: { m: { source: "./m" } } };
+    const unordered = localLayers(without, LAYERED)!;
+    expect(unordered.layerOf.get("a")).toBe(unordered.layerOf.get("c"));
+  });
+
   it("keeps few locals flat, and locals in a cycle (Terraform's error to report)", () => {
     expect(Object.keys(configuration().locals).length).toBeLessThan(MIN_LAYERED_LOCALS);
     expect(localLayers(configuration())).toBeUndefined();
