@@ -44,7 +44,7 @@ export class DevcontainerLocalEnv extends Construct {
     const values = locals.add(
       "localenv_defaults",
       hcl`{ HOME = ${props.homeDir}, USER = ${props.remoteUser}, LOGNAME = ${props.remoteUser} }`,
-      "The Dev Containers tools give ${localEnv:HOME}, USER and LOGNAME from the host: these stand in.",
+      "The Dev Containers tools take ${localEnv:HOME}, USER, LOGNAME from the host: these stand in.",
     );
     this.values = values.asString;
     this.text = locals.add(

@@ -398,7 +398,7 @@ export class DevcontainerSizing extends Construct {
     const k8sSet = locals.add(
       "k8s_resources_set",
       hcl`length(${any(requests)}) + length(${any(limits)}) > 0`,
-      "Any valid request or limit makes customizations.kubernetes the source: hostRequirements yields.",
+      "Any valid request or limit makes customizations.kubernetes win over hostRequirements.",
     );
     return {
       requests,
@@ -503,7 +503,7 @@ export class DevcontainerSizing extends Construct {
         : ${any(cpuCapped)} ? tostring(${props.maxCpu})
         : ${any(k8sSet)} ? ${any(requests)}["cpu"]
         : tostring(${num(requiredCpu)})`,
-      "Without a reservation 250m, lowered to a smaller limit: the API server refuses request > limit.",
+      "Without a reservation 250m, lowered to a smaller limit: the API refuses request > limit.",
     );
     const cpuRequestAmount = locals.add(
       "cpu_request_amount",
@@ -552,7 +552,7 @@ export class DevcontainerSizing extends Construct {
         : ${any(memoryCapped)} ? (${any(k8sSet)} ? format("%sGi", tostring(${props.maxMemory})) : tostring(floor(${props.maxMemory} * ${GIB})))
         : ${any(k8sSet)} ? ${any(requests)}["memory"]
         : tostring(floor(${num(requiredMemory)}))`,
-      "Without a reservation 512Mi, lowered to a smaller limit: the API server refuses request > limit.",
+      "Without a reservation 512Mi, lowered to a smaller limit: the API refuses request > limit.",
     );
     const memoryRequestAmount = locals.add(
       "memory_request_amount",
@@ -631,7 +631,7 @@ export class DevcontainerSizing extends Construct {
       hcl`${any(diskCapped)} ? format("%sGi", tostring(max(tonumber(${props.diskSize}), ${maxDisk})))
         : ${any(diskRaised)} ? (${str(storage)} != null ? ${str(storage)} : tostring(floor(${num(hrStorage)})))
         : format("%sGi", tostring(${props.diskSize}))`,
-      "The repository may raise the disk within max_disk, never lower it: the parameter is the user's.",
+      "The repository may raise the disk within max_disk, never lower the user's parameter.",
     );
     const storageWarnings = locals.add(
       "storage_warnings",

@@ -386,7 +386,7 @@ export class DevcontainerSource extends Construct {
     const forwardPorts = local(
       "forward_ports_read",
       hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
-      "Each entry costs every plan and apply (~1 s per 1,000); no workspace has over 100 apps to fill.",
+      "Each entry costs every plan and apply (~1 s per 1,000); no workspace fills 100 apps.",
     ).asList;
     // What is decided per entry is a list beside forward_ports_read, by index: the apps and
     // each warning read it there instead of deciding again.

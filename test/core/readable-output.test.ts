@@ -34,8 +34,8 @@ const ALLOWED_REPEATS: Readonly<Record<string, string>> = {
   '"coder-identity-${data.coder_workspace.me.id}"': "a selector's label value",
 };
 
-/** A why is one line of locals.tf: `  # ` and the text within 100 columns. */
-const MAX_WHY_LENGTH = 96;
+/** A why is one line of locals.tf: `    # ` (a layer's member) and the text within 100 columns. */
+const MAX_WHY_LENGTH = 94;
 /** A local whose expression (Terraform JSON) is longer than this carries a why... */
 const LONG_EXPRESSION = 300;
 /** ...unless it is a list of warnings: each warning's text says why. */
