@@ -8,6 +8,13 @@ import { SCRIPTS_DIR } from "./helpers";
 
 /** seed-home's inputs come from the init container's env, named by the spec (§9). */
 const SPEC_NAMED_INPUTS = ["HOME_DIR", "VOLUME_DIRS", "MOUNT_POINT_DIRS", "SEED_DATA_DIR"];
+/**
+ * Inputs whose names the agent's runtime bytes fix (they predate the file): the variables
+ * metadata script reads the `names` line the template writes, and the agent's environment.
+ */
+const OTHER_INPUTS: Readonly<Record<string, readonly string[]>> = {
+  "variables-metadata.sh": ["names", "DEVCONTAINER_LOCALENV_"],
+};
 
 const scripts = readdirSync(SCRIPTS_DIR).filter((name) => name.endsWith(".sh"));
 
@@ -31,6 +38,8 @@ describe("script contract", () => {
     const read = new Set(code.match(/\bDC_[A-Z0-9_]+\b/g) ?? []);
     for (const input of SPEC_NAMED_INPUTS)
       if (new RegExp(`\\$\\{?${input}\\b`).test(code)) read.add(input);
+    for (const input of OTHER_INPUTS[name] ?? [])
+      if (new RegExp(`\\$\\{?${input}`).test(code)) read.add(input);
     expect(read.size).toBeGreaterThan(0);
     const undocumented = [...read].filter((input) => !header.includes(input));
     expect(undocumented).toEqual([]);
