@@ -4,40 +4,17 @@
  * of its own, previews it with the shared session (the run's synthesized template, one apply
  * per first start) and checks the text report and `--json`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { PreviewSession } from "../../../app/preview/preview-session";
-import {
-  pair,
-  previewBoth,
-  previewWith,
-  section,
-  startSession,
-  writeRepository,
-} from "./report-text";
+import { pair, previewBoth, previewWith, section, repositoriesFixture } from "./report-text";
 
 jest.setTimeout(60000);
 
-let session: PreviewSession;
-let root: string;
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "preview-tools-"));
-  session = await startSession();
-});
-afterAll(async () => {
-  await session?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const fixture = repositoriesFixture("preview-tools-");
+const { repository } = fixture;
 
-/** A repository folder `name` with `files` (path → JSON value or text). */
-const repository = (name: string, files: Record<string, unknown>) =>
-  writeRepository(root, name, files);
-
-const preview = (...argv: string[]) => previewWith(session, argv);
+const preview = (...argv: string[]) => previewWith(fixture.session, argv);
 
 /** Text and JSON of one preview, both required to succeed. */
-const both = (...argv: string[]) => previewBoth(session, argv);
+const both = (...argv: string[]) => previewBoth(fixture.session, argv);
 
 const IMAGE = "mcr.microsoft.com/devcontainers/base:bookworm";
 

@@ -4,49 +4,27 @@
  * the shared session (on the run's synthesized template; one apply per first start) and
  * checks what is printed, in the tables and in `--json`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   deriveMetadata,
   withOldVscodeProperties,
 } from "../../../app/preview/devcontainer-metadata";
-import type { PreviewSession } from "../../../app/preview/preview-session";
-import {
-  pair,
-  previewBoth,
-  previewWith,
-  section,
-  startSession,
-  writeRepository,
-} from "./report-text";
+import { pair, previewBoth, previewWith, section, repositoriesFixture } from "./report-text";
 
 jest.setTimeout(60000);
 
-let session: PreviewSession;
-let root: string;
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "preview-repos-"));
-  session = await startSession();
-});
-afterAll(async () => {
-  await session?.close();
-  rmSync(root, { recursive: true, force: true });
-});
-
-/** A repository folder `name` with `files` (path → JSON value or text). */
-const repository = (name: string, files: Record<string, unknown>) =>
-  writeRepository(root, name, files);
+const fixture = repositoriesFixture("preview-repos-");
+const { repository } = fixture;
 
 /** A repository whose .devcontainer/devcontainer.json is `config`. */
 function repoWith(name: string, config: Record<string, unknown>): string {
   return repository(name, { ".devcontainer/devcontainer.json": config });
 }
 
-const preview = (...argv: string[]) => previewWith(session, argv);
+const preview = (...argv: string[]) => previewWith(fixture.session, argv);
 
 /** Text and JSON of one preview, both required to succeed. */
-const both = (...argv: string[]) => previewBoth(session, argv);
+const both = (...argv: string[]) => previewBoth(fixture.session, argv);
 
 const IMAGE = "mcr.microsoft.com/devcontainers/base:bookworm";
 
@@ -94,7 +72,7 @@ describe("wrong today", () => {
     expect(report.extensions).toEqual(extensions);
 
     // What the workspace's extension script gets, as planned by Terraform.
-    const plan = await session.firstStart(
+    const plan = await fixture.session.firstStart(
       deriveMetadata(config).values,
       // preview's own inputs, so that within a jest run this reads the preview's apply
       {

@@ -2,7 +2,8 @@
  * Helpers for the preview tests: open a session, run a preview with it and read the text
  * report's sections and rows.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PreviewSession } from "../../../app/preview/preview-session";
 import { runPreview } from "../../../scripts/commands/run-preview";
@@ -65,6 +66,37 @@ export function writeRepository(
     writeFileSync(join(dir, path), text);
   }
   return dir;
+}
+
+/** What {@link repositoriesFixture} gives a test file once its `beforeAll` has run. */
+export interface RepositoriesFixture {
+  readonly session: PreviewSession;
+  /** A repository folder `name` with `files` (path → JSON value or text) in the fixture's temp folder. */
+  repository(name: string, files: Record<string, unknown>): string;
+}
+
+/**
+ * One session and one temp folder of repositories for a test file: opened before its tests,
+ * closed and removed after them. `prefix` names the temp folder.
+ */
+export function repositoriesFixture(prefix: string): RepositoriesFixture {
+  let session: PreviewSession | undefined;
+  let root = "";
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), prefix));
+    session = await startSession();
+  });
+  afterAll(async () => {
+    await session?.close();
+    if (root !== "") rmSync(root, { recursive: true, force: true });
+  });
+  return {
+    get session() {
+      if (session === undefined) throw new Error("the preview session is opened in beforeAll");
+      return session;
+    },
+    repository: (name, files) => writeRepository(root, name, files),
+  };
 }
 
 /** Text and JSON of one preview, both required to succeed. */
