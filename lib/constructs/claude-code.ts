@@ -9,15 +9,15 @@
  *   Claude Code at `<access URL>/api/v2/aibridge/anthropic` with the owner's own session
  *   token; the deployment holds the provider keys, and usage is the user's.
  * - `user_secret`: with the user's own Anthropic API key, a Coder user secret that sets
- *   `ANTHROPIC_API_KEY` (`coder secret create … --env ANTHROPIC_API_KEY`). The template only
- *   declares the requirement (`data.coder_secret`); Coder injects the user's value into the
- *   workspace, and a start without it fails naming the secret.
+ *   `ANTHROPIC_API_KEY` (`coder secret create … --env ANTHROPIC_API_KEY`). The agent puts it
+ *   into every terminal and app it starts; the template never declares or reads it (coder
+ *   provider 2.18.0 removed `data.coder_secret`), and the app says how to create the secret
+ *   when it is not there. No template-wide key exists in either mode.
  *
  * Everything is counted by the start count it is given (the template passes the claimed one:
  * an unclaimed prebuild belongs to Coder's `prebuilds` user, whose token must not sign in).
  */
 import { Construct, Token, type IResolvable } from "../core/cdk";
-import { DataCoderSecret } from "../../.gen/providers/coder/data-coder-secret";
 import { shellQuote } from "../core/embedded-script";
 import { hcl } from "../core/hcl";
 import { TemplateVariable } from "../core/template-variable";
@@ -74,10 +74,15 @@ export interface ClaudeCodeProps {
   readonly workdir: string;
 }
 
-/** `module.<id>` (claude-code), `data.coder_secret.anthropic_api_key` and `coder_app.<id>`. */
+/** What the app prints, in `user_secret` mode, when the user's secret is not in its environment. */
+export const MISSING_API_KEY_HINT =
+  `Claude Code signs in with your own Anthropic API key here: create a Coder user secret that sets ` +
+  `${ANTHROPIC_API_KEY_ENV} (coder secret create anthropic-api-key --env ${ANTHROPIC_API_KEY_ENV}, ` +
+  `or Secrets in your account settings), then restart the workspace.`;
+
+/** `module.<id>` (claude-code) and `coder_app.<id>`. */
 export class ClaudeCode extends Construct {
   public readonly agentModule: RegistryModule;
-  public readonly apiKeySecret: DataCoderSecret;
   public readonly app: WorkspaceApp;
 
   constructor(scope: Construct, id: string, props: ClaudeCodeProps) {
@@ -97,19 +102,15 @@ export class ClaudeCode extends Construct {
         enable_ai_gateway: gateway,
       },
     });
-    this.apiKeySecret = new DataCoderSecret(this, "anthropic_api_key", {
-      count: Token.asNumber(hcl`${props.auth} == "user_secret" ? ${count} : 0`),
-      env: ANTHROPIC_API_KEY_ENV,
-      helpMessage:
-        `Claude Code in this workspace signs in with your own Anthropic API key: create a user secret ` +
-        `that sets ${ANTHROPIC_API_KEY_ENV} (coder secret create anthropic-api-key --env ${ANTHROPIC_API_KEY_ENV}), then start again.`,
-    });
+    // The hint names the variable only: the app's command never reads or prints its value.
+    const keyCheck = `[ -n "\${${ANTHROPIC_API_KEY_ENV}:-}" ] || echo ${shellQuote(MISSING_API_KEY_HINT)}; `;
+    const command = `cd ${shellQuote(props.workdir)} && claude`;
     this.app = new WorkspaceApp(this, id, {
       agent: props.agent,
       slug: "claude-code",
       displayName: "Claude Code",
       icon: "/icon/claude.svg",
-      command: `cd ${shellQuote(props.workdir)} && claude`,
+      command: Token.asString(hcl`${props.auth} == "user_secret" ? ${keyCheck + command} : ${command}`),
       openIn: "slim-window",
       count,
     });

@@ -20,6 +20,10 @@ export interface ProviderTypeFeature {
   readonly type: string;
   readonly since: string;
   readonly source: string;
+  /** The release that removed it, where one did: the type exists in `since` ≤ v < `until`. */
+  readonly until?: string;
+  /** Where the removal is recorded, with `until`. */
+  readonly removedSource?: string;
   /**
    * Names (the last segment of a path) of the arguments, blocks and attributes used here that
    * the type already had at `since`. A used name in neither this list nor an attribute row is
@@ -306,6 +310,11 @@ export const PROVIDER_TYPES: readonly ProviderTypeFeature[] = [
       "74193bc",
       "feat: add coder_secret data source for user secrets (#501, af77cd5)",
     ),
+    // No template may use it again: a use fails synth (assertAvailableInNewest).
+    until: "2.18.0",
+    removedSource:
+      `${CODER} v2.18.0 (May 2026): revert PR #512 removes coder_secret; coder/coder #25512 removed ` +
+      "the provisioner side, #25590 bumped to 2.18.0 for the removal (real-world-facts.md §8)",
     known: ["env", "file", "help_message", "value"],
   },
   {
@@ -578,6 +587,38 @@ export const PROVIDER_UPPER_BOUNDS: Readonly<Record<string, string | undefined>>
 /** The oldest version any template may declare for a provider (its first release here). */
 const FLOOR: Readonly<Record<string, string>> = { coder: "2.0.1", kubernetes: "2.7.0" };
 
+/** A release whose `terraform providers schema -json` document is in schemas/. */
+export interface VendoredRelease {
+  readonly provider: string;
+  readonly version: string;
+  /** The document's path from the project root. */
+  readonly file: string;
+}
+
+/**
+ * Oldest first per provider. The newest of each is the one the bindings are generated from
+ * and the plan harness serves by default (schemas/*.schema.json).
+ */
+export const VENDORED_RELEASES: readonly VendoredRelease[] = [
+  { provider: "coder", version: "2.17.0", file: "schemas/releases/coder-2.17.0.schema.json" },
+  { provider: "coder", version: "2.19.0", file: "schemas/coder.schema.json" },
+  { provider: "kubernetes", version: "2.38.0", file: "schemas/kubernetes.schema.json" },
+];
+
+/** `provider_schemas` keys of the providers the feature table covers. */
+export const PROVIDER_ADDRESSES: Readonly<Record<string, string>> = {
+  coder: "registry.terraform.io/coder/coder",
+  kubernetes: "registry.terraform.io/hashicorp/kubernetes",
+};
+
+/** The newest release the project knows of `provider` (its newest vendored schema). */
+export function newestRelease(provider: string): string {
+  const releases = VENDORED_RELEASES.filter((r) => r.provider === provider);
+  const newest = releases[releases.length - 1];
+  if (!newest) throw new Error(`no vendored schema of provider "${provider}"`);
+  return newest.version;
+}
+
 /** Compares dotted versions numerically. */
 export function compareVersions(a: string, b: string): number {
   const pa = a.split(".").map(Number);
@@ -652,8 +693,40 @@ export function providerLowerBound(provider: string, tf: Record<string, unknown>
   return maxVersion(versions);
 }
 
+/**
+ * Fails on a use of a feature the newest known release no longer has: a template's bound is
+ * open upwards to the next major version, so operators resolve the newest release, and a
+ * type that a minor release removed fails every workspace build there ("provider does not
+ * support data source"). The message names the feature, the releases that had it and the
+ * newest release.
+ */
+export function assertAvailableInNewest(provider: string, tf: Record<string, unknown>): void {
+  const newest = VENDORED_RELEASES.some((r) => r.provider === provider)
+    ? newestRelease(provider)
+    : undefined;
+  if (newest === undefined) return;
+  const removed = new Set<string>();
+  for (const use of providerUses(tf)) {
+    if (use.provider !== provider) continue;
+    const type = featuresOf(use).type;
+    if (type?.until !== undefined && compareVersions(type.until, newest) <= 0) {
+      removed.add(
+        `${type.type} exists only in ${provider} ${type.since} up to ${type.until} (removed in ${type.until}: ${type.removedSource ?? "see the feature table"})`,
+      );
+    }
+  }
+  if (removed.size > 0) {
+    const lower = providerLowerBound(provider, tf);
+    throw new Error(
+      `uses what the newest ${provider} provider release (${newest}) no longer has, ` +
+        `though its bound >= ${lower} admits that release: ${[...removed].join("; ")}`,
+    );
+  }
+}
+
 /** `required_providers` constraints for the providers the table covers. */
 export function computedVersionConstraint(provider: string, tf: Record<string, unknown>): string {
+  assertAvailableInNewest(provider, tf);
   const upper = PROVIDER_UPPER_BOUNDS[provider];
   return `>= ${providerLowerBound(provider, tf)}${upper ? `, ${upper}` : ""}`;
 }

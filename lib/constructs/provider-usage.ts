@@ -131,8 +131,11 @@ export function providerUses(tf: Record<string, unknown>): ProviderUse[] {
       const provider = providerOf(type);
       const schema = provider ? providerSchema(provider) : undefined;
       const block = schema?.[kind === "data" ? "dataSources" : "resources"][type];
-      if (!provider || !block || !isRecord(blocks)) continue;
+      if (!provider || !isRecord(blocks)) continue;
+      // A type the newest schema lacks (removed, or never there) is still a use: the feature
+      // table then says which releases have it, or that none does.
       add({ provider, type: prefix + type });
+      if (!block) continue;
       const paths = new Set<string>();
       for (const body of Object.values(blocks)) walk(body, block, "", paths);
       for (const path of paths) add({ provider, type: prefix + type, path });

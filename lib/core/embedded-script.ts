@@ -38,20 +38,26 @@ export interface ShellAssignment {
  *   apply-time values interpolated as safely quoted words or base64, never spliced
  *   into code unescaped.
  *
- * The planned value is the whole script: `#!` line, assignments, then the rest of the file.
+ * The planned value is the whole script: `#!` line, assignments, the bodies of the
+ * `preludes` (shipped scripts, by path from the project root), then the rest of the file.
  * The script reads its inputs as plain shell variables, as its header documents.
  */
 export function embeddedScript(
   scope: IConstruct,
   relPath: string,
   assignments: readonly ShellAssignment[] = [],
+  preludes: readonly string[] = [],
 ): string {
   const text = readProjectFile(relPath);
   const file = ShippedFile.of(scope, {
     source: relPath,
     path: `scripts/${path.posix.basename(relPath)}`,
   });
-  const lines = assignments.map((a) => `${assignmentLine(a)}\n`).join("");
+  // A prelude is another shipped script's body ({@link shippedScriptBody}) that runs first,
+  // after the assignments: one file serves several scripts.
+  const lines =
+    assignments.map((a) => `${assignmentLine(a)}\n`).join("") +
+    preludes.map((prelude) => `${Token.asString(shippedScriptBody(scope, prelude))}\n`).join("");
   const newline = text.indexOf("\n");
   if (text.startsWith("#!") && newline >= 0) {
     const shebang = text.slice(0, newline + 1);

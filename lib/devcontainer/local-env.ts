@@ -14,6 +14,9 @@ import { Construct } from "../core/cdk";
 import { hcl, type HclValue } from "../core/hcl";
 import { NamedLocals } from "../core/named-locals";
 
+/** localEnv names every host has that the workspace user's own identity stands in for. */
+export const HOST_LOCALENV_DEFAULTS: readonly string[] = ["HOME", "USER", "LOGNAME"];
+
 /** localEnv names the pod's wrapper fills in from the container itself (its PATH, the login shell). */
 export const CONTAINER_LOCALENV_DEFAULTS: readonly string[] = ["PATH", "SHELL"];
 

@@ -1,6 +1,6 @@
 import { Construct, Token, type IResolvable } from "../core/cdk";
 import { Script } from "../../.gen/providers/coder/script";
-import { embeddedScript } from "../core/embedded-script";
+import { embeddedScript, type ShellAssignment } from "../core/embedded-script";
 import { hcl } from "../core/hcl";
 import type { DevcontainerWaitFor } from "./wait-for";
 
@@ -35,6 +35,12 @@ export const BACKGROUND_STATE_METADATA_SCRIPT = `cat ${BACKGROUND_STATE_FILE} 2>
 /** Where the scripts live, from the project root. */
 export const SCRIPTS_DIR = "templates/devcontainer/scripts";
 
+/**
+ * The prelude of every script that runs a hook: it takes `${localEnv:NAME}` from the user's
+ * own Coder secrets (DevcontainerUserSecrets).
+ */
+export const LOCALENV_SECRETS_SCRIPT = `${SCRIPTS_DIR}/local-env-secrets.sh`;
+
 export interface DevcontainerScriptsProps {
   /**
    * 1 while starting, 0 when stopping (the scripts exist only with the pod), and 0 while the
@@ -64,6 +70,11 @@ export interface DevcontainerScriptsProps {
   readonly vscodeSettings: string;
   /** `var.vscode_extension`: the project's own extension (ID or VSIX URL), or "". */
   readonly ownExtension: string;
+  /**
+   * The repository's `${localEnv:NAME}` names a user's Coder secret may give, space-separated
+   * shell names ({@link DevcontainerUserSecrets.secretNames}). @default "" (none)
+   */
+  readonly localEnvSecretNames?: string;
   /**
    * Seconds the login-blocking lifecycle script may run before the agent ends it (and the
    * user can log in); 0 is no limit. @default 0
@@ -101,6 +112,10 @@ export class DevcontainerScripts extends Construct {
     const background = (name: string) =>
       Token.asString(hcl`${props.waitFor.blocksLogin(name)} ? "" : ${hook(name)}`);
     const common = { agentId: props.agentId, count: props.startCount, runOnStart: true };
+    // Every script that runs a hook first takes the user's secrets for ${localEnv:NAME}.
+    const secrets = { name: "DC_LOCALENV_SECRET_NAMES", value: props.localEnvSecretNames ?? "" };
+    const hookScript = (file: string, inputs: readonly ShellAssignment[]) =>
+      embeddedScript(this, `${SCRIPTS_DIR}/${file}`, [...inputs, secrets], [LOCALENV_SECRETS_SCRIPT]);
 
     this.lifecycle = new Script(this, "devcontainer_lifecycle", {
       ...common,
@@ -108,7 +123,7 @@ export class DevcontainerScripts extends Construct {
       icon: "/icon/docker.svg",
       startBlocksLogin: true,
       timeout: props.lifecycleTimeoutSeconds,
-      script: embeddedScript(this, `${SCRIPTS_DIR}/lifecycle.sh`, [
+      script: hookScript("lifecycle.sh", [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
         { name: "DC_REPOSITORY_FOLDER", value: props.repositoryFolder ?? props.workspaceFolder },
         { name: "DC_REPOSITORY", value: props.repository },
@@ -126,7 +141,7 @@ export class DevcontainerScripts extends Construct {
       displayName: "Dev Container lifecycle after login",
       icon: "/icon/docker.svg",
       startBlocksLogin: false,
-      script: embeddedScript(this, `${SCRIPTS_DIR}/after-lifecycle.sh`, [
+      script: hookScript("after-lifecycle.sh", [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
         { name: "DC_LOG_NAME", value: "devcontainer-lifecycle-after-login" },
         { name: "DC_STATE_FILE", value: BACKGROUND_STATE_FILE },
@@ -142,7 +157,7 @@ export class DevcontainerScripts extends Construct {
       displayName: "Dev Container postAttachCommand",
       icon: "/icon/docker.svg",
       startBlocksLogin: props.waitFor.blocksLogin("postAttachCommand"),
-      script: embeddedScript(this, `${SCRIPTS_DIR}/after-lifecycle.sh`, [
+      script: hookScript("after-lifecycle.sh", [
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
         { name: "DC_LOG_NAME", value: "devcontainer-post-attach" },
         {

@@ -102,7 +102,7 @@ export class DevcontainerTemplateVariables extends Construct {
   public readonly gitCredentialsHosts: TerraformVariable;
   /** `external_auth_host` (string, ""): the host of the external auth provider; its token goes there only. */
   public readonly externalAuthHost: TerraformVariable;
-  /** `user_secrets` (list(string), []): Coder user secrets (by env name) read for `${localEnv:…}`. */
+  /** `user_secrets` (list(string), []): names users keep as Coder secrets for `${localEnv:…}`. */
   public readonly userSecrets: TerraformVariable;
 
   // long: one declaration per template variable, in the order cdk.tf.json lists them
@@ -257,9 +257,9 @@ export class DevcontainerTemplateVariables extends Construct {
       default: [],
       nullable: false,
       description:
-        "Names of Coder user secrets (their environment variable, e.g. NPM_TOKEN) that give the " +
-        "localEnv:NAME references in devcontainer.json their value, before the Dev Container variables parameter. Coder requires " +
-        "each one: a user without it cannot start a workspace (coder provider 2.16+).",
+        "Names (e.g. NPM_TOKEN) your users keep as their own Coder user secrets for localEnv:NAME " +
+        "in devcontainer.json: the build log does not call them missing. Every user secret with an " +
+        "environment target gives localEnv its value at run time, listed here or not.",
     });
   }
 }

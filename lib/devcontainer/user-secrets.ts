@@ -1,7 +1,25 @@
-import { Construct, Token, type IResolvable, type TerraformVariable } from "../core/cdk";
-import { DataCoderSecret } from "../../.gen/providers/coder/data-coder-secret";
-import { hcl } from "../core/hcl";
+/**
+ * The user's own Coder secrets as `${localEnv:NAME}` values (run time).
+ *
+ * The Dev Containers tools read `localEnv` from the environment of the user's own machine;
+ * a workspace's stand-in for that environment is the user's Coder secrets. Each user defines
+ * theirs (`coder secret create <name> --env NAME`, or the account's Secrets page), and the
+ * agent puts every environment-variable secret into each script, terminal and app it starts.
+ * No template declares or reads them (coder provider 2.18.0 removed `data.coder_secret`, and
+ * Coder no longer sends secret values to builds), so the value is taken where it arrives: the
+ * lifecycle scripts (local-env-secrets.sh) set `DEVCONTAINER_LOCALENV_NAME` from a non-empty
+ * `NAME` before they run a hook. The order is the user's secret, then the "Dev Container
+ * variables" line, then the default (DevcontainerLocalEnv).
+ *
+ * The plan cannot see a user's secrets: `user_secrets` lists the names the operator expects
+ * users to keep as secrets, which the build log then does not call missing; the "Dev Container
+ * variables" metadata item says at run time which names are still unset and how to set each.
+ */
+import { Construct, type TerraformVariable } from "../core/cdk";
+import { hcl, type HclValue } from "../core/hcl";
+import { NamedLocals } from "../core/named-locals";
 import { type Rule } from "../core/validate";
+import { CONTAINER_LOCALENV_DEFAULTS, HOST_LOCALENV_DEFAULTS } from "./local-env";
 import { VARIABLE_NAME_PATTERN } from "./warnings";
 
 /** A list of names a user secret can be matched by (Coder's and POSIX's environment names). */
@@ -16,52 +34,46 @@ export const USER_SECRET_NAMES: Rule = {
     hcl`alltrue([for name in ${ref} : can(regex(${VARIABLE_NAME_PATTERN}, name))]) && length(distinct(${ref})) == length(${ref})`,
 };
 
-/** The help Coder shows for a user secret the template reads (`%s` is its name). */
-export const USER_SECRET_HELP =
-  "This template reads your Coder user secret with environment variable %s for " +
-  '${localEnv:%s} in devcontainer.json (it wins over a line of the "Dev Container ' +
-  'variables" setting). Create it with: coder secret create <name> --env %s';
+/**
+ * localEnv names a secret never gives: the agent's own HOME, USER, LOGNAME, PATH and SHELL
+ * are the container's, and would always win over the user's line.
+ */
+export const NOT_FROM_SECRETS: readonly string[] = [
+  ...HOST_LOCALENV_DEFAULTS,
+  ...CONTAINER_LOCALENV_DEFAULTS,
+];
 
 export interface DevcontainerUserSecretsProps {
-  /** `user_secrets` (list(string)): the names the template reads. */
-  readonly names: TerraformVariable;
-  /**
-   * `data.coder_workspace.me.is_prebuild`: a prebuild has no user and so no secrets; Coder
-   * would fail its start for each one missing. The claim's build reads them.
-   */
-  readonly isPrebuild: boolean | IResolvable;
+  /** `user_secrets` (list(string)): the names users are expected to keep as secrets. */
+  readonly expected: TerraformVariable;
+  /** The data source's `variables` list (`kind`, `name`, `default`, `used_in`); null is none. */
+  readonly variables: HclValue;
 }
 
-/**
- * The user's own secrets for `${localEnv:NAME}` (`data.coder_secret.user`, one per name the
- * operator lists in `user_secrets`; coder provider 2.16 and later): a value a user keeps in
- * Coder rather than in a parameter, which anyone who can see the workspace can read.
- *
- * Coder treats each as a requirement: the create-workspace page lists it with its help, and
- * a start build of a user who has none by that name fails with that help (the provider's
- * "Missing required secret"); stop and delete builds read "" and go on. So the operator lists
- * only the names this template's users are expected to keep. The values go to the workspace's
- * Secret (DevcontainerVariablesSecret), never to the pod spec. A value with a line break cannot
- * be one `NAME=value` line and is not used; nothing names it in the build log, since even which
- * secret holds a line break would be derived from its value: the workspace's "Dev Container
- * variables" item shows the variable unset.
- */
+/** Local `localenv_secret_names`: the words of `DC_LOCALENV_SECRET_NAMES`. */
 export class DevcontainerUserSecrets extends Construct {
-  public readonly secrets: DataCoderSecret;
-  /** name → value (sensitive) of the secrets read; values are "" outside a start build. */
-  public readonly values: IResolvable;
-  /** The names read (not sensitive): none in a prebuild. */
-  public readonly names: IResolvable;
+  /** The names the build log never calls missing (`var.user_secrets`). */
+  public readonly expectedNames: HclValue;
+  /**
+   * The repository's `${localEnv:NAME}` names a secret may give, space-separated: each matches
+   * VARIABLE_NAME_PATTERN, so the scripts can expand them in eval; none of NOT_FROM_SECRETS.
+   */
+  public readonly secretNames: string;
 
   constructor(scope: Construct, id: string, props: DevcontainerUserSecretsProps) {
     super(scope, id);
-    this.names = hcl`${props.isPrebuild} ? [] : ${props.names.listValue}`;
-    this.secrets = new DataCoderSecret(this, "user", {
-      env: "${each.key}",
-      helpMessage: Token.asString(hcl`format(${USER_SECRET_HELP}, each.key, each.key, each.key)`),
-    });
-    this.secrets.addOverride("for_each", hcl`toset(${this.names})`);
-    const all = this.secrets.fqn;
-    this.values = hcl`{ for name, secret in ${all} : name => secret.value }`;
+    this.expectedNames = props.expected.listValue;
+    const locals = new NamedLocals(this, "");
+    const variables = hcl`try(concat(${props.variables}, []), [])`;
+    // The names are unmarked one by one (the data source marks its values sensitive) and a
+    // name twice is harmless in the scripts' loop, so no distinct() over every pair.
+    this.secretNames = locals.add(
+      "localenv_secret_names",
+      hcl`join(" ", [for variable in try(nonsensitive(${variables}), ${variables}) :
+        tostring(try(nonsensitive(variable.name), variable.name))
+        if try(variable.kind == "localEnv" && can(regex(${VARIABLE_NAME_PATTERN}, variable.name))
+        && !contains(${NOT_FROM_SECRETS}, variable.name), false)])`,
+      "Names only, each a shell name: the lifecycle scripts take each from the user's secrets.",
+    ).asString;
   }
 }

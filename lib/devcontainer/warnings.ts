@@ -28,9 +28,11 @@ export const WARNINGS_HEADING =
 
 /** The build-log message for missing variables; `%s` is the comma-joined names. */
 export const VARIABLES_MESSAGE =
-  "Dev Container variables missing: %s. The repository's devcontainer.json uses them as " +
-  "${localEnv:NAME}: add one NAME=value line for each to the workspace's " +
-  '"Dev Container variables" setting, then restart the workspace.';
+  "Dev Container variables not set here: %s. The repository's devcontainer.json uses them as " +
+  "${localEnv:NAME}. A secret value belongs in your own Coder user secret (coder secret create " +
+  "<name> --env NAME, or Secrets in your account settings), which the workspace uses at start " +
+  'and this check cannot see; any other value is a NAME=value line in the workspace\'s "Dev ' +
+  'Container variables" setting. Then restart the workspace.';
 
 /** A variable name that can be an environment variable (and is safe in the metadata script). */
 export const VARIABLE_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
@@ -61,8 +63,8 @@ export interface DevcontainerWarningsProps {
   /** The "Dev Container variables" parameter text (`NAME=value` lines). */
   readonly variablesText: HclValue;
   /**
-   * Names whose values come from elsewhere (the user's Coder secrets, which Coder requires at
-   * start): never missing. @default []
+   * Names whose values the operator expects from elsewhere (the users' own Coder secrets,
+   * which a plan cannot see): never called missing. @default []
    */
   readonly providedVariables?: HclValue;
   /**

@@ -145,9 +145,11 @@ export class DevcontainerTemplate extends TemplateStack {
       homeDir: user.homeDir,
       remoteUser: user.remoteUser,
     });
+    // The user's own Coder secrets give ${localEnv:NAME} first, at run time (the agent hands
+    // them to the lifecycle scripts); the template never reads their values.
     const userSecrets = new DevcontainerUserSecrets(this, "user_secrets", {
-      names: vars.userSecrets,
-      isPrebuild: ws.workspace.isPrebuild,
+      expected: vars.userSecrets,
+      variables: source.variables.asList,
     });
     return {
       user,
@@ -229,7 +231,7 @@ export class DevcontainerTemplate extends TemplateStack {
       uidWarnings: user.warnings,
       variables: source.variables.asList,
       variablesText: params.devcontainerVariables.value,
-      providedVariables: mapping.userSecrets.names,
+      providedVariables: mapping.userSecrets.expectedNames,
       defaultedVariables: mapping.localEnv.names,
     });
   }
@@ -270,14 +272,13 @@ export class DevcontainerTemplate extends TemplateStack {
   /** The Secret with the Dev Container variables and the data volume. */
   private workspaceVolumes(
     { vars, ws, params }: TemplateInputs,
-    { sizing, userSecrets }: PodMapping,
+    { sizing }: PodMapping,
   ): WorkspaceVolumes {
     const variablesSecret = new DevcontainerVariablesSecret(this, "variables_secret", {
       name: `coder-${ws.id}-variables`,
       namespace: vars.namespace.stringValue,
       meta: workspaceObjectMeta(ws, "variables"),
       variablesText: params.devcontainerVariables.value,
-      userSecrets: userSecrets.values,
     });
 
     const data = new DataVolume(this, "data", {
@@ -293,7 +294,7 @@ export class DevcontainerTemplate extends TemplateStack {
   private scriptsAndApps(
     { vars, ws, params }: TemplateInputs,
     source: DevcontainerSource,
-    { folder, waitFor }: PodMapping,
+    { folder, waitFor, userSecrets }: PodMapping,
     agent: DevcontainerAgent,
   ): void {
     new DevcontainerScripts(this, "scripts", {
@@ -308,6 +309,7 @@ export class DevcontainerTemplate extends TemplateStack {
       commit: source.commit.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
       waitFor,
+      localEnvSecretNames: userSecrets.secretNames,
       vscodeExtensions: source.vscodeExtensions.asList,
       vscodeSettings: source.vscodeSettings.asString,
       ownExtension: vars.vscodeExtension.stringValue,

@@ -4,26 +4,39 @@
  * argument, block and read attribute, with the tag and commit as source) and from the pinned
  * modules' own requirements. A template planned with the oldest provider its bound admits has
  * everything it uses: each use is accounted for by the table, and no use or module needs a
- * newer release than the bound. The plan harness's mock works from the vendored (newest)
- * schemas, so it cannot show this; the table's versions do.
+ * newer release than the bound. test/templates/provider-releases.test.ts plans each template
+ * against schemas of both ends of its bounds, derived from these rows.
  */
 import { TEMPLATES } from "../../app/registry";
 import {
   compareVersions,
+  computedVersionConstraint,
   MODULE_REQUIREMENTS,
   PROVIDER_ATTRIBUTES,
   PROVIDER_TYPES,
   PROVIDER_UPPER_BOUNDS,
+  newestRelease,
   providerLowerBound,
+  VENDORED_RELEASES,
   unaccountedUses,
   versionOf,
 } from "../../lib/constructs/provider-features";
 import { moduleUses, providerSchema, providerUses } from "../../lib/constructs/provider-usage";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { App, TerraformDataSource } from "../../lib/core/cdk";
+import { coderProvider } from "../../lib/constructs/providers";
+import { TemplateStack } from "../../lib/constructs/template-stack";
+import { readProjectFile } from "../../lib/core/project-root";
 import { synthTemplate } from "../support/synth-template";
 
 type Config = Record<string, any>;
-/** The releases the vendored schemas were taken from (coder-and-cdktf-facts.md, docs/testing.md). */
-const VENDORED: Readonly<Record<string, string>> = { coder: "2.17.0", kubernetes: "2.38.0" };
+/** The newest vendored release of each provider (schemas/README.md). */
+const VENDORED: Readonly<Record<string, string>> = {
+  coder: newestRelease("coder"),
+  kubernetes: newestRelease("kubernetes"),
+};
 
 const lowerBound = (constraint: string) => /^>= (\d+\.\d+\.\d+)/.exec(constraint)?.[1];
 
@@ -102,9 +115,24 @@ describe("the table", () => {
   }
 
   it.each(PROVIDER_TYPES.map((t) => [t.type, t] as const))(
-    "%s: exists in the vendored schema, no later than its release, with a tag as source",
+    "%s: in the newest vendored schema unless removed, no later than its release, with a tag as source",
     (_, row) => {
-      expect(schemaAt(row.provider, row.type)).toBeDefined();
+      if (row.until === undefined) {
+        expect(schemaAt(row.provider, row.type)).toBeDefined();
+      } else {
+        // Removed: gone from the newest schema, there in the last vendored release before.
+        expect(schemaAt(row.provider, row.type)).toBeUndefined();
+        const before = VENDORED_RELEASES.filter(
+          (r) => r.provider === row.provider && compareVersions(r.version, row.until!) < 0,
+        ).pop()!;
+        const document = JSON.parse(readProjectFile(before.file));
+        const key = row.type.startsWith("data.") ? "data_source_schemas" : "resource_schemas";
+        const name = row.type.replace(/^data\./, "");
+        expect(
+          Object.values(document.provider_schemas as Record<string, any>)[0][key][name],
+        ).toBeDefined();
+        expect(row.removedSource).toContain(`v${row.until}`);
+      }
       expect(compareVersions(row.since, VENDORED[row.provider])).toBeLessThanOrEqual(0);
       expect(row.source).toContain(`v${row.since} (`);
     },
@@ -121,6 +149,31 @@ describe("the table", () => {
       expect(row.source).toContain(`v${row.since} (`);
     },
   );
+
+  it("fails a configuration that uses a type the newest release removed, naming it and the releases", () => {
+    const withSecret = { data: { coder_secret: { s: { env: "X", help_message: "h" } } } };
+    expect(() => computedVersionConstraint("coder", withSecret)).toThrow(
+      "uses what the newest coder provider release (2.19.0) no longer has, though its bound >= 2.16.0 " +
+        "admits that release: data.coder_secret exists only in coder 2.16.0 up to 2.18.0 (removed in 2.18.0: ",
+    );
+    expect(computedVersionConstraint("coder", { data: { coder_workspace: { me: {} } } })).toBe(
+      ">= 2.0.1",
+    );
+  });
+
+  it("fails synth of a template stack that declares data.coder_secret, naming the stack", () => {
+    const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), "removed-type-")) });
+    const stack = new TemplateStack(app, "t", {
+      sourceDir: "templates/kubernetes",
+      frontMatter: { displayName: "T", description: "d", icon: "/icon/k8s.png" },
+    });
+    coderProvider(stack);
+    new TerraformDataSource(stack, "secret", {
+      terraformResourceType: "coder_secret",
+      terraformGeneratorMetadata: { providerName: "coder" },
+    }).addOverride("env", "X");
+    expect(() => app.synth()).toThrow(/data\.coder_secret exists only in coder 2\.16\.0 up to 2\.18\.0/);
+  });
 
   it("has one requirement per pinned module release", () => {
     const keys = MODULE_REQUIREMENTS.map((r) => `${r.source}@${r.version}`);

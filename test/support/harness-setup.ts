@@ -4,9 +4,11 @@
  * planExpressions plans a stack as a template ships it: the shipped files and the HCL files.
  * Loaded lazily: test files that never synthesize do not pay for it. And it hands the harness
  * the worker's shared mock provider process (shared-mock-environment.ts), when the test file
- * runs in that environment.
+ * runs in that environment. With CODER_CDKTF_PROVIDER_RELEASE=oldest every plan is checked
+ * against the oldest provider releases its template's bounds admit (provider-releases.ts).
  */
 import { setStackFiles } from "@coder-cdktf/terraform-harness/src/plan-expressions";
+import { setSchemaFilesSelector } from "@coder-cdktf/terraform-harness/src/terraform-harness";
 import {
   SHARED_MOCK_GLOBAL,
   setSharedMockProvider,
@@ -23,3 +25,11 @@ setStackFiles(async (stack, dir) => {
 setSharedMockProvider(
   (globalThis as { [SHARED_MOCK_GLOBAL]?: SharedMockProvider })[SHARED_MOCK_GLOBAL],
 );
+
+if (process.env.CODER_CDKTF_PROVIDER_RELEASE === "oldest") {
+  setSchemaFilesSelector((dir) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const releases = require("./provider-releases") as typeof import("./provider-releases");
+    return releases.schemaFilesForDir(dir, "oldest");
+  });
+}

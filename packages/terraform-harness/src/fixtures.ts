@@ -83,12 +83,6 @@ export interface FixtureInputs {
   readonly parameters?: Readonly<Record<string, unknown>>;
   readonly workspace?: WorkspaceFixture;
   readonly owner?: FixtureValues;
-  /**
-   * The owner's Coder user secrets, by the environment variable they inject: what
-   * `data.coder_secret` with that `env` reads. A secret the template declares and the owner
-   * lacks fails a start build, as Coder's provider does ("Missing required secret"). @default none
-   */
-  readonly userSecrets?: Readonly<Record<string, string>>;
 }
 
 /** The fixtures file content for one harness call: the test's values before the defaults. */
@@ -103,9 +97,6 @@ export function buildFixtures(inputs: FixtureInputs): Fixtures {
   if (inputs.owner) add("coder_workspace_owner", inputs.owner);
   for (const [name, value] of Object.entries(inputs.parameters ?? {})) {
     add("coder_parameter", { match: { name }, values: { value: parameterValue(value) } });
-  }
-  for (const [env, value] of Object.entries(inputs.userSecrets ?? {})) {
-    add("coder_secret", { match: { env }, values: { value } });
   }
   add("coder_workspace", DEFAULT_WORKSPACE);
   add("coder_workspace_owner", DEFAULT_OWNER);

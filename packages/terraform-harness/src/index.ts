@@ -21,11 +21,14 @@ export {
 export {
   enforceKubernetesApi,
   stateOf,
+  setSchemaFilesSelector,
   TerraformHarness,
   type ApplyEvent,
   type ApplyResult,
   type DestroyResult,
   type PlanOptions,
+  type SchemaFilesSelector,
+  type SchemaOptions,
   type TerraformState,
   type ValidationResult,
 } from "./terraform-harness";

@@ -87,10 +87,19 @@ export class MockProviderProcess {
     this.updateRef();
   }
 
-  /** Opens provider servers that answer with the fixtures in `fixturesFile`. */
-  async open(fixturesFile: string): Promise<ProviderServerSet> {
+  /**
+   * Opens provider servers that answer with the fixtures in `fixturesFile`, serving the
+   * providers of `schemaFiles` (absolute paths of schema documents) instead of the default
+   * ones of the same address.
+   */
+  async open(fixturesFile: string, schemaFiles: readonly string[] = []): Promise<ProviderServerSet> {
     const id = String(++this.nextId);
-    const reply = await this.request(id, { op: "open", id, fixtures: fixturesFile });
+    const reply = await this.request(id, {
+      op: "open",
+      id,
+      fixtures: fixturesFile,
+      ...(schemaFiles.length > 0 ? { schemas: schemaFiles } : {}),
+    });
     if (!reply.reattach) throw new Error(`mock provider could not open servers: ${reply.error}`);
     return {
       reattach: JSON.stringify(reply.reattach),

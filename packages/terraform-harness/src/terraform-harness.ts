@@ -35,7 +35,7 @@ import { requireTerraform, runTerraform } from "./terraform-cli";
 import { prepareWorkdir } from "./template-workdir";
 
 /** Options of {@link TerraformHarness.plan} and {@link TerraformHarness.apply}. */
-export interface PlanOptions extends FixtureInputs {
+export interface PlanOptions extends FixtureInputs, SchemaOptions {
   /** Values for the configuration's variables. @default {} */
   readonly variables?: Readonly<Record<string, unknown>>;
   /** Plan on top of this state (from an earlier apply) instead of an empty one. @default none */
@@ -54,6 +54,31 @@ export interface PlanOptions extends FixtureInputs {
    * @default "enforce"
    */
   readonly kubernetesApi?: "enforce" | "report";
+}
+
+/** Which provider schemas a call is checked against. */
+export interface SchemaOptions {
+  /**
+   * Schema documents (`terraform providers schema -json`, absolute paths) whose providers
+   * replace the vendored ones of the same address for this call: a provider release other
+   * than the vendored newest, e.g. the oldest a template's bound admits.
+   * @default none (the vendored schemas)
+   */
+  readonly schemaFiles?: readonly string[];
+}
+
+/**
+ * Chooses the schema documents of a call that names none, from the directory it plans: a
+ * test runner sets one to run every plan against another provider release (the project's
+ * jest does for the oldest release each template's bound admits).
+ */
+export type SchemaFilesSelector = (dir: string) => readonly string[] | undefined;
+
+let schemaFilesSelector: SchemaFilesSelector | undefined;
+
+/** Sets (or, with undefined, clears) the {@link SchemaFilesSelector} of this process. */
+export function setSchemaFilesSelector(selector: SchemaFilesSelector | undefined): void {
+  schemaFilesSelector = selector;
 }
 
 /** A Terraform state file's JSON. */
@@ -138,8 +163,8 @@ export class TerraformHarness {
   }
 
   /** `terraform validate`: core checks of the configuration against the provider schemas. */
-  async validate(dir: string): Promise<ValidationResult> {
-    return this.inWorkdir(dir, {}, async (cwd, env) => {
+  async validate(dir: string, options: SchemaOptions = {}): Promise<ValidationResult> {
+    return this.inWorkdir(dir, options, async (cwd, env) => {
       const run = await runTerraform(["validate", "-json", "-no-color"], {
         cwd,
         env,
@@ -335,7 +360,8 @@ export class TerraformHarness {
       if (options.state) {
         writeFileSync(join(cwd, "terraform.tfstate"), JSON.stringify(stateOf(options.state)));
       }
-      const servers = await this.server.open(fixturesFile);
+      const schemaFiles = options.schemaFiles ?? schemaFilesSelector?.(dir) ?? [];
+      const servers = await this.server.open(fixturesFile, schemaFiles);
       try {
         const env = { TF_REATTACH_PROVIDERS: servers.reattach };
         if (workdir.hasModules) await this.installModules(cwd, env, workdir.moduleManifest);
@@ -370,6 +396,8 @@ function cacheInputs(options: PlanOptions): unknown {
     variables: options.variables ?? {},
     state: options.state ? stateOf(options.state) : null,
     refresh: options.refresh !== false,
+    // The files' paths: a test writes a release's schema once and names it by its version.
+    schemas: options.schemaFiles ?? [],
   };
 }
 

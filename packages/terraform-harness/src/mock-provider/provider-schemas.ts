@@ -74,14 +74,29 @@ export function loadProviderSchemas(dir: string = DEFAULT_SCHEMA_DIR): Map<strin
     .readdirSync(dir)
     .filter((f) => f.endsWith(".schema.json"))
     .sort()) {
-    const document = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as {
-      provider_schemas?: Record<string, ProviderSchemaDocument>;
-    };
-    for (const [address, schema] of Object.entries(document.provider_schemas || {})) {
-      providers.set(address, new ProviderSchema(address, schema));
+    for (const [address, schema] of loadProviderSchemaFile(path.join(dir, file))) {
+      providers.set(address, schema);
     }
   }
   return providers;
+}
+
+/**
+ * The providers of one `terraform providers schema -json` document. A file that cannot be
+ * read, is not JSON or holds no provider fails with its path.
+ */
+export function loadProviderSchemaFile(file: string): Map<string, ProviderSchema> {
+  let document: { provider_schemas?: Record<string, ProviderSchemaDocument> };
+  try {
+    document = JSON.parse(fs.readFileSync(file, "utf8")) as typeof document;
+  } catch (error) {
+    throw new Error(`${file}: not a provider schema: ${(error as Error).message}`);
+  }
+  const entries = Object.entries(document?.provider_schemas ?? {});
+  if (entries.length === 0) {
+    throw new Error(`${file}: not a provider schema: it has no "provider_schemas" entry`);
+  }
+  return new Map(entries.map(([address, schema]) => [address, new ProviderSchema(address, schema)]));
 }
 
 /**

@@ -11,6 +11,8 @@
  *                            {"op":"open","id":"1","fixtures":"/abs/fixtures.json"}
  *                          starts one gRPC server per provider on fresh unix sockets and answers
  *                            {"id":"1","reattach":{...TF_REATTACH_PROVIDERS value...}}
+ *                          An optional "schemas":["/abs/coder-2.17.0.schema.json"] replaces,
+ *                          for that set, each provider the documents hold (a release's schema).
  *                          {"op":"close","id":"1"} stops them ({"id":"1","closed":true}).
  *   mock-provider.js reattach Starts one set (fixtures from TFMOCK_FIXTURES), prints the
  *                          TF_REATTACH_PROVIDERS value on one line and serves until killed.
@@ -29,7 +31,13 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 import { FixtureFile } from "./fixtures";
 import { GrpcServer, type ServerTls } from "./grpc-server";
-import { DEFAULT_SCHEMA_DIR, findProvider, loadProviderSchemas } from "./provider-schemas";
+import {
+  DEFAULT_SCHEMA_DIR,
+  findProvider,
+  loadProviderSchemaFile,
+  loadProviderSchemas,
+  type ProviderSchema,
+} from "./provider-schemas";
 import { addProviderServices } from "./provider-service";
 import { createSelfSignedCertificate } from "./self-signed-certificate";
 
@@ -53,6 +61,8 @@ interface ControlRequest {
   readonly op?: string;
   readonly id?: string;
   readonly fixtures?: string;
+  /** Schema documents whose providers replace the default ones for this set (absolute paths). */
+  readonly schemas?: readonly string[];
 }
 
 const MAGIC_COOKIE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
@@ -60,6 +70,29 @@ const CORE_PROTOCOL_VERSION = 1;
 const PLUGIN_PROTOCOL_VERSION = 6;
 
 const providers = loadProviderSchemas(process.env.TFMOCK_SCHEMA_DIR || DEFAULT_SCHEMA_DIR);
+
+/** Schema documents an open request named, by path and modification time: read once each. */
+const requestedSchemas = new Map<string, ReadonlyMap<string, ProviderSchema>>();
+
+/**
+ * The providers of one server set: the default ones, each replaced by the provider of the
+ * same address in `files` (a release's schema: the tests plan a template against the oldest
+ * and the newest provider release its bound admits).
+ */
+function providersFor(files: readonly string[] = []): ReadonlyMap<string, ProviderSchema> {
+  if (files.length === 0) return providers;
+  const chosen = new Map(providers);
+  for (const file of files) {
+    const key = `${file}\0${fs.statSync(file).mtimeMs}`;
+    let loaded = requestedSchemas.get(key);
+    if (!loaded) {
+      loaded = loadProviderSchemaFile(file);
+      requestedSchemas.set(key, loaded);
+    }
+    for (const [address, schema] of loaded) chosen.set(address, schema);
+  }
+  return chosen;
+}
 
 if (process.env.TFMOCK_CPU_LOG) {
   const log = process.env.TFMOCK_CPU_LOG;
@@ -70,13 +103,16 @@ if (process.env.TFMOCK_CPU_LOG) {
 }
 
 /** One gRPC server per provider on unix sockets in a fresh directory; resolves with the reattach map. */
-async function openServerSet(fixturesFile: string | undefined): Promise<ServerSet> {
+async function openServerSet(
+  fixturesFile: string | undefined,
+  schemaFiles?: readonly string[],
+): Promise<ServerSet> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tfmock-"));
   const fixtures = new FixtureFile(fixturesFile);
   const servers: GrpcServer[] = [];
   const reattach: Record<string, ReattachConfig> = {};
   let index = 0;
-  for (const provider of providers.values()) {
+  for (const provider of providersFor(schemaFiles).values()) {
     const server = new GrpcServer();
     // Reattached providers are not ours to stop: Terraform's Shutdown must not end the set.
     addProviderServices(server, provider, fixtures, {
@@ -111,7 +147,7 @@ async function serveControlChannel(): Promise<void> {
     try {
       request = JSON.parse(line) as ControlRequest;
       if (request.op === "open") {
-        const set = await openServerSet(request.fixtures);
+        const set = await openServerSet(request.fixtures, request.schemas);
         sets.set(request.id, set);
         reply({ id: request.id, reattach: set.reattach });
       } else if (request.op === "close") {
