@@ -67,12 +67,12 @@ export class DevcontainerUserSecrets extends Construct {
     const variables = hcl`try(concat(${props.variables}, []), [])`;
     // The names are unmarked one by one (the data source marks its values sensitive) and a
     // name twice is harmless in the scripts' loop, so no distinct() over every pair.
+    const localEnvNames = hcl`[for variable in try(nonsensitive(${variables}), ${variables}) :
+      tostring(try(nonsensitive(variable.name), variable.name)) if try(variable.kind == "localEnv", false)]`;
     this.secretNames = locals.add(
       "localenv_secret_names",
-      hcl`join(" ", [for variable in try(nonsensitive(${variables}), ${variables}) :
-        tostring(try(nonsensitive(variable.name), variable.name))
-        if try(variable.kind == "localEnv" && can(regex(${VARIABLE_NAME_PATTERN}, variable.name))
-        && !contains(${NOT_FROM_SECRETS}, variable.name), false)])`,
+      hcl`join(" ", [for name in ${localEnvNames} :
+        name if can(regex(${VARIABLE_NAME_PATTERN}, name)) && !contains(${NOT_FROM_SECRETS}, name)])`,
       "Names only, each a shell name: the lifecycle scripts take each from the user's secrets.",
     ).asString;
   }

@@ -229,6 +229,7 @@ export class DevcontainerWarnings extends Construct {
     const variablesMessage = locals.add(
       "variables_message",
       hcl`format(${VARIABLES_MESSAGE}, join(", ", ${any(missing)}))`,
+      "The plan cannot see the user's own secrets: the message names both ways to set a name.",
     );
     const variablesCheck = new CheckBlock(this, "variables_check", {
       name: locals.nameOf("devcontainer_variables"),

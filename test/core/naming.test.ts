@@ -21,6 +21,8 @@ const ROOT = projectRoot();
 const SCHEMA_SHAPED: Readonly<Record<string, string>> = {
   // `terraform providers schema -json`'s block (`block_types`), read from schemas/.
   "lib/private/block-schemas.ts BlockSchema": "Terraform's provider schema JSON",
+  // A whole `terraform providers schema -json` document, derived for a provider release.
+  "lib/constructs/provider-releases.ts ProviderSchemaDocument": "Terraform's provider schema JSON",
 };
 
 function pascalCase(fileStem: string): string {

@@ -41,6 +41,7 @@ const INTERNAL = [
   "operator-presets",
   "project-root",
   "provider-features",
+  "provider-releases",
   "provider-usage",
   "provisioner-docs",
   "provisioner-tags",

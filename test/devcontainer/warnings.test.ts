@@ -102,6 +102,11 @@ function runScript(script: string, env: Record<string, string> = {}): string {
     .trimEnd();
 }
 
+/** What the variables item tells a user after the unset names (variables-metadata.sh). */
+const HOW_TO_SET =
+  "A secret: coder secret create <name> --env NAME (or Secrets in your account); " +
+  "else a NAME=value line in Dev Container variables. Then restart.";
+
 describe("DevcontainerWarnings (planned)", () => {
   let plan: ExpressionPlan;
   let outdir: string;
@@ -156,9 +161,11 @@ describe("DevcontainerWarnings (planned)", () => {
 
   it("names the missing variables in a check message that never shows the parameter text", () => {
     expect(plan.checkFailures).toContain(
-      "Dev Container variables missing: API_TOKEN. The repository's devcontainer.json uses them as " +
-        '${localEnv:NAME}: add one NAME=value line for each to the workspace\'s "Dev Container variables" ' +
-        "setting, then restart the workspace.",
+      "Dev Container variables not set here: API_TOKEN. The repository's devcontainer.json uses them as " +
+        "${localEnv:NAME}. A secret value belongs in your own Coder user secret (coder secret create " +
+        "<name> --env NAME, or Secrets in your account settings), which the workspace uses at start " +
+        'and this check cannot see; any other value is a NAME=value line in the workspace\'s "Dev ' +
+        'Container variables" setting. Then restart the workspace.',
     );
     // Only the two failing checks of case 0 fail.
     expect(plan.checkFailures).toHaveLength(2);
@@ -172,10 +179,14 @@ describe("DevcontainerWarnings (planned)", () => {
     const body = [
       "unset_names=''",
       "for name in $names; do",
-      '  eval "value=\\${DEVCONTAINER_LOCALENV_$name:-}"',
+      '  eval "value=\\${$name:-\\${DEVCONTAINER_LOCALENV_$name:-}}"',
       '  [ -n "$value" ] || unset_names="$unset_names${unset_names:+, }$name"',
       "done",
-      'if [ -n "$unset_names" ]; then echo "unset: $unset_names"; else echo "all set"; fi',
+      'if [ -z "$unset_names" ]; then',
+      '  echo "all set"',
+      "else",
+      `  echo "unset: $unset_names. ${HOW_TO_SET}"`,
+      "fi",
     ].join("\n");
     expect(value(0, "variables_script")).toBe(`names='API_TOKEN USER_NAME'\n${body}`);
     expect(value(1, "variables_script")).toBe(`names=''\n${body}`);
@@ -184,10 +195,12 @@ describe("DevcontainerWarnings (planned)", () => {
   it("gives a variables metadata script that reports unset names or all set", () => {
     const script = value(0, "variables_script") as string;
     expect(script.split("\n")[0]).toBe("names='API_TOKEN USER_NAME'");
-    expect(runScript(script)).toBe("unset: API_TOKEN, USER_NAME");
+    expect(runScript(script)).toBe(`unset: API_TOKEN, USER_NAME. ${HOW_TO_SET}`);
     expect(runScript(script, { DEVCONTAINER_LOCALENV_USER_NAME: "alice" })).toBe(
-      "unset: API_TOKEN",
+      `unset: API_TOKEN. ${HOW_TO_SET}`,
     );
+    // The user's own Coder secret, which the agent puts into the script's environment.
+    expect(runScript(script, { API_TOKEN: "t", USER_NAME: "u" })).toBe("all set");
     expect(
       runScript(script, {
         DEVCONTAINER_LOCALENV_USER_NAME: "a",

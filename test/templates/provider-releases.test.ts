@@ -70,8 +70,12 @@ describe("a type outside a release fails on that release", () => {
     fs.writeFileSync(file, JSON.stringify(json));
     return copy;
   };
-  const errors = (result: { diagnostics: readonly { severity: string; summary: string; detail?: string }[] }) =>
-    result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.summary}: ${d.detail ?? ""}`);
+  const errors = (result: {
+    diagnostics: readonly { severity: string; summary: string; detail?: string }[];
+  }) =>
+    result.diagnostics
+      .filter((d) => d.severity === "error")
+      .map((d) => `${d.summary}: ${d.detail ?? ""}`);
 
   it("data.coder_secret: declared on the 2.17.0 schema, refused by the newest", async () => {
     const copy = copyWith((json) => {
@@ -79,10 +83,34 @@ describe("a type outside a release fails on that release", () => {
     });
     try {
       const old = schemaFilesAt({ coder: { version: ">= 2.17.0" } }, "oldest");
-      expect(await tf.validate(copy, { schemaFiles: old })).toEqual({ valid: true, diagnostics: [] });
+      expect(await tf.validate(copy, { schemaFiles: old })).toEqual({
+        valid: true,
+        diagnostics: [],
+      });
       const newest = await tf.validate(copy);
       expect(newest.valid).toBe(false);
       expect(errors(newest).join("\n")).toMatch(/does not support data source "coder_secret"/);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("a workspace whose state holds data.coder_secret (provider 2.17) plans on the newest release", async () => {
+    const copy = copyWith((json) => {
+      json.data = { ...json.data, coder_secret: { key: { env: "KEY", help_message: "h" } } };
+    });
+    try {
+      const old = schemaFilesAt({ coder: { version: ">= 2.17.0" } }, "oldest");
+      const inputs = TEMPLATE_INPUTS.find((t) => t.id === "kubernetes")!.options;
+      const applied = await tf.apply(copy, {
+        ...inputs,
+        schemaFiles: old,
+        fixtures: { data_sources: { coder_secret: { value: "v" } } },
+      });
+      expect(applied.resources.map((r) => r.address)).toContain("data.coder_secret.key");
+      // Today's template on today's provider: the data source is dropped, nothing replaced.
+      const plan = await tf.plan(dir, { ...inputs, state: applied });
+      expect(plan.resourceChanges.filter((c) => c.actions.includes("delete"))).toEqual([]);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }

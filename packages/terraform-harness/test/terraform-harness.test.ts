@@ -58,6 +58,27 @@ describe("TerraformHarness with the mock providers", () => {
     for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
   });
 
+  it("serves a release's schema per call, and fails naming a schema file that is missing or no schema", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "harness-schemas-"));
+    scratch.push(dir);
+    // The coder provider without coder_agent: the mock template's agent is then refused.
+    const schema = JSON.parse(readFileSync(join(__dirname, "../../../schemas/coder.schema.json"), "utf8"));
+    delete schema.provider_schemas["registry.terraform.io/coder/coder"].resource_schemas.coder_agent;
+    const release = join(dir, "coder-release.schema.json");
+    writeFileSync(release, JSON.stringify(schema));
+    const result = await tf.validate(MOCK_TEMPLATE, { schemaFiles: [release] });
+    expect(result.valid).toBe(false);
+    expect(result.diagnostics.map((d) => d.summary).join("\n")).toMatch(/Invalid resource type/);
+    await expect(tf.validate(MOCK_TEMPLATE)).resolves.toEqual({ valid: true, diagnostics: [] });
+    const missing = join(dir, "missing.schema.json");
+    await expect(tf.validate(MOCK_TEMPLATE, { schemaFiles: [missing] })).rejects.toThrow(missing);
+    const notSchema = join(dir, "not-a-schema.json");
+    writeFileSync(notSchema, JSON.stringify({ format_version: "1.0" }));
+    await expect(tf.validate(MOCK_TEMPLATE, { schemaFiles: [notSchema] })).rejects.toThrow(
+      `${notSchema}: not a provider schema`,
+    );
+  });
+
   it("validates the hand-written template", async () => {
     await expect(tf.validate(MOCK_TEMPLATE)).resolves.toEqual({ valid: true, diagnostics: [] });
   });

@@ -40,6 +40,7 @@ beforeAll(() => {
       vscodeExtensions: v("extensions", "list(string)").listValue,
       vscodeSettings: v("settings").stringValue,
       ownExtension: v("own_extension").stringValue,
+      localEnvSecretNames: v("secret_names").stringValue,
     });
   });
   scripts = tf.resource.coder_script;
@@ -105,7 +106,9 @@ it("gives the lifecycle script the folders, repository, branch, commit and each 
     "DC_BRANCH",
     "DC_COMMIT",
     ...LIFECYCLE_HOOKS.map(([, variable]) => variable),
+    "DC_LOCALENV_SECRET_NAMES",
   ]);
+  expect(lines.at(-1)).toBe(`DC_LOCALENV_SECRET_NAMES='\${replace(var.secret_names, "'", "'\\\\''")}'`);
   // Without a repository folder of its own, the clone goes to the workspace folder.
   expect(lines[1]).toBe(lines[0].replace("DC_WORKSPACE_FOLDER", "DC_REPOSITORY_FOLDER"));
   expect(lines[2]).toBe(`DC_REPOSITORY='\${replace(var.repository, "'", "'\\\\''")}'`);
@@ -121,6 +124,7 @@ it("gives the background script the folder, its log name, its state file and the
     "DC_LOG_NAME",
     "DC_STATE_FILE",
     ...BACKGROUND_HOOKS.map(([, variable]) => variable),
+    "DC_LOCALENV_SECRET_NAMES",
   ]);
   BACKGROUND_HOOKS.forEach(([hook], i) => {
     expect(lines[3 + i]).toMatch(base64OfHook(hook, false));
@@ -133,6 +137,7 @@ it("gives post-attach the folder, its log name and its hook as base64", () => {
     "DC_WORKSPACE_FOLDER",
     "DC_LOG_NAME",
     "DC_HOOK_POST_ATTACH_COMMAND",
+    "DC_LOCALENV_SECRET_NAMES",
   ]);
   expect(lines[2]).toMatch(base64OfHook("postAttachCommand"));
 });
@@ -159,7 +164,16 @@ it("reads each script's own text from its shipped file, so only the inputs inter
     const source = readProjectFile(`${SCRIPTS_DIR}/${files[name]}`);
     const lines = (s.script as string).split("\n");
     expect(lines[0]).toBe(source.split("\n")[0]);
-    expect(lines.slice(1, -1).every((l) => /^[A-Z_][A-Z0-9_]*='/.test(l))).toBe(true);
+    // The scripts that run hooks start with the shared prelude, read from its own file.
+    const prelude = name === "devcontainer_vscode" ? [] : [lines.at(-2)];
+    if (prelude.length > 0) {
+      expect(lines.at(-2)).toBe(
+        '${chomp(replace(file("${path.module}/scripts/local-env-secrets.sh"), "/^(#.*\\n)+/", ""))}',
+      );
+    }
+    expect(
+      lines.slice(1, -1 - prelude.length).every((l) => /^[A-Z_][A-Z0-9_]*='/.test(l)),
+    ).toBe(true);
     expect(lines.at(-1)).toBe(
       `\${trimprefix(file("\${path.module}/scripts/${files[name]}"), ` +
         `${JSON.stringify(`${lines[0]}\n`)})}`,

@@ -83,7 +83,7 @@ describe.each(BAD_INPUT_CASES.map((c) => [c.name, c] as const))("%s", (_name, c:
     if (missing.length === 0) {
       expect(workspace.variablesMessage).toBeUndefined();
     } else {
-      expect(workspace.variablesMessage).toContain(`missing: ${missing.join(", ")}.`);
+      expect(workspace.variablesMessage).toContain(`not set here: ${missing.join(", ")}.`);
     }
     const inputs = workspace.scripts.flatMap((script) => script.split("\n"));
     for (const line of expected.scriptInputs ?? []) expect(inputs).toContain(line);

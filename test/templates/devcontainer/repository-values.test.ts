@@ -218,7 +218,7 @@ const ROWS: Record<string, Row> = {
       }[];
       const script = metadata.find((m) => m.key === "7_devcontainer_variables")?.script;
       expect(script?.split("\n")[0]).toBe("names='TOKEN'");
-      expect(workspace.variablesMessage).toContain("missing: TOKEN.");
+      expect(workspace.variablesMessage).toContain("not set here: TOKEN.");
     },
   },
   "runtime hostname and host aliases with shell characters never reach the pod": {

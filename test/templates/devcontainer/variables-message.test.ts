@@ -51,8 +51,8 @@ describe("devcontainer template: the Dev Container variables check", () => {
 
   it("names the missing variable and shows no value the user gave", () => {
     const failures = plan.checkFailures();
-    const message = failures.find((m) => m.startsWith("Dev Container variables missing:"));
-    expect(message).toContain("missing: REGION.");
+    const message = failures.find((m) => m.startsWith("Dev Container variables not set here:"));
+    expect(message).toContain("not set here: REGION.");
     expect(message).not.toContain("API_TOKEN");
     for (const warning of plan.warnings) {
       expect(`${warning.summary}\n${warning.detail}`).not.toContain(VALUE);
