@@ -144,7 +144,7 @@ export class DevcontainerSizing extends Construct {
   public readonly cpuRequest: string;
   /** `local.cpu_limit`. */
   public readonly cpuLimit: string;
-  /** `local.memory_request`, e.g. "512Mi", "4Gi", "4294967296". */
+  /** `local.memory_request`, e.g. "512Mi", "4Gi", "1536Mi" (docs/devcontainer-sizing.md, how sizes are written). */
   public readonly memoryRequest: string;
   /** `local.memory_limit`, e.g. "2Gi". */
   public readonly memoryLimit: string;
@@ -518,7 +518,7 @@ export class DevcontainerSizing extends Construct {
           : bytes != floor(bytes) ? format("%sGi", tostring(bytes / ${GIB}))
           : concat([for suffix in ${BINARY_SUFFIXES} : format("%s%s", tostring(bytes / ${any(factors)}[suffix]), suffix)
             if bytes >= ${any(factors)}[suffix] && bytes % ${any(factors)}[suffix] == 0], [tostring(bytes)])[0] }`,
-      "One rule writes every size the template derives: the largest binary unit that holds it exactly.",
+      "Every size the template derives, in the largest binary unit that holds it exactly.",
     );
     const cpuTexts = locals.add(
       "cpu_quantity_texts",
