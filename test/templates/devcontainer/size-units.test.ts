@@ -283,6 +283,10 @@ describe('the data volume of a repository asking for "32gb"', () => {
     const created = await tf.apply(template.dir, asks32gb);
     const claim = created.resources.find((r) => r.address === CLAIM);
     expect(claim && claimOf(claim).storage).toBe("32Gi");
+    const volume = created.resources.find((r) => r.address === "coder_metadata.data_volume");
+    expect(((volume?.values as Json).item as Json[]).find((i) => i.key === "Disk size")).toEqual(
+      expect.objectContaining({ value: "32Gi" }),
+    );
 
     // The same workspace as the previous version created it: the claim holds the byte count
     // that version wrote for "32gb". The claim's size is fixed at creation (ignore_changes),
