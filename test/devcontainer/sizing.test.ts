@@ -181,6 +181,17 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     },
   ],
   [
+    "a cap that is no whole number of bytes is written in GiB as given, never rounded",
+    { kubernetes: [{ resources: { requests: { memory: "1Gi" } } }], maxMemory: 0.1 },
+    {
+      summary: "CPU 250m / 2 · memory 0.1Gi / 2Gi · disk 10Gi · from customizations.kubernetes",
+      warnings: [
+        `${K8S} resources.requests["memory"] = "1Gi" exceeds max_memory 0.1 GiB: reserving 0.1Gi`,
+      ],
+      requests: { cpu: "250m", memory: "0.1Gi" },
+    },
+  ],
+  [
     "K8S cpu request over the cap keeps its larger limit (limits are not capped)",
     { kubernetes: [{ resources: { requests: { cpu: "16" }, limits: { cpu: "32" } } }] },
     {
