@@ -118,10 +118,9 @@ function resourcesSection(out: string[], report: PreviewReport): void {
       ],
     ),
   );
-  if (w.resources.summary) {
-    // The page shows plain byte counts as Terraform has them; GiB beside them, for reading.
-    out.push(`  workspace page: ${w.resources.summary.replace(/\b\d{7,}\b/g, (n) => quantity(n))}`);
-  }
+  // The template writes each size in the unit a person reads (8Gi, 1536Mi): the page's line
+  // and the pod's quantities are shown as planned, the same words as on the workspace page.
+  if (w.resources.summary) out.push(`  workspace page: ${w.resources.summary}`);
 }
 
 /** Where the pod may run. */
@@ -337,10 +336,9 @@ function podSecurityText(p: WorkspaceReport["runtime"]["podSecurity"]): string {
     : level;
 }
 
-/** A quantity as planned; a plain byte count also in GiB, for reading. */
+/** A quantity as planned ("-" when there is none). */
 function quantity(value: string | undefined): string {
-  if (value === undefined) return "-";
-  return /^\d{7,}$/.test(value) ? `${value} (${(Number(value) / 2 ** 30).toFixed(1)} GiB)` : value;
+  return value ?? "-";
 }
 
 function section(out: string[], title: string): void {

@@ -41,6 +41,9 @@ export const QUANTITY_SUFFIX_FACTORS: Readonly<Record<string, string>> = {
   Ei: (2n ** 60n).toString(),
 };
 
+/** The binary suffixes, largest first: a size is written in the first that holds it exactly. */
+export const BINARY_SUFFIXES: readonly string[] = ["Ei", "Pi", "Ti", "Gi", "Mi", "Ki"];
+
 /** A DNS-1123 subdomain (IsDNS1123Subdomain), unanchored; its 253-character limit is separate. */
 const DNS_SUBDOMAIN = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 

@@ -20,6 +20,7 @@
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { hcl, hclRaw, HclValue } from "../core/hcl";
 import {
+  BINARY_SUFFIXES,
   DEFAULT_CPU_REQUEST,
   DEFAULT_CPU_REQUEST_CORES,
   DEFAULT_MEMORY_REQUEST,
@@ -86,7 +87,8 @@ type Locals<K extends string> = { readonly [name in K]: TerraformLocal };
 const str = (l: TerraformLocal) => l.asString;
 const num = (l: TerraformLocal) => l.asNumber;
 const any = (l: TerraformLocal) => l.expression;
-const gib = (bytes: HclValue) => hcl`format("%.1f GiB", ${bytes} / ${GIB})`;
+/** The text of one of {@link QuantityTexts}: `name` is a key of its map. */
+const text = (texts: TerraformLocal, name: string) => hcl`${any(texts)}[${name}]`;
 const lookupAmount = (map: TerraformLocal, name: string) => hcl`lookup(${any(map)}, ${name}, null)`;
 
 /** The quantity syntax, and customizations.kubernetes' requests and limits parsed once. */
@@ -111,7 +113,13 @@ type KubernetesResources = Locals<
 /** hostRequirements' usable numbers, and the warnings for the rest. */
 type HostRequirements = Locals<
   "hrCpus" | "hrMemory" | "hrStorage" | "hrGpu" | "hrGpuRequested" | "hrInvalid" | "hrIgnored"
->;
+> &
+  QuantityTexts;
+/**
+ * Every size the template derives (hostRequirements' numbers, the operator's maxima) as the
+ * text Kubernetes and the user read, by name: `byteTexts` for bytes, `cpuTexts` for cores.
+ */
+type QuantityTexts = Locals<"byteTexts" | "cpuTexts">;
 type CpuReservation = Locals<"cpuCapped" | "cpuRequest" | "cpuLimitRaised" | "cpuLimit">;
 type MemoryReservation = Locals<
   "memoryCapped" | "memoryRequest" | "memoryLimitRaised" | "memoryLimit"
@@ -136,7 +144,7 @@ export class DevcontainerSizing extends Construct {
   public readonly cpuRequest: string;
   /** `local.cpu_limit`. */
   public readonly cpuLimit: string;
-  /** `local.memory_request`, e.g. "512Mi", "4Gi", "4294967296". */
+  /** `local.memory_request`, e.g. "512Mi", "4Gi", "1536Mi" (docs/devcontainer-sizing.md, how sizes are written). */
   public readonly memoryRequest: string;
   /** `local.memory_limit`, e.g. "2Gi". */
   public readonly memoryLimit: string;
@@ -167,12 +175,12 @@ export class DevcontainerSizing extends Construct {
     const quantities = this.givenQuantities(locals, props);
     const problems = this.resourceProblems(locals, props, quantities);
     const given = this.kubernetesResources(locals, props, problems);
-    const hr = this.hostRequirements(locals, props, given);
+    const hr = this.hostRequirements(locals, props, given, quantities);
     const cpu = this.cpuReservation(locals, props, given, hr);
     const memory = this.memoryReservation(locals, props, given, hr);
     const capWarnings = this.reservationCapWarnings(locals, props, given, hr, cpu, memory);
     const disk = this.disk(locals, props, given, hr);
-    const ephemeral = this.ephemeralStorage(locals, props, given, cpu, memory);
+    const ephemeral = this.ephemeralStorage(locals, props, given, cpu, memory, hr);
     const extended = this.extendedResources(locals, props, given, hr);
     const quantityCapWarnings = this.quantityCapWarnings(
       locals,
@@ -417,6 +425,7 @@ export class DevcontainerSizing extends Construct {
     locals: NamedLocals,
     props: DevcontainerSizingProps,
     { k8sSet }: KubernetesResources,
+    { factors }: GivenQuantities,
   ): HostRequirements {
     const hr = props.hostRequirements;
     const hrGiven = locals.add(
@@ -466,17 +475,60 @@ export class DevcontainerSizing extends Construct {
             can(jsondecode(${str(hrGpu)})) ? ${str(hrGpu)} : jsonencode(${str(hrGpu)}))] : []
       )`,
     );
+    const texts = this.quantityTexts(locals, props, factors, hrCpus, hrMemory, hrStorage);
     const hrIgnored = locals.add(
       "hr_ignored_warnings",
       hcl`${any(k8sSet)} && (${num(hrCpus)} != null || ${num(hrMemory)} != null) ? [format(
         "hostRequirements %s ignored: customizations.kubernetes resources are set",
         join(", ", compact([
           ${num(hrCpus)} != null ? format("cpus %s", tostring(${num(hrCpus)})) : "",
-          ${num(hrMemory)} != null ? format("memory %s", ${gib(num(hrMemory))}) : ""
+          ${num(hrMemory)} != null ? format("memory %s", ${text(texts.byteTexts, "hr_memory")}) : ""
         ]))
       )] : []`,
     );
-    return { hrCpus, hrMemory, hrStorage, hrGpu, hrGpuRequested, hrInvalid, hrIgnored };
+    return { hrCpus, hrMemory, hrStorage, hrGpu, hrGpuRequested, hrInvalid, hrIgnored, ...texts };
+  }
+
+  /**
+   * The sizes the template writes itself, each as a person writes a Kubernetes quantity: bytes
+   * in the largest binary unit that holds them exactly (`8Gi`, `1536Mi`), plain bytes only
+   * where none does; cores whole, else in millicores (`2500m`), else as they are. The value
+   * never changes: the text is exact, so nothing is rounded up or down by writing it.
+   */
+  private quantityTexts(
+    locals: NamedLocals,
+    props: DevcontainerSizingProps,
+    factors: TerraformLocal,
+    hrCpus: TerraformLocal,
+    hrMemory: TerraformLocal,
+    hrStorage: TerraformLocal,
+  ): QuantityTexts {
+    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
+    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
+    // A fractional byte count (a maximum such as 0.1 GiB) has no exact unit but GiB itself.
+    const byteTexts = locals.add(
+      "byte_quantity_texts",
+      hcl`{ for name, bytes in {
+          hr_memory = try(floor(${num(hrMemory)}), null),
+          hr_storage = try(floor(${num(hrStorage)}), null),
+          max_memory = ${props.maxMemory} * ${GIB},
+          max_disk = ${maxDisk} * ${GIB},
+          max_ephemeral_storage = ${maxEphemeral} * ${GIB},
+        } : name => bytes == null ? null
+          : bytes != floor(bytes) ? format("%sGi", tostring(bytes / ${GIB}))
+          : concat([for suffix in ${BINARY_SUFFIXES} : format("%s%s", tostring(bytes / ${any(factors)}[suffix]), suffix)
+            if bytes >= ${any(factors)}[suffix] && bytes % ${any(factors)}[suffix] == 0], [tostring(bytes)])[0] }`,
+      "Every size the template derives, in the largest binary unit that holds it exactly.",
+    );
+    const cpuTexts = locals.add(
+      "cpu_quantity_texts",
+      hcl`{ for name, cores in { hr_cpus = ${num(hrCpus)}, max_cpu = ${props.maxCpu} } : name => cores == null ? null
+        : cores == floor(cores) ? tostring(cores)
+        : cores * 1000 == floor(cores * 1000) ? format("%sm", tostring(cores * 1000))
+        : tostring(cores) }`,
+      "Fractional cores are written in millicores, as Kubernetes writes them, when that is exact.",
+    );
+    return { byteTexts, cpuTexts };
   }
 
   /** The CPU request and limit. */
@@ -484,7 +536,7 @@ export class DevcontainerSizing extends Construct {
     locals: NamedLocals,
     props: DevcontainerSizingProps,
     { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
-    { hrCpus }: HostRequirements,
+    { hrCpus, cpuTexts }: HostRequirements,
   ): CpuReservation {
     const requiredCpu = locals.add(
       "required_cpu",
@@ -500,9 +552,9 @@ export class DevcontainerSizing extends Construct {
       "cpu_request",
       hcl`${num(requiredCpu)} == null
         ? (try(${any(limitAmounts)}["cpu"] < ${DEFAULT_CPU_REQUEST_CORES}, false) ? ${any(limits)}["cpu"] : ${DEFAULT_CPU_REQUEST})
-        : ${any(cpuCapped)} ? tostring(${props.maxCpu})
+        : ${any(cpuCapped)} ? ${text(cpuTexts, "max_cpu")}
         : ${any(k8sSet)} ? ${any(requests)}["cpu"]
-        : tostring(${num(requiredCpu)})`,
+        : ${text(cpuTexts, "hr_cpus")}`,
       "Without a reservation 250m, lowered to a smaller limit: the API refuses request > limit.",
     );
     const cpuRequestAmount = locals.add(
@@ -533,7 +585,7 @@ export class DevcontainerSizing extends Construct {
     locals: NamedLocals,
     props: DevcontainerSizingProps,
     { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
-    { hrMemory }: HostRequirements,
+    { hrMemory, byteTexts }: HostRequirements,
   ): MemoryReservation {
     const requiredMemory = locals.add(
       "required_memory",
@@ -549,9 +601,9 @@ export class DevcontainerSizing extends Construct {
       "memory_request",
       hcl`${num(requiredMemory)} == null
         ? (try(${any(limitAmounts)}["memory"] < ${DEFAULT_MEMORY_REQUEST_BYTES}, false) ? ${any(limits)}["memory"] : ${DEFAULT_MEMORY_REQUEST})
-        : ${any(memoryCapped)} ? (${any(k8sSet)} ? format("%sGi", tostring(${props.maxMemory})) : tostring(floor(${props.maxMemory} * ${GIB})))
+        : ${any(memoryCapped)} ? ${text(byteTexts, "max_memory")}
         : ${any(k8sSet)} ? ${any(requests)}["memory"]
-        : tostring(floor(${num(requiredMemory)}))`,
+        : ${text(byteTexts, "hr_memory")}`,
       "Without a reservation 512Mi, lowered to a smaller limit: the API refuses request > limit.",
     );
     const memoryRequestAmount = locals.add(
@@ -582,7 +634,7 @@ export class DevcontainerSizing extends Construct {
     locals: NamedLocals,
     props: DevcontainerSizingProps,
     { k8sSet, requests }: KubernetesResources,
-    { hrCpus, hrMemory }: HostRequirements,
+    { hrCpus, byteTexts }: HostRequirements,
     { cpuCapped, cpuRequest }: CpuReservation,
     { memoryCapped, memoryRequest }: MemoryReservation,
   ): TerraformLocal {
@@ -595,7 +647,7 @@ export class DevcontainerSizing extends Construct {
         ] : [],
         ${any(memoryCapped)} ? [${any(k8sSet)}
           ? format("customizations.kubernetes resources.requests[\"memory\"] = %s exceeds max_memory %s GiB: reserving %s", jsonencode(${any(requests)}["memory"]), tostring(${props.maxMemory}), ${str(memoryRequest)})
-          : format("hostRequirements.memory %s exceeds max_memory %s GiB: reserving %s GiB", ${gib(num(hrMemory))}, tostring(${props.maxMemory}), tostring(${props.maxMemory}))
+          : format("hostRequirements.memory %s exceeds max_memory %s GiB: reserving %s", ${text(byteTexts, "hr_memory")}, tostring(${props.maxMemory}), ${str(memoryRequest)})
         ] : []
       )`,
     );
@@ -607,9 +659,11 @@ export class DevcontainerSizing extends Construct {
     locals: NamedLocals,
     props: DevcontainerSizingProps,
     { storage, storageAmount }: KubernetesResources,
-    { hrStorage }: HostRequirements,
+    { hrStorage, byteTexts }: HostRequirements,
   ): Disk {
     const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
+    // The parameter keeps the form it always had, so an existing workspace's size reads the same.
+    const parameterDisk = hcl`format("%sGi", tostring(${props.diskSize}))`;
     const requiredDisk = locals.add(
       "required_disk",
       hcl`${num(storageAmount)} != null ? ${num(storageAmount)} : ${num(hrStorage)}`,
@@ -628,16 +682,16 @@ export class DevcontainerSizing extends Construct {
     );
     const diskSize = locals.add(
       "disk_size",
-      hcl`${any(diskCapped)} ? format("%sGi", tostring(max(tonumber(${props.diskSize}), ${maxDisk})))
-        : ${any(diskRaised)} ? (${str(storage)} != null ? ${str(storage)} : tostring(floor(${num(hrStorage)})))
-        : format("%sGi", tostring(${props.diskSize}))`,
+      hcl`${any(diskCapped)} ? (tonumber(${props.diskSize}) > ${maxDisk} ? ${parameterDisk} : ${text(byteTexts, "max_disk")})
+        : ${any(diskRaised)} ? (${str(storage)} != null ? ${str(storage)} : ${text(byteTexts, "hr_storage")})
+        : ${parameterDisk}`,
       "The repository may raise the disk within max_disk, never lower the user's parameter.",
     );
     const storageWarnings = locals.add(
       "storage_warnings",
       hcl`${str(storage)} != null && ${num(hrStorage)} != null ? [format(
         "hostRequirements.storage %s ignored: customizations.kubernetes storage %s is used instead",
-        ${gib(num(hrStorage))}, jsonencode(${str(storage)}))] : []`,
+        ${text(byteTexts, "hr_storage")}, jsonencode(${str(storage)}))] : []`,
     );
     return { diskCapped, diskSize, storageWarnings };
   }
@@ -649,10 +703,11 @@ export class DevcontainerSizing extends Construct {
     { requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
     { cpuRequest, cpuLimitRaised }: CpuReservation,
     { memoryRequest, memoryLimitRaised }: MemoryReservation,
+    { byteTexts }: HostRequirements,
   ): EphemeralStorage {
     const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
     const maxEphemeralBytes = hcl`${maxEphemeral} * ${GIB}`;
-    const maxEphemeralQuantity = hcl`format("%sGi", tostring(${maxEphemeral}))`;
+    const maxEphemeralQuantity = text(byteTexts, "max_ephemeral_storage");
     const ephemeralRequestCapped = locals.add(
       "ephemeral_storage_request_capped",
       hcl`try(${any(requestAmounts)}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
@@ -779,7 +834,7 @@ export class DevcontainerSizing extends Construct {
     locals: NamedLocals,
     props: DevcontainerSizingProps,
     { requests, limits, storage }: KubernetesResources,
-    { hrStorage, hrGpu, hrGpuRequested }: HostRequirements,
+    { hrGpu, hrGpuRequested, byteTexts }: HostRequirements,
     { diskCapped, diskSize }: Disk,
     {
       ephemeralRequestCapped,
@@ -796,7 +851,7 @@ export class DevcontainerSizing extends Construct {
       hcl`concat(
         ${any(diskCapped)} ? [${str(storage)} != null
           ? format("customizations.kubernetes storage = %s exceeds max_disk %s GiB: the disk is %s", jsonencode(${str(storage)}), tostring(${maxDisk}), ${str(diskSize)})
-          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${gib(num(hrStorage))}, tostring(${maxDisk}), ${str(diskSize)})
+          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${text(byteTexts, "hr_storage")}, tostring(${maxDisk}), ${str(diskSize)})
         ] : [],
         ${any(ephemeralRequestCapped)} ? [format(
           "customizations.kubernetes resources.requests[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: reserving %s",

@@ -33,10 +33,9 @@ const CASES: [string, MappingCase, Record<string, unknown>][] = [
     "hostRequirements.memory equal to max_memory is within it",
     { hostRequirements: { memory_bytes: 32 * GIB }, maxMemory: 32 },
     {
-      summary:
-        "CPU 250m / 2 · memory 34359738368 / 34359738368 · disk 10Gi · from hostRequirements",
+      summary: "CPU 250m / 2 · memory 32Gi / 32Gi · disk 10Gi · from hostRequirements",
       warnings: [],
-      requests: { cpu: "250m", memory: "34359738368" },
+      requests: { cpu: "250m", memory: "32Gi" },
     },
   ],
   [

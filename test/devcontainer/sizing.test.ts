@@ -122,10 +122,10 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     "example: hostRequirements cpus 4, memory 4 GiB",
     { hostRequirements: { cpus: 4, memory_bytes: 4294967296 } },
     {
-      summary: "CPU 4 / 4 · memory 4294967296 / 4294967296 · disk 10Gi · from hostRequirements",
+      summary: "CPU 4 / 4 · memory 4Gi / 4Gi · disk 10Gi · from hostRequirements",
       warnings: [],
-      requests: { cpu: "4", memory: "4294967296" },
-      limits: { cpu: "4", memory: "4294967296" },
+      requests: { cpu: "4", memory: "4Gi" },
+      limits: { cpu: "4", memory: "4Gi" },
     },
   ],
   [
@@ -162,23 +162,33 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
   ],
   // --- caps --------------------------------------------------------------------------------
   [
-    "hostRequirements memory over the cap: the capped byte count",
+    "hostRequirements memory over the cap: the cap, in the unit it is written in",
     { hostRequirements: { memory_bytes: 64 * GIB } },
     {
-      summary:
-        "CPU 250m / 2 · memory 34359738368 / 34359738368 · disk 10Gi · from hostRequirements",
-      warnings: ["hostRequirements.memory 64.0 GiB exceeds max_memory 32 GiB: reserving 32 GiB"],
+      summary: "CPU 250m / 2 · memory 32Gi / 32Gi · disk 10Gi · from hostRequirements",
+      warnings: ["hostRequirements.memory 64Gi exceeds max_memory 32 GiB: reserving 32Gi"],
     },
   ],
   [
     "fractional caps from the template variables",
     { hostRequirements: { cpus: 4, memory_bytes: GIB }, maxCpu: 2.5, maxMemory: 0.5 },
     {
-      summary: "CPU 2.5 / 2.5 · memory 536870912 / 2Gi · disk 10Gi · from hostRequirements",
+      summary: "CPU 2500m / 2500m · memory 512Mi / 2Gi · disk 10Gi · from hostRequirements",
       warnings: [
-        "hostRequirements.cpus 4 exceeds max_cpu 2.5: reserving 2.5",
-        "hostRequirements.memory 1.0 GiB exceeds max_memory 0.5 GiB: reserving 0.5 GiB",
+        "hostRequirements.cpus 4 exceeds max_cpu 2.5: reserving 2500m",
+        "hostRequirements.memory 1Gi exceeds max_memory 0.5 GiB: reserving 512Mi",
       ],
+    },
+  ],
+  [
+    "a cap that is no whole number of bytes is written in GiB as given, never rounded",
+    { kubernetes: [{ resources: { requests: { memory: "1Gi" } } }], maxMemory: 0.1 },
+    {
+      summary: "CPU 250m / 2 · memory 0.1Gi / 2Gi · disk 10Gi · from customizations.kubernetes",
+      warnings: [
+        `${K8S} resources.requests["memory"] = "1Gi" exceeds max_memory 0.1 GiB: reserving 0.1Gi`,
+      ],
+      requests: { cpu: "250m", memory: "0.1Gi" },
     },
   ],
   [
@@ -198,17 +208,17 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
       diskSize: "50",
     },
     {
-      summary: "CPU 2 / 4 · memory 2147483648 / 8Gi · disk 50Gi · from hostRequirements",
+      summary: "CPU 2 / 4 · memory 2Gi / 8Gi · disk 50Gi · from hostRequirements",
       warnings: [],
       limits: { cpu: "4", memory: "8Gi" },
       diskSize: "50Gi",
     },
   ],
   [
-    "fractional hostRequirements cpus",
+    "fractional hostRequirements cpus, in millicores",
     { hostRequirements: { cpus: 2.5 } },
     {
-      summary: "CPU 2.5 / 2.5 · memory 512Mi / 2Gi · disk 10Gi · from hostRequirements",
+      summary: "CPU 2500m / 2500m · memory 512Mi / 2Gi · disk 10Gi · from hostRequirements",
       warnings: [],
     },
   ],
@@ -554,7 +564,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     },
     {
       summary: "CPU 1 / 2 · memory 2Gi / 2Gi · disk 10Gi · from customizations.kubernetes",
-      warnings: [`hostRequirements cpus 4, memory 4.0 GiB ignored: ${K8S} resources are set`],
+      warnings: [`hostRequirements cpus 4, memory 4Gi ignored: ${K8S} resources are set`],
     },
   ],
   [
@@ -565,7 +575,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     },
     {
       summary: "CPU 250m / 2 · memory 512Mi / 1Gi · disk 10Gi · from customizations.kubernetes",
-      warnings: [`hostRequirements memory 4.0 GiB ignored: ${K8S} resources are set`],
+      warnings: [`hostRequirements memory 4Gi ignored: ${K8S} resources are set`],
     },
   ],
   [
@@ -573,9 +583,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     { hostRequirements: { storage_bytes: 100 * GIB }, kubernetes: [{ storage: "20Gi" }] },
     {
       summary: "CPU 250m / 2 · memory 512Mi / 2Gi · disk 20Gi · from customizations.kubernetes",
-      warnings: [
-        `hostRequirements.storage 100.0 GiB ignored: ${K8S} storage "20Gi" is used instead`,
-      ],
+      warnings: [`hostRequirements.storage 100Gi ignored: ${K8S} storage "20Gi" is used instead`],
       diskSize: "20Gi",
     },
   ],
@@ -583,9 +591,9 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
     "hostRequirements storage larger than the parameter: the byte count",
     { hostRequirements: { storage_bytes: 50 * GIB } },
     {
-      summary: "CPU 250m / 2 · memory 512Mi / 2Gi · disk 53687091200 · from hostRequirements",
+      summary: "CPU 250m / 2 · memory 512Mi / 2Gi · disk 50Gi · from hostRequirements",
       warnings: [],
-      diskSize: "53687091200",
+      diskSize: "50Gi",
     },
   ],
   [
@@ -665,7 +673,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
       summary:
         "CPU 250m / 2 · memory 512Mi / 2Gi · disk 20Gi · amd.com/gpu 1 / 1 · ephemeral-storage 1Gi / 4Gi · from customizations.kubernetes and hostRequirements",
       warnings: [
-        "hostRequirements.storage 64.0 GiB exceeds max_disk 20 GiB: the disk is 20Gi",
+        "hostRequirements.storage 64Gi exceeds max_disk 20 GiB: the disk is 20Gi",
         `${K8S} resources.limits["ephemeral-storage"] = "8Gi" exceeds max_ephemeral_storage 4 GiB: the limit is 4Gi`,
         "hostRequirements.gpu true asks for a GPU; nvidia.com/gpu is not in the template variable max_extended_resources (amd.com/gpu, example.com/fpga), so none is requested",
         `${K8S} resources["nvidia.com/gpu"] = "1": not an extended resource the template variable max_extended_resources allows (amd.com/gpu, example.com/fpga), ignored`,
@@ -686,7 +694,7 @@ const CASES: [string, MappingCase, SizingExpectation][] = [
       summary:
         "CPU 250m / 2 · memory 512Mi / 2Gi · disk 200Gi · hugepages-2Mi 64Mi / 64Mi · from customizations.kubernetes and hostRequirements",
       warnings: [
-        "hostRequirements.storage 500.0 GiB exceeds max_disk 128 GiB: the disk is 200Gi",
+        "hostRequirements.storage 500Gi exceeds max_disk 128 GiB: the disk is 200Gi",
         `${K8S} resources["nvidia.com/gpu"] = "1": not an extended resource the template variable max_extended_resources allows (none), ignored`,
       ],
       diskSize: "200Gi",

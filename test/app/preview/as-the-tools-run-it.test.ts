@@ -309,18 +309,28 @@ describe("8. preview's own accuracy", () => {
     );
   });
 
-  it("shows sizes on the workspace-page line in GiB, and the workspace folder expanded", async () => {
+  it("shows sizes in the units people read, the same in the text and --json, and the workspace folder expanded", async () => {
     const dir = repository("sizes", {
       ".devcontainer/devcontainer.json": {
         image: IMAGE,
-        hostRequirements: { memory: "4gb" },
+        hostRequirements: { memory: "4gb", storage: "32gb" },
         containerEnv: { APP_HOME: "${containerWorkspaceFolder}/app" },
       },
     });
     const { text, report } = await both(dir);
-    expect(section(text, "Resources").join("\n")).toMatch(
-      /workspace page: .*memory 4294967296 \(4\.0 GiB\) \/ 4294967296 \(4\.0 GiB\)/,
-    );
+    const page = "CPU 250m / 2 · memory 4Gi / 4Gi · disk 32Gi · from hostRequirements";
+    const resources = section(text, "Resources");
+    // The template's own words: the --json summary and the text's line are one and the same.
+    expect(report.workspace.resources.summary).toBe(page);
+    expect(resources).toContain(`  workspace page: ${page}`);
+    expect(resources.find((l) => l.trimStart().startsWith("memory"))?.split(/\s+/)).toEqual([
+      "",
+      "memory",
+      "4Gi",
+      "4Gi",
+    ]);
+    expect(report.workspace.resources.disk).toBe("32Gi");
+    expect(resources.join("\n")).not.toMatch(/GiB|\d{7,}/);
     expect(
       report.workspace.environment.find((e: { name: string }) => e.name === "APP_HOME")?.value,
     ).toBe("/workspaces/sizes/app");

@@ -248,7 +248,7 @@ export class BadInputPlanner {
  * in one batch and ~12.4 s in two (alternating runs, ±1.5 s under load), at ~310 MB a run
  * instead of ~540 MB.
  */
-const MAX_BATCH_SIZE = 25;
+export const MAX_BATCH_SIZE = 25;
 
 /** `indices` cut into the fewest batches of at most MAX_BATCH_SIZE, of even sizes. */
 function batchesOf(indices: readonly number[]): number[][] {
@@ -1181,8 +1181,8 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     ],
     expected: {
       pod: {
-        requests: { cpu: "8", memory: "34359738368" },
-        limits: { cpu: "8", memory: "34359738368" },
+        requests: { cpu: "8", memory: "32Gi" },
+        limits: { cpu: "8", memory: "32Gi" },
       },
     },
   },
