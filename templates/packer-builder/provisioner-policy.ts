@@ -217,7 +217,7 @@ export function provisionerPolicyObjects(names: ProvisionerPolicyNames): Record<
             {
               apiGroups: [""],
               apiVersions: ["v1"],
-              operations: writes,
+              operations: [...writes],
               resources: ["namespaces", "serviceaccounts", "secrets"],
             },
             {
@@ -229,7 +229,7 @@ export function provisionerPolicyObjects(names: ProvisionerPolicyNames): Record<
             {
               apiGroups: ["rbac.authorization.k8s.io"],
               apiVersions: ["v1"],
-              operations: writes,
+              operations: [...writes],
               resources: ["rolebindings"],
             },
           ],
