@@ -1,18 +1,33 @@
-// `npm run admission-policy [-- --config <file>] [--out <file>]`: prints (or writes) the
-// ValidatingAdmissionPolicy and binding operators apply to packer-builder's shared build
-// namespace on Harvester (docs/templates/packer-builder.md). The namespace is the
-// packer-builder identityNamespace setting of the operator configuration, else packer-dev.
+// `npm run admission-policy [-- --config <file>] [--out <file>] [--network-namespace <ns>]…
+// [--provisioner-user <username>]`: prints (or writes) the ValidatingAdmissionPolicies and
+// bindings operators apply on Harvester for packer-builder (docs/templates/packer-builder.md):
+// the build namespaces' policy (the identityNamespace setting of the operator configuration,
+// else packer-dev, and every namespace the template creates), and with --provisioner-user the
+// policy that limits the /kubeconfig.yaml identity to what the template makes with it.
 import * as fs from "fs";
 import { admissionPolicyFile } from "../../app/admission-policy";
 
 function option(argv: readonly string[], name: string): string | undefined {
   const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
+  if (at < 0) return undefined;
+  const value = argv[at + 1];
+  if (value === undefined || value.startsWith("--")) throw new Error(`${name} needs a value`);
+  return value;
+}
+
+/** Every value of a repeatable option, in order; undefined when it is not given. */
+function options(argv: readonly string[], name: string): string[] | undefined {
+  const values = argv.flatMap((arg, i) => (arg === name ? [option(argv.slice(i), name)!] : []));
+  return values.length > 0 ? values : undefined;
 }
 
 try {
   const argv = process.argv.slice(2);
-  const content = admissionPolicyFile(option(argv, "--config"));
+  const content = admissionPolicyFile({
+    configFile: option(argv, "--config"),
+    networkNamespaces: options(argv, "--network-namespace"),
+    provisionerUser: option(argv, "--provisioner-user"),
+  });
   const out = option(argv, "--out");
   if (out !== undefined) {
     fs.writeFileSync(out, content);

@@ -115,6 +115,29 @@ const IDENTITY_BINDING_FIELDS = ["namespace", "roleKind", "roleName", "allowUnsa
 
 /** Prefix of a workspace's own build namespace (per-workspace mode): `packer-<workspace id>`. */
 export const BUILD_NAMESPACE_PREFIX = "packer-";
+/**
+ * The label every namespace the template creates carries (`app.coder.io/template=packer-builder`):
+ * the admission policies select and recognize the template's namespaces by it
+ * (templates/packer-builder/admission-policy.ts, provisioner-policy.ts).
+ */
+export const TEMPLATE_NAMESPACE_LABEL = { key: "app.coder.io/template", value: "packer-builder" };
+
+/** The roles bound to each workspace's Harvester identity: the operator's, else the defaults. */
+export function identityRoleBindingsOf(
+  props: Pick<PackerBuilderTemplateProps, "identityNamespace" | "identityRoleBindings">,
+): readonly RoleBindingTarget[] {
+  const identityNamespace = props.identityNamespace ?? DEFAULT_IDENTITY_NAMESPACE;
+  return (
+    props.identityRoleBindings?.map(({ namespace, roleKind, roleName }) => ({
+      namespace,
+      roleKind,
+      roleName,
+    })) ?? [
+      { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder" },
+      { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder-read" },
+    ]
+  );
+}
 /** Hours a workspace's Harvester token lives by default: a working day and a long build. */
 export const DEFAULT_TOKEN_HOURS = 10;
 /** The longest token lifetime an operator may set, in hours. */
@@ -174,12 +197,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     checkPackerBuilderProps(id, props);
     const workspaceNamespace = props.workspaceNamespace ?? "packer-builder";
     const identityNamespace = props.identityNamespace ?? DEFAULT_IDENTITY_NAMESPACE;
-    const configuredBindings: readonly RoleBindingTarget[] = props.identityRoleBindings?.map(
-      ({ namespace, roleKind, roleName }) => ({ namespace, roleKind, roleName }),
-    ) ?? [
-      { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder" },
-      { namespace: identityNamespace, roleKind: "Role", roleName: "packer-builder-read" },
-    ];
+    const configuredBindings = identityRoleBindingsOf(props);
     const uid = props.uid ?? 1000;
 
     const useKubeconfig = useKubeconfigVariable(this);
@@ -311,7 +329,7 @@ export class PackerBuilderTemplate extends TemplateStack {
       // The workspace id: unique, stable across renames and prebuild claims, and always a
       // DNS-1123 label (7 + 36 characters).
       name: Token.asString(hcl`format("%s%s", ${BUILD_NAMESPACE_PREFIX}, lower(${ws.id}))`),
-      meta: meta("build-namespace"),
+      meta: templateNamespaceMeta(meta("build-namespace")),
     }).namespace;
     const name = locals.add(
       "harvester_namespace",
@@ -672,6 +690,14 @@ export class PackerBuilderTemplate extends TemplateStack {
       },
     });
   }
+}
+
+/** A namespace's metadata with the template's namespace label added (the policies select by it). */
+function templateNamespaceMeta(meta: WorkspaceObjectMeta): WorkspaceObjectMeta {
+  return {
+    labels: { ...meta.labels, [TEMPLATE_NAMESPACE_LABEL.key]: TEMPLATE_NAMESPACE_LABEL.value },
+    annotations: meta.annotations,
+  };
 }
 
 /** The Harvester cluster's provider (alias `harvester`). */

