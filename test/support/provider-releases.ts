@@ -15,6 +15,7 @@ import {
   compareVersions,
   newestRelease,
   PROVIDER_ADDRESSES,
+  providerLowerBound,
 } from "../../lib/constructs/provider-features";
 import { releaseSchema } from "../../lib/constructs/provider-releases";
 import { SYNTHESIZED_DIR_ENV } from "./synth-template";
@@ -30,13 +31,16 @@ type RequiredProviders = Record<string, { version?: string }>;
 export function releasesAt(
   required: RequiredProviders,
   end: ReleaseEnd,
+  needs: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   const releases: Record<string, string> = {};
   for (const provider of Object.keys(PROVIDER_ADDRESSES)) {
     const constraint = required[provider]?.version;
     if (constraint === undefined) continue;
-    const lower = /^>= (\d+\.\d+\.\d+)/.exec(constraint)?.[1];
-    if (lower === undefined) throw new Error(`${provider}: no lower bound in "${constraint}"`);
+    const declared = /^>= (\d+\.\d+\.\d+)/.exec(constraint)?.[1];
+    if (declared === undefined) throw new Error(`${provider}: no lower bound in "${constraint}"`);
+    const need = needs[provider];
+    const lower = need !== undefined && compareVersions(need, declared) > 0 ? need : declared;
     const newest = newestRelease(provider);
     if (compareVersions(lower, newest) > 0) {
       throw new Error(`${provider}: the bound ${constraint} admits no known release (newest ${newest})`);
@@ -65,18 +69,31 @@ export function releaseSchemaFile(provider: string, version: string): string {
 }
 
 /** The schema files of the releases at `end` of a configuration's bounds. */
-export function schemaFilesAt(required: RequiredProviders, end: ReleaseEnd): string[] {
-  return Object.entries(releasesAt(required, end)).map(([provider, version]) =>
+export function schemaFilesAt(
+  required: RequiredProviders,
+  end: ReleaseEnd,
+  needs: Readonly<Record<string, string>> = {},
+): string[] {
+  return Object.entries(releasesAt(required, end, needs)).map(([provider, version]) =>
     releaseSchemaFile(provider, version),
   );
 }
 
-/** What {@link schemaFilesAt} gives the template in `dir` (its cdk.tf.json), if it has one. */
+/**
+ * What {@link schemaFilesAt} gives the template in `dir` (its cdk.tf.json), if it has one. The
+ * oldest end is never below what cdk.tf.json needs by the feature table: an earlier release's
+ * saved configuration (test/upgrade, the 4f52dfb fixture) declared bounds before the table
+ * computed them, and a release it never ran on says nothing about today's templates (whose
+ * declared bound is exactly that need: test/constructs/provider-features.test.ts).
+ */
 export function schemaFilesForDir(dir: string, end: ReleaseEnd): string[] | undefined {
   const file = path.join(dir, "cdk.tf.json");
   if (!fs.existsSync(file)) return undefined;
-  const config = JSON.parse(fs.readFileSync(file, "utf8")) as {
+  const config = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown> & {
     terraform?: { required_providers?: RequiredProviders };
   };
-  return schemaFilesAt(config.terraform?.required_providers ?? {}, end);
+  const needs = Object.fromEntries(
+    Object.keys(PROVIDER_ADDRESSES).map((p) => [p, providerLowerBound(p, config)]),
+  );
+  return schemaFilesAt(config.terraform?.required_providers ?? {}, end, needs);
 }
