@@ -146,12 +146,14 @@ export function checkPushVariables(
   const configured = Object.keys(template.configuredVariables);
   try {
     if (variablesFile !== undefined) {
-      return checkVariablesFile(
+      const checked = checkVariablesFile(
         args.variablesFile!,
         fs.readFileSync(variablesFile, "utf8"),
         variables,
         configured,
-      ).names;
+      );
+      checkVariablesTogether(template, id, args.variablesFile!, checked.values);
+      return checked.names;
     }
     const missing = requiredWithoutValue(variables, configured);
     if (missing.length > 0 && args.dryRun) {
@@ -171,6 +173,32 @@ export function checkPushVariables(
   } catch (e) {
     if (e instanceof VariablesFileError) throw new UsageError(e.message);
     throw e;
+  }
+}
+
+/**
+ * The rules across variables (TemplateVariable `crossRules`) on the values this push sends:
+ * the variables file's, else the configuration's (the synthesized defaults). Synth checked
+ * the configuration's alone; this adds the file. Values are never shown: the file is where
+ * secrets go.
+ */
+export function checkVariablesTogether(
+  template: SynthesizedTemplate,
+  id: string,
+  file: string,
+  fromFile: Readonly<Record<string, unknown>>,
+): void {
+  const variables = (template.model.variable ?? {}) as Record<string, SynthesizedVariable>;
+  const valueOf = (name: string): unknown =>
+    Object.hasOwn(fromFile, name) ? fromFile[name] : variables[name]?.default;
+  for (const [name, rules] of Object.entries(template.crossRules)) {
+    const value = valueOf(name);
+    const broken = value === undefined ? undefined : rules.find((r) => !r.test(value, valueOf));
+    if (broken === undefined) continue;
+    throw new VariablesFileError(
+      `${template.name}: ${name} (set ${Object.hasOwn(fromFile, name) ? `in ${file}` : `by templates.${id}.variables`}) ` +
+        `must be ${broken.requirement}. Set what it needs in ${file}, or under templates.${id}.variables in coder-cdktf.jsonc.`,
+    );
   }
 }
 
