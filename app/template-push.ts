@@ -200,7 +200,7 @@ function noLockFileNote(dir: string): string {
   return (
     `no ${TERRAFORM_LOCK_FILE} in ${dir}, so --ignore-lockfile is passed and Coder's ` +
     `provisioners download the providers on each build. \`npm run push\` writes one with ` +
-    `\`terraform providers lock\` (docs/provisioners.md, "Provider lock file"); to pin the ` +
+    `\`terraform providers lock\` (docs/configuration.md, "Pushing"); to pin the ` +
     `providers yourself, save one as templates/<template>/${TERRAFORM_LOCK_FILE}: synth ships it from there.`
   );
 }
