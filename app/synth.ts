@@ -10,6 +10,7 @@ import { localGroups } from "../lib/private/locals-file";
 import { shipTemplateFiles } from "./template-files";
 import type { TemplateFrontMatter, TemplateStack } from "../lib/constructs/template-stack";
 import { applyVariableDefaults } from "./variable-defaults";
+import { TemplateVariable, type CrossVariableRule } from "../lib/core/template-variable";
 import { applyOperatorPresets } from "./operator-presets";
 import {
   renderWorkspaceTags,
@@ -38,6 +39,11 @@ export interface SynthesizedTemplate {
   readonly configuredVariables: Readonly<Record<string, unknown>>;
   /** Whether a .terraform.lock.hcl was shipped (from templates/<id>/). */
   readonly hasLockFile: boolean;
+  /**
+   * The rules across variables of each variable that has some (TemplateVariable
+   * `crossRules`), for push to check on the values it sends.
+   */
+  readonly crossRules: Readonly<Record<string, readonly CrossVariableRule[]>>;
   /**
    * The template's configuration as one Terraform JSON document: cdk.tf.json with what
    * synth writes to locals.tf and main.tf (lib/private/hcl-files.ts).
@@ -128,12 +134,22 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
         frontMatter: stack.frontMatter,
         configuredVariables,
         hasLockFile,
+        crossRules: crossRulesOf(stack),
         model,
       };
     },
   );
   writeManifest(outdir, results);
   return results;
+}
+
+/** Each template variable's rules across variables, by name; only variables that have some. */
+function crossRulesOf(stack: TemplateStack): Record<string, readonly CrossVariableRule[]> {
+  const rules: Record<string, readonly CrossVariableRule[]> = {};
+  for (const c of stack.node.findAll()) {
+    if (c instanceof TemplateVariable && c.crossRules.length > 0) rules[c.node.id] = c.crossRules;
+  }
+  return rules;
 }
 
 /**

@@ -75,6 +75,16 @@ export interface PushOptions {
   readonly coderSettings?: CoderTemplateSettings;
   /** The version table (tests pass their own). @default CODER_CLI_FEATURES */
   readonly features?: Readonly<Record<CliFeatureName, CliFeature>>;
+  /**
+   * Whether the folder has a `.terraform.lock.hcl` when the push runs (a dry run plans for
+   * the one push would write). @default whether `template.dir` has one now
+   */
+  readonly hasLockFile?: boolean;
+  /**
+   * The note that explains a push without a lock file (app/push/provider-lock.ts says why
+   * it wrote none). @default how to pin one by hand
+   */
+  readonly noLockFileNote?: string;
 }
 
 /** The commands to run, in order, and what the user should know about them. */
@@ -136,9 +146,9 @@ export function planPush(template: PushableTemplate, options: PushOptions = {}):
         `the oldest release these commands were checked against.`,
     );
   }
-  if (!fs.existsSync(path.join(template.dir, TERRAFORM_LOCK_FILE))) {
+  if (!(options.hasLockFile ?? fs.existsSync(path.join(template.dir, TERRAFORM_LOCK_FILE)))) {
     push.push("--ignore-lockfile");
-    notes.push(noLockFileNote(template.dir));
+    notes.push(options.noLockFileNote ?? noLockFileNote(template.dir));
   }
   const metadataOnPush = hasCliFeature(version, "pushMetadataFlags", features);
   if (metadataOnPush) push.push(...metadataArgs(template.frontMatter));
@@ -188,12 +198,10 @@ function inactiveNote(name: string, versionName: string | undefined): string {
 /** Why a template without a lock file is pushed with --ignore-lockfile, and how to pin one. */
 function noLockFileNote(dir: string): string {
   return (
-    `no ${TERRAFORM_LOCK_FILE} in ${dir}: writing one needs the Terraform registry ` +
-    `(terraform providers lock), which synth never reaches, so --ignore-lockfile is passed and ` +
-    `Coder's provisioners download the providers on each build. To pin them, run ` +
-    `\`terraform providers lock -platform=linux_amd64 -platform=linux_arm64\` in the synthesized ` +
-    `folder on a machine with network access and save the file as templates/<template>/${TERRAFORM_LOCK_FILE}; ` +
-    `synth ships it from there.`
+    `no ${TERRAFORM_LOCK_FILE} in ${dir}, so --ignore-lockfile is passed and Coder's ` +
+    `provisioners download the providers on each build. \`npm run push\` writes one with ` +
+    `\`terraform providers lock\` (docs/configuration.md, "Pushing"); to pin the ` +
+    `providers yourself, save one as templates/<template>/${TERRAFORM_LOCK_FILE}: synth ships it from there.`
   );
 }
 

@@ -27,6 +27,8 @@ export class VariablesFileError extends Error {}
 export interface VariablesFileCheck {
   /** The names the file sets, in file order. */
   readonly names: readonly string[];
+  /** Each name's value as YAML reads it (text, number or bool), for rules across variables. */
+  readonly values: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -52,6 +54,7 @@ export function checkVariablesFile(
     );
   }
   const names: string[] = [];
+  const values: Record<string, unknown> = {};
   const contents = doc.contents;
   if (contents !== null && !(isScalar(contents) && contents.value === null)) {
     if (!isMap(contents)) {
@@ -85,6 +88,7 @@ export function checkVariablesFile(
         );
       }
       names.push(name);
+      values[name] = (pair.value as { value?: unknown }).value;
     }
   }
   const missing = Object.entries(variables)
@@ -97,7 +101,7 @@ export function checkVariablesFile(
         `templates.<id>.variables in coder-cdktf.jsonc.`,
     );
   }
-  return { names };
+  return { names, values };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `npm run push` as one pipeline, each stage a function that takes what the ones before
  * returned: find the CLI → synthesize → check the variables → name the version → check the
- * upgrade → plan the commands (app/template-push.ts) → publish. {@link pushTemplate} runs them
+ * upgrade → lock the providers (app/push/provider-lock.ts) → plan the commands
+ * (app/template-push.ts) → publish. {@link pushTemplate} runs them
  * in order; scripts/commands/push.ts reads the command line and calls it.
  */
 import * as fs from "fs";
@@ -9,7 +10,7 @@ import * as path from "path";
 import { UsageError } from "../cli-args";
 import { announceCoderVersion, findOnPath, runCoderStep, shellQuote } from "../coder-cli";
 import { projectRoot } from "../../lib/core/project-root";
-import { planPush, type PushPlan } from "../template-push";
+import { planPush, TERRAFORM_LOCK_FILE, type PushPlan } from "../template-push";
 import { templateIdFor } from "../template-id";
 import { loadConfigFor } from "../load-config";
 import { checkUpgradeBeforePush } from "../upgrade/push-hook";
@@ -21,6 +22,12 @@ import {
   type SynthesizedVariable,
 } from "../variables-file";
 import { defaultVersionMessage, defaultVersionName, gitVersionOf } from "../git-version";
+import {
+  LOCK_PLATFORMS,
+  planProviderLock,
+  UNPUBLISHED_PROVIDERS,
+  writeProviderLock,
+} from "./provider-lock";
 
 /** Exit status when `coder` is missing, as a shell reports "command not found". */
 export const EXIT_NO_CLI = 127;
@@ -37,6 +44,11 @@ export interface PushArgs {
   readonly allowDataLoss: boolean;
   readonly config?: string;
   readonly outdir?: string;
+  /**
+   * A provider mirror for the lock file: a folder in Terraform's mirror layout, or an
+   * https:// URL of a network mirror, consulted instead of the registry. @default the registry
+   */
+  readonly providersMirror?: string;
   /** The command's usage text, appended to usage errors. */
   readonly usage: string;
 }
@@ -52,6 +64,15 @@ export interface SynthesizedPush {
   readonly config: ReturnType<typeof loadConfigFor>;
   readonly id: string;
   readonly template: SynthesizedTemplate;
+}
+
+/** Stage 6's result: whether the pushed folder has a lock file, and what a dry run prints. */
+export interface ProviderLockState {
+  readonly hasLockFile: boolean;
+  /** Why there is none, one line (the push passes --ignore-lockfile). @default the generic note */
+  readonly note?: string;
+  /** The lock command a dry run prints before the coder commands. @default none */
+  readonly dryRunCommand?: string;
 }
 
 /** Stage 4's result; undefined where Coder names the version or writes its message. */
@@ -88,6 +109,18 @@ export function resolveVariablesFile(args: PushArgs): string | undefined {
   return variablesFile;
 }
 
+/** The operator's provider mirror: a folder must exist (a URL is Terraform's to reach). */
+export function checkProvidersMirror(args: PushArgs): void {
+  const mirror = args.providersMirror;
+  if (mirror === undefined || /^https:\/\//.test(mirror)) return;
+  if (/^[a-z]+:\/\//i.test(mirror)) {
+    throw new UsageError(`--providers-mirror ${mirror}: a network mirror must be an https:// URL`);
+  }
+  if (!fs.existsSync(mirror) || !fs.statSync(mirror).isDirectory()) {
+    throw new UsageError(`--providers-mirror ${mirror}: no such folder`);
+  }
+}
+
 /** Stage 2, synthesize: the one template named, with the operator's configuration. */
 export function synthesizeForPush(args: PushArgs, io: PushIo): SynthesizedPush {
   const config = loadConfigFor(args.config === undefined ? [] : ["--config", args.config]);
@@ -113,12 +146,14 @@ export function checkPushVariables(
   const configured = Object.keys(template.configuredVariables);
   try {
     if (variablesFile !== undefined) {
-      return checkVariablesFile(
+      const checked = checkVariablesFile(
         args.variablesFile!,
         fs.readFileSync(variablesFile, "utf8"),
         variables,
         configured,
-      ).names;
+      );
+      checkVariablesTogether(template, id, args.variablesFile!, checked.values);
+      return checked.names;
     }
     const missing = requiredWithoutValue(variables, configured);
     if (missing.length > 0 && args.dryRun) {
@@ -138,6 +173,32 @@ export function checkPushVariables(
   } catch (e) {
     if (e instanceof VariablesFileError) throw new UsageError(e.message);
     throw e;
+  }
+}
+
+/**
+ * The rules across variables (TemplateVariable `crossRules`) on the values this push sends:
+ * the variables file's, else the configuration's (the synthesized defaults). Synth checked
+ * the configuration's alone; this adds the file. Values are never shown: the file is where
+ * secrets go.
+ */
+export function checkVariablesTogether(
+  template: SynthesizedTemplate,
+  id: string,
+  file: string,
+  fromFile: Readonly<Record<string, unknown>>,
+): void {
+  const variables = (template.model.variable ?? {}) as Record<string, SynthesizedVariable>;
+  const valueOf = (name: string): unknown =>
+    Object.hasOwn(fromFile, name) ? fromFile[name] : variables[name]?.default;
+  for (const [name, rules] of Object.entries(template.crossRules)) {
+    const value = valueOf(name);
+    const broken = value === undefined ? undefined : rules.find((r) => !r.test(value, valueOf));
+    if (broken === undefined) continue;
+    throw new VariablesFileError(
+      `${template.name}: ${name} (set ${Object.hasOwn(fromFile, name) ? `in ${file}` : `by templates.${id}.variables`}) ` +
+        `must be ${broken.requirement}. Set what it needs in ${file}, or under templates.${id}.variables in coder-cdktf.jsonc.`,
+    );
   }
 }
 
@@ -175,7 +236,47 @@ export function nameVersion(
 }
 
 /**
- * Stage 6, plan the commands: `coder templates push` and `templates edit`, with the flags
+ * Stage 6, lock the providers: writes `.terraform.lock.hcl` into the folder pushed, so Coder
+ * caches the providers per template version, unless the template ships one. A dry run only
+ * plans the command; a lock that fails is one line, and the push goes on without it.
+ */
+export function lockProviders(
+  { template }: SynthesizedPush,
+  args: PushArgs,
+  io: PushIo,
+): ProviderLockState {
+  if (template.hasLockFile) return { hasLockFile: true };
+  const plan = planProviderLock(template.model, args.providersMirror);
+  if (plan === undefined) return { hasLockFile: false };
+  for (const address of plan.leftOut) {
+    io.stderr(
+      `note: ${address} is left out of ${TERRAFORM_LOCK_FILE}: ${UNPUBLISHED_PROVIDERS[address]}\n`,
+    );
+  }
+  const fallback = (reason: string) => ({
+    hasLockFile: false,
+    note:
+      `${reason}: ${template.name}'s providers are not locked, so --ignore-lockfile is passed and Coder's ` +
+      `provisioners download them on each build (--providers-mirror <folder or https URL> locks them from a mirror)`,
+  });
+  if (args.dryRun) {
+    if (findOnPath("terraform") === undefined) return fallback("terraform is not on PATH");
+    io.stderr(
+      `note: push runs the lock in a scratch folder holding only ${template.name}'s required_providers ` +
+        `and copies its ${TERRAFORM_LOCK_FILE} into ${template.dir}; if it fails, push passes --ignore-lockfile\n`,
+    );
+    return { hasLockFile: true, dryRunCommand: `terraform ${shellQuote(plan.args)}` };
+  }
+  const outcome = writeProviderLock(plan, template.dir);
+  if (!outcome.written) return fallback(outcome.reason);
+  io.stderr(
+    `locked ${plan.locked.join(", ")} for ${LOCK_PLATFORMS.join(" and ")} in ${path.join(template.dir, TERRAFORM_LOCK_FILE)}\n`,
+  );
+  return { hasLockFile: true };
+}
+
+/**
+ * Stage 7, plan the commands: `coder templates push` and `templates edit`, with the flags
  * `coderVersion`'s release takes (a dry run without a CLI: the release planPush assumes).
  */
 export function planTemplatePush(
@@ -186,6 +287,7 @@ export function planTemplatePush(
     readonly variablesFileNames: readonly string[];
     readonly version: VersionNaming;
     readonly coderVersion: ReturnType<typeof announceCoderVersion> | undefined;
+    readonly lock: ProviderLockState;
   },
   io: PushIo,
 ): PushPlan {
@@ -197,26 +299,29 @@ export function planTemplatePush(
     activate: args.activate,
     coderSettings: config?.templates?.get(id)?.coderSettings,
     coderVersion: inputs.coderVersion,
+    hasLockFile: inputs.lock.hasLockFile,
+    noLockFileNote: inputs.lock.note,
   });
   for (const note of plan.notes) io.stderr(`note: ${note}\n`);
   return plan;
 }
 
 /**
- * Stage 7, publish: runs the planned commands with `coder` (a dry run, or one without a CLI,
- * prints them); returns the exit status.
+ * Stage 8, publish: runs the planned commands with `coder` (a dry run, or one without a CLI,
+ * prints them, after the lock command); returns the exit status.
  */
 export async function publishTemplate(
   coder: string | undefined,
-  plan: PushPlan,
+  plan: PushPlan & { readonly lockCommand?: string },
   { template }: SynthesizedPush,
   args: PushArgs,
   version: VersionNaming,
   io: PushIo,
 ): Promise<number> {
   if (args.dryRun || coder === undefined) {
+    const lock = plan.lockCommand === undefined ? "" : `${plan.lockCommand}\n`;
     const edit = plan.edit === undefined ? "" : `coder ${shellQuote(plan.edit)}\n`;
-    io.stdout(`coder ${shellQuote(plan.push)}\n${edit}`);
+    io.stdout(`${lock}coder ${shellQuote(plan.push)}\n${edit}`);
     return 0;
   }
   const pushed = await runCoderStep(coder, plan.push, "push failed");
@@ -243,6 +348,7 @@ export async function pushTemplate(args: PushArgs, io: PushIo): Promise<number> 
   const coder = findCoderCli(args, io);
   if (typeof coder === "number") return coder;
   const variablesFile = resolveVariablesFile(args);
+  checkProvidersMirror(args);
   const synthesized = synthesizeForPush(args, io);
   const variablesFileNames = checkPushVariables(synthesized, args, variablesFile, io);
   const version = nameVersion(synthesized, args, io);
@@ -256,11 +362,23 @@ export async function pushTemplate(args: PushArgs, io: PushIo): Promise<number> 
     { variablesFile },
   );
   if (stop !== undefined) return stop;
+  const lock = lockProviders(
+    synthesized,
+    { ...args, dryRun: args.dryRun || coder === undefined },
+    io,
+  );
   const plan = planTemplatePush(
     synthesized,
     args,
-    { variablesFile, variablesFileNames, version, coderVersion },
+    { variablesFile, variablesFileNames, version, coderVersion, lock },
     io,
   );
-  return publishTemplate(coder, plan, synthesized, args, version, io);
+  return publishTemplate(
+    coder,
+    { ...plan, lockCommand: lock.dryRunCommand },
+    synthesized,
+    args,
+    version,
+    io,
+  );
 }

@@ -1,7 +1,7 @@
 import { Construct, TerraformVariable } from "../core/cdk";
 import { useKubeconfigVariable } from "../constructs/providers";
 import { hcl } from "../core/hcl";
-import { TemplateVariable } from "../core/template-variable";
+import { TemplateVariable, type CrossVariableRule } from "../core/template-variable";
 import {
   DNS_LABEL,
   DNS_SUBDOMAIN,
@@ -52,6 +52,25 @@ const VSCODE_EXTENSION_ONE_LINE: Rule = {
 /** What RE2's `[[:cntrl:]]` matches: the C0 controls and DEL. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+
+/**
+ * `external_auth_id` needs `external_auth_host`. Since Coder 2.37 (coder/coder #27854) a
+ * workspace's git credential request is answered from the external auth providers its
+ * template version declares, and the build gets the user's token only for a repository on
+ * `external_auth_host`: with the id alone users are asked to link an account whose token
+ * no build ever receives, and private repositories fail with nothing to say why. Checked on
+ * the operator's defaults at synth and on what `npm run push` sets (app/push/pipeline.ts);
+ * a hand-typed `coder templates push --var` is not checked (the README's example sets both).
+ */
+export const EXTERNAL_AUTH_NEEDS_ITS_HOST: CrossVariableRule = {
+  requirement:
+    '"" unless external_auth_host is set too, to the host of that provider (e.g. github.com): ' +
+    "without it the user's token is never sent to the image build and private repositories fail",
+  test: (value, valueOf) => {
+    const host = valueOf("external_auth_host");
+    return value === "" || (typeof host === "string" && host !== "");
+  },
+};
 
 /**
  * The devcontainer template's variables (set once per template version with
@@ -188,9 +207,10 @@ export class DevcontainerTemplateVariables extends Construct {
         'The "Dev Containers for Coder in K8S" VS Code extension to keep installed: a Marketplace ' +
         'ID or an http(s):// URL of a VSIX. "" installs nothing.',
     });
-    this.externalAuthId = new TerraformVariable(this, "external_auth_id", {
+    this.externalAuthId = new TemplateVariable(this, "external_auth_id", {
       type: "string",
       default: "",
+      crossRules: [EXTERNAL_AUTH_NEEDS_ITS_HOST],
       description:
         "ID of a Coder external auth provider (e.g. github). When set, users must link that " +
         "account, and both the image build (for a repository on external_auth_host) and the " +

@@ -1,13 +1,15 @@
 // `npm run push -- <template> [--dry-run] [--variables-file f.yaml] [--message m] [--name v]
 //                 [--activate=false] [--check-upgrade [--allow-data-loss]]
-//                 [--config coder-cdktf.jsonc] [--outdir cdktf.out]`
+//                 [--config coder-cdktf.jsonc] [--outdir cdktf.out] [--providers-mirror <dir|url>]`
 //
 // Synthesizes one template, checks the variables file against its variables, then publishes
 // it with `coder templates push` (its static provisioner tags included, the version named
 // after the git commit and described by its subject unless --name/--message say otherwise),
 // and sets its display name, description, icon and the operator's coderSettings with
 // `coder templates edit`. It asks `coder version` first: flags differ by release
-// (app/coder-version.ts). --dry-run prints the commands instead of running them.
+// (app/coder-version.ts). Before the push it writes .terraform.lock.hcl into the folder with
+// `terraform providers lock` (app/push/provider-lock.ts; --providers-mirror: from a mirror
+// instead of the registry). --dry-run prints the commands instead of running them.
 // This file reads the command line; the stages are app/push/pipeline.ts.
 // `npm run push` runs it bundled (scripts/push.js); from source: `node scripts/ts.js scripts/commands/push.ts …`.
 import { parseCommandLine, UsageError } from "../../app/cli-args";
@@ -17,12 +19,20 @@ import { versionNameProblem } from "../../app/git-version";
 const USAGE =
   "usage: npm run push -- <template> [--dry-run] [--variables-file <file.yaml>] [--message <text>] " +
   "[--name <version>] [--activate=false] [--check-upgrade [--allow-data-loss]] " +
-  "[--config <file.jsonc>] [--outdir <dir>]";
+  "[--config <file.jsonc>] [--outdir <dir>] [--providers-mirror <dir or https URL>]";
 
 const EXIT_USAGE = 2;
 
 /** Options that take a value: the word after one of them is that value, never a flag. */
-const VALUE_OPTIONS = ["--variables-file", "--message", "-m", "--name", "--config", "--outdir"];
+const VALUE_OPTIONS = [
+  "--variables-file",
+  "--message",
+  "-m",
+  "--name",
+  "--config",
+  "--outdir",
+  "--providers-mirror",
+];
 
 /**
  * `--activate` as the coder CLI spells it: `--activate`, `--activate=true|false`; also
@@ -63,6 +73,7 @@ function readArgs(argv: readonly string[]): PushArgs {
       "allow-data-loss": { type: "boolean", default: false },
       config: { type: "string" },
       outdir: { type: "string" },
+      "providers-mirror": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     USAGE,
@@ -91,6 +102,7 @@ function readArgs(argv: readonly string[]): PushArgs {
     allowDataLoss: values["allow-data-loss"] === true,
     config: values.config,
     outdir: values.outdir,
+    providersMirror: values["providers-mirror"],
     usage: USAGE,
   };
 }

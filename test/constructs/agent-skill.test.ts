@@ -18,6 +18,7 @@ import { AgentSkill, SKILL_MAX_BYTES, skillFrontMatter } from "../../lib/constru
 import { WorkspaceAgent } from "../../lib/constructs/workspace-agent";
 import { projectRoot } from "../../lib/core/project-root";
 import { synthConstruct } from "./construct-stack";
+import { describeWithTool, type OptionalTool } from "../support/optional-tools";
 
 const MANUAL = "templates/packer-builder/subagents/packer-builder.md";
 const SCRIPT = join(projectRoot(), "lib/constructs/scripts/install-agent-skill.sh");
@@ -81,13 +82,21 @@ describe("at synth", () => {
   });
 });
 
-const SHELLS: readonly (readonly [string, readonly string[]])[] = [
+/** Each shell: its name, its argv, and the optional tool it needs (skipped, with why, without it). */
+const SHELLS: readonly (readonly [string, readonly string[], OptionalTool?])[] = [
   ["sh", ["sh"]],
   ["bash", ["bash"]],
-  ["busybox sh", ["busybox", "sh"]],
+  ["busybox sh", ["busybox", "sh"], "busybox"],
 ];
 
-describe.each(SHELLS)("install-agent-skill.sh with %s", (_, shell) => {
+for (const [name, shell, tool] of SHELLS) {
+  const title = `install-agent-skill.sh with ${name}`;
+  if (tool === undefined) describe(title, () => installTests(shell));
+  else describeWithTool(tool, title, () => installTests(shell));
+}
+
+/** The script's tests, run with `shell`. */
+function installTests(shell: readonly string[]): void {
   let root: string;
   let home: string;
   let bin: string;
@@ -159,4 +168,4 @@ describe.each(SHELLS)("install-agent-skill.sh with %s", (_, shell) => {
     expect(r.stderr).toContain("is not a kebab-case skill name");
     expect(existsSync(join(home, ".coder"))).toBe(false);
   });
-});
+}

@@ -2,13 +2,19 @@
  * Runs `npm run push` / `npm run promote` the way npm runs them (scripts/push.js,
  * scripts/promote.js: the commands bundled) in a temp folder, against a fake `coder`
  * (fake-coder.sh: records its argv and the folder it was given, and refuses the flags its
- * release lacks) and a fake `git` (fake-git.sh) on PATH.
+ * release lacks) and a fake `git` (fake-git.sh) on PATH, with the real `terraform` beside
+ * them and every https request going to a closed port (HTTPS_PROXY): push's provider lock
+ * never reaches a registry, whatever the machine's network, unless a test gives it a mirror.
  */
 import { spawnSync, type SpawnSyncReturns } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { projectRoot } from "../../../lib/core/project-root";
+import { hostTool } from "../../support/run-script";
+
+/** An HTTPS proxy nothing listens on (port 9, discard): the Terraform registry is unreachable. */
+export const UNREACHABLE_PROXY = "http://127.0.0.1:9";
 
 /** The short SHA and subject the fake git reports by default. */
 export const SHA = "1a2b3c4";
@@ -55,6 +61,8 @@ export function fakeCli(): FakeCli {
     fs.copyFileSync(path.join(__dirname, file), path.join(bin, command));
     fs.chmodSync(path.join(bin, command), 0o755);
   }
+  // Wherever Terraform is installed (/usr/local/bin, /usr/bin), push finds it the same way.
+  fs.symlinkSync(hostTool("terraform"), path.join(bin, "terraform"));
   const defaultConfig = path.join(work, "defaults.jsonc");
   fs.writeFileSync(
     defaultConfig,
@@ -83,6 +91,7 @@ export function fakeCli(): FakeCli {
             HOME: dir,
             CHECKPOINT_DISABLE: "1",
             FAKE_CODER_LOG: log,
+            HTTPS_PROXY: UNREACHABLE_PROXY,
             ...env,
           },
         },

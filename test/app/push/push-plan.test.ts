@@ -66,7 +66,22 @@ describe("planPush", () => {
       { message: "m", coderVersion: V2_24 },
     );
     expect(plan.push.slice(-4)).toEqual(["--provisioner-tag=-", "-m", "m", "--ignore-lockfile"]);
-    expect(plan.notes[0]).toContain("needs the Terraform registry");
+    expect(plan.notes[0]).toContain("so --ignore-lockfile is passed");
+    expect(plan.notes[0]).toContain("`npm run push` writes one with `terraform providers lock`");
+  });
+
+  it("takes the lock step's word: a lock file to come, or why there is none", () => {
+    const template = { name: "k", dir, provisionerTags: {}, frontMatter };
+    const toCome = planPush(template, { coderVersion: V2_24, hasLockFile: true });
+    expect(toCome.push).not.toContain("--ignore-lockfile");
+    expect(toCome.notes).toEqual([]);
+    const failed = planPush(template, {
+      coderVersion: V2_24,
+      hasLockFile: false,
+      noLockFileNote: "the registry could not be reached",
+    });
+    expect(failed.push.at(-1)).toBe("--ignore-lockfile");
+    expect(failed.notes).toEqual(["the registry could not be reached"]);
   });
 });
 

@@ -105,10 +105,11 @@ describe("npm run push", () => {
       "--icon",
       "/icon/k8s.png",
     ]);
-    // Coder's own output is passed through, and the missing lock file is explained.
+    // Coder's own output is passed through, and the missing lock file is explained (the
+    // registry is unreachable here: fake-cli.ts; provider-lock.test.ts locks from a mirror).
     expect(run.stdout).toContain("Uploading template files...");
     expect(run.stdout).toContain("Updated template metadata!");
-    expect(run.stderr).toMatch(/no \.terraform\.lock\.hcl .*--ignore-lockfile is passed/);
+    expect(run.stderr).toMatch(/providers are not locked, so --ignore-lockfile is passed/);
   });
 
   it("--dry-run prints the exact commands and runs nothing but `coder version`", () => {
@@ -116,9 +117,12 @@ describe("npm run push", () => {
     expect(run.status).toBe(0);
     expect(run.calls().map((c) => c.args)).toEqual([["version"]]);
     const stack = path.join(run.outdir, "stacks", "kubernetes");
+    // The push the lock file is for: without --ignore-lockfile (provider-lock.test.ts).
     expect(run.stdout.split("\n")).toEqual([
+      "terraform providers lock -platform=linux_amd64 -platform=linux_arm64 " +
+        "registry.terraform.io/coder/coder registry.terraform.io/hashicorp/kubernetes",
       `coder templates push kubernetes -d ${stack} --yes --provisioner-tag=- --var namespace=coder-workspaces ` +
-        `--name ${SHA} -m 'it'\\''s new' --ignore-lockfile`,
+        `--name ${SHA} -m 'it'\\''s new'`,
       "coder templates edit kubernetes --display-name Kubernetes --description " +
         "'A container workspace on Kubernetes with a persistent home volume' --icon /icon/k8s.png",
       "",
@@ -366,9 +370,9 @@ describe("npm run push", () => {
       const run = runPush("old-dry", ["kubernetes", "--dry-run"], { FAKE_CODER_VERSION: "2.23.4" });
       expect(run.status).toBe(0);
       const stack = path.join(run.outdir, "stacks", "kubernetes");
-      expect(run.stdout.split("\n")[0]).toBe(
+      expect(run.stdout.split("\n")[1]).toBe(
         `coder templates push kubernetes -d ${stack} --yes --var namespace=coder-workspaces ` +
-          `--name ${SHA} -m '${SUBJECT}' --ignore-lockfile`,
+          `--name ${SHA} -m '${SUBJECT}'`,
       );
     });
   });

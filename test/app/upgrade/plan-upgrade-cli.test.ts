@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { projectRoot } from "../../../lib/core/project-root";
 import { itWithShellcheck } from "../../support/shellcheck";
 import { stateFile } from "../../upgrade/states/state-cases";
+import { UNREACHABLE_PROXY } from "../push/fake-cli";
 
 jest.setTimeout(180_000);
 
@@ -83,6 +84,8 @@ function run(script: string, args: readonly string[], env: Record<string, string
         FAKE_CODER_LOG: log,
         FAKE_CODER_STATES: states,
         FAKE_CODER_LIST: path.join(work, "list.json"),
+        // push's provider lock must never reach a registry from a test (fake-cli.ts).
+        HTTPS_PROXY: UNREACHABLE_PROXY,
         ...env,
       },
     },

@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { hostTool, linkHostTools, shellQuote, TempDirs } from "../../../support/run-script";
+import { missingTool } from "../../../support/optional-tools";
 
 /** The template's scripts, as the template embeds them. */
 export const SCRIPTS_DIR = join(
@@ -59,12 +60,7 @@ export type ImageToolset = "host" | "bash" | "busybox";
 
 /** Why the BusyBox variants cannot run here, or undefined when BusyBox is installed. */
 export function busyboxMissing(): string | undefined {
-  try {
-    hostTool("busybox");
-    return undefined;
-  } catch {
-    return "BusyBox is not installed (apt-get install busybox; .ci/run installs it)";
-  }
+  return missingTool("busybox");
 }
 
 /** The toolsets of {@link describeEachToolset} by default: the host's and BusyBox. */
