@@ -46,6 +46,12 @@ export interface TemplateConfig {
    * `coder templates edit` (app/coder-template-settings.ts). @default {}: left as they are in Coder
    */
   readonly coderSettings: CoderTemplateSettings;
+  /**
+   * The exact release of each provider the deployment's provisioners resolve (a mirror that
+   * holds one release, a pinned lock file): synth checks it is in the template's bounds, and
+   * push locks that release. Empty: the newest the bounds admit.
+   */
+  readonly providers: Readonly<Record<string, string>>;
 }
 
 /** A loaded, shape-checked configuration. */
@@ -70,7 +76,11 @@ const TEMPLATE_FIELDS = [
   "settings",
   "presets",
   "coderSettings",
+  "providers",
 ];
+
+/** Providers whose release an operator may pin (the ones whose bounds synth computes). */
+export const PINNABLE_PROVIDERS: readonly string[] = ["coder", "kubernetes"];
 
 /** Reads and checks a config file. */
 export function loadOperatorConfig(
@@ -227,7 +237,29 @@ function templateConfig(
     coderSettingsNode === undefined
       ? {}
       : parseCoderSettings(coderSettingsNode, `${field}.coderSettings`, fail, describeValue);
-  return { name, provisionerTags, variables, settings, presets, coderSettings };
+  const providers = providerPins(fields.get("providers"), `${field}.providers`, check);
+  return { name, provisionerTags, variables, settings, presets, coderSettings, providers };
+}
+
+/** `providers`: a release (`2.17.0`) per pinnable provider. */
+function providerPins(
+  node: JsonNode | undefined,
+  field: string,
+  check: NodeChecks,
+): Record<string, string> {
+  const pins: Record<string, string> = {};
+  if (node === undefined) return pins;
+  for (const [key, valueNode] of check.expectObject(node, field, [...PINNABLE_PROVIDERS])) {
+    if (typeof valueNode.value !== "string" || !/^\d+\.\d+\.\d+$/.test(valueNode.value)) {
+      check.fail(
+        valueNode,
+        `${field}.${key}`,
+        `${describeValue(valueNode)} is not allowed; expected one release, such as "2.19.0"`,
+      );
+    }
+    setOwn(pins, key, String(valueNode.value));
+  }
+  return pins;
 }
 
 /** A template's provisionerTags, each tag checked as Coder checks it. */

@@ -1,6 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { App } from "../lib/core/cdk";
+import { compareVersions } from "../lib/constructs/provider-features";
 import { ConfigError, type OperatorConfig } from "./operator-config";
 import { InvalidPropError } from "../lib/core/validate";
 import { projectRoot } from "../lib/core/project-root";
@@ -121,6 +122,7 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
         stack.declaredVariableNames(),
       );
       const model = writeHclFiles(dir, json, { localGroups: localGroups(stack) });
+      checkProviderPins(definition.id, json, options.config);
       shipTemplateFiles(stack, dir);
       const lockSource = path.join(projectRoot(), stack.sourceDir, LOCK_FILE);
       const hasLockFile = fs.existsSync(lockSource);
@@ -210,6 +212,59 @@ export function createStack(
     const where = config!.position(["templates", definition.id, "settings", ...path]);
     throw new ConfigError(`${where}: ${field(named?.[1] ?? "")}: ${e.message}`);
   }
+}
+
+/**
+ * Fails synth when the operator pins a provider release (`templates.<id>.providers`) that the
+ * template's computed bounds do not admit: a build on it would fail validate, or lack what
+ * the template uses. Names the position, the field, the release and the bound.
+ */
+function checkProviderPins(
+  id: string,
+  json: Record<string, unknown>,
+  config: OperatorConfig | undefined,
+): void {
+  const pins = config?.templates?.get(id)?.providers ?? {};
+  const required =
+    ((json.terraform ?? {}) as { required_providers?: Record<string, { version?: string }> })
+      .required_providers ?? {};
+  for (const [provider, release] of Object.entries(pins)) {
+    const constraint = required[provider]?.version;
+    const where = config!.position(["templates", id, "providers", provider]);
+    const field = `templates.${id}.providers.${provider}`;
+    if (constraint === undefined) {
+      throw new ConfigError(
+        `${where}: ${field}: template "${id}" does not use the ${provider} provider`,
+      );
+    }
+    if (!admits(constraint, release)) {
+      throw new ConfigError(
+        `${where}: ${field}: ${release} is outside the template's bound "${constraint}" ` +
+          `(docs/provider-versions.md says what each release lacks); pin a release the bound admits`,
+      );
+    }
+  }
+}
+
+/** Whether `release` satisfies a constraint of `>= a`, `< b` and `= c` parts. */
+function admits(constraint: string, release: string): boolean {
+  return constraint.split(",").every((part) => {
+    const m = /^\s*(>=|<=|>|<|=)?\s*(\d+(?:\.\d+)*)\s*$/.exec(part);
+    if (m === null) return false;
+    const c = compareVersions(release, m[2]);
+    switch (m[1]) {
+      case ">=":
+        return c >= 0;
+      case ">":
+        return c > 0;
+      case "<=":
+        return c <= 0;
+      case "<":
+        return c < 0;
+      default:
+        return c === 0;
+    }
+  });
 }
 
 function selectTemplates(

@@ -241,12 +241,13 @@ export function nameVersion(
  * plans the command; a lock that fails is one line, and the push goes on without it.
  */
 export function lockProviders(
-  { template }: SynthesizedPush,
+  { template, config, id }: SynthesizedPush,
   args: PushArgs,
   io: PushIo,
 ): ProviderLockState {
   if (template.hasLockFile) return { hasLockFile: true };
-  const plan = planProviderLock(template.model, args.providersMirror);
+  const pins = config?.templates?.get(id)?.providers;
+  const plan = planProviderLock(template.model, args.providersMirror, pins);
   if (plan === undefined) return { hasLockFile: false };
   for (const address of plan.leftOut) {
     io.stderr(

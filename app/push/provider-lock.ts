@@ -71,12 +71,18 @@ export function providerAddress(source: string): string {
 export function planProviderLock(
   model: Readonly<Record<string, unknown>>,
   mirror?: string,
+  pins: Readonly<Record<string, string>> = {},
 ): ProviderLockPlan | undefined {
   const terraform = (model.terraform ?? {}) as { required_providers?: unknown };
-  const requiredProviders = (terraform.required_providers ?? {}) as Record<
-    string,
-    RequiredProvider
-  >;
+  const declared = (terraform.required_providers ?? {}) as Record<string, RequiredProvider>;
+  // A release the operator pins (templates.<id>.providers; synth checked the bound) is the
+  // one locked: a bare version is an exact constraint.
+  const requiredProviders = Object.fromEntries(
+    Object.entries(declared).map(([name, req]) => [
+      name,
+      pins[name] === undefined ? req : { ...req, version: pins[name] },
+    ]),
+  );
   const addresses = Object.keys(requiredProviders)
     .sort()
     .map((name) => providerAddress(requiredProviders[name].source ?? `hashicorp/${name}`));

@@ -55,6 +55,52 @@ function bounds(stack: string): Record<string, { source: string; version: string
 }
 
 describe("npm run push locks the providers", () => {
+  const pinConfig = (name: string, pins: Record<string, string>): string => {
+    const file = path.join(cli.work, `${name}.jsonc`);
+    fs.writeFileSync(
+      file,
+      `{\n  "templates": {\n    "kubernetes": {\n      "providers": ${JSON.stringify(pins)},\n` +
+        `      "variables": { "namespace": "coder-workspaces" }\n    }\n  }\n}\n`,
+    );
+    return file;
+  };
+
+  it("locks the release an operator pins in coder-cdktf.jsonc, inside the bounds", () => {
+    const config = pinConfig("pinned", { coder: "2.17.0" });
+    const run = cli.run("push", "pinned", [
+      "kubernetes",
+      "--providers-mirror",
+      mirror,
+      "--config",
+      config,
+    ]);
+    expect(run.stderr).not.toContain("push failed");
+    expect(run.status).toBe(0);
+    const stack = path.join(run.outdir, "stacks", "kubernetes");
+    const lock = fs.readFileSync(path.join(stack, ".terraform.lock.hcl"), "utf8");
+    expect(lock).toContain(lockBlock("coder/coder", "2.17.0", "2.17.0"));
+    expect(lock).toContain(
+      'provider "registry.terraform.io/hashicorp/kubernetes" {\n  version     = "2.38.0"',
+    );
+  });
+
+  it("fails before anything runs when a pinned release is outside the template's bound, naming where", () => {
+    const config = pinConfig("outside", { coder: "2.8.0" });
+    const run = cli.run("push", "outside", [
+      "kubernetes",
+      "--providers-mirror",
+      mirror,
+      "--config",
+      config,
+    ]);
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(
+      /outside\.jsonc:4:29: templates\.kubernetes\.providers\.coder: 2\.8\.0 is outside the template's bound ">= 2\.9\.0"/,
+    );
+    // No coder command ran: not even `coder version`.
+    expect(run.logExists()).toBe(false);
+  });
+
   it("writes .terraform.lock.hcl for both platforms with the newest versions the bounds admit, and pushes it without --ignore-lockfile", () => {
     const run = cli.run("push", "locked", ["kubernetes", "--providers-mirror", mirror]);
     expect(run.stderr).not.toContain("push failed");
