@@ -2,6 +2,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { App } from "../lib/core/cdk";
 import { compareVersions } from "../lib/constructs/provider-features";
+
+import { WorkspaceParameter } from "../lib/constructs/workspace-parameter";
 import { ConfigError, type OperatorConfig } from "./operator-config";
 import { InvalidPropError } from "../lib/core/validate";
 import { projectRoot } from "../lib/core/project-root";
@@ -50,6 +52,11 @@ export interface SynthesizedTemplate {
    * synth writes to locals.tf and main.tf (lib/private/hcl-files.ts).
    */
   readonly model: Record<string, unknown>;
+  /**
+   * Names of the parameters that may hold secrets (`mayHoldSecrets`): reports about existing
+   * workspaces (plan-upgrade) never print their values.
+   */
+  readonly secretParameters: readonly string[];
 }
 
 export interface SynthOptions {
@@ -138,6 +145,11 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
         hasLockFile,
         crossRules: crossRulesOf(stack),
         model,
+        secretParameters: stack.node
+          .findAll()
+          .filter((c): c is WorkspaceParameter => c instanceof WorkspaceParameter)
+          .filter((p) => p.definition.mayHoldSecrets)
+          .map((p) => p.name),
       };
     },
   );

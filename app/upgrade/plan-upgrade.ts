@@ -5,10 +5,13 @@
  * answering what the workspace's last build recorded (owner, workspace, parameters, the
  * devcontainer metadata). One mock provider process serves every plan; plans run in parallel.
  */
+import * as fs from "node:fs";
 import { cpus } from "node:os";
+import * as path from "node:path";
 import { TerraformError, TerraformHarness, type PlanResult } from "@coder-cdktf/terraform-harness";
 import { classifyChanges, type WorkspaceChanges } from "./classify-changes";
 import { readWorkspaceState, StateError } from "./workspace-state";
+import { redact, sensitiveVariableValues, stateSecrets } from "./redact";
 
 /** Where one workspace's state comes from: `coder state pull`, or a saved file. */
 export interface StateSource {
@@ -29,6 +32,8 @@ export interface UpgradeTarget {
   readonly dir: string;
   /** The Coder template name the workspaces belong to. */
   readonly name: string;
+  /** Parameters whose values may be secrets (synth's `secretParameters`): never printed. @default none */
+  readonly secretParameters?: readonly string[];
 }
 
 export interface PlanUpgradeOptions {
@@ -72,11 +77,16 @@ export async function planUpgrade(
   const harness = options.harness ?? (await TerraformHarness.start());
   try {
     const results: WorkspaceUpgrade[] = new Array(sources.length);
+    const variables = options.variables ?? {};
+    const config: unknown = JSON.parse(
+      fs.readFileSync(path.join(target.dir, "cdk.tf.json"), "utf8"),
+    );
+    const secrets = sensitiveVariableValues(config, variables);
     let next = 0;
     const worker = async () => {
       while (next < sources.length) {
         const i = next++;
-        results[i] = await planOne(harness, target, sources[i], options.variables ?? {});
+        results[i] = await planOne(harness, target, sources[i], variables, secrets);
       }
     };
     const parallel = Math.max(1, Math.min(options.parallel ?? cpus().length, sources.length));
@@ -87,15 +97,42 @@ export async function planUpgrade(
   }
 }
 
+/**
+ * One workspace's result, every text in it redacted (redact.ts) with the secrets of the
+ * template's variables (`secrets`) and of the workspace's state: its diagnostics may quote them.
+ */
 async function planOne(
   harness: TerraformHarness,
   target: UpgradeTarget,
   source: StateSource,
   variables: Readonly<Record<string, unknown>>,
+  secrets: readonly string[],
+): Promise<WorkspaceUpgrade> {
+  const known = [...secrets];
+  const result = await planState(harness, target, source, variables, known);
+  const clean = (text: string) => redact(text, known);
+  const named = { ...result, workspace: clean(result.workspace), source: clean(result.source) };
+  if ("error" in named) return { ...named, error: clean(named.error) };
+  return { ...named, refused: named.refused.map(clean) };
+}
+
+/** Plans one state; adds the state's secrets to `known` as soon as it is read. */
+async function planState(
+  harness: TerraformHarness,
+  target: UpgradeTarget,
+  source: StateSource,
+  variables: Readonly<Record<string, unknown>>,
+  known: string[],
 ): Promise<WorkspaceUpgrade> {
   let workspace = source.source;
   try {
-    const state = readWorkspaceState(await source.read(), source.source);
+    const text = await source.read();
+    try {
+      known.push(...stateSecrets(JSON.parse(text), target.secretParameters));
+    } catch {
+      // Not JSON: readWorkspaceState says so, quoting only its printable start.
+    }
+    const state = readWorkspaceState(text, source.source);
     workspace = source.workspace ?? state.workspace;
     if (state.templateName !== target.name) {
       throw new StateError(

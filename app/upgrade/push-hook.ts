@@ -12,6 +12,7 @@ import { CoderCliError } from "./coder-states";
 import { losesData, type UpgradeTarget } from "./plan-upgrade";
 import { EXIT_DATA_LOSS, EXIT_FAILED, renderUpgradeText } from "./render-upgrade";
 import { checkUpgrade } from "./upgrade-check";
+import { redact } from "./redact";
 
 /** The push options of the check, for `parseCommandLine`. */
 export const UPGRADE_CHECK_OPTIONS = {
@@ -49,7 +50,9 @@ export async function checkUpgradeBeforePush(
   options: { readonly variablesFile?: string; readonly stderr?: (text: string) => void } = {},
 ): Promise<number | undefined> {
   if (!request.checkUpgrade) return undefined;
-  const say = options.stderr ?? ((text: string) => void process.stderr.write(text));
+  const write = options.stderr ?? ((text: string) => void process.stderr.write(text));
+  // Every line the check writes, the CLI's own errors included, goes through the redaction.
+  const say = (text: string) => write(redact(text));
   say(`checking what this version does to every workspace of ${template.name} (--check-upgrade)\n`);
   const report = await inPrivateTemp(() =>
     checkUpgrade(template, { all: true, variablesFile: options.variablesFile }),

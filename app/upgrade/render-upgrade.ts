@@ -1,10 +1,12 @@
 /**
  * The upgrade report as text (a summary table, then each workspace's changes) and as JSON,
- * and the command's exit status. Addresses and attribute paths only: no value of a state.
+ * and the command's exit status. Addresses and attribute paths only: no value of a state, and
+ * what the texts quote (a diagnostic, an API server's refusal) redacted (redact.ts).
  */
 import { isCoderRecord, OUTCOME_WORDS, OUTCOMES, type Outcome } from "./classify-changes";
 import { printable } from "../preview/render-report";
 import { losesData, type UpgradeReport, type WorkspaceUpgrade } from "./plan-upgrade";
+import { redact } from "./redact";
 
 /** Exit status when a workspace would lose data (the push hook refuses on it too). */
 export const EXIT_DATA_LOSS = 3;
@@ -44,7 +46,7 @@ export function renderUpgradeText(report: UpgradeReport): string {
   ];
   for (const w of report.workspaces) out.push(...workspaceLines(w), "");
   out.push(summaryLine(report));
-  return `${out.join("\n")}\n`;
+  return redact(`${out.join("\n")}\n`);
 }
 
 function workspaceLines(w: WorkspaceUpgrade): string[] {
@@ -117,7 +119,8 @@ export function renderUpgradeJson(report: UpgradeReport): string {
             },
       ),
     },
-    null,
+    // Each string redacted on its own, so the document stays JSON.
+    (_key, value: unknown) => (typeof value === "string" ? redact(value) : value),
     2,
   )}\n`;
 }

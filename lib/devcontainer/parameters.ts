@@ -2,6 +2,7 @@ import { Construct } from "../core/cdk";
 import { escapeTemplateLiteral } from "../core/escape";
 import { WorkspaceParameter } from "../constructs/workspace-parameter";
 import { WORKSPACE_SIZES } from "../constructs/size-presets";
+import { GIT_BRANCH_ERROR, GIT_BRANCH_PATTERN } from "./git-branch-name";
 import { REPOSITORY_URL_ERROR, REPOSITORY_URL_PATTERN } from "./git-hosts";
 
 /**
@@ -47,6 +48,7 @@ export class DevcontainerParameters extends Construct {
       default: "main",
       icon: "/icon/git.svg",
       mutable: false,
+      validation: { regex: GIT_BRANCH_PATTERN, error: GIT_BRANCH_ERROR },
     });
     this.cpu = new WorkspaceParameter(this, "cpu", {
       order: 3,

@@ -12,6 +12,7 @@ import {
 } from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
 import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
 import { hcl, type HclValue } from "../core/hcl";
+import { GIT_BRANCH_ERROR, GIT_BRANCH_PATTERN } from "./git-branch-name";
 import { explainLocal } from "../core/local-comments";
 import { TerraformData } from "../core/terraform-data";
 import type { WorkspaceData } from "../constructs/workspace-data";
@@ -258,7 +259,17 @@ export class DevcontainerSource extends Construct {
       imageSpec: { tag: this.imageTag.asString },
       // An expression (object or null); the binding passes tokens through as they are.
       gitCredentials: props.gitCredentials as unknown as DevcontainerbuilderBuildGitCredentials,
-      lifecycle: { ignoreChanges: ["git_credentials"] },
+      lifecycle: {
+        ignoreChanges: ["git_credentials"],
+        // The service hands the branch to git: the parameter's rule again, so that no value
+        // that got past Coder's validation (an option, a line break) ever reaches it.
+        precondition: [
+          {
+            condition: hcl`can(regex(${GIT_BRANCH_PATTERN}, ${props.branch}))`,
+            errorMessage: GIT_BRANCH_ERROR,
+          },
+        ],
+      },
     });
     // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
     build.addOverride("lifecycle.replace_triggered_by", [

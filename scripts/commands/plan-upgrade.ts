@@ -24,6 +24,7 @@ import {
 } from "../../app/upgrade/render-upgrade";
 import { templateIdFor } from "../../app/template-id";
 import { checkUpgrade } from "../../app/upgrade/upgrade-check";
+import { redact } from "../../app/upgrade/redact";
 
 export { skipCdktfCreationStacks } from "../../lib/private/creation-stacks";
 
@@ -39,7 +40,12 @@ export interface Output {
 }
 
 /** Runs the command; resolves to its exit status. */
-export async function runPlanUpgrade(argv: readonly string[], io: Output): Promise<number> {
+export async function runPlanUpgrade(argv: readonly string[], output: Output): Promise<number> {
+  // Everything the command writes goes through the redaction (app/upgrade/redact.ts).
+  const io: Output = {
+    stdout: (text) => output.stdout(redact(text)),
+    stderr: (text) => output.stderr(redact(text)),
+  };
   try {
     return await planUpgradeCommand(argv, io);
   } catch (e) {

@@ -29,6 +29,7 @@ const INTERNAL = [
   "coder-names",
   "coder-version",
   "construct-ids",
+  "git-branch-name",
   "git-hosts",
   "hcl-files",
   "hcl-layout",

@@ -96,6 +96,20 @@ is_object_name() {
   case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
   [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
 }
+# The branch goes into git's argv and refspecs (refs/heads/$branch:…): it must be a branch
+# name as git allows it, the same rule as the parameter's validation (lib/devcontainer/
+# git-branch-name.ts), so that neither an option (--upload-pack=…) nor a line break, a `:`
+# or a `*` ever reaches git, whatever value got past Coder.
+is_branch_name() {
+  case $1 in
+    '' | -* | HEAD | @ | /* | */ | *. | .* | */.* | *..* | *//* | *.lock | *.lock/*) return 1 ;;
+    *[[:cntrl:]]* | *[' ~^:?*[\{']*) return 1 ;;
+  esac
+}
+if ! is_branch_name "$branch"; then
+  log "the branch parameter '$(printf '%s' "$branch" | tr -c '[:print:]' '?')' is not a branch name git allows; not cloning"
+  exit 1
+fi
 if [ -n "$commit" ] && ! is_object_name "$commit"; then
   log "the build's commit is not a commit id; checking out origin/$branch instead"
   commit=

@@ -90,7 +90,7 @@ describe("a valid preset", () => {
       name: "Acme ${var.namespace}",
       description: '${file("/etc/hostname")} %{ if true }x%{ endif }',
       icon: '/icon/${upper("x")}.svg',
-      parameters: { repository: "https://github.com/acme/app.git", branch: "x${" },
+      parameters: { repository: "https://github.com/acme/app${x}%{y}.git", branch: "main" },
     };
     const tf = synth("devcontainer", JSON.stringify([written]));
     const [preset] = Object.values(tf.data.coder_workspace_preset).filter(

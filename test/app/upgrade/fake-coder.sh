@@ -6,14 +6,15 @@
 #   coder state pull <owner>/<name>     the file $FAKE_CODER_STATES/<owner>+<name>.json
 #   coder templates push|edit …         success
 # FAKE_CODER_FAIL=<first word> makes that command fail as a CLI does (a message on stderr,
-# exit 1); FAKE_CODER_EMPTY_STATE=1 makes `state pull` print nothing, as for no state.
+# exit 1), whose last line is $FAKE_CODER_ERROR when set; FAKE_CODER_EMPTY_STATE=1 makes
+# `state pull` print nothing, as for no state.
 set -eu
 if [ -n "${FAKE_CODER_LOG:-}" ]; then
   printf '%s\n' "$*" >>"$FAKE_CODER_LOG"
 fi
 if [ "${FAKE_CODER_FAIL:-}" = "$1" ]; then
   echo "Encountered an error running \"coder $1\", see \"coder $1 --help\" for more information" >&2
-  echo "error: GET https://coder.example.com/api/v2/users/me: unexpected status code 401: You must be logged in." >&2
+  echo "${FAKE_CODER_ERROR:-error: GET https://coder.example.com/api/v2/users/me: unexpected status code 401: You must be logged in.}" >&2
   exit 1
 fi
 case "$1" in

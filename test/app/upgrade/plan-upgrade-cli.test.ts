@@ -16,6 +16,9 @@ import { UNREACHABLE_PROXY } from "../push/fake-cli";
 
 jest.setTimeout(180_000);
 
+/** A token-shaped value the fake CLI puts in its error message. */
+const CLI_TOKEN = "ghp_CliT0k3nInAnErr0rM3ssag3AbCdEfGhIjKl";
+
 const root = projectRoot();
 let work: string;
 let bin: string;
@@ -157,6 +160,24 @@ describe("npm run plan-upgrade", () => {
     );
   });
 
+  it("masks a token in what the CLI says, in the report and on stderr (issue 43.4)", () => {
+    const error = `error: GET https://admin:${CLI_TOKEN}@coder.example.com/api/v2/users/me: 401`;
+    const pull = planUpgrade(["--workspace", "alice/dev"], {
+      FAKE_CODER_FAIL: "state",
+      FAKE_CODER_ERROR: error,
+    });
+    expect(pull.status).toBe(1);
+    expect(pull.stdout).toContain("error: GET https://***@coder.example.com/api/v2/users/me: 401");
+    const json = planUpgrade(["--workspace", "alice/dev", "--json"], {
+      FAKE_CODER_FAIL: "state",
+      FAKE_CODER_ERROR: error,
+    });
+    expect(JSON.parse(json.stdout).workspaces[0].error).toContain("https://***@coder.example.com");
+    const list = planUpgrade(["--all"], { FAKE_CODER_FAIL: "list", FAKE_CODER_ERROR: error });
+    expect(list.stderr).toContain("https://***@coder.example.com");
+    for (const r of [pull, json, list]) expect(r.stdout + r.stderr).not.toContain(CLI_TOKEN);
+  });
+
   it("says so when the CLI prints no state", () => {
     const r = planUpgrade(["--workspace", "alice/dev"], { FAKE_CODER_EMPTY_STATE: "1" });
     expect(r.status).toBe(1);
@@ -204,6 +225,21 @@ describe("npm run push -- --check-upgrade", () => {
     expect(r.stderr).toContain("DATA LOSS in 1: dave/old");
     expect(r.stderr).toContain("push refused: this version would lose the data");
     expect(r.calls().filter((c) => c.startsWith("templates"))).toEqual([]);
+  });
+
+  it("masks a token in what the CLI says, on stderr (issue 43.4)", () => {
+    const r = run(
+      "push.js",
+      ["kubernetes", "--variables-file", variables, "--check-upgrade", "--outdir", out()],
+      {
+        FAKE_CODER_FAIL: "list",
+        FAKE_CODER_ERROR: `error: GET https://${CLI_TOKEN}@coder.example.com/api/v2/workspaces`,
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("push refused: the upgrade check could not read");
+    expect(r.stderr).toContain("https://***@coder.example.com/api/v2/workspaces");
+    expect(r.stdout + r.stderr).not.toContain(CLI_TOKEN);
   });
 
   it("pushes anyway with --allow-data-loss", () => {

@@ -130,6 +130,8 @@ describe(`the ordinary upgrade from ${STATES_COMMIT} to today`, () => {
       outcome: "destroyed",
       changes: [
         "replaced coder_script.clone_repository[0]",
+        // The stop sweep deletes every kind a build makes (issue 43.9): a new script, a Coder record.
+        "replaced coder_script.sweep_build_vms",
         "destroyed kubernetes_role_binding_v1.workspace_identity_packer_builder_coder_workspace_pod_reader",
         "destroyed kubernetes_secret_v1.harvester_identity_token",
         "updated kubernetes_secret_v1.packer_kubeconfig",

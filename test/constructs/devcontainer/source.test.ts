@@ -45,11 +45,18 @@ it("builds without count, so a stop never rebuilds, under the workspace's own ta
 
 it("replaces the build when the rebuild tracker changes, and ignores a refreshed git token", () => {
   expect(tf.resource.terraform_data.rebuild).toEqual({ input: "${var.rebuild}" });
-  expect(tf.resource.devcontainerbuilder_build.workspace.lifecycle).toEqual({
+  expect(tf.resource.devcontainerbuilder_build.workspace.lifecycle).toMatchObject({
     ignore_changes: ["git_credentials"],
     // A bare reference, as Terraform wants it in JSON; "${…}" would be rejected.
     replace_triggered_by: ["terraform_data.rebuild"],
   });
+});
+
+it("checks the branch with git's rule again before the service gets it (issue 43.8)", () => {
+  const [precondition] = tf.resource.devcontainerbuilder_build.workspace.lifecycle.precondition;
+  expect(precondition.condition).toContain(", var.branch))}");
+  expect(precondition.condition).toMatch(/^\$\{can\(regex\(/);
+  expect(precondition.error_message).toMatch(/^The branch must be a branch name as git allows it/);
 });
 
 it("tags the image ws-<workspace id>-<rebuild>, lower case, sanitized and at most 128 characters", () => {

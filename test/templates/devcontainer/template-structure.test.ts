@@ -6,6 +6,7 @@ import { TerraformElement } from "../../../lib/core/cdk";
 import { App } from "../../../lib/core/cdk";
 import { DevcontainerTemplate } from "../../../templates/devcontainer";
 import { synthesizeDevcontainer, type SynthesizedDevcontainer } from "./synthesized";
+import { GIT_BRANCH_ERROR, GIT_BRANCH_PATTERN } from "../../../lib/devcontainer/git-branch-name";
 
 let template: SynthesizedDevcontainer;
 beforeAll(() => (template = synthesizeDevcontainer()));
@@ -116,6 +117,13 @@ it("replaces the build when the rebuild tracker changes, never for a new token",
   expect(build.lifecycle).toEqual({
     ignore_changes: ["git_credentials"],
     replace_triggered_by: ["terraform_data.rebuild"],
+    // The branch's rule again before the service gets it (branch-parameter.test.ts).
+    precondition: [
+      {
+        condition: `\${can(regex(${JSON.stringify(GIT_BRANCH_PATTERN)}, data.coder_parameter.branch.value))}`,
+        error_message: GIT_BRANCH_ERROR,
+      },
+    ],
   });
   expect(build.registry_credentials).toBeUndefined();
   expect(template.config.resource.terraform_data.rebuild.input).toBe(

@@ -106,7 +106,7 @@ describe("packer-builder publishing is additive", () => {
     );
   });
 
-  it("ships scripts whose only delete is the workspace's build VMs in the build namespace", () => {
+  it("ships scripts whose only delete is the workspace's build objects in the build namespace, never an image", () => {
     const tf = synth();
     const container = tf.resource.kubernetes_deployment_v1.main.spec.template.spec.container[0];
     const scripts: Record<string, string> = Object.fromEntries(
@@ -130,8 +130,22 @@ describe("packer-builder publishing is additive", () => {
         .map((line) => `${name}: ${line.trim()}`),
     );
     expect(changes).toEqual([
-      'sweep_build_vms: bounded_kubectl "${timeout_s}" delete virtualmachines.kubevirt.io \\',
-      'sweep_previous_build_vms: bounded_kubectl "${timeout_s}" delete virtualmachines.kubevirt.io \\',
+      'sweep_build_vms: bounded_kubectl "${left}" delete "${kind}" --selector "${selector}" \\',
+      'sweep_previous_build_vms: bounded_kubectl "${left}" delete "${kind}" --selector "${selector}" \\',
+    ]);
+    // The kinds it deletes: the build's VMs, instances, pools, replica sets and disks, never images.
+    expect(
+      scripts.sweep_build_vms
+        .match(/^kinds=\(\n([^)]*)\)/m)?.[1]
+        .split(/\s+/)
+        .filter(Boolean),
+    ).toEqual([
+      "virtualmachinepools.pool.kubevirt.io",
+      "virtualmachineinstancereplicasets.kubevirt.io",
+      "virtualmachines.kubevirt.io",
+      "virtualmachineinstances.kubevirt.io",
+      "datavolumes.cdi.kubevirt.io",
+      "persistentvolumeclaims",
     ]);
     expect(scripts.sweep_previous_build_vms).toBe(scripts.sweep_build_vms);
     expect(scripts.sweep_build_vms).toContain(

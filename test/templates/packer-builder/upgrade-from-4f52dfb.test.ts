@@ -81,6 +81,8 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
         "kubernetes_token_request_v1.harvester_identity[0]: create",
         "kubernetes_secret_v1.packer_kubeconfig: update",
         "coder_script.sweep_previous_build_vms: create",
+        // The stop sweep deletes every kind a build makes (issue 43.9): a new script.
+        "coder_script.sweep_build_vms: delete,create",
         // The agents' manual installed as a skill at every start (no Coder Tasks any more).
         "coder_script.agent_manual[0]: create",
       ].sort(),
@@ -93,6 +95,8 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
         ...DROPPED.map((a) => `${a}: delete`),
         "kubernetes_secret_v1.packer_kubeconfig: update",
         "coder_script.sweep_previous_build_vms: create",
+        // The stop sweep deletes every kind a build makes (issue 43.9): a new script.
+        "coder_script.sweep_build_vms: delete,create",
       ].sort(),
     );
   });
@@ -100,7 +104,8 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
   it("replaces nothing: the PVC and the Coder-side kubeconfig Secret stay, only the dropped objects are deleted", () => {
     for (const plan of [runningUpgrade, stoppedUpgrade]) {
       const destructive = destructiveChanges(plan).map((c) => c.address);
-      expect(destructive.sort()).toEqual([...DROPPED].sort());
+      // The sweep's script is new (issue 43.9): Coder's record of it is replaced, harmlessly.
+      expect(destructive.sort()).toEqual([...DROPPED, "coder_script.sweep_build_vms"].sort());
       const claim = plan.resource("kubernetes_persistent_volume_claim_v1.persistent");
       expect(claim.actions).toEqual(["no-op"]);
       expect(plan.resource("kubernetes_secret_v1.packer_kubeconfig").actions).toEqual(["update"]);

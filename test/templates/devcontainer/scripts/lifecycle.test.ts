@@ -1078,3 +1078,39 @@ describeEachToolset("with %s tools: a stopped clone", (toolset) => {
     expectCloned(ws, run, kept);
   });
 });
+
+// The branch reaches git in argv and refspecs: under every shell an image may bring.
+describeEachShell("with %s: the branch parameter", (toolset) => {
+  test("never hands git a branch that is not a branch name git allows (issue 43.8)", async () => {
+    const marker = join(dirs.make("dc-upload-pack"), "upload-pack-ran");
+    const hostile = [
+      `--upload-pack=touch ${marker}`,
+      `main\n--upload-pack=touch ${marker}`,
+      "main:refs/heads/other",
+      "*",
+      "a..b",
+      "x.lock",
+      "HEAD",
+      "feature/",
+      "main\x1b[31m",
+    ];
+    for (const branch of hostile) {
+      const ws = createWorkspace({ toolset });
+      recordGitCalls(ws);
+      const run = await ws.run({ DC_BRANCH: branch });
+      expect({ branch, exitCode: run.exitCode }).toEqual({ branch, exitCode: 1 });
+      expect(run.output).toContain("is not a branch name git allows; not cloning");
+      // Nothing reached git, and the log shows no control character.
+      expect(readRecordedCalls(ws.gitCalls)).toEqual([]);
+      expect([...run.output].filter((c) => c < " " && c !== "\n")).toEqual([]);
+      expect(existsSync(join(ws.folder, ".git"))).toBe(false);
+    }
+    expect(existsSync(marker)).toBe(false);
+    // Names git allows still clone.
+    const ws = createWorkspace({ toolset });
+    ws.origin.commit("feature/über-@x.1", { "README.md": "odd\n" }, "an odd name");
+    const run = await ws.run({ DC_BRANCH: "feature/über-@x.1", DC_COMMIT: "" });
+    expect(run.exitCode).toBe(0);
+    expect(hostGit(ws.folder, ["symbolic-ref", "--short", "HEAD"])).toBe("feature/über-@x.1");
+  });
+});
