@@ -60,6 +60,8 @@ describe.each(TEMPLATE_INPUTS.map((t) => [t.id, t]))("template %s", (id, input) 
 });
 
 describe("a type outside a release fails on that release", () => {
+  // Named, not the default: CODER_CDKTF_PROVIDER_RELEASE=oldest makes the default the oldest.
+  const NEWEST_CODER = schemaFilesAt({ coder: { version: ">= 2.17.0" } }, "newest");
   const { dir, config } = synthTemplate<Config>("kubernetes");
   const copyWith = (edit: (json: Record<string, any>) => void): string => {
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "provider-releases-"));
@@ -87,7 +89,7 @@ describe("a type outside a release fails on that release", () => {
         valid: true,
         diagnostics: [],
       });
-      const newest = await tf.validate(copy);
+      const newest = await tf.validate(copy, { schemaFiles: NEWEST_CODER });
       expect(newest.valid).toBe(false);
       expect(errors(newest).join("\n")).toMatch(/does not support data source "coder_secret"/);
     } finally {
@@ -109,7 +111,7 @@ describe("a type outside a release fails on that release", () => {
       });
       expect(applied.resources.map((r) => r.address)).toContain("data.coder_secret.key");
       // Today's template on today's provider: the data source is dropped, nothing replaced.
-      const plan = await tf.plan(dir, { ...inputs, state: applied });
+      const plan = await tf.plan(dir, { ...inputs, state: applied, schemaFiles: NEWEST_CODER });
       expect(plan.resourceChanges.filter((c) => c.actions.includes("delete"))).toEqual([]);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
@@ -129,7 +131,10 @@ describe("a type outside a release fails on that release", () => {
       const result = await tf.validate(copy, { schemaFiles: old });
       expect(result.valid).toBe(false);
       expect(errors(result).join("\n")).toMatch(/merge_strategy/);
-      expect(await tf.validate(copy)).toEqual({ valid: true, diagnostics: [] });
+      expect(await tf.validate(copy, { schemaFiles: NEWEST_CODER })).toEqual({
+        valid: true,
+        diagnostics: [],
+      });
       // The template's own bound is computed, so it would have risen to 2.15.0 with the use.
       expect(bound).toMatch(/^>= 2\./);
     } finally {
