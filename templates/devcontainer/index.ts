@@ -99,6 +99,7 @@ export class DevcontainerTemplate extends TemplateStack {
       token: vars.gitCredentialsToken,
       hosts: vars.gitCredentialsHosts,
       externalAuthHost: vars.externalAuthHost,
+      allowTemplateFallback: vars.allowTemplateGitTokenFallback,
       repository: params.repository.value,
       isPrebuild: ws.workspace.isPrebuild,
     });
@@ -108,6 +109,7 @@ export class DevcontainerTemplate extends TemplateStack {
       branch: params.branch.value,
       rebuild: params.rebuild.value,
       gitCredentials: git.buildCredentials,
+      gitCredentialName: git.credentialName.asString,
     });
   }
 
@@ -381,6 +383,8 @@ export class DevcontainerTemplate extends TemplateStack {
         "Node placement": Token.asString(
           hcl`join(", ", [for k, v in ${placement.nodeSelector} : format("%s=%s", k, v)])`,
         ),
+        // By name, never a value: the user's own account, the template's token, or none.
+        "Build git credential": source.gitCredentialUsed,
       },
     });
     resourceMetadata(this, "data_volume", {

@@ -35,6 +35,8 @@ const ALWAYS = [
   "kubernetes_persistent_volume_claim_v1.data",
   // The Dev Container variables, which the pod reads through secretKeyRef (issue 32 item 4).
   "kubernetes_secret_v1.devcontainer_variables",
+  // The name of the credential the image was built with, kept with the build (issue 43.1).
+  "terraform_data.git_credential",
   "terraform_data.rebuild",
 ];
 
@@ -101,6 +103,7 @@ describe("devcontainer template: workspace states", () => {
     git_credentials_username: "builder",
     git_credentials_token: "s3cret",
     git_credentials_hosts: ["github.com"],
+    allow_template_git_token_fallback: true,
   };
   /**
    * Plans of a started workspace that differ only in template variables, one Terraform run
@@ -175,7 +178,9 @@ describe("devcontainer template: workspace states", () => {
       "Commit",
       "Namespace",
       "Node placement",
+      "Build git credential",
     ]);
+    expect(pod["Build git credential"]).toBe("none");
     expect(pod["Image tag"]).toBe(`ws-${String(DEFAULT_WORKSPACE.id).toLowerCase()}-0`);
     // The selector depends on the built image's metadata: known at apply, from local.node_selector.
     const configured = (template.config as any).resource.coder_metadata.pod_info.item;
@@ -280,7 +285,7 @@ describe("devcontainer template: workspace states", () => {
 
       it("says in the build log that a private repository needs template-wide credentials", () => {
         const [message] = failures(prebuild.plain);
-        expect(message).toContain("git_credentials_username and git_credentials_token are not set");
+        expect(message).toContain("allow_template_git_token_fallback on");
         expect(message).toContain("The clone into the workspace waits for the claim");
       });
 
@@ -290,7 +295,8 @@ describe("devcontainer template: workspace states", () => {
       });
     });
 
-    it("prefers the template-wide username and token", () => {
+    it("uses the template-wide username and token, with the fallback on, where the user's token is for no host", () => {
+      // external_auth_host is unset: the linked token goes nowhere (issue 43.1: it would win).
       const result = credentials(started.templateWide);
       expect(result.value).toEqual({ username: "builder", token: "s3cret" });
     });
