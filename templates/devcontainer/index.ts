@@ -1,4 +1,5 @@
 import {
+  AgentTokenSecret,
   coderProvider,
   type Construct,
   DevcontainerRuntime,
@@ -337,9 +338,17 @@ export class DevcontainerTemplate extends TemplateStack {
     { variablesSecret, data }: WorkspaceVolumes,
   ): DevcontainerPod {
     const { user, sizing, placement, folder, runtime, mounts, localEnv } = mapping;
+    // CODER_AGENT_TOKEN from a Secret of its own, not a literal in the pod template (issue 43.2).
+    const agentToken = new AgentTokenSecret(this, "agent_token_secret", {
+      workspace: ws,
+      agent: agent.agent,
+      namespace: vars.namespace.stringValue,
+      meta: workspaceObjectMeta(ws, "agent-token"),
+    });
     return new DevcontainerPod(this, "pod", {
       workspace: ws,
       agent: agent.agent,
+      agentTokenSecret: agentToken,
       namespace: vars.namespace.stringValue,
       meta: workspaceObjectMeta(ws, "workspace"),
       image: source.build.image,

@@ -41,6 +41,8 @@ const ALWAYS = [
 ];
 
 const WHILE_STARTED = [
+  // CODER_AGENT_TOKEN's Secret, only while the pod runs (issue 43.2).
+  "kubernetes_secret_v1.agent_token[0]",
   ...Array.from({ length: 10 }, (_, i) => `coder_app.forwarded_port[${i}]`),
   "coder_metadata.pod_info[0]",
   "coder_script.devcontainer_lifecycle[0]",
