@@ -194,16 +194,7 @@ export class DevcontainerSource extends Construct {
       build: this.build,
       devcontainer: this.devcontainer,
     } = this.imageBuild(props));
-    if (props.gitCredentialName !== undefined) {
-      this.gitCredentialRecord = new TerraformData(this, "git_credential", {
-        input: props.gitCredentialName,
-        lifecycle: { ignoreChanges: ["input"] },
-      });
-      // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
-      this.gitCredentialRecord.addOverride("lifecycle.replace_triggered_by", [
-        `${this.build.terraformResourceType}.${this.build.friendlyUniqueId}`,
-      ]);
-    }
+    this.gitCredentialRecord = this.gitCredentialRecordOf(props.gitCredentialName);
 
     const local = (name: string, expression: IResolvable, why?: string): TerraformLocal => {
       const created = new TerraformLocal(this, name, expression);
@@ -297,6 +288,20 @@ export class DevcontainerSource extends Construct {
       platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
     });
     return { rebuildTracker, build, devcontainer };
+  }
+
+  /** `terraform_data.git_credential`, replaced only with the build (see the field). */
+  private gitCredentialRecordOf(name: string | undefined): TerraformData | undefined {
+    if (name === undefined) return undefined;
+    const record = new TerraformData(this, "git_credential", {
+      input: name,
+      lifecycle: { ignoreChanges: ["input"] },
+    });
+    // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
+    record.addOverride("lifecycle.replace_triggered_by", [
+      `${this.build.terraformResourceType}.${this.build.friendlyUniqueId}`,
+    ]);
+    return record;
   }
 
   /**
