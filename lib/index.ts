@@ -102,6 +102,12 @@ export {
 export { workspaceObjectMeta, type WorkspaceObjectMeta } from "./constructs/workspace-labels";
 export { DataVolume, type DataVolumeProps } from "./constructs/data-volume";
 export {
+  AGENT_TOKEN_SECRET_KEY,
+  AgentTokenSecret,
+  type AgentTokenSecretProps,
+  type AgentTokenSecretRef,
+} from "./constructs/agent-token-secret";
+export {
   agentContainer,
   type AgentContainerProps,
   WORKSPACE_POD_ANTI_AFFINITY,

@@ -9,6 +9,7 @@ import {
 import type { WorkspaceData } from "./workspace-data";
 import { claimStableLabels, type WorkspaceObjectMeta } from "./workspace-labels";
 import type { WorkspaceAgent } from "./workspace-agent";
+import type { AgentTokenSecretRef } from "./agent-token-secret";
 
 export interface WorkspaceDeploymentProps {
   /** The address: `kubernetes_deployment_v1.<resourceName>`. @default "main" */
@@ -244,6 +245,11 @@ export interface AgentContainerProps {
   readonly name: string;
   readonly image: string;
   readonly agent: WorkspaceAgent;
+  /**
+   * The Secret holding the agent's token (an {@link AgentTokenSecret} of the workspace, in the
+   * pod's namespace): CODER_AGENT_TOKEN is read from it, never written into the pod spec.
+   */
+  readonly tokenSecret: AgentTokenSecretRef;
   /** @default "IfNotPresent" */
   readonly imagePullPolicy?: string;
   /** Replaces the default `sh -c <agent init script>`; it must exec the init script. @default agent init */
@@ -258,7 +264,9 @@ export interface AgentContainerProps {
 
 /**
  * The container that runs the Coder agent. The token reaches it only as the
- * CODER_AGENT_TOKEN env var (never in argv, where `ps` would show it).
+ * CODER_AGENT_TOKEN env var (never in argv, where `ps` would show it), read from the
+ * workspace's token Secret (`valueFrom.secretKeyRef`): a literal value would be in the pod
+ * template, which everyone who may view the namespace's Deployments and pods reads.
  */
 export function agentContainer(props: AgentContainerProps): DeploymentV1SpecTemplateSpecContainer {
   const env = Array.isArray(props.env) ? props.env : [];
@@ -268,7 +276,15 @@ export function agentContainer(props: AgentContainerProps): DeploymentV1SpecTemp
     imagePullPolicy: props.imagePullPolicy ?? "IfNotPresent",
     command: props.command ? [...props.command] : ["sh", "-c", props.agent.initScript],
     securityContext: props.securityContext ?? RESTRICTED_CONTAINER_SECURITY,
-    env: [{ name: "CODER_AGENT_TOKEN", value: props.agent.token }, ...env],
+    env: [
+      {
+        name: "CODER_AGENT_TOKEN",
+        valueFrom: {
+          secretKeyRef: { name: props.tokenSecret.secretName, key: props.tokenSecret.key },
+        },
+      },
+      ...env,
+    ],
     resources: props.resources,
     volumeMount: props.volumeMounts,
   };

@@ -19,10 +19,23 @@ export const HOST_MESSAGE =
   "credentials: a public repository builds as usual, a private one fails. Credentials are " +
   "only ever sent to the hosts they belong to.";
 
+/**
+ * The build-log message when the template has a token for the repository's host but the user
+ * has none and the operator has not allowed the template's token (%s: the host).
+ */
+export const FALLBACK_MESSAGE =
+  "The image is built without git credentials: you have no linked account for %s, and the " +
+  "template's own token for that host is used only when the operator sets " +
+  "allow_template_git_token_fallback, which is off. A public repository builds as usual; a " +
+  "private one fails until you link your account in Coder and rebuild.";
+
+/** What the build clones with, as `local.git_build_credential` names it. */
+export type GitBuildCredential = "user" | "template" | "template_refused" | "none";
+
 export interface DevcontainerGitCredentialsProps {
   /** `external_auth_id`: "" means no external auth (Coder then never asks users to link). */
   readonly externalAuthId: TerraformVariable;
-  /** `git_credentials_username`: a template-wide account, which wins when set. */
+  /** `git_credentials_username`: a template-wide account, used only as a fallback. */
   readonly username: TerraformVariable;
   /** `git_credentials_token` (sensitive). */
   readonly token: TerraformVariable;
@@ -33,11 +46,18 @@ export interface DevcontainerGitCredentialsProps {
   readonly hosts: TerraformVariable;
   /** `external_auth_host` (`host[:port]` or ""): the only host the user's external auth token is sent to. */
   readonly externalAuthHost: TerraformVariable;
+  /**
+   * `allow_template_git_token_fallback` (bool): whether the template-wide credentials may be
+   * used for a user who has no token of their own for the host. Off, every user builds only
+   * what their own account can read.
+   */
+  readonly allowTemplateFallback: TerraformVariable;
   /** The `repository` parameter's value: whose host decides which credentials, if any, go. */
   readonly repository: string;
   /**
    * `data.coder_workspace.me.is_prebuild`: a prebuild has no user, so only template-wide
-   * credentials can build a private repository; without them the build log says so.
+   * credentials (with the fallback allowed) can build a private repository; without them the
+   * build log says so.
    * @default no prebuild warning
    */
   readonly isPrebuild?: boolean | IResolvable;
@@ -49,18 +69,23 @@ export interface DevcontainerGitCredentialsProps {
  * credential sent with a repository elsewhere would go to whoever runs that host. The
  * repository's host is normalized and compared exactly (lib/devcontainer/git-hosts.ts):
  *
- * 1. the template-wide username and token, when the username is set and the repository's
- *    host is one of `git_credentials_hosts`;
- * 2. else the user's token from Coder external auth (`data.coder_external_auth.git`,
- *    present only when `external_auth_id` is set), as user `oauth2`, which GitHub and
- *    GitLab accept for OAuth tokens, when there is one and the repository's host is
- *    `external_auth_host`: a user who has not linked the account, and the `prebuilds` user
- *    of a prebuilt workspace, have an empty token;
+ * 1. the user's own token from Coder external auth (`data.coder_external_auth.git`, present
+ *    only when `external_auth_id` is set), as user `oauth2`, which GitHub and GitLab accept
+ *    for OAuth tokens, when there is one and the repository's host is `external_auth_host`:
+ *    a user who has not linked the account, and the `prebuilds` user of a prebuilt
+ *    workspace, have an empty token;
+ * 2. else the template-wide username and token, when the username is set, the repository's
+ *    host is one of `git_credentials_hosts` **and** `allow_template_git_token_fallback` is on.
+ *    The template's token usually reads every repository of the organization: used for any
+ *    user, it would let each of them build (and so read) repositories their own account
+ *    cannot (issue 43.1). Off, the build log says why the build has no credentials
+ *    (`check.git_credentials_fallback`);
  * 3. else null: the service uses its own per-host credentials or clones anonymously. When
  *    credentials are configured but none belongs to the repository's host, the build log
  *    says so (`check.git_credentials_host`).
  *
- * The service writes the token to a scratch .netrc, never to argv or a URL. The
+ * Which one it is, by name and never by value, is `credentialName` (the workspace page shows
+ * it). The service writes the token to a scratch .netrc, never to argv or a URL. The
  * workspace's own clone does not use these: it runs in the pod with the agent's
  * GIT_ASKPASS (https) or `coder gitssh` (ssh).
  */
@@ -70,6 +95,13 @@ export class DevcontainerGitCredentials extends Construct {
   public readonly buildCredentials: IResolvable;
   /** `local.git_repository_host`: the repository's normalized `host[:port]`, "" for none. */
   public readonly repositoryHost: TerraformLocal;
+  /** `local.git_build_credential`: which credential the build gets ({@link GitBuildCredential}). */
+  public readonly credential: TerraformLocal;
+  /**
+   * `local.git_build_credential_name`: that credential as the workspace page names it
+   * ("your linked github account", "the template's token for github.com", "none"), no value.
+   */
+  public readonly credentialName: TerraformLocal;
   /** `check.git_credentials_host`: credentials are configured, none for this host. */
   public readonly hostCheck: CheckBlock;
 
@@ -81,7 +113,6 @@ export class DevcontainerGitCredentials extends Construct {
       count: Token.asNumber(hcl`${authId} != "" ? 1 : 0`),
       id: authId,
     });
-    const linked = this.externalAuth.fqn;
     this.repositoryHost = new TerraformLocal(
       this,
       "git_repository_host",
@@ -96,39 +127,107 @@ export class DevcontainerGitCredentials extends Construct {
     // Exact comparison; the variables' rules keep their entries in the normalized form.
     const templateWideHere = hcl`${host} != "" && contains(${props.hosts.listValue}, ${host})`;
     const externalHere = hcl`${host} != "" && ${props.externalAuthHost.stringValue} == ${host}`;
+    this.credential = this.chooseCredential(props, templateWideHere, externalHere);
+    const chosen = this.credential.asString;
+    const linked = this.externalAuth.fqn;
     this.buildCredentials = hcl`
-      ${username} != "" && ${templateWideHere}
-        ? { username = ${username}, token = ${props.token.stringValue} }
-        : ${externalHere} && try(${linked}[0].access_token, "") != ""
-          ? { username = "oauth2", token = ${linked}[0].access_token }
+      ${chosen} == "user"
+        ? { username = "oauth2", token = ${linked}[0].access_token }
+        : ${chosen} == "template"
+          ? { username = ${username}, token = ${props.token.stringValue} }
           : null`;
+    this.credentialName = new TerraformLocal(
+      this,
+      "git_build_credential_name",
+      hcl`${chosen} == "user" ? format("your linked %s account", ${authId}) : ${chosen} == "template" ? format("the template's token for %s", ${host}) : "none"`,
+    );
+    this.credentialName.overrideLogicalId("git_build_credential_name");
+    explainLocal(
+      this.credentialName,
+      "Says which credential the build has, by name: never a value of it.",
+    );
+    this.hostCheck = this.checks(props, { host, templateWideHere, externalHere, chosen });
+  }
+
+  /**
+   * `local.git_build_credential`: the user's own token first; the template's only when the
+   * operator allows it. Whether the user has a token is one bit, unwrapped with nonsensitive()
+   * so the name, the check and the metadata built on it are not sensitive.
+   */
+  private chooseCredential(
+    props: DevcontainerGitCredentialsProps,
+    templateWideHere: IResolvable,
+    externalHere: IResolvable,
+  ): TerraformLocal {
+    const linked = this.externalAuth.fqn;
+    // The emptiness test carries one bit of the token (the secret-flow scan reads it so).
+    const linkedHere = hcl`${externalHere} && try(nonsensitive(${linked}[0].access_token != ""), ${linked}[0].access_token != "", false)`;
+    const credential = new TerraformLocal(
+      this,
+      "git_build_credential",
+      hcl`${linkedHere} ? "user" : ${props.username.stringValue} != "" && ${templateWideHere} ? (${props.allowTemplateFallback.booleanValue} ? "template" : "template_refused") : "none"`,
+    );
+    credential.overrideLogicalId("git_build_credential");
+    explainLocal(
+      credential,
+      "The user's own token wins; the template's reads what the user may not, so only when allowed.",
+    );
+    return credential;
+  }
+
+  /** The build-log checks: no credential for the host, the template's refused, a prebuild's. */
+  private checks(
+    props: DevcontainerGitCredentialsProps,
+    at: {
+      readonly host: string;
+      readonly templateWideHere: IResolvable;
+      readonly externalHere: IResolvable;
+      readonly chosen: string;
+    },
+  ): CheckBlock {
+    const authId = props.externalAuthId.stringValue;
+    const username = props.username.stringValue;
+    const hosts = props.hosts.listValue;
+    const authHost = props.externalAuthHost.stringValue;
     // Never references the token (a failed check prints the values of its condition); the
     // repository appears only as its normalized host, which holds no user part.
-    this.hostCheck = new CheckBlock(this, "git_credentials_host", {
+    const hostCheck = new CheckBlock(this, "git_credentials_host", {
       assertions: [
         {
-          condition: hcl`(${username} == "" && ${authId} == "") || (${username} != "" && ${templateWideHere}) || (${authId} != "" && ${externalHere})`,
+          condition: hcl`(${username} == "" && ${authId} == "") || (${username} != "" && ${at.templateWideHere}) || (${authId} != "" && ${at.externalHere})`,
           errorMessage: Token.asString(
-            hcl`format(${HOST_MESSAGE}, ${host} == "" ? "no https host the credentials could be for (an ssh or scp-style URL, or one whose host is not plain ASCII)" : format("host %s", ${host}), length(${props.hosts.listValue}) == 0 ? "none" : join(", ", ${props.hosts.listValue}), ${props.externalAuthHost.stringValue} == "" ? "none" : ${props.externalAuthHost.stringValue})`,
+            hcl`format(${HOST_MESSAGE}, ${at.host} == "" ? "no https host the credentials could be for (an ssh or scp-style URL, or one whose host is not plain ASCII)" : format("host %s", ${at.host}), length(${hosts}) == 0 ? "none" : join(", ", ${hosts}), ${authHost} == "" ? "none" : ${authHost})`,
           ),
         },
       ],
     });
+    // A prebuild has its own message below.
+    const prebuild = props.isPrebuild ?? false;
+    new CheckBlock(this, "git_credentials_fallback", {
+      assertions: [
+        {
+          condition: hcl`${at.chosen} != "template_refused" || ${prebuild}`,
+          errorMessage: Token.asString(hcl`format(${FALLBACK_MESSAGE}, ${at.host})`),
+        },
+      ],
+    });
     if (props.isPrebuild !== undefined) {
-      // Never references the token: a failed check prints the values of its condition.
       new CheckBlock(this, "prebuild_git_credentials", {
         assertions: [
           {
-            condition: hcl`!${props.isPrebuild} || ${props.username.stringValue} != ""`,
+            // A template token for another host is check.git_credentials_host's to report.
+            condition: hcl`!${props.isPrebuild} || ${at.chosen} == "template" || (${username} != "" && !(${at.templateWideHere}))`,
             errorMessage:
               "This is a prebuilt workspace: it has no user yet, so the image is built without " +
-              "git credentials (git_credentials_username and git_credentials_token are not set). " +
-              "A public repository builds as usual; a private one fails until the template has " +
-              "those credentials. The clone into the workspace waits for the claim and uses the " +
+              "git credentials (the template's git_credentials_username and git_credentials_token " +
+              "are used for a prebuild only with allow_template_git_token_fallback on, for a " +
+              "repository on git_credentials_hosts). A public repository builds as usual; a " +
+              "private one fails. The clone into the workspace waits for the claim and uses the " +
               "user's own credentials.",
           },
         ],
       });
     }
+    return hostCheck;
   }
 }

@@ -9,6 +9,7 @@ import { embeddedScript } from "../core/embedded-script";
 import { hcl } from "../core/hcl";
 import { agentContainer, WorkspaceDeployment } from "../constructs/workspace-deployment";
 import type { WorkspaceAgent } from "../constructs/workspace-agent";
+import type { AgentTokenSecretRef } from "../constructs/agent-token-secret";
 import type { WorkspaceData } from "../constructs/workspace-data";
 import type { WorkspaceObjectMeta } from "../constructs/workspace-labels";
 import { type DevcontainerMounts, seedHomeInitContainer } from "./mounts";
@@ -19,6 +20,8 @@ import { VARIABLES_SECRET_KEY } from "./variables-secret";
 export interface DevcontainerPodProps {
   readonly workspace: WorkspaceData;
   readonly agent: WorkspaceAgent;
+  /** The workspace's Secret with the agent's token (AgentTokenSecret), read by CODER_AGENT_TOKEN. */
+  readonly agentTokenSecret: AgentTokenSecretRef;
   readonly namespace: string;
   /** Labels and annotations (workspaceObjectMeta(ws, "workspace")). */
   readonly meta: WorkspaceObjectMeta;
@@ -154,6 +157,7 @@ export class DevcontainerPod extends Construct {
       name: "dev",
       image: props.image,
       agent: props.agent,
+      tokenSecret: props.agentTokenSecret,
       command: ["sh", "-c", entrypoint],
       securityContext: { ...runtime.containerSecurityContext, runAsNonRoot: nonRoot },
       env: [

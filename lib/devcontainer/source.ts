@@ -48,6 +48,11 @@ export interface DevcontainerSourceProps {
   readonly rebuild: string;
   /** `{ username, token }` or null (see DevcontainerGitCredentials). */
   readonly gitCredentials: IResolvable;
+  /**
+   * Which credential that is, by name (DevcontainerGitCredentials.credentialName): recorded
+   * with the build as {@link DevcontainerSource.gitCredentialUsed}. @default no record
+   */
+  readonly gitCredentialName?: string;
   /** CPU architecture of the nodes and the agent. @default "amd64" */
   readonly arch?: string;
 }
@@ -112,6 +117,13 @@ export class DevcontainerSource extends Construct {
   public readonly build: DevcontainerbuilderBuild;
   public readonly rebuildTracker: TerraformData;
   public readonly devcontainer: DataDevcontainerbuilderDevcontainer;
+  /**
+   * `terraform_data.git_credential`: the name of the credential the image was built with. Its
+   * input is kept (`ignore_changes`) until the build is replaced (`replace_triggered_by`),
+   * as the build keeps its own `git_credentials` until a Rebuild: a start after the user
+   * links an account still shows what the image was really built with.
+   */
+  public readonly gitCredentialRecord?: TerraformData;
 
   /** `local.image_tag`: `ws-<workspace id>-<rebuild>`, sanitized, at most 128 characters. */
   public readonly imageTag: TerraformLocal;
@@ -183,6 +195,7 @@ export class DevcontainerSource extends Construct {
       build: this.build,
       devcontainer: this.devcontainer,
     } = this.imageBuild(props));
+    this.gitCredentialRecord = this.gitCredentialRecordOf(props.gitCredentialName);
 
     const local = (name: string, expression: IResolvable, why?: string): TerraformLocal => {
       const created = new TerraformLocal(this, name, expression);
@@ -286,6 +299,30 @@ export class DevcontainerSource extends Construct {
       platform: Token.asString(hcl`format("linux/%s", ${this.arch.asString})`),
     });
     return { rebuildTracker, build, devcontainer };
+  }
+
+  /** `terraform_data.git_credential`, replaced only with the build (see the field). */
+  private gitCredentialRecordOf(name: string | undefined): TerraformData | undefined {
+    if (name === undefined) return undefined;
+    const record = new TerraformData(this, "git_credential", {
+      input: name,
+      lifecycle: { ignoreChanges: ["input"] },
+    });
+    // In JSON, replace_triggered_by takes bare references; cdktf would write "${…}".
+    record.addOverride("lifecycle.replace_triggered_by", [
+      `${this.build.terraformResourceType}.${this.build.friendlyUniqueId}`,
+    ]);
+    return record;
+  }
+
+  /**
+   * The name of the credential the image was built with ("none" without a record). Its
+   * `input`, not its `output`: known at plan on a create, and the kept value afterwards.
+   */
+  get gitCredentialUsed(): string {
+    return this.gitCredentialRecord === undefined
+      ? "none"
+      : Token.asString(hcl`${this.gitCredentialRecord.fqn}.input`);
   }
 
   /** The env scripts the pod can carry, and a warning for each one too large. */

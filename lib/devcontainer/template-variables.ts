@@ -123,6 +123,11 @@ export class DevcontainerTemplateVariables extends Construct {
   public readonly externalAuthHost: TerraformVariable;
   /** `user_secrets` (list(string), []): names users keep as Coder secrets for `${localEnv:…}`. */
   public readonly userSecrets: TerraformVariable;
+  /**
+   * `allow_template_git_token_fallback` (bool, false): whether a build may use the template-wide
+   * git credentials for a user who has no token of their own for the host.
+   */
+  public readonly allowTemplateGitTokenFallback: TerraformVariable;
 
   // long: one declaration per template variable, in the order cdk.tf.json lists them
   constructor(scope: Construct, id: string) {
@@ -243,8 +248,9 @@ export class DevcontainerTemplateVariables extends Construct {
       type: "string",
       default: "",
       description:
-        "Template-wide HTTPS git username for image builds, sent only to git_credentials_hosts; " +
-        "there it takes precedence over external_auth_id.",
+        "Template-wide HTTPS git username for image builds, sent only to git_credentials_hosts, " +
+        "and only when allow_template_git_token_fallback is on and the user has no linked " +
+        "external_auth_id token for the host: the user's own token always wins.",
     });
     this.gitCredentialsToken = new TerraformVariable(this, "git_credentials_token", {
       type: "string",
@@ -281,5 +287,21 @@ export class DevcontainerTemplateVariables extends Construct {
         "in devcontainer.json: the build log does not call them missing. Every user secret with an " +
         "environment target gives localEnv its value at run time, listed here or not.",
     });
+    // Off by default: the template's token reads what it can read for every user, so a user
+    // could build (and read) a repository their own account cannot (issue 43.1).
+    this.allowTemplateGitTokenFallback = new TerraformVariable(
+      this,
+      "allow_template_git_token_fallback",
+      {
+        type: "bool",
+        default: false,
+        nullable: false,
+        description:
+          "Let an image build use the template-wide git credentials (git_credentials_username) " +
+          "for a user who has no linked external_auth_id token for the repository's host, and " +
+          "for prebuilds. Off: each build uses only the user's own token, so nobody builds a " +
+          "repository their account cannot read. Any user may then build whatever that token reads.",
+      },
+    );
   }
 }

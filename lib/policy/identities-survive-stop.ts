@@ -22,7 +22,7 @@ export class IdentitiesSurviveStop extends PolicyRule {
 
   check(element: SynthesizedElement, context: PolicyContext): string[] {
     if (element.kind !== "resource" || !LIFETIME_RESOURCES.test(element.type)) return [];
-    if (isSessionSecret(element)) return [];
+    if (isSessionSecret(element) || isAgentTokenCopy(element)) return [];
     const reasons: string[] = [];
     for (const meta of ["count", "for_each"] as const) {
       const value = element.body[meta];
@@ -53,6 +53,26 @@ function isSessionSecret(element: SynthesizedElement): boolean {
     body.binary_data === undefined &&
     body.data_wo === undefined &&
     body.binary_data_wo === undefined
+  );
+}
+
+/**
+ * An Opaque Secret whose data is one key holding nothing but `coder_agent.<name>.token`
+ * (lib/constructs/agent-token-secret.ts): a copy for the pod's secretKeyRef of a token that
+ * lives in the agent's state, not an identity. It follows start_count so that a stopped
+ * workspace leaves no token in the namespace; a stop loses nothing.
+ */
+function isAgentTokenCopy(element: SynthesizedElement): boolean {
+  const body = element.body;
+  if (!/^kubernetes_secret(_v\d+)?$/.test(element.type) || body.type !== "Opaque") return false;
+  if (body.binary_data !== undefined || body.data_wo !== undefined) return false;
+  const data = body.data;
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return false;
+  const values = Object.values(data as Record<string, unknown>);
+  return (
+    values.length === 1 &&
+    typeof values[0] === "string" &&
+    /^\$\{coder_agent\.[A-Za-z_][A-Za-z0-9_-]*\.token\}$/.test(values[0])
   );
 }
 

@@ -65,6 +65,7 @@ export function scaffoldFiles(id: string): Record<string, string> {
 function stackSource(name: string, title: string): string {
   return `import {
   agentContainer,
+  AgentTokenSecret,
   CodeServer,
   coderProvider,
   type Construct,
@@ -135,6 +136,13 @@ export class ${name} extends TemplateStack {
       meta: workspaceObjectMeta(workspace, "pvc"),
     });
     new CodeServer(this, "code_server", { workspace, agent, folder: HOME, order: 1 });
+    // The agent's token from a Secret of its own: never a literal in the pod spec.
+    const tokenSecret = new AgentTokenSecret(this, "agent_token_secret", {
+      workspace,
+      agent,
+      namespace: namespace.stringValue,
+      meta: workspaceObjectMeta(workspace, "agent-token"),
+    });
     new WorkspaceDeployment(this, "deployment", {
       workspace,
       name: \`coder-\${workspace.id}\`,
@@ -153,6 +161,7 @@ export class ${name} extends TemplateStack {
             name: "dev",
             image: "codercom/enterprise-base:ubuntu",
             agent,
+            tokenSecret,
             resources: {
               requests: { cpu: "250m", memory: "512Mi" },
               limits: { cpu: cpu.value, memory: \`\${memory.value}Gi\` },

@@ -1,4 +1,5 @@
 import {
+  AgentTokenSecret,
   coderProvider,
   type Construct,
   DevcontainerRuntime,
@@ -99,6 +100,7 @@ export class DevcontainerTemplate extends TemplateStack {
       token: vars.gitCredentialsToken,
       hosts: vars.gitCredentialsHosts,
       externalAuthHost: vars.externalAuthHost,
+      allowTemplateFallback: vars.allowTemplateGitTokenFallback,
       repository: params.repository.value,
       isPrebuild: ws.workspace.isPrebuild,
     });
@@ -108,6 +110,7 @@ export class DevcontainerTemplate extends TemplateStack {
       branch: params.branch.value,
       rebuild: params.rebuild.value,
       gitCredentials: git.buildCredentials,
+      gitCredentialName: git.credentialName.asString,
     });
   }
 
@@ -337,9 +340,17 @@ export class DevcontainerTemplate extends TemplateStack {
     { variablesSecret, data }: WorkspaceVolumes,
   ): DevcontainerPod {
     const { user, sizing, placement, folder, runtime, mounts, localEnv } = mapping;
+    // CODER_AGENT_TOKEN from a Secret of its own, not a literal in the pod template (issue 43.2).
+    const agentToken = new AgentTokenSecret(this, "agent_token_secret", {
+      workspace: ws,
+      agent: agent.agent,
+      namespace: vars.namespace.stringValue,
+      meta: workspaceObjectMeta(ws, "agent-token"),
+    });
     return new DevcontainerPod(this, "pod", {
       workspace: ws,
       agent: agent.agent,
+      agentTokenSecret: agentToken,
       namespace: vars.namespace.stringValue,
       meta: workspaceObjectMeta(ws, "workspace"),
       image: source.build.image,
@@ -383,6 +394,8 @@ export class DevcontainerTemplate extends TemplateStack {
         "Node placement": Token.asString(
           hcl`join(", ", [for k, v in ${placement.nodeSelector} : format("%s=%s", k, v)])`,
         ),
+        // By name, never a value: the user's own account, the template's token, or none.
+        "Build git credential": source.gitCredentialUsed,
       },
     });
     resourceMetadata(this, "data_volume", {

@@ -1,4 +1,5 @@
 import {
+  AgentTokenSecret,
   agentContainer,
   archNodeSelector,
   BrowserIdes,
@@ -176,6 +177,13 @@ export class KubernetesTemplate extends TemplateStack {
     image: string,
   ): WorkspaceDeployment {
     const podMeta = workspaceObjectMeta(ws, "workspace");
+    // CODER_AGENT_TOKEN from a Secret, not a literal in the pod template (issue 43.2).
+    const tokenSecret = new AgentTokenSecret(this, "agent_token_secret", {
+      workspace: ws,
+      agent,
+      namespace: vars.namespace.stringValue,
+      meta: workspaceObjectMeta(ws, "agent-token"),
+    });
     return new WorkspaceDeployment(this, "deployment", {
       workspace: ws,
       name: `coder-${ws.id}`,
@@ -194,6 +202,7 @@ export class KubernetesTemplate extends TemplateStack {
             name: "dev",
             image,
             agent,
+            tokenSecret,
             resources: {
               requests: { cpu: "250m", memory: "512Mi" },
               limits: { cpu: size.cpu.value, memory: `${size.memory.value}Gi` },

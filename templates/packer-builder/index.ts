@@ -1,4 +1,6 @@
 import {
+  AgentTokenSecret,
+  type AgentTokenSecretRef,
   agentContainer,
   archNodeSelector,
   checkProp,
@@ -554,6 +556,14 @@ export class PackerBuilderTemplate extends TemplateStack {
     uid: number,
   ): WorkspaceDeployment {
     const { vars, ws, wsKey, meta, workspaceNamespace } = workspace;
+    // CODER_AGENT_TOKEN from a Secret, not a literal in the pod template (issue 43.2).
+    const agentToken = new AgentTokenSecret(this, "agent_token_secret", {
+      workspace: ws,
+      agent,
+      name: `${wsKey}-agent-token`,
+      namespace: workspaceNamespace,
+      meta: meta("agent-token"),
+    });
     const pullSecrets = TerraformIterator.fromList(
       hcl`compact([${vars.imagePullSecretName.stringValue}])`,
     );
@@ -586,7 +596,7 @@ export class PackerBuilderTemplate extends TemplateStack {
           runAsNonRoot: true,
           seccompProfile: { type: "RuntimeDefault" },
         },
-        container: [this.packerBuilderContainer(vars, size, agent)],
+        container: [this.packerBuilderContainer(vars, size, agent, agentToken)],
         volume: [
           {
             name: "persistent",
@@ -609,8 +619,10 @@ export class PackerBuilderTemplate extends TemplateStack {
     vars: PackerBuilderVariables,
     { cpuLimit, memory }: PackerBuilderSize,
     agent: WorkspaceAgent,
+    tokenSecret: AgentTokenSecretRef,
   ): ReturnType<typeof agentContainer> {
     return agentContainer({
+      tokenSecret,
       name: "packer-builder",
       image: vars.image.stringValue,
       imagePullPolicy: "IfNotPresent",

@@ -6,6 +6,7 @@
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import {
   agentContainer,
+  AgentTokenSecret,
   CodeServer,
   IDE_MODULES,
   JetBrainsGateway,
@@ -98,7 +99,18 @@ function jupyterGpu(stack: TemplateStack, deployment: Partial<WorkspaceDeploymen
     pod: {
       securityContext: { runAsUser: "1000" },
       container: [
-        agentContainer({ name: "dev", image: "jupyter/base:1", agent, resources: CPU_MEMORY }),
+        agentContainer({
+          name: "dev",
+          image: "jupyter/base:1",
+          agent,
+          tokenSecret: new AgentTokenSecret(stack, "agent_token_secret", {
+            workspace,
+            agent,
+            namespace: "ns",
+            meta: workspaceObjectMeta(workspace, "agent-token"),
+          }),
+          resources: CPU_MEMORY,
+        }),
       ],
     },
     extendedResources: { "nvidia.com/gpu": gpus.numberValue },

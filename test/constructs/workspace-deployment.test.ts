@@ -10,6 +10,7 @@ import { WorkspaceAgent } from "../../lib/constructs/workspace-agent";
 import { WorkspaceData } from "../../lib/constructs/workspace-data";
 import { workspaceObjectMeta } from "../../lib/constructs/workspace-labels";
 import { DataVolume } from "../../lib/constructs/data-volume";
+import { AgentTokenSecret } from "../../lib/constructs/agent-token-secret";
 import {
   agentContainer,
   RESTRICTED_CONTAINER_SECURITY,
@@ -57,6 +58,12 @@ function buildPod(stack: TemplateStack, overrides: Partial<WorkspaceDeploymentPr
           name: "dev",
           image: "example/image:1",
           agent,
+          tokenSecret: new AgentTokenSecret(stack, "agent_token_secret", {
+            workspace: ws,
+            agent,
+            namespace: "ns",
+            meta: workspaceObjectMeta(ws, "agent-token"),
+          }),
           env: [{ name: "EXTRA", value: "1" }],
           resources: LIMITS,
         }),
@@ -119,11 +126,20 @@ describe("synthesized", () => {
     expect(spec.affinity.pod_anti_affinity).toBeDefined();
   });
 
-  it("starts the agent with `sh -c <init script>`, the token only in CODER_AGENT_TOKEN", () => {
+  it("starts the agent with `sh -c <init script>`, the token only in CODER_AGENT_TOKEN, from its Secret", () => {
     const [container] = deployment.spec.template.spec.container;
     expect(container.command).toEqual(["sh", "-c", "${coder_agent.main.init_script}"]);
+    // Issue 43.2: read from the workspace's Secret, never a literal value in the pod spec.
     expect(container.env).toEqual([
-      { name: "CODER_AGENT_TOKEN", value: "${coder_agent.main.token}" },
+      {
+        name: "CODER_AGENT_TOKEN",
+        value_from: {
+          secret_key_ref: {
+            name: "${kubernetes_secret_v1.agent_token[0].metadata[0].name}",
+            key: "token",
+          },
+        },
+      },
       { name: "EXTRA", value: "1" },
     ]);
     expect(JSON.stringify(container.command)).not.toContain("token");
@@ -197,6 +213,7 @@ describe("agentContainer", () => {
               name: "dev",
               image: "img",
               agent,
+              tokenSecret: { secretName: "pod-agent-token", key: "token" },
               command: ["/bin/entry", "--agent"],
               imagePullPolicy: "Always",
               securityContext: { ...RESTRICTED_CONTAINER_SECURITY, runAsNonRoot: true },
@@ -209,7 +226,12 @@ describe("agentContainer", () => {
     });
     const [c] = tf.resource.kubernetes_deployment_v1.main.spec.template.spec.container;
     expect(c.command).toEqual(["/bin/entry", "--agent"]);
-    expect(c.env).toEqual([{ name: "CODER_AGENT_TOKEN", value: "${coder_agent.main.token}" }]);
+    expect(c.env).toEqual([
+      {
+        name: "CODER_AGENT_TOKEN",
+        value_from: { secret_key_ref: { name: "pod-agent-token", key: "token" } },
+      },
+    ]);
     expect(c.image_pull_policy).toBe("Always");
     expect(c.security_context).toEqual(RESTRICTED_AS_SYNTHESIZED);
     expect(c.volume_mount).toEqual([{ name: "home", mount_path: "/home/dev" }]);
@@ -264,18 +286,27 @@ describe("planned", () => {
     }
   });
 
-  it("exists only while started, named after the workspace, with the token sensitive", async () => {
+  it("exists only while started, named after the workspace, with the token in a Secret that goes with it", async () => {
     const [stopped, started] = await Promise.all([
       harness.plan(synthesized.dir, { workspace: { startCount: 0 } }),
       harness.plan(synthesized.dir, { workspace: { startCount: 1 } }),
     ]);
     expect(stopped.resources("kubernetes_deployment_v1")).toEqual([]);
+    // Issue 43.2: a stopped workspace leaves no agent token in the namespace.
+    expect(stopped.resources("kubernetes_secret_v1")).toEqual([]);
     expect(stopped.addresses()).toContain("kubernetes_persistent_volume_claim_v1.home");
 
     const deployment = started.resource("kubernetes_deployment_v1.main[0]");
     expect((deployment.after.metadata as any[])[0].name).toBe(`coder-${DEFAULT_WORKSPACE.id}`);
-    const sensitiveContainer = (deployment.afterSensitive.spec as any[])[0].template[0].spec[0]
-      .container[0];
-    expect(sensitiveContainer.env[0]).toMatchObject({ value: true });
+    const [env] = (deployment.after.spec as any[])[0].template[0].spec[0].container[0].env;
+    expect(env.name).toBe("CODER_AGENT_TOKEN");
+    expect(env.value ?? "").toBe("");
+    expect(env.value_from[0].secret_key_ref[0]).toEqual({
+      name: `coder-${DEFAULT_WORKSPACE.id}-agent-token`,
+      key: "token",
+      optional: null,
+    });
+    const secret = started.resource("kubernetes_secret_v1.agent_token[0]");
+    expect(secret.afterSensitive.data).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * A reference scan of a synthesized template (cdk.tf.json): which non-sensitive places
- * (container argv, URLs, labels, annotations, outputs, scripts, check messages) reference
+ * (container argv and env values, URLs, labels, annotations, outputs, scripts, check
+ * messages) reference
  * a credential, directly or through locals.
  *
  * Credential sources:
@@ -314,6 +315,10 @@ function isSinkAttribute(
   if (type.startsWith("kubernetes_")) {
     const inContainer = blocks.some((b) => b === "container" || b === "init_container");
     if (inContainer && (key === "command" || key === "args")) return true;
+    // An env value is part of the pod spec, which everyone who may view the namespace's
+    // Deployments and pods reads: a credential goes through value_from.secret_key_ref
+    // (issue 43.2: the agent token was a literal CODER_AGENT_TOKEN value).
+    if (inContainer && blocks.at(-1) === "env" && key === "value") return true;
     if (key === "labels" || key === "annotations" || key === "match_labels") return true;
   }
   if (type === "coder_metadata" && blocks.at(-1) === "item" && key === "value")

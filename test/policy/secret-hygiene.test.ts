@@ -1,7 +1,8 @@
 /**
  * Secret hygiene of every synthesized template:
  * 1. a reference scan of cdk.tf.json: no credential flows (directly or through locals) into
- *    argv, a URL, a label or annotation, an output, a script or a check message;
+ *    argv, a container's env value, a URL, a label or annotation, an output, a script or a
+ *    check message;
  * 2. a plan with the real Terraform CLI and the mock providers, where every credential has a
  *    known value: no planned value outside Terraform's sensitive paths contains one.
  */
@@ -102,11 +103,51 @@ describe("the reference scan", () => {
       "data.devcontainerbuilder_devcontainer.workspace.registry_credentials.password (through local.dc) (through local.registry_password)",
     ]);
     expect(at("output.token")).toEqual(["kubernetes_token_request_v1.ws.token"]);
+    // Issue 43.2: a literal env value is in the pod spec; the token goes through a Secret.
+    expect(
+      at("kubernetes_deployment_v1.main spec.template.spec.container[0].env[0].value"),
+    ).toEqual(["coder_agent.main.token"]);
     expect(at("check.c.assert[0].error_message")).toEqual(["var.git_token (sensitive variable)"]);
-    // Sensitive places (env values, sensitive outputs) and harmless values are not leaks.
+    // Sensitive places (sensitive outputs) and harmless values are not leaks.
     expect(leaks.map((l) => l.place)).not.toContain("output.hidden");
     expect(leaks.filter((l) => l.source.includes("local.image"))).toEqual([]);
-    expect(leaks).toHaveLength(8);
+    expect(leaks).toHaveLength(9);
+  });
+
+  it("reads a credential from a Secret through secret_key_ref, and not a leak", () => {
+    const leaks = findSecretLeaks({
+      resource: {
+        kubernetes_secret_v1: { agent_token: { data: { token: "${coder_agent.main.token}" } } },
+        kubernetes_deployment_v1: {
+          main: {
+            spec: {
+              template: {
+                spec: {
+                  container: [
+                    {
+                      name: "dev",
+                      env: [
+                        {
+                          name: "CODER_AGENT_TOKEN",
+                          value_from: {
+                            secret_key_ref: {
+                              name: "${kubernetes_secret_v1.agent_token[0].metadata[0].name}",
+                              key: "token",
+                            },
+                          },
+                        },
+                        { name: "PLAIN", value: "${coder_agent.main.id}" },
+                      ],
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    });
+    expect(leaks).toEqual([]);
   });
 
   it("does not count a null test of an object holding a credential as a flow", () => {
@@ -255,8 +296,14 @@ function expectedSecrets(config: Record<string, unknown>): string[] {
   if (filledSecrets.length > 0 || data.kubernetes_secret_v1)
     expected.push(SECRETS.serviceAccountToken);
   if (data.coder_secret) expected.push(SECRETS.userSecret);
+  // The user's own token wins over the template's git token (issue 43.1): with both in play,
+  // the template's is used nowhere. git-credentials.test.ts plans it alone.
+  const superseded = (name: string) =>
+    name === "git_credentials_token" &&
+    data.coder_external_auth !== undefined &&
+    "allow_template_git_token_fallback" in variables;
   for (const [name, v] of Object.entries(variables)) {
-    if (v.sensitive === true) expected.push(SECRETS.variable(name));
+    if (v.sensitive === true && !superseded(name)) expected.push(SECRETS.variable(name));
   }
   return expected;
 }
@@ -299,6 +346,25 @@ function planExposures(plan: PlanResult): Exposure[] {
   return found;
 }
 
+/** Secrets held in a planned container's env `value`, sensitive mask or not. */
+function envValueExposures(plan: PlanResult): Exposure[] {
+  const found: Exposure[] = [];
+  const walk = (value: unknown, place: string, inEnv: boolean): void => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${place}[${i}]`, inEnv));
+    else if (value !== null && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        if (inEnv && k === "value" && typeof v === "string") {
+          const m = SECRET_PATTERN.exec(v);
+          if (m) found.push({ place: `${place}.value`, secret: m[0] });
+        } else walk(v, `${place}.${k}`, k === "env");
+      }
+    }
+  };
+  for (const r of plan.resourceChanges)
+    if (r.type.startsWith("kubernetes_")) walk(r.after, r.address, false);
+  return found;
+}
+
 describe("planned values", () => {
   let tf: TerraformHarness;
   beforeAll(async () => (tf = await TerraformHarness.start()));
@@ -334,6 +400,9 @@ describe("planned values", () => {
       );
       expect(planExposures(plan)).toEqual([]);
       expect(stateExposures).toEqual([]);
+      // Masked or not, no container's env value holds a credential (issue 43.2): the pod spec
+      // is what `view` on the namespace reads; credentials come from Secrets by reference.
+      expect(envValueExposures(plan)).toEqual([]);
       // The search is not vacuous: each credential the template consumes was in play.
       const state = JSON.stringify(applied.state);
       for (const secret of expectedSecrets(config)) expect(state).toContain(secret);

@@ -6,6 +6,7 @@ import { TemplateStack } from "../../lib/constructs/template-stack";
 import { findPolicyViolations, PolicyViolationError } from "../../lib/policy";
 import { DataVolume } from "../../lib/constructs/data-volume";
 import { WorkspaceData } from "../../lib/constructs/workspace-data";
+import { WorkspaceAgent } from "../../lib/constructs/workspace-agent";
 import { TEMPLATES } from "../../app/registry";
 import {
   DeploymentV1,
@@ -670,6 +671,27 @@ describe("lifetime-resources-survive-stop", () => {
       });
     expect(session()).toBeUndefined();
     expect(String(session({ token: "x" }))).toMatch(/so a workspace stop would destroy it/);
+  });
+
+  it("accepts a Secret counted by start_count that only copies an agent's token (issue 43.2), nothing more", () => {
+    const copy = (data: Record<string, string>) =>
+      synthError((s) => {
+        const ws = new WorkspaceData(s, "workspace");
+        const agent = new WorkspaceAgent(s, "agent");
+        new SecretV1(s, "agent_token", {
+          count: ws.startCount,
+          metadata: { name: "ws-agent-token" },
+          type: "Opaque",
+          data: Object.fromEntries(
+            Object.entries(data).map(([k, v]) => [k, v === "TOKEN" ? agent.token : v]),
+          ),
+        });
+      });
+    expect(copy({ token: "TOKEN" })).toBeUndefined();
+    expect(String(copy({ token: "TOKEN", kubeconfig: "x" }))).toMatch(
+      /so a workspace stop would destroy it/,
+    );
+    expect(String(copy({ token: "x" }))).toMatch(/so a workspace stop would destroy it/);
   });
 
   it("accepts a deployment counted by start_count (the pod must die with a stop)", () => {

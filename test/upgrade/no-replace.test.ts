@@ -53,14 +53,16 @@ describe.each(SCENARIOS)("template $template", ({ template, first }) => {
       workspace: { startCount: 0 },
     });
     // What a stop deletes by design: packer-builder's session Secret (empty), whose deletion
-    // revokes the workspace's Harvester token (test/templates/packer-builder/short-lived-token.test.ts).
+    // revokes the workspace's Harvester token (test/templates/packer-builder/short-lived-token.test.ts),
+    // and every template's copy of the agent token, which leaves with the pod (issue 43.2).
     expect(
       destructiveChanges(stop, STATEFUL_TYPES).map((c) => `${c.address}: ${c.actions}`),
-    ).toEqual(
-      template === "packer-builder"
+    ).toEqual([
+      "kubernetes_secret_v1.agent_token[0]: delete",
+      ...(template === "packer-builder"
         ? ["kubernetes_secret_v1.harvester_identity_session[0]: delete"]
-        : [],
-    );
+        : []),
+    ]);
     // Labels and annotations carry the owner's name and email: an in-place update. The
     // Deployment's selector holds only the workspace id, so the pod is not replaced either.
     const renamed = await tf.plan(dir(), {

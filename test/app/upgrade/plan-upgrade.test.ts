@@ -116,6 +116,8 @@ describe(`the ordinary upgrade from ${STATES_COMMIT} to today`, () => {
         "destroyed coder_env.git_author_name[0]",
         "destroyed coder_env.git_committer_email[0]",
         "destroyed coder_env.git_committer_name[0]",
+        // The row naming the build's git credential (issue 43.1).
+        "updated coder_metadata.pod_info[0]",
         "replaced coder_script.devcontainer_lifecycle[0]",
         "replaced coder_script.devcontainer_post_attach[0]",
         "replaced coder_script.devcontainer_vscode[0]",
@@ -132,6 +134,8 @@ describe(`the ordinary upgrade from ${STATES_COMMIT} to today`, () => {
         "replaced coder_script.clone_repository[0]",
         // The stop sweep deletes every kind a build makes (issue 43.9): a new script, a Coder record.
         "replaced coder_script.sweep_build_vms",
+        // CODER_AGENT_TOKEN now comes from a Secret (issue 43.2): the pod restarts.
+        "restarted kubernetes_deployment_v1.main[0]",
         "destroyed kubernetes_role_binding_v1.workspace_identity_packer_builder_coder_workspace_pod_reader",
         "destroyed kubernetes_secret_v1.harvester_identity_token",
         "updated kubernetes_secret_v1.packer_kubeconfig",
@@ -161,6 +165,25 @@ describe(`the ordinary upgrade from ${STATES_COMMIT} to today`, () => {
       expect(w.changes.map((c) => `${c.outcome} ${c.address}`)).toEqual(EXPECTED[name].changes);
       expect(exitStatus(report)).toBe(0);
       expect(renderUpgradeText(report)).toContain("no workspace loses data");
+    },
+  );
+
+  // Issue 43.2: CODER_AGENT_TOKEN moves from a literal env value to a Secret of its own.
+  it.each(STATE_CASES.filter((c) => !c.name.endsWith("-stopped")).map((c) => [c.name, c.template]))(
+    "%s: the agent token's Secret is created and the Deployment updated in place; no PVC is touched",
+    async (name, template) => {
+      const w = planned(await plan(template, synthTemplate(template).dir, [name]));
+      expect(w.created).toContain("kubernetes_secret_v1.agent_token[0]");
+      const deployment = w.changes.filter((c) => c.type === "kubernetes_deployment_v1");
+      expect(deployment.map((c) => `${c.outcome} ${c.address}`)).toEqual([
+        "restarted kubernetes_deployment_v1.main[0]",
+      ]);
+      expect(deployment[0].actions).toEqual(["update"]);
+      expect(deployment[0].changed.join(" ")).toMatch(/env/);
+      expect(w.changes.filter((c) => c.type === "kubernetes_persistent_volume_claim_v1")).toEqual(
+        [],
+      );
+      expect(w.dataLoss).toEqual([]);
     },
   );
 

@@ -1,6 +1,7 @@
 /**
- * DevcontainerGitCredentials: what the image build clones with. The template-wide account wins, then the
- * user's external-auth token as `oauth2`, else none; external auth is read only when configured.
+ * DevcontainerGitCredentials: what the image build clones with. The user's external-auth token as
+ * `oauth2` wins, then the template-wide account only when the fallback is allowed, else none;
+ * external auth is read only when configured. (The template's plan tests hold the behaviour.)
  */
 import { TerraformOutput, TerraformVariable } from "../../../lib/core/cdk";
 import { coderProvider } from "../../../lib/constructs/providers";
@@ -20,6 +21,9 @@ beforeAll(() => {
       }),
       hosts: new TerraformVariable(stack, "git_credentials_hosts", { type: "list(string)" }),
       externalAuthHost: new TerraformVariable(stack, "external_auth_host", { type: "string" }),
+      allowTemplateFallback: new TerraformVariable(stack, "allow_template_git_token_fallback", {
+        type: "bool",
+      }),
       repository: "${var.repository}",
     });
     new TerraformOutput(stack, "credentials", { value: git.buildCredentials, sensitive: true });
@@ -33,17 +37,20 @@ it("reads data.coder_external_auth.git only when external_auth_id is set", () =>
   });
 });
 
-it("prefers the template-wide username and token, then a non-empty linked token as oauth2, else null", () => {
+it("chooses the linked token first, the template-wide one only when allowed, else none", () => {
+  const chosen: string = tf.locals.git_build_credential;
+  const linked = chosen.indexOf('"user"');
+  const template = chosen.indexOf('var.allow_template_git_token_fallback ? "template"');
+  expect(linked).toBeGreaterThanOrEqual(0);
+  expect(template).toBeGreaterThan(linked);
+  expect(chosen).toContain('"template_refused"');
   const expression: string = tf.output.credentials.value;
-  const username = expression.indexOf('var.git_credentials_username != ""');
-  const linked = expression.indexOf('try(data.coder_external_auth.git[0].access_token, "") != ""');
-  expect(username).toBeGreaterThanOrEqual(0);
-  expect(linked).toBeGreaterThan(username);
-  expect(expression).toContain(
-    "{ username = var.git_credentials_username, token = var.git_credentials_token }",
-  );
   expect(expression).toContain(
     '{ username = "oauth2", token = data.coder_external_auth.git[0].access_token }',
   );
+  expect(expression).toContain(
+    "{ username = var.git_credentials_username, token = var.git_credentials_token }",
+  );
+  expect(expression.indexOf('== "user"')).toBeLessThan(expression.indexOf('== "template"'));
   expect(expression).toMatch(/: null\}$/);
 });

@@ -58,6 +58,7 @@ beforeAll(() => {
     new DevcontainerPod(stack, "pod", {
       workspace: ws,
       agent,
+      agentTokenSecret: { secretName: v("agent_token_secret").stringValue, key: "token" },
       namespace: "ns",
       meta: workspaceObjectMeta(ws, "workspace"),
       image: "registry.example.com/app:ws-1",
@@ -120,14 +121,17 @@ it("seeds the home first, with the same image, no privilege escalation and the w
   ]);
 });
 
-it("runs dev-entrypoint.sh in `dev`, read from the shipped file, with the agent token only in env", () => {
+it("runs dev-entrypoint.sh in `dev`, read from the shipped file, with the agent token only in env, from its Secret", () => {
   const [dev] = spec.container;
   expect(dev.name).toBe("dev");
   expect(dev.command.slice(0, 2)).toEqual(["sh", "-c"]);
   expect(withShippedFiles(dev.command[2], readShipped)).toBe(
     readProjectFile(`${SCRIPTS_DIR}/dev-entrypoint.sh`),
   );
-  expect(dev.env[0]).toEqual({ name: "CODER_AGENT_TOKEN", value: "${coder_agent.main.token}" });
+  expect(dev.env[0]).toEqual({
+    name: "CODER_AGENT_TOKEN",
+    value_from: { secret_key_ref: { name: "${var.agent_token_secret}", key: "token" } },
+  });
   expect(JSON.stringify(dev.command)).not.toContain("coder_agent.main.token");
 });
 

@@ -36,6 +36,7 @@ it("declares the variables in the documented order", () => {
     "git_credentials_hosts",
     "external_auth_host",
     "user_secrets",
+    "allow_template_git_token_fallback",
   ]);
   expect(Object.keys(tf.variable).sort()).toEqual([...declared].sort());
 });
@@ -63,6 +64,7 @@ it.each([
   ["allow_node_placement", "bool", false],
   ["git_credentials_username", "string", ""],
   ["git_credentials_token", "string", ""],
+  ["allow_template_git_token_fallback", "bool", false],
 ])("%s is a %s defaulting to %j", (name, type, value) => {
   expect(tf.variable[name]).toMatchObject({ type, default: value });
 });
@@ -70,6 +72,7 @@ it.each([
 it("gates privileged access and node placement off by default", () => {
   expect(tf.variable.allow_privileged.default).toBe(false);
   expect(tf.variable.allow_node_placement.default).toBe(false);
+  expect(tf.variable.allow_template_git_token_fallback.default).toBe(false);
 });
 
 it("marks the git token, and only it, sensitive", () => {

@@ -1,7 +1,8 @@
 /**
  * Git credentials for the image build (docs/security.md, "Secrets"): the template-wide token
  * and the user's external auth token reach exactly one place, the build's sensitive
- * `git_credentials`, and rotating them never rebuilds (ignore_changes).
+ * `git_credentials`, and rotating them never rebuilds (ignore_changes). The user's own token
+ * wins; the template's is used only with allow_template_git_token_fallback (issue 43.1).
  */
 import {
   TerraformHarness,
@@ -42,6 +43,7 @@ describe("devcontainer template: git credentials", () => {
       git_credentials_username: "ci-bot",
       git_credentials_token: token,
       git_credentials_hosts: ["github.com", "gitea.git.svc.cluster.local:3000"],
+      allow_template_git_token_fallback: true,
     },
   });
   const withExternalAuth = (repository: string, host = "github.com"): PlanOptions => {
@@ -256,6 +258,129 @@ describe("devcontainer template: git credentials", () => {
           }),
         ).rejects.toThrow(/git_credentials_hosts must be a list of a host name in lowercase ASCII/);
       }
+    });
+  });
+
+  // Issue 43 item 1: the template's token reads every repository the organization's account
+  // can; handed to any user's build, it let them build (and read) what their own cannot.
+  describe("the user's own token first, the template's only when allowed", () => {
+    const both = (allow: boolean | undefined): PlanOptions => {
+      const template = withTemplateToken(TEMPLATE_TOKEN);
+      const external = withExternalAuth(REPOSITORY);
+      const variables: Record<string, unknown> = {
+        ...template.variables,
+        ...external.variables,
+        allow_template_git_token_fallback: allow,
+      };
+      if (allow === undefined) delete variables.allow_template_git_token_fallback;
+      return { ...external, variables };
+    };
+    const templateOnly = (allow: boolean | undefined): PlanOptions => {
+      const options = withTemplateToken(TEMPLATE_TOKEN);
+      const variables: Record<string, unknown> = {
+        ...options.variables,
+        allow_template_git_token_fallback: allow,
+      };
+      if (allow === undefined) delete variables.allow_template_git_token_fallback;
+      return { ...options, variables };
+    };
+    const credentials = (plan: PlanResult) =>
+      plan.resource(buildAddress).after.git_credentials ?? null;
+    const shown = (plan: PlanResult): string => {
+      const items = plan.resource("coder_metadata.pod_info[0]").after.item as {
+        key: string;
+        value: string;
+      }[];
+      return items.find((i) => i.key === "Build git credential")!.value;
+    };
+    const fallbackWarnings = (plan: PlanResult) =>
+      plan.checkFailures().filter((m) => m.includes("allow_template_git_token_fallback"));
+    /** No token value anywhere but the build's sensitive input and Coder's own data source. */
+    const expectOnlyInBuild = (plan: PlanResult) => {
+      for (const token of [TEMPLATE_TOKEN, EXTERNAL_AUTH_TOKEN]) {
+        const places = planOccurrences(plan, token);
+        expect(places.filter((o) => !o.sensitive)).toEqual([]);
+        expect(
+          places
+            .map((o) => o.place)
+            .filter((p) => !p.startsWith("data.coder_external_auth.git[0]"))
+            .filter((p) => p !== `${buildAddress}.git_credentials.token`),
+        ).toEqual([]);
+      }
+      const messages = JSON.stringify([plan.checkFailures(), plan.warnings]);
+      expect(messages).not.toContain(TEMPLATE_TOKEN);
+      expect(messages).not.toContain(EXTERNAL_AUTH_TOKEN);
+    };
+
+    it.each([
+      ["off (the default)", undefined],
+      ["on", true],
+    ])(
+      "with both for the host and the fallback %s, the build gets the user's token",
+      async (_, allow) => {
+        const plan = await tf.plan(template.dir, both(allow));
+        expect(credentials(plan)).toEqual({ username: "oauth2", token: EXTERNAL_AUTH_TOKEN });
+        expect(planOccurrences(plan, TEMPLATE_TOKEN)).toEqual([]);
+        expect(shown(plan)).toBe("your linked github account");
+        expect(fallbackWarnings(plan)).toEqual([]);
+        expectOnlyInBuild(plan);
+      },
+    );
+
+    it("with only the template's token and the fallback off (the default), the build gets none and says why", async () => {
+      const plan = await tf.plan(template.dir, templateOnly(undefined));
+      expect(credentials(plan)).toBeNull();
+      expect(planOccurrences(plan, TEMPLATE_TOKEN)).toEqual([]);
+      expect(shown(plan)).toBe("none");
+      const [warning, ...more] = fallbackWarnings(plan);
+      expect(more).toEqual([]);
+      expect(warning).toContain("you have no linked account for github.com");
+      expect(warning).toContain("allow_template_git_token_fallback, which is off");
+      expectOnlyInBuild(plan);
+    });
+
+    it("with an unlinked account, the template's token and the fallback off, the build gets none", async () => {
+      const options = both(false);
+      const fixtures = devcontainerFixtures(metadata());
+      const plan = await tf.plan(template.dir, {
+        ...options,
+        fixtures: {
+          ...fixtures,
+          data_sources: { ...fixtures.data_sources, coder_external_auth: { access_token: "" } },
+        },
+      });
+      expect(credentials(plan)).toBeNull();
+      expect(shown(plan)).toBe("none");
+      expect(fallbackWarnings(plan)).toHaveLength(1);
+    });
+
+    it("with only the template's token and the fallback on, the build gets the template's token", async () => {
+      const plan = await tf.plan(template.dir, templateOnly(true));
+      expect(credentials(plan)).toEqual({ username: "ci-bot", token: TEMPLATE_TOKEN });
+      expect(shown(plan)).toBe("the template's token for github.com");
+      expect(fallbackWarnings(plan)).toEqual([]);
+      expectOnlyInBuild(plan);
+    });
+
+    it("keeps showing what the image was built with until a Rebuild", async () => {
+      const applied = await tf.apply(template.dir, templateOnly(true));
+      // The user links their account later: the build keeps its credentials (ignore_changes),
+      // and so does the record of them, until the next Rebuild.
+      const later = await tf.plan(template.dir, { ...both(true), state: applied });
+      expect(later.resource(buildAddress).actions).toEqual(["no-op"]);
+      expect(later.resource("terraform_data.git_credential").actions).toEqual(["no-op"]);
+      expect(shown(later)).toBe("the template's token for github.com");
+      const rebuilt = await tf.plan(template.dir, {
+        ...both(true),
+        parameters: { ...both(true).parameters, rebuild: "1" },
+        state: applied,
+      });
+      expect(rebuilt.resource(buildAddress).actions).toEqual(["delete", "create"]);
+      expect(rebuilt.resource("terraform_data.git_credential").actions).toEqual([
+        "delete",
+        "create",
+      ]);
+      expect(credentials(rebuilt)).toEqual({ username: "oauth2", token: EXTERNAL_AUTH_TOKEN });
     });
   });
 });

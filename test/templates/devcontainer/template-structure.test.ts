@@ -42,6 +42,7 @@ it("writes the template variables in the spec's order, with types, defaults and 
     ["git_credentials_hosts", "list(string)", [], false],
     ["external_auth_host", "string", "", false],
     ["user_secrets", "list(string)", [], false],
+    ["allow_template_git_token_fallback", "bool", false, false],
     ["max_disk", "number", 128, false],
     ["max_ephemeral_storage", "number", 32, false],
     ["max_extended_resources", "map(number)", { "nvidia.com/gpu": 1 }, false],

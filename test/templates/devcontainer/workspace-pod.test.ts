@@ -469,21 +469,23 @@ describe("devcontainer template: the workspace pod", () => {
       expect(sensitive).toEqual({
         "coder_agent.main": [".token"],
         "devcontainerbuilder_build.workspace": [".git_credentials", ".registry_credentials"],
+        "kubernetes_secret_v1.agent_token[0]": [".binary_data", ".data"],
         "kubernetes_secret_v1.devcontainer_variables": [".binary_data", ".data"],
       });
       // The first start replaces the stopped build's agent (its monitored home follows the
-      // metadata, and every coder_agent attribute is ForceNew), so CODER_AGENT_TOKEN, the
-      // container's one sensitive env value, is unknown until apply rather than marked.
+      // metadata, and every coder_agent attribute is ForceNew), so the token is new: the
+      // Secret it is copied into is created with the pod (issue 43.2), and CODER_AGENT_TOKEN
+      // reads it by name, with no value in the pod spec.
       expect(plan.resource("coder_agent.main").actions).toEqual(["delete", "create"]);
+      expect(plan.resource("kubernetes_secret_v1.agent_token[0]").actions).toEqual(["create"]);
       const deployment = plan.resource("kubernetes_deployment_v1.main[0]") as {
         after: Json;
         afterUnknown: Json;
       };
       const env = deployment.after.spec[0].template[0].spec[0].container[0].env;
       expect(env[0].name).toBe("CODER_AGENT_TOKEN");
-      expect(deployment.afterUnknown.spec[0].template[0].spec[0].container[0].env[0].value).toBe(
-        true,
-      );
+      expect(env[0].value ?? "").toBe("");
+      expect(env[0].value_from[0].secret_key_ref[0].name).toMatch(/-agent-token$/);
     });
 
     it("plans the same from one cdk.tf.json, as cdktf writes it, as from its JSON and HCL files", async () => {

@@ -35,10 +35,14 @@ const ALWAYS = [
   "kubernetes_persistent_volume_claim_v1.data",
   // The Dev Container variables, which the pod reads through secretKeyRef (issue 32 item 4).
   "kubernetes_secret_v1.devcontainer_variables",
+  // The name of the credential the image was built with, kept with the build (issue 43.1).
+  "terraform_data.git_credential",
   "terraform_data.rebuild",
 ];
 
 const WHILE_STARTED = [
+  // CODER_AGENT_TOKEN's Secret, only while the pod runs (issue 43.2).
+  "kubernetes_secret_v1.agent_token[0]",
   ...Array.from({ length: 10 }, (_, i) => `coder_app.forwarded_port[${i}]`),
   "coder_metadata.pod_info[0]",
   "coder_script.devcontainer_lifecycle[0]",
@@ -101,6 +105,7 @@ describe("devcontainer template: workspace states", () => {
     git_credentials_username: "builder",
     git_credentials_token: "s3cret",
     git_credentials_hosts: ["github.com"],
+    allow_template_git_token_fallback: true,
   };
   /**
    * Plans of a started workspace that differ only in template variables, one Terraform run
@@ -175,7 +180,9 @@ describe("devcontainer template: workspace states", () => {
       "Commit",
       "Namespace",
       "Node placement",
+      "Build git credential",
     ]);
+    expect(pod["Build git credential"]).toBe("none");
     expect(pod["Image tag"]).toBe(`ws-${String(DEFAULT_WORKSPACE.id).toLowerCase()}-0`);
     // The selector depends on the built image's metadata: known at apply, from local.node_selector.
     const configured = (template.config as any).resource.coder_metadata.pod_info.item;
@@ -280,7 +287,7 @@ describe("devcontainer template: workspace states", () => {
 
       it("says in the build log that a private repository needs template-wide credentials", () => {
         const [message] = failures(prebuild.plain);
-        expect(message).toContain("git_credentials_username and git_credentials_token are not set");
+        expect(message).toContain("allow_template_git_token_fallback on");
         expect(message).toContain("The clone into the workspace waits for the claim");
       });
 
@@ -290,7 +297,8 @@ describe("devcontainer template: workspace states", () => {
       });
     });
 
-    it("prefers the template-wide username and token", () => {
+    it("uses the template-wide username and token, with the fallback on, where the user's token is for no host", () => {
+      // external_auth_host is unset: the linked token goes nowhere (issue 43.1: it would win).
       const result = credentials(started.templateWide);
       expect(result.value).toEqual({ username: "builder", token: "s3cret" });
     });

@@ -73,6 +73,7 @@ describe("a started workspace", () => {
       "coder_metadata.pod[0]",
       "kubernetes_deployment_v1.main[0]",
       "kubernetes_persistent_volume_claim_v1.home",
+      "kubernetes_secret_v1.agent_token[0]",
       "module.code_server[0].terraform_data.inputs",
       // Dotfiles and git identity: test/templates/user-config-modules.test.ts.
       "module.dotfiles[0].coder_script.dotfiles",
@@ -182,13 +183,21 @@ describe("a started workspace", () => {
     expect(podSpec(p).automount_service_account_token).toBe(false);
   });
 
-  it("passes the agent token only through a sensitive env var", () => {
+  it("passes the agent token only through an env var read from the workspace's Secret", () => {
     const dep = p.resource("kubernetes_deployment_v1.main[0]");
     const env = podSpec(p).container[0].env;
     expect(env.map((e: { name: string }) => e.name)).toEqual(["CODER_AGENT_TOKEN"]);
-    const sensitiveEnv = (dep.afterSensitive as any).spec[0].template[0].spec[0].container[0]
-      .env[0];
-    expect(sensitiveEnv.value).toBe(true);
+    // Issue 43.2: no value in the pod spec, which `view` on the namespace reads.
+    expect(env[0].value ?? "").toBe("");
+    expect(env[0].value_from[0].secret_key_ref[0]).toMatchObject({
+      name: `coder-${DEFAULT_WORKSPACE.id}-agent-token`,
+      key: "token",
+    });
+    const secret = p.resource("kubernetes_secret_v1.agent_token[0]");
+    expect((secret.after.metadata as any[])[0].namespace).toBe(
+      (dep.after.metadata as any[])[0].namespace,
+    );
+    expect(secret.afterSensitive.data).toBe(true);
     // The command is the agent's init script, which carries no token.
     expect((dep.afterUnknown as any).spec[0].template[0].spec[0].container[0].command).toEqual([
       false,

@@ -104,6 +104,8 @@ describe("packer-builder short-lived Harvester token", () => {
         "coder_metadata.pod[0]: delete",
         "coder_script.agent_manual[0]: delete",
         "kubernetes_deployment_v1.main[0]: delete",
+        // The agent token's copy goes with the pod (issue 43.2).
+        "kubernetes_secret_v1.agent_token[0]: delete",
         `${KUBECONFIG}: update`,
         `${SESSION}: delete`,
         `${TOKEN}: delete`,
@@ -120,6 +122,7 @@ describe("packer-builder short-lived Harvester token", () => {
         "coder_metadata.pod[0]: create",
         "coder_script.agent_manual[0]: create",
         "kubernetes_deployment_v1.main[0]: create",
+        "kubernetes_secret_v1.agent_token[0]: create",
         `${KUBECONFIG}: update`,
         `${SESSION}: create`,
         `${TOKEN}: create`,

@@ -85,6 +85,9 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
         "coder_script.sweep_build_vms: delete,create",
         // The agents' manual installed as a skill at every start (no Coder Tasks any more).
         "coder_script.agent_manual[0]: create",
+        // CODER_AGENT_TOKEN from a Secret (issue 43.2): created, and the pod spec updated in place.
+        "kubernetes_secret_v1.agent_token[0]: create",
+        "kubernetes_deployment_v1.main[0]: update",
       ].sort(),
     );
   });
@@ -120,6 +123,7 @@ describe("packer-builder upgrade from 4f52dfb (long-lived token Secret)", () => 
     expect([...after].filter((a) => !before.has(a)).sort()).toEqual([
       "coder_script.agent_manual",
       "coder_script.sweep_previous_build_vms",
+      "kubernetes_secret_v1.agent_token",
       "kubernetes_secret_v1.harvester_identity_session",
       "kubernetes_token_request_v1.harvester_identity",
     ]);

@@ -129,6 +129,8 @@ describe("packer-builder workspace resources", () => {
         ...Object.keys(SESSION_RESOURCES),
         ...CODER_RESOURCES,
         "kubernetes_deployment_v1.main[0]",
+        // CODER_AGENT_TOKEN's Secret, only while the pod runs (issue 43.2).
+        "kubernetes_secret_v1.agent_token[0]",
         "coder_metadata.pod[0]",
         // The agents' manual is installed at every start (tests: ai-agents.test.ts).
         "coder_script.agent_manual[0]",
