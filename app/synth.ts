@@ -145,16 +145,21 @@ export function synthTemplates(options: SynthOptions = {}): SynthesizedTemplate[
         hasLockFile,
         crossRules: crossRulesOf(stack),
         model,
-        secretParameters: stack.node
-          .findAll()
-          .filter((c): c is WorkspaceParameter => c instanceof WorkspaceParameter)
-          .filter((p) => p.definition.mayHoldSecrets)
-          .map((p) => p.name),
+        secretParameters: secretParametersOf(stack),
       };
     },
   );
   writeManifest(outdir, results);
   return results;
+}
+
+/** The names of the parameters that may hold secrets (what the upgrade reports redact). */
+function secretParametersOf(stack: TemplateStack): string[] {
+  return stack.node
+    .findAll()
+    .filter((c): c is WorkspaceParameter => c instanceof WorkspaceParameter)
+    .filter((p) => p.definition.mayHoldSecrets)
+    .map((p) => p.name);
 }
 
 /** Each template variable's rules across variables, by name; only variables that have some. */
