@@ -145,30 +145,11 @@ export class DevcontainerScripts extends Construct {
         })),
       ]),
     });
-    // A postAttachCommand that blocks login (waitFor names it) gets the login-blocking
-    // script's limit, from the agent (the coder_script timeout) and from the script itself a
-    // little earlier, so that its state can say so on the workspace page (issue 43.7). One
-    // that runs after login has none: it may be a dev server that never returns.
-    const attachBlocks = props.waitFor.blocksLogin("postAttachCommand");
-    const attachTimeout = hcl`${attachBlocks} ? ${props.lifecycleTimeoutSeconds ?? 0} : 0`;
-    this.postAttach = new Script(this, "devcontainer_post_attach", {
-      ...common,
-      displayName: "Dev Container postAttachCommand",
-      icon: "/icon/docker.svg",
-      startBlocksLogin: attachBlocks,
-      timeout: Token.asNumber(attachTimeout),
-      script: embeddedScript(this, `${SCRIPTS_DIR}/after-lifecycle.sh`, [
-        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
-        { name: "DC_LOG_NAME", value: "devcontainer-post-attach" },
-        { name: "DC_STATE_FILE", value: POST_ATTACH_STATE_FILE },
-        { name: "DC_HOOK_TIMEOUT_SECONDS", value: Token.asString(hcl`tostring(${attachTimeout})`) },
-        {
-          name: "DC_HOOK_POST_ATTACH_COMMAND",
-          value: Token.asString(hook("postAttachCommand")),
-          encoding: "base64",
-        },
-      ]),
-    });
+    this.postAttach = this.postAttachScript(
+      props,
+      common,
+      Token.asString(hook("postAttachCommand")),
+    );
     this.vscode = new Script(this, "devcontainer_vscode", {
       ...common,
       displayName: "Dev Container VS Code extensions",
@@ -181,6 +162,38 @@ export class DevcontainerScripts extends Construct {
         },
         { name: "DC_VSCODE_SETTINGS_B64", value: props.vscodeSettings, encoding: "base64" },
         { name: "DC_VSCODE_OWN_EXTENSION", value: props.ownExtension },
+      ]),
+    });
+  }
+
+  /** `devcontainer_post_attach`: postAttachCommand, after the login-blocking script. */
+  private postAttachScript(
+    props: DevcontainerScriptsProps,
+    common: { readonly agentId: string; readonly count: number; readonly runOnStart: boolean },
+    postAttachHook: string,
+  ): Script {
+    // A postAttachCommand that blocks login (waitFor names it) gets the login-blocking
+    // script's limit, from the agent (the coder_script timeout) and from the script itself a
+    // little earlier, so that its state can say so on the workspace page (issue 43.7). One
+    // that runs after login has none: it may be a dev server that never returns.
+    const attachBlocks = props.waitFor.blocksLogin("postAttachCommand");
+    const attachTimeout = hcl`${attachBlocks} ? ${props.lifecycleTimeoutSeconds ?? 0} : 0`;
+    return new Script(this, "devcontainer_post_attach", {
+      ...common,
+      displayName: "Dev Container postAttachCommand",
+      icon: "/icon/docker.svg",
+      startBlocksLogin: attachBlocks,
+      timeout: Token.asNumber(attachTimeout),
+      script: embeddedScript(this, `${SCRIPTS_DIR}/after-lifecycle.sh`, [
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_LOG_NAME", value: "devcontainer-post-attach" },
+        { name: "DC_STATE_FILE", value: POST_ATTACH_STATE_FILE },
+        { name: "DC_HOOK_TIMEOUT_SECONDS", value: Token.asString(hcl`tostring(${attachTimeout})`) },
+        {
+          name: "DC_HOOK_POST_ATTACH_COMMAND",
+          value: postAttachHook,
+          encoding: "base64",
+        },
       ]),
     });
   }
