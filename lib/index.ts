@@ -219,6 +219,7 @@ export { DevcontainerRuntime, type DevcontainerRuntimeProps } from "./devcontain
 export {
   BACKGROUND_STATE_METADATA_SCRIPT,
   DevcontainerScripts,
+  POST_ATTACH_STATE_METADATA_SCRIPT,
   type DevcontainerScriptsProps,
 } from "./devcontainer/scripts";
 export { DevcontainerSizing, type DevcontainerSizingProps } from "./devcontainer/sizing";

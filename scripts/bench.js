@@ -10,6 +10,7 @@
 //                                                       with and without creation stacks)
 //   node scripts/bench.js --upgrade-only               (only the plan-upgrade rows)
 //   node scripts/bench.js --hostile-files              (only the worst-devcontainer.json rows)
+//   node scripts/bench.js --hostile-files --only A,B   (only those hostile files, each its row)
 //   node scripts/bench.js --apply-vs [REV]             (a devcontainer workspace's builds with
 //                                                       today's template against REV's,
 //                                                       default ce71965, side by side)
@@ -465,10 +466,13 @@ async function hostileFileRows(rows) {
     const typical = await start(typicalText);
     rows.push(["a start's plan with a typical devcontainer.json (metadata step + plan)", typical]);
     let worst = { name: "", ratio: 0 };
+    const only = args.includes("--only") ? args[args.indexOf("--only") + 1].split(",") : null;
     for (const [name, text] of Object.entries(hostileDevcontainerFiles())) {
+      if (only && !only.includes(name)) continue;
       const ratio = (await start(text)) / typical;
       if (args.includes("--hostile-files"))
         process.stderr.write(`  ${name}: ${ratio.toFixed(2)}x\n`);
+      if (only) rows.push([`ratio ${name} / typical, a start's plan`, ratio, "x"]);
       if (ratio > worst.ratio) worst = { name, ratio };
     }
     rows.push([

@@ -15,6 +15,11 @@ export interface DevcontainerAgentProps {
    * (the hooks after waitFor) is doing or what failed. @default none shown
    */
   readonly backgroundLifecycleScript?: string;
+  /**
+   * "Dev Container postAttachCommand": prints what the postAttachCommand script is doing, or
+   * that it timed out. @default none shown
+   */
+  readonly postAttachScript?: string;
   /** The Pod Security level the pod meets (DevcontainerRuntime.levelMet). @default none shown */
   readonly podSecurityLevel?: string;
   /** @default "amd64" */
@@ -66,6 +71,16 @@ export class DevcontainerAgent extends Construct {
                 "Dev Container lifecycle after login",
                 "8_devcontainer_lifecycle_after_login",
                 props.backgroundLifecycleScript,
+                10,
+              ),
+            ]),
+        ...(props.postAttachScript === undefined
+          ? []
+          : [
+              item(
+                "Dev Container postAttachCommand",
+                "8_devcontainer_post_attach",
+                props.postAttachScript,
                 10,
               ),
             ]),

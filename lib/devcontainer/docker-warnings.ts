@@ -40,7 +40,16 @@ export interface DevcontainerDockerWarningsProps {
 /** The most Docker Features one workspace's warnings name. */
 export const MAX_DOCKER_FEATURES = 10;
 
-/** Locals (with `localPrefix`): `docker_feature_set`, `docker_features`, `hooks_calling_docker`, `docker_warnings`. */
+/**
+ * dockerComposeFile entries read (the warning quotes them); the rest are counted and left out
+ * with a warning, like every list the repository controls (issue 43.5).
+ */
+export const COMPOSE_FILES_READ = 10;
+
+/**
+ * Locals (with `localPrefix`): `docker_feature_set`, `docker_features`, `hooks_calling_docker`,
+ * `docker_compose_file`, `docker_compose_files_listed`, `docker_compose_files`, `docker_warnings`.
+ */
 export class DevcontainerDockerWarnings extends Construct {
   /** Local `docker_warnings`: list(string), the lines for the build log. */
   public readonly warnings: string[];
@@ -76,7 +85,22 @@ export class DevcontainerDockerWarnings extends Construct {
       hcl`try(${config}.dockerComposeFile, null)`,
       "Compose's other services never run in a one-container workspace: the warning says so.",
     ).expression;
-    const composeFiles = hcl`try(join(", ", flatten([${compose}])), jsonencode(${compose}))`;
+    // A file name or a list of them, counted and cut without walking the list: Terraform
+    // converts a tuple to a list (for join(), or to unify a conditional's two sides) at the
+    // square of its length (60,000 entries took ~50 s), so only the first
+    // COMPOSE_FILES_READ are ever joined, and no conditional holds the whole list.
+    const composeIsList = hcl`can(slice(${compose}, 0, 0))`;
+    const composeListed = locals.add(
+      "docker_compose_files_listed",
+      hcl`${composeIsList} ? length(${compose}) : 1`,
+      "Counted before anything reads the list, so the warning can say how many were left out.",
+    ).expression;
+    const composeRead = locals.add(
+      "docker_compose_files",
+      hcl`try(slice(${compose}, 0, min(length(${compose}), ${COMPOSE_FILES_READ})), [${compose}])`,
+      "Only these are joined: Terraform's join() of a long tuple costs its length squared.",
+    ).expression;
+    const composeFiles = hcl`try(join(", ", ${composeRead}), jsonencode(${composeRead}))`;
     const composeMessage =
       "dockerComposeFile %s: the workspace is one container, the image of the Compose service %s; " +
       "the file's other services (databases, caches, ...) do not run, and their volumes and environment are not set up.";
@@ -87,6 +111,7 @@ export class DevcontainerDockerWarnings extends Construct {
     this.warnings = locals.add(
       "docker_warnings",
       hcl`concat(
+        ${composeListed} > ${COMPOSE_FILES_READ} ? [format("dockerComposeFile lists %d entries; only the first ${COMPOSE_FILES_READ} are read.", ${composeListed})] : [],
         ${compose} != null ? [format(${composeMessage}, ${quotedForWarning(composeFiles)}, ${quotedForWarning(hcl`try(tostring(${config}.service), "(service not set)")`)})] : [],
         [for id in ${features.expression} : format(${dockerMessage}, ${quotedForWarning(hcl`id`)},
           length(${hooks.expression}) > 0 ? format("; these lifecycle commands call it: %s", join(", ", ${hooks.expression})) : "")]

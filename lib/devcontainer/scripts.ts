@@ -32,6 +32,12 @@ export const BACKGROUND_STATE_FILE = "/tmp/devcontainer-lifecycle-background.sta
  */
 export const BACKGROUND_STATE_METADATA_SCRIPT = `cat ${BACKGROUND_STATE_FILE} 2>/dev/null || echo starting`;
 
+/** Where the postAttachCommand script records what it is doing, for the workspace page. */
+export const POST_ATTACH_STATE_FILE = "/tmp/devcontainer-post-attach.state";
+
+/** The agent metadata script that shows {@link POST_ATTACH_STATE_FILE} (fixed words, a hook name, numbers). */
+export const POST_ATTACH_STATE_METADATA_SCRIPT = `cat ${POST_ATTACH_STATE_FILE} 2>/dev/null || echo starting`;
+
 /** Where the scripts live, from the project root. */
 export const SCRIPTS_DIR = "templates/devcontainer/scripts";
 
@@ -91,7 +97,9 @@ export interface DevcontainerScriptsProps {
  *   after `waitFor` up to postStartCommand, in order, without blocking login; it records
  *   its state in {@link BACKGROUND_STATE_FILE} for the workspace page;
  * - `devcontainer_post_attach`: waits for the login-blocking script only and runs
- *   postAttachCommand when it succeeded (blocking login only when `waitFor` names it);
+ *   postAttachCommand when it succeeded (blocking login only when `waitFor` names it, and
+ *   then for at most `lifecycleTimeoutSeconds`); it records its state in
+ *   {@link POST_ATTACH_STATE_FILE};
  * - `devcontainer_vscode`: installs the extensions and merges the settings for both
  *   VS Code Desktop and vscode-web.
  *
@@ -112,10 +120,8 @@ export class DevcontainerScripts extends Construct {
     const background = (name: string) =>
       Token.asString(hcl`${props.waitFor.blocksLogin(name)} ? "" : ${hook(name)}`);
     const common = { agentId: props.agentId, count: props.startCount, runOnStart: true };
-    // Every script that runs a hook first takes the user's secrets for ${localEnv:NAME}.
-    const secrets = { name: "DC_LOCALENV_SECRET_NAMES", value: props.localEnvSecretNames ?? "" };
     const hookScript = (file: string, inputs: readonly ShellAssignment[]) =>
-      embeddedScript(this, `${SCRIPTS_DIR}/${file}`, [...inputs, secrets], [LOCALENV_SECRETS_SCRIPT]);
+      hookScriptText(this, props, file, inputs);
 
     this.lifecycle = new Script(this, "devcontainer_lifecycle", {
       ...common,
@@ -152,21 +158,11 @@ export class DevcontainerScripts extends Construct {
         })),
       ]),
     });
-    this.postAttach = new Script(this, "devcontainer_post_attach", {
-      ...common,
-      displayName: "Dev Container postAttachCommand",
-      icon: "/icon/docker.svg",
-      startBlocksLogin: props.waitFor.blocksLogin("postAttachCommand"),
-      script: hookScript("after-lifecycle.sh", [
-        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
-        { name: "DC_LOG_NAME", value: "devcontainer-post-attach" },
-        {
-          name: "DC_HOOK_POST_ATTACH_COMMAND",
-          value: Token.asString(hook("postAttachCommand")),
-          encoding: "base64",
-        },
-      ]),
-    });
+    this.postAttach = this.postAttachScript(
+      props,
+      common,
+      Token.asString(hook("postAttachCommand")),
+    );
     this.vscode = new Script(this, "devcontainer_vscode", {
       ...common,
       displayName: "Dev Container VS Code extensions",
@@ -182,4 +178,55 @@ export class DevcontainerScripts extends Construct {
       ]),
     });
   }
+
+  /** `devcontainer_post_attach`: postAttachCommand, after the login-blocking script. */
+  private postAttachScript(
+    props: DevcontainerScriptsProps,
+    common: { readonly agentId: string; readonly count: number; readonly runOnStart: boolean },
+    postAttachHook: string,
+  ): Script {
+    // A postAttachCommand that blocks login (waitFor names it) gets the login-blocking
+    // script's limit, from the agent (the coder_script timeout) and from the script itself a
+    // little earlier, so that its state can say so on the workspace page (issue 43.7). One
+    // that runs after login has none: it may be a dev server that never returns.
+    const attachBlocks = props.waitFor.blocksLogin("postAttachCommand");
+    const attachTimeout = hcl`${attachBlocks} ? ${props.lifecycleTimeoutSeconds ?? 0} : 0`;
+    return new Script(this, "devcontainer_post_attach", {
+      ...common,
+      displayName: "Dev Container postAttachCommand",
+      icon: "/icon/docker.svg",
+      startBlocksLogin: attachBlocks,
+      timeout: Token.asNumber(attachTimeout),
+      script: hookScriptText(this, props, "after-lifecycle.sh", [
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_LOG_NAME", value: "devcontainer-post-attach" },
+        { name: "DC_STATE_FILE", value: POST_ATTACH_STATE_FILE },
+        { name: "DC_HOOK_TIMEOUT_SECONDS", value: Token.asString(hcl`tostring(${attachTimeout})`) },
+        {
+          name: "DC_HOOK_POST_ATTACH_COMMAND",
+          value: postAttachHook,
+          encoding: "base64",
+        },
+      ]),
+    });
+  }
+}
+
+/**
+ * A shipped script that runs a hook, with its inputs: it first takes the user's own Coder
+ * secrets for `${localEnv:NAME}` (the shared prelude, {@link LOCALENV_SECRETS_SCRIPT}).
+ */
+function hookScriptText(
+  scope: Construct,
+  props: DevcontainerScriptsProps,
+  file: string,
+  inputs: readonly ShellAssignment[],
+): string {
+  const secrets = { name: "DC_LOCALENV_SECRET_NAMES", value: props.localEnvSecretNames ?? "" };
+  return embeddedScript(
+    scope,
+    `${SCRIPTS_DIR}/${file}`,
+    [...inputs, secrets],
+    [LOCALENV_SECRETS_SCRIPT],
+  );
 }

@@ -470,11 +470,19 @@ export class DevcontainerSource extends Construct {
       "The coder provider refuses a display_name over 64 bytes: longer labels are cut.",
     ).expression;
     const labelTooLong = hcl`${labelsTooLong}[index]`;
+    // Only the labels over the limit are cut, by index: Terraform evaluates both sides of a
+    // conditional, so a cut inside `too_long ? cut : label` ran for every label (some 100
+    // function calls each), and 1,000 labelled ports made a build 7.8–13.5× a plain one.
+    const cutLabels = local(
+      "forward_ports_labels_cut",
+      hcl`{ for index, label in ${labels} : index => ${capUtf8Bytes(hcl`label`, DISPLAY_NAME_MAX_BYTES)} if ${labelsTooLong}[index] }`,
+      "Cut on a character boundary to 64 bytes; null (the app is named after its port) if none fits.",
+    ).expression;
     const cappedLabel = hcl`${
       local(
         "forward_ports_names",
-        hcl`[for index, label in ${labels} : ${labelsTooLong}[index] ? ${capUtf8Bytes(hcl`label`, DISPLAY_NAME_MAX_BYTES)} : label]`,
-        "Cut on a character boundary to 64 bytes; null (the app is named after its port) if none fits.",
+        hcl`[for index, label in ${labels} : lookup(${cutLabels}, index, label)]`,
+        "Each label as the app shows it: its cut when it was too long, else itself.",
       ).expression
     }[index]`;
     const valid = hcl`${portsValid}[index]`;

@@ -83,6 +83,22 @@ export const HOSTILE_FIELDS: Readonly<Record<string, HostileField>> = {
     entry: (i) => [`E${i}`, "x"],
     place: (entries) => ({ containerEnv: asMap(entries) }),
   },
+  // Issue 43.5: a Compose file list, which only the build log's warning quotes.
+  dockerComposeFile: {
+    entry: (i) => `c${i}.yml`,
+    place: (entries) => ({ dockerComposeFile: entries, service: "app" }),
+  },
+  // Issue 43.10: ports with labels, each a portsAttributes entry the port table reads.
+  labelledForwardPorts: {
+    entry: (i) => ({ port: (i % 65535) + 1, label: `Port label ${i}` }),
+    place: (entries) => {
+      const ports = entries as { port: number; label: string }[];
+      return {
+        forwardPorts: ports.map((p) => p.port),
+        portsAttributes: Object.fromEntries(ports.map((p) => [`${p.port}`, { label: p.label }])),
+      };
+    },
+  },
 };
 
 /** `TYPICAL_DEVCONTAINER` with `field` filled until the file has about `budget` bytes. */

@@ -30,6 +30,7 @@ import {
   DevcontainerWaitFor,
   DevcontainerLocalEnv,
   BACKGROUND_STATE_METADATA_SCRIPT,
+  POST_ATTACH_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
   sizePresets,
@@ -250,6 +251,7 @@ export class DevcontainerTemplate extends TemplateStack {
       variablesMetadataScript: warnings.variablesMetadataScript,
       warningsMetadataScript: warnings.warningsMetadataScript,
       backgroundLifecycleScript: BACKGROUND_STATE_METADATA_SCRIPT,
+      postAttachScript: POST_ATTACH_STATE_METADATA_SCRIPT,
       resourcesSummary: sizing.summary,
       podSecurityLevel: runtime.levelMet,
       // The home is on the data volume.

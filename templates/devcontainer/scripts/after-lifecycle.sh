@@ -29,6 +29,13 @@
 #   DC_WAIT_TIMEOUT_SECONDS       how long to wait for that file. Default 1800 (30 minutes).
 #   DC_WAIT_INTERVAL_SECONDS      poll interval, fractions allowed where sleep takes them.
 #                                 Default 2.
+#   DC_HOOK_TIMEOUT_SECONDS       the most seconds, from this script's start, that login may
+#                                 wait for it (the template's lifecycle_timeout_minutes when
+#                                 waitFor makes postAttachCommand block login; the agent ends
+#                                 the script at the same time): past it a running hook is ended
+#                                 (TERM, then KILL, with all it started) and the state
+#                                 file says so, some seconds before the agent's cut (issue
+#                                 43.7). '' or 0: no limit.
 # From the agent's environment: HOME.
 #
 # Exit status: 0 with no hook or when every hook succeeded, 1 on timeout or a failed lifecycle
@@ -76,6 +83,13 @@ case $timeout in
     timeout=1800
     ;;
 esac
+limit=${DC_HOOK_TIMEOUT_SECONDS:-0}
+case $limit in
+  '' | *[!0-9]*)
+    log "DC_HOOK_TIMEOUT_SECONDS must be whole seconds, not '$limit'; no limit"
+    limit=0
+    ;;
+esac
 if [ -z "${DC_WORKSPACE_FOLDER-}" ] || [ -z "${HOME-}" ]; then
   log "missing input: DC_WORKSPACE_FOLDER or HOME (a template bug)"
   state "failed: a template bug (missing input)"
@@ -85,8 +99,18 @@ fi
 log "waiting for the Dev Container lifecycle script to finish before $hooks"
 state "waiting for the lifecycle script"
 started=$(date +%s)
+# The hook's own cut comes a little before the agent's (at started + limit), so that the
+# state file can still say what happened.
+margin=0
+[ "$limit" -le 60 ] || margin=10
+deadline=$((started + limit - margin))
 until [ -s "$status_file" ]; do
   now=$(date +%s)
+  if [ "$limit" -gt 0 ] && [ "$now" -ge "$deadline" ]; then
+    log "login waited $limit seconds for the lifecycle script; not running $hooks"
+    state "not run: timed out after $limit seconds (lifecycle_timeout_minutes) waiting for the lifecycle script"
+    exit 1
+  fi
   # -gt: whole-second clock readings must never cut the wait short.
   if [ $((now - started)) -gt "$timeout" ]; then
     log "the lifecycle script did not finish within $timeout seconds; not running $hooks"
@@ -102,6 +126,68 @@ if [ "$status" != 0 ]; then
   state "not run: the lifecycle script failed"
   exit 1
 fi
+
+# The process $1 and its descendants, as " pid pid ... " (Linux /proc: a script without a
+# terminal has no job control, so the hook gets no process group of its own to end).
+process_tree() {
+  pairs=$(for stat in /proc/[0-9]*/stat; do
+    line=$(cat "$stat" 2>/dev/null) || continue
+    rest=${line##*') '}
+    # shellcheck disable=SC2086 # the fields after the command name are words
+    set -- $rest
+    printf '%s %s\n' "${line%% *}" "$2"
+  done)
+  tree=" $1 "
+  grown=1
+  while [ "$grown" = 1 ]; do
+    grown=0
+    while read -r child parent; do
+      case $tree in *" $parent "*) case $tree in *" $child "*) ;; *) tree="$tree$child " grown=1 ;; esac ;; esac
+    done <<EOF
+$pairs
+EOF
+  done
+  printf '%s' "$tree"
+}
+
+# Ends the process $1 and everything it started: frozen first (STOP), so that none is
+# orphaned out of the tree while the others die, then TERM, and KILL a second later.
+end_tree() {
+  doomed=$(process_tree "$1")
+  # shellcheck disable=SC2086 # a list of pids
+  kill -STOP $doomed 2>/dev/null
+  doomed=$(process_tree "$1")
+  # shellcheck disable=SC2086
+  kill -STOP $doomed 2>/dev/null
+  # shellcheck disable=SC2086
+  kill -TERM $doomed 2>/dev/null
+  # shellcheck disable=SC2086
+  kill -CONT $doomed 2>/dev/null
+  sleep 1
+  # shellcheck disable=SC2086
+  kill -KILL $doomed 2>/dev/null
+}
+
+# Runs the hook file $2 in the background and waits for the status it writes to $1; rc is
+# its exit status. Returns 1 when the deadline passes first, after ending the hook and all it
+# started. (A finished child stays a zombie that kill -0 still finds until waited for, so the
+# status file, not the process, tells that it has ended.)
+run_until_deadline() {
+  rm -f "$1"
+  (cd "$DC_WORKSPACE_FOLDER" && sh "$2" </dev/null; echo "$?" >"$1.tmp" && mv -f "$1.tmp" "$1") &
+  pid=$!
+  until [ -s "$1" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      end_tree "$pid"
+      wait "$pid" 2>/dev/null
+      return 1
+    fi
+    sleep "$interval"
+  done
+  wait "$pid"
+  rc=$(cat "$1")
+  return 0
+}
 
 hook_dir=$HOME/.cache/devcontainer-lifecycle
 if ! mkdir -p "$hook_dir"; then
@@ -124,8 +210,14 @@ for hook in $hooks; do
   fi
   log "running $hook"
   state "running $hook"
-  (cd "$DC_WORKSPACE_FOLDER" && exec sh "$hook_file" </dev/null)
-  rc=$?
+  if [ "$limit" -eq 0 ]; then
+    (cd "$DC_WORKSPACE_FOLDER" && exec sh "$hook_file" </dev/null)
+    rc=$?
+  elif ! run_until_deadline "$hook_dir/$hook.rc" "$hook_file"; then
+    log "$hook did not finish within $limit seconds (lifecycle_timeout_minutes); it was ended"
+    state "$hook timed out after $limit seconds (lifecycle_timeout_minutes) and was ended; login no longer waits for it"
+    exit 1
+  fi
   if [ "$rc" -ne 0 ]; then
     log "$hook failed with exit status $rc"
     state "$hook failed with exit status $rc - see this script's log"

@@ -5,8 +5,8 @@
  * leaves the workspace without `docker`, naming the lifecycle commands that call it.
  */
 import { BadInputPlanner, type PlannedWorkspace } from "./bad-inputs";
-import { metadata } from "./synthesized";
-import { MAX_DOCKER_FEATURES } from "../../../lib/devcontainer/docker-warnings";
+import { metadata, synthesizeDevcontainer } from "./synthesized";
+import { COMPOSE_FILES_READ, MAX_DOCKER_FEATURES } from "../../../lib/devcontainer/docker-warnings";
 
 jest.setTimeout(120_000);
 
@@ -15,6 +15,9 @@ const MANY_FEATURES = Array.from(
   (_, i) => `ghcr.io/devcontainers/features/docker-in-docker:${i}`,
 );
 
+/** Issue 43.5: the Compose file list that took ~50 s to join, a build 83–102× a plain one. */
+const MANY_COMPOSE_FILES = Array.from({ length: 60_000 }, (_, i) => `c${i}.yml`);
+
 describe("devcontainer template: Docker in the build log", () => {
   let planner: BadInputPlanner;
   let compose: PlannedWorkspace;
@@ -22,10 +25,12 @@ describe("devcontainer template: Docker in the build log", () => {
   let plain: PlannedWorkspace;
   let fromLabel: PlannedWorkspace;
   let many: PlannedWorkspace;
+  let manyCompose: PlannedWorkspace;
+  let composeString: PlannedWorkspace;
 
   beforeAll(async () => {
     planner = await BadInputPlanner.start();
-    [compose, dind, plain, fromLabel, many] = await Promise.all(
+    [compose, dind, plain, fromLabel, many, manyCompose, composeString] = await Promise.all(
       planner.planMany([
         {
           metadata: metadata({
@@ -79,6 +84,19 @@ describe("devcontainer template: Docker in the build log", () => {
             metadata_json: JSON.stringify(MANY_FEATURES.map((id) => ({ id }))),
           }),
         },
+        {
+          metadata: metadata({
+            configuration_json: JSON.stringify({
+              dockerComposeFile: MANY_COMPOSE_FILES,
+              service: "app",
+            }),
+          }),
+        },
+        {
+          metadata: metadata({
+            configuration_json: JSON.stringify({ dockerComposeFile: "compose.yml" }),
+          }),
+        },
       ]),
     );
   });
@@ -119,6 +137,53 @@ describe("devcontainer template: Docker in the build log", () => {
       .filter((w) => w.startsWith("Feature "))
       .map((w) => /^Feature "([^"]+)"/.exec(w)![1]);
     expect(named).toEqual([...MANY_FEATURES].sort().slice(0, MAX_DOCKER_FEATURES));
+  });
+
+  it(`reads ${COMPOSE_FILES_READ} dockerComposeFile entries of 60,000, and says how many were listed (issue 43.5)`, () => {
+    expect(manyCompose.warnings).toContain(
+      `dockerComposeFile lists 60000 entries; only the first ${COMPOSE_FILES_READ} are read.`,
+    );
+    const named = manyCompose.warnings.filter((w) => w.startsWith('dockerComposeFile "'));
+    expect(named).toHaveLength(1);
+    expect(named[0]).toMatch(
+      `dockerComposeFile "${MANY_COMPOSE_FILES.slice(0, COMPOSE_FILES_READ).join(", ")}": the workspace is one container, the image of the Compose service "app";`,
+    );
+    expect(COMPOSE_FILES_READ).toBe(10);
+  });
+
+  it("a single Compose file (a string) is named as it is, with no count", () => {
+    expect(composeString.warnings).toEqual([
+      expect.stringMatching(
+        /^dockerComposeFile "compose\.yml": the workspace is one container, the image of the Compose service "\(service not set\)"/,
+      ),
+    ]);
+  });
+
+  it("joins only the cut list: no expression converts or joins the whole dockerComposeFile (issue 43.5)", () => {
+    // Terraform's join() (and tolist(), and a conditional whose sides are tuples of different
+    // lengths) converts a tuple to a list at the square of its length: the list the
+    // repository controls is read only by length(), slice() and a null test.
+    const template = synthesizeDevcontainer();
+    try {
+      const locals = template.config.locals as Record<string, string>;
+      const raw = /local\.docker_compose_file\b(?!s)/g;
+      const readers = Object.entries(locals).filter(([, e]) => raw.test(String(e)));
+      expect(readers.map(([name]) => name).sort()).toEqual([
+        "docker_compose_files",
+        "docker_compose_files_listed",
+        "docker_warnings",
+      ]);
+      const uses = readers.flatMap(([, e]) =>
+        [...String(e).matchAll(/([a-z_]+\()?local\.docker_compose_file\b(?!s)(.{0,4})/g)].map(
+          ([, fn, after]) => `${fn ?? ""}…${after.startsWith(" !=") ? " !=" : ""}`,
+        ),
+      );
+      expect(new Set(uses)).toEqual(new Set(["slice(…", "length(…", "…", "… !="]));
+      expect(locals.docker_compose_files).toContain(`, ${COMPOSE_FILES_READ})`);
+      expect(locals.docker_warnings).toContain('join(", ", local.docker_compose_files)');
+    } finally {
+      template.cleanup();
+    }
   });
 
   it("says nothing for a repository without them", () => {

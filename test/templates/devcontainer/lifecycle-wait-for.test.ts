@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PlanResult } from "@coder-cdktf/terraform-harness";
-import { BACKGROUND_STATE_FILE } from "../../../lib/devcontainer/scripts";
+import { BACKGROUND_STATE_FILE, POST_ATTACH_STATE_FILE } from "../../../lib/devcontainer/scripts";
 import { runScript, tempDirs } from "../../support/run-script";
 import { BadInputPlanner } from "./bad-inputs";
 import { createImageSandbox } from "./scripts/helpers";
@@ -151,6 +151,46 @@ describe("devcontainer template: waitFor", () => {
     expect(warningsOf("notAString").join("\n")).toMatch(/waitFor 7 is not one of/);
     expect(warningsOf("unset")).toEqual([]);
     expect(warningsOf("postStartCommand")).toEqual([]);
+  });
+
+  // Issue 43.7: a login-blocking postAttachCommand had no timeout.
+  it("gives a login-blocking postAttachCommand lifecycle_timeout_minutes (agent and script), and one after login none", async () => {
+    const attach = (plan: PlanResult) =>
+      plan.resource("coder_script.devcontainer_post_attach[0]").after;
+    const limit = (plan: PlanResult) =>
+      scriptInput(String(attach(plan).script), "DC_HOOK_TIMEOUT_SECONDS");
+    expect(attach(plans.postAttachCommand).timeout).toBe(3600);
+    expect(limit(plans.postAttachCommand)).toBe("3600");
+    expect(attach(plans.postAttachCommand).timeout).toBe(
+      plans.postAttachCommand.resource("coder_script.devcontainer_lifecycle[0]").after.timeout,
+    );
+    for (const name of ["unset", "postStartCommand", "notAString"] as const) {
+      expect(attach(plans[name]).timeout).toBe(0);
+      expect(limit(plans[name])).toBe("0");
+    }
+    const lifecycleScripts = { postAttachCommand: HOOKS.postAttachCommand };
+    const configuration_json = JSON.stringify({ waitFor: "postAttachCommand" });
+    const [short, none] = await Promise.all([
+      planner.plan(metadata({ lifecycle_scripts: lifecycleScripts, configuration_json }), {
+        variables: { lifecycle_timeout_minutes: 5 },
+      }),
+      planner.plan(metadata({ lifecycle_scripts: lifecycleScripts, configuration_json }), {
+        variables: { lifecycle_timeout_minutes: 0 },
+      }),
+    ]);
+    expect(attach(short.plan).timeout).toBe(300);
+    expect(limit(short.plan)).toBe("300");
+    expect(attach(none.plan).timeout).toBe(0);
+    expect(scriptInput(String(attach(short.plan).script), "DC_STATE_FILE")).toBe(
+      POST_ATTACH_STATE_FILE,
+    );
+    const item = (
+      plans.postAttachCommand.resource("coder_agent.main").after.metadata as Record<
+        string,
+        unknown
+      >[]
+    ).find((m) => m.display_name === "Dev Container postAttachCommand");
+    expect(item?.script).toBe(`cat ${POST_ATTACH_STATE_FILE} 2>/dev/null || echo starting`);
   });
 
   it("shows the background script's state on the workspace page", () => {

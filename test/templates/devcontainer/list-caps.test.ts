@@ -15,6 +15,7 @@ import {
   TOLERATIONS_READ,
   UNKNOWN_KEYS_NAMED,
 } from "../../../lib/devcontainer/kubernetes-customizations";
+import { COMPOSE_FILES_READ } from "../../../lib/devcontainer/docker-warnings";
 import { MOUNTS_READ } from "../../../lib/devcontainer/mounts";
 import {
   CAPABILITIES_READ,
@@ -58,6 +59,7 @@ const CAPS: [string, number, number][] = [
   ["KUBERNETES_NAMES_READ", KUBERNETES_NAMES_READ, 32],
   ["TOLERATIONS_READ", TOLERATIONS_READ, 50],
   ["UNKNOWN_KEYS_NAMED", UNKNOWN_KEYS_NAMED, 10],
+  ["COMPOSE_FILES_READ", COMPOSE_FILES_READ, 10],
 ];
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);

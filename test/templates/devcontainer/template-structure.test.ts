@@ -179,6 +179,7 @@ it("keeps the agent free of dir and startup_script, with the metadata in file or
     ["9_resources", "Resources (reserved / limit)", 3600, 1],
     ["8_devcontainer_warnings", "Dev Container warnings", 3600, 1],
     ["8_devcontainer_lifecycle_after_login", "Dev Container lifecycle after login", 10, 1],
+    ["8_devcontainer_post_attach", "Dev Container postAttachCommand", 10, 1],
     ["9_pod_security", "Pod Security", 3600, 1],
     ["0_cpu_usage", "CPU Usage", 10, 1],
     ["1_ram_usage", "RAM Usage", 10, 1],

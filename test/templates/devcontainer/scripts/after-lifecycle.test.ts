@@ -117,6 +117,65 @@ describeEachToolset("with %s tools", (toolset) => {
       expect(run.durationMs).toBeLessThan(4000);
     });
 
+    // Issue 43.7: when waitFor makes postAttachCommand block login, the template gives the
+    // script lifecycle_timeout_minutes as DC_HOOK_TIMEOUT_SECONDS.
+    test("ends a postAttachCommand that never returns at the timeout, with its children, and the state says so", async () => {
+      const attach = createAttach(toolset);
+      writeFileSync(attach.statusFile, "0\n");
+      const stateFile = join(attach.sandbox.root, "post-attach.state");
+      const childPid = join(attach.sandbox.root, "child.pid");
+      const run = await attach.run({
+        DC_HOOK_POST_ATTACH_COMMAND: base64(
+          'pwd > "$HOOK_LOG"\nsleep 30 &\necho $! > "$CHILD_PID"\nwhile :; do sleep 1; done\n',
+        ),
+        DC_HOOK_TIMEOUT_SECONDS: "2",
+        DC_STATE_FILE: stateFile,
+        CHILD_PID: childPid,
+      });
+      expect(run.exitCode).toBe(1);
+      expect(readFileSync(attach.hookLog, "utf8")).toBe(`${attach.folder}\n`);
+      expect(run.output).toMatch(/postAttachCommand did not finish within 2 seconds/);
+      expect(readFileSync(stateFile, "utf8")).toBe(
+        "postAttachCommand timed out after 2 seconds (lifecycle_timeout_minutes) and was ended; login no longer waits for it\n",
+      );
+      expect(run.durationMs).toBeLessThan(4500);
+      // The hook's own background child went with it: gone, or a zombie its new parent has
+      // not reaped yet (which kill -0 still finds).
+      const pid = Number(readFileSync(childPid, "utf8"));
+      const stat = `/proc/${pid}/stat`;
+      const state = existsSync(stat) ? readFileSync(stat, "utf8").split(") ")[1][0] : "gone";
+      expect(["gone", "Z", "X"]).toContain(state);
+    });
+
+    test("with a timeout, a hook that finishes in time keeps its exit status", async () => {
+      const attach = createAttach(toolset);
+      writeFileSync(attach.statusFile, "0\n");
+      const stateFile = join(attach.sandbox.root, "post-attach.state");
+      const run = await attach.run({ DC_HOOK_TIMEOUT_SECONDS: "3", DC_STATE_FILE: stateFile });
+      expect(run.exitCode).toBe(3);
+      expect(readFileSync(attach.hookLog, "utf8")).toBe(`${attach.folder}\n`);
+      expect(readFileSync(stateFile, "utf8")).toMatch(
+        /^postAttachCommand failed with exit status 3/,
+      );
+      expect(run.durationMs).toBeLessThan(2500);
+    });
+
+    test("with a timeout, waiting for the lifecycle script counts against it", async () => {
+      const attach = createAttach(toolset);
+      const stateFile = join(attach.sandbox.root, "post-attach.state");
+      const run = await attach.run({
+        DC_WAIT_TIMEOUT_SECONDS: "30",
+        DC_HOOK_TIMEOUT_SECONDS: "1",
+        DC_STATE_FILE: stateFile,
+      });
+      expect(run.exitCode).toBe(1);
+      expect(existsSync(attach.hookLog)).toBe(false);
+      expect(readFileSync(stateFile, "utf8")).toBe(
+        "not run: timed out after 1 seconds (lifecycle_timeout_minutes) waiting for the lifecycle script\n",
+      );
+      expect(run.durationMs).toBeLessThan(3500);
+    });
+
     test("follows a real lifecycle run", async () => {
       const attach = createAttach(toolset);
       // The folder is already a finished clone, so lifecycle.sh needs no git.
