@@ -231,6 +231,10 @@ export {
   type DevcontainerVariablesSecretProps,
 } from "./devcontainer/variables-secret";
 export { DevcontainerWaitFor, type DevcontainerWaitForProps } from "./devcontainer/wait-for";
+export {
+  DevcontainerUserEnvProbe,
+  type DevcontainerUserEnvProbeProps,
+} from "./devcontainer/user-env-probe";
 export { DevcontainerWarnings, type DevcontainerWarningsProps } from "./devcontainer/warnings";
 export {
   DevcontainerWorkspaceFolder,

@@ -35,6 +35,8 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
         "disk) fails the login-blocking start.",
     );
   }
+  const probe = userEnvProbeNote(config);
+  if (probe !== undefined) notes.push(probe);
   notes.push(...ignoredKeyNotes(config));
   const buildOnly = buildArgsVariables(config);
   if (buildOnly.length > 0) {
@@ -63,6 +65,31 @@ export function skippedEnvScriptNote(script: SkippedEnvScript): string {
     `with a digit). If the service writes them into its ${script.kind} export script, the ` +
     "workspace's start cannot export them and skips that whole script (the container log " +
     `names them): none of ${script.kind} is set.`
+  );
+}
+
+/** What the shells a userEnvProbe value names read, in the words of their startup files. */
+const PROBE_SHELLS: Readonly<Record<string, string>> = {
+  loginShell: "a login shell (~/.profile, not the interactive part of ~/.bashrc)",
+  interactiveShell: "an interactive shell (~/.bashrc, not ~/.profile)",
+  loginInteractiveShell: "a login interactive shell (~/.profile and ~/.bashrc)",
+};
+
+/** The note for a userEnvProbe the file sets (a bad value is a build-log warning). */
+function userEnvProbeNote(config: Record<string, unknown>): string | undefined {
+  const probe = config.userEnvProbe;
+  if (probe === "none") {
+    return (
+      "userEnvProbe none: the hooks, terminals and apps get the container's environment " +
+      "(containerEnv, remoteEnv) only; PATH entries that ~/.profile or ~/.bashrc add (nvm, " +
+      "sdkman, conda, rustup) are not seen."
+    );
+  }
+  if (typeof probe !== "string" || PROBE_SHELLS[probe] === undefined) return undefined;
+  return (
+    `userEnvProbe ${probe}: on every start, before the agent starts, the workspace runs the ` +
+    `remote user's login shell once as ${PROBE_SHELLS[probe]}, for at most 10 seconds, and ` +
+    "every hook, terminal and app gets what it exports (remoteEnv is applied after it)."
   );
 }
 

@@ -47,6 +47,11 @@ export interface DevcontainerPodProps {
    * secret. @default ""
    */
   readonly localEnvDefaults?: string;
+  /**
+   * `userEnvProbe` (DevcontainerUserEnvProbe.mode): which shell of the remote user the
+   * wrapper probes for the agent's environment. @default "loginInteractiveShell"
+   */
+  readonly userEnvProbe?: string;
   /** Map with `containerEnv` / `remoteEnv` rendered scripts (absent when empty). */
   readonly envScripts: IResolvable;
   readonly resources: DeploymentV1SpecTemplateSpecContainerResources;
@@ -171,6 +176,7 @@ export class DevcontainerPod extends Construct {
         { name: "DC_LOCALENV_DEFAULTS", value: props.localEnvDefaults ?? "" },
         { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
         { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
+        { name: "DC_USER_ENV_PROBE", value: props.userEnvProbe ?? "loginInteractiveShell" },
       ],
       resources: props.resources,
     });

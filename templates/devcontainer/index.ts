@@ -27,6 +27,7 @@ import {
   type IResolvable,
   DevcontainerKubernetesCustomizations,
   DevcontainerWaitFor,
+  DevcontainerUserEnvProbe,
   DevcontainerLocalEnv,
   BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
@@ -125,6 +126,9 @@ export class DevcontainerTemplate extends TemplateStack {
     const waitFor = new DevcontainerWaitFor(this, "wait_for", {
       configuration: source.configuration.asString,
     });
+    const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
+      configuration: source.configuration.asString,
+    });
     const docker = new DevcontainerDockerWarnings(this, "docker", {
       configuration: source.configuration.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
@@ -156,6 +160,7 @@ export class DevcontainerTemplate extends TemplateStack {
       folder,
       runtime,
       waitFor,
+      userEnvProbe,
       docker,
       mounts,
       localEnv,
@@ -221,7 +226,7 @@ export class DevcontainerTemplate extends TemplateStack {
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -346,6 +351,7 @@ export class DevcontainerTemplate extends TemplateStack {
       workspaceFolder: folder,
       variablesSecretName: variablesSecret.secretName,
       localEnvDefaults: localEnv.text,
+      userEnvProbe: mapping.userEnvProbe.mode,
       envScripts: source.envScripts.expression as IResolvable,
       resources: {
         requests: Token.asStringMap(sizing.requests),
@@ -419,6 +425,7 @@ interface PodMapping {
   readonly folder: DevcontainerWorkspaceFolder;
   readonly runtime: DevcontainerRuntime;
   readonly waitFor: DevcontainerWaitFor;
+  readonly userEnvProbe: DevcontainerUserEnvProbe;
   readonly docker: DevcontainerDockerWarnings;
   readonly mounts: DevcontainerMounts;
   readonly localEnv: DevcontainerLocalEnv;

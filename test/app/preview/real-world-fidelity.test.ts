@@ -1,0 +1,35 @@
+/**
+ * `npm run preview` on the classes of devcontainer.json where the Dev Containers CLI and the
+ * workspace differed (issue 44): each file is written here, shaped as real ones are, and the
+ * preview must say what the workspace will do for it.
+ */
+import { previewBoth, repositoriesFixture, section } from "./report-text";
+
+jest.setTimeout(60000);
+
+const fixture = repositoriesFixture("preview-fidelity-");
+const repoWith = (name: string, config: Record<string, unknown>) =>
+  fixture.repository(name, { ".devcontainer/devcontainer.json": config });
+const both = (...argv: string[]) => previewBoth(fixture.session, argv);
+
+const IMAGE = "mcr.microsoft.com/devcontainers/base:ubuntu";
+
+describe("1. userEnvProbe", () => {
+  it("says which shell the workspace probes for the hooks and apps, and warns about a value that names none", async () => {
+    const config = {
+      image: IMAGE,
+      features: { "ghcr.io/devcontainers/features/node:1": { version: "none" } },
+      postCreateCommand: "yarn kbn bootstrap",
+    };
+    const login = await both(repoWith("probe-login", { ...config, userEnvProbe: "loginShell" }));
+    expect(section(login.text, "Notes").join("\n")).toMatch(
+      /userEnvProbe loginShell: on every start, before the agent starts, the workspace runs the remote user's login shell once as a login shell/,
+    );
+    const none = await both(repoWith("probe-none", { ...config, userEnvProbe: "none" }));
+    expect(none.report.notes.join("\n")).toMatch(/userEnvProbe none: .*not seen/);
+    const bad = await both(repoWith("probe-bad", { ...config, userEnvProbe: "zsh" }));
+    expect(bad.report.workspace.warnings).toContain(
+      'userEnvProbe "zsh" is not one of none, loginShell, interactiveShell, loginInteractiveShell; the workspace probes a loginInteractiveShell (the default).',
+    );
+  });
+});
