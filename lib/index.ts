@@ -199,6 +199,10 @@ export {
   type DevcontainerKubernetesCustomizationsProps,
 } from "./devcontainer/kubernetes-customizations";
 export { DevcontainerLocalEnv, type DevcontainerLocalEnvProps } from "./devcontainer/local-env";
+export {
+  DevcontainerLocalWorkspaceFolder,
+  type DevcontainerLocalWorkspaceFolderProps,
+} from "./devcontainer/local-workspace-folder";
 export { DevcontainerMounts, type DevcontainerMountsProps } from "./devcontainer/mounts";
 export { NamedLocals } from "./core/named-locals";
 export { DevcontainerParameters } from "./devcontainer/parameters";

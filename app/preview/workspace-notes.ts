@@ -30,11 +30,14 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
   if (config.initializeCommand !== undefined && config.initializeCommand !== null) {
     notes.push(
       "initializeCommand runs inside the workspace's container on every start, before login " +
-        "(the Dev Containers spec runs it on the host before the container is created): a " +
-        "command that needs the host (docker, files at ${localWorkspaceFolder} on the host's " +
-        "disk) fails the login-blocking start.",
+        "(the Dev Containers spec runs it on the host before the container is created), from " +
+        "the workspace's clone of the repository, which ${localWorkspaceFolder} names there: a " +
+        "command that needs the host (docker, files outside the repository) fails the " +
+        "login-blocking start.",
     );
   }
+  const buildFolder = buildLocalFolderNote(config);
+  if (buildFolder !== undefined) notes.push(buildFolder);
   const probe = userEnvProbeNote(config);
   if (probe !== undefined) notes.push(probe);
   notes.push(...ignoredKeyNotes(config));
@@ -129,6 +132,21 @@ function ignoredKeyNotes(config: Record<string, unknown>): string[] {
     );
   }
   return notes;
+}
+
+/** The note for build.args or build.context naming ${localWorkspaceFolder}. */
+function buildLocalFolderNote(config: Record<string, unknown>): string | undefined {
+  const build = isObject(config.build) ? config.build : {};
+  const keys = ["args", "context"].filter((key) =>
+    /\$\{localWorkspaceFolder(Basename)?\}/.test(JSON.stringify(build[key] ?? "")),
+  );
+  if (keys.length === 0) return undefined;
+  return (
+    `build.${keys.join(" and build.")} use \${localWorkspaceFolder}: devcontainer-builder ` +
+    "resolves it to its own clone of the repository (the repository's root, as the Dev " +
+    "Containers CLI does on the host), not to the workspace folder; in the workspace's mounts " +
+    "and initializeCommand it is the workspace's clone."
+  );
 }
 
 /** localEnv names used only under build.args (no value of the workspace reaches them). */

@@ -29,6 +29,7 @@ import {
   DevcontainerWaitFor,
   DevcontainerUserEnvProbe,
   DevcontainerLocalEnv,
+  DevcontainerLocalWorkspaceFolder,
   BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
@@ -126,6 +127,11 @@ export class DevcontainerTemplate extends TemplateStack {
     const waitFor = new DevcontainerWaitFor(this, "wait_for", {
       configuration: source.configuration.asString,
     });
+    const localFolder = new DevcontainerLocalWorkspaceFolder(this, "local_folder", {
+      variables: source.variables.asList,
+      workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
+    });
     const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
       configuration: source.configuration.asString,
     });
@@ -161,6 +167,7 @@ export class DevcontainerTemplate extends TemplateStack {
       runtime,
       waitFor,
       userEnvProbe,
+      localFolder,
       docker,
       mounts,
       localEnv,
@@ -226,7 +233,7 @@ export class DevcontainerTemplate extends TemplateStack {
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -298,7 +305,7 @@ export class DevcontainerTemplate extends TemplateStack {
   private scriptsAndApps(
     { vars, ws, params }: TemplateInputs,
     source: DevcontainerSource,
-    { folder, waitFor }: PodMapping,
+    { folder, waitFor, localFolder }: PodMapping,
     agent: DevcontainerAgent,
   ): void {
     new DevcontainerScripts(this, "scripts", {
@@ -308,6 +315,7 @@ export class DevcontainerTemplate extends TemplateStack {
       agentId: agent.id,
       workspaceFolder: folder.path,
       repositoryFolder: folder.repositoryFolder,
+      initializeFolderVariable: localFolder.initializeFolderVariable,
       repository: params.repository.value,
       branch: params.branch.value,
       commit: source.commit.asString,
@@ -426,6 +434,7 @@ interface PodMapping {
   readonly runtime: DevcontainerRuntime;
   readonly waitFor: DevcontainerWaitFor;
   readonly userEnvProbe: DevcontainerUserEnvProbe;
+  readonly localFolder: DevcontainerLocalWorkspaceFolder;
   readonly docker: DevcontainerDockerWarnings;
   readonly mounts: DevcontainerMounts;
   readonly localEnv: DevcontainerLocalEnv;

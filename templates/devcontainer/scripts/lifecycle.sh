@@ -26,6 +26,10 @@
 #                        base64 of the rendered hook from lifecycle_scripts, or '' for none
 #                        (and for a hook after waitFor).
 #                        Example: ZWNobyBoZWxsbwo= ("echo hello")
+#   DC_INITIALIZE_FOLDER_VARIABLE
+#                        'workspace' when initializeCommand also names ${containerWorkspaceFolder}:
+#                        $DEVCONTAINER_WORKSPACE_FOLDER then stays the workspace folder for it;
+#                        else '' (it names the clone). It always runs in the clone.
 #   DC_STATUS_FILE       where the exit status goes.
 #                        Default /tmp/devcontainer-lifecycle.status; only tests change it.
 # From the agent's environment: HOME, PATH, and for private repositories GIT_ASKPASS (https)
@@ -458,6 +462,23 @@ prepare_working_copy() {
   clone "$force"
 }
 
+# initializeCommand runs where the Dev Containers tools run it, in the clone (the repository's
+# root, ${localWorkspaceFolder}), not in the workspace folder, which may be a subfolder of it or
+# elsewhere. The service renders ${localWorkspaceFolder} as $DEVCONTAINER_WORKSPACE_FOLDER, so
+# for this hook it names the clone, unless the template says the hook also names the container's
+# folder (DC_INITIALIZE_FOLDER_VARIABLE=workspace; the build log then says so).
+run_initialize_command() {
+  if [ "${DC_INITIALIZE_FOLDER_VARIABLE-}" = workspace ]; then
+    (cd "$folder" && exec sh "$1" </dev/null)
+  else
+    (cd "$folder" &&
+      DEVCONTAINER_WORKSPACE_FOLDER=$folder &&
+      DEVCONTAINER_WORKSPACE_FOLDER_BASENAME=${folder##*/} &&
+      export DEVCONTAINER_WORKSPACE_FOLDER DEVCONTAINER_WORKSPACE_FOLDER_BASENAME &&
+      exec sh "$1" </dev/null)
+  fi
+}
+
 run_hooks() {
   for hook in initializeCommand onCreateCommand updateContentCommand postCreateCommand postStartCommand; do
     case $hook in
@@ -474,7 +495,11 @@ run_hooks() {
       return 1
     fi
     log "running $hook"
-    (cd "$hooks_folder" && exec sh "$hook_file" </dev/null)
+    if [ "$hook" = initializeCommand ]; then
+      run_initialize_command "$hook_file"
+    else
+      (cd "$hooks_folder" && exec sh "$hook_file" </dev/null)
+    fi
     rc=$?
     if [ "$rc" -ne 0 ]; then
       log "$hook failed with exit status $rc"

@@ -33,3 +33,34 @@ describe("1. userEnvProbe", () => {
     );
   });
 });
+
+describe("2. ${localWorkspaceFolder} is the clone", () => {
+  it("names the clone in a mount's source and runs initializeCommand from it; says where build.args get it", async () => {
+    const dir = repoWith("shop", {
+      build: { dockerfile: "Dockerfile", args: { REPO_ROOT: "${localWorkspaceFolder}" } },
+      workspaceMount:
+        "source=${localWorkspaceFolder},target=/src/${localWorkspaceFolderBasename},type=bind",
+      workspaceFolder: "/src/${localWorkspaceFolderBasename}/packages/web",
+      mounts: [
+        "source=${localWorkspaceFolderBasename}-node_modules,target=${containerWorkspaceFolder}/node_modules,type=volume",
+      ],
+      initializeCommand: "cp -n ${localWorkspaceFolder}/.env.example ${localWorkspaceFolder}/.env",
+    });
+    const { report } = await both(dir);
+    expect(report.workspace.mounts).toContainEqual(
+      expect.objectContaining({
+        path: "/src/shop/packages/web/node_modules",
+        source: "PVC subPath volumes/shop-node_modules",
+      }),
+    );
+    expect(report.workspace.lifecycle).toContainEqual(
+      expect.objectContaining({
+        hook: "initializeCommand",
+        when: "every start, before login (Dev Container lifecycle), from the repository's clone",
+      }),
+    );
+    expect(report.notes.join("\n")).toMatch(
+      /build\.args use \$\{localWorkspaceFolder\}: devcontainer-builder resolves it to its own clone/,
+    );
+  });
+});

@@ -4,8 +4,12 @@
  * metadata shaped as devcontainer-builder reports it for a file of that class (written here,
  * not copied from any repository).
  */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runScript, tempDirs } from "../../support/run-script";
 import { BadInputPlanner, type PlannedWorkspace } from "./bad-inputs";
-import { metadata } from "./synthesized";
+import { createImageSandbox } from "./scripts/helpers";
+import { metadata, scriptInput, withScriptInputs } from "./synthesized";
 
 jest.setTimeout(180_000);
 
@@ -18,13 +22,73 @@ const NVM_MONOREPO = {
   remoteUser: "vscode",
 };
 
-const CASES = {
+/** A monorepo (the repository is acme/app) cloned at /src/app whose tools open packages/web, with a node_modules volume. */
+const MONOREPO_MOUNT = {
+  name: "shop-web",
+  build: { dockerfile: "Dockerfile", context: ".." },
+  workspaceMount:
+    "source=${localWorkspaceFolder},target=/src/${localWorkspaceFolderBasename},type=bind",
+  workspaceFolder: "/src/${localWorkspaceFolderBasename}/packages/web",
+  mounts: [
+    "source=${localWorkspaceFolderBasename}-node_modules,target=${containerWorkspaceFolder}/node_modules,type=volume",
+  ],
+  initializeCommand: "cp -n ${localWorkspaceFolder}/.env.example ${localWorkspaceFolder}/.env",
+};
+/** The service's report for it (variables as it lists them). */
+const MONOREPO_MOUNT_METADATA = {
+  workspace_folder: MONOREPO_MOUNT.workspaceFolder,
+  mounts: [
+    {
+      kind: "volume",
+      source: "${localWorkspaceFolderBasename}-node_modules",
+      target: "${containerWorkspaceFolder}/node_modules",
+      read_only: false,
+    },
+  ],
+  variables: [
+    {
+      kind: "context",
+      name: "localWorkspaceFolderBasename",
+      default: null,
+      used_in: ["mounts[0]"],
+    },
+    { kind: "context", name: "containerWorkspaceFolder", default: null, used_in: ["mounts[0]"] },
+    {
+      kind: "context",
+      name: "localWorkspaceFolder",
+      default: null,
+      used_in: ["initializeCommand"],
+    },
+  ],
+  lifecycle_scripts: {
+    initializeCommand:
+      "#!/bin/sh\n/bin/sh -c 'cp -n ${DEVCONTAINER_WORKSPACE_FOLDER}/.env.example ${DEVCONTAINER_WORKSPACE_FOLDER}/.env' || exit $?\n",
+  },
+};
+
+const CASES: Record<string, { configuration: object; metadata?: Record<string, unknown> }> = {
   probeUnset: { configuration: NVM_MONOREPO },
   probeLoginShell: { configuration: { ...NVM_MONOREPO, userEnvProbe: "loginShell" } },
   probeNone: { configuration: { ...NVM_MONOREPO, userEnvProbe: "none" } },
   probeUnknown: { configuration: { ...NVM_MONOREPO, userEnvProbe: "bash" } },
   probeNumber: { configuration: { ...NVM_MONOREPO, userEnvProbe: 7 } },
-} as const;
+  localFolder: { configuration: MONOREPO_MOUNT, metadata: MONOREPO_MOUNT_METADATA },
+  localAndContainerInInitialize: {
+    configuration: MONOREPO_MOUNT,
+    metadata: {
+      ...MONOREPO_MOUNT_METADATA,
+      variables: [
+        ...MONOREPO_MOUNT_METADATA.variables,
+        {
+          kind: "context",
+          name: "containerWorkspaceFolder",
+          default: null,
+          used_in: ["initializeCommand"],
+        },
+      ],
+    },
+  },
+};
 type CaseName = keyof typeof CASES;
 
 describe("devcontainer template: real-world fidelity (issue 44)", () => {
@@ -40,6 +104,7 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
           metadata: metadata({
             configuration_json: JSON.stringify(CASES[name].configuration),
             lifecycle_scripts: { postCreateCommand: "#!/bin/sh\nyarn kbn bootstrap\n" },
+            ...CASES[name].metadata,
           }),
         })),
       ),
@@ -55,7 +120,7 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
       expect(plans.probeUnset.pod.env.DC_USER_ENV_PROBE).toBe("loginInteractiveShell");
       expect(plans.probeLoginShell.pod.env.DC_USER_ENV_PROBE).toBe("loginShell");
       expect(plans.probeNone.pod.env.DC_USER_ENV_PROBE).toBe("none");
-      for (const name of ["probeUnset", "probeLoginShell", "probeNone"] as const)
+      for (const name of ["probeUnset", "probeLoginShell", "probeNone"])
         expect(plans[name].warnings.filter((w) => w.includes("userEnvProbe"))).toEqual([]);
     });
 
@@ -68,4 +133,70 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
       expect(plans.probeNumber.warnings.join("\n")).toMatch(/userEnvProbe 7 is not one of/);
     });
   });
+
+  describe("2. ${localWorkspaceFolder} is the clone", () => {
+    it("names the clone in a mount's source, the workspace folder in its target", () => {
+      const pod = plans.localFolder.pod;
+      expect(pod.mounts).toContainEqual({
+        path: "/src/app/packages/web/node_modules",
+        volume: "data",
+        subPath: "volumes/app-node_modules",
+        readOnly: false,
+      });
+      expect(pod.env.DC_WORKSPACE_FOLDER).toBe("/src/app/packages/web");
+    });
+
+    it("runs initializeCommand in the clone with $DEVCONTAINER_WORKSPACE_FOLDER the clone", async () => {
+      const script = lifecycleScript(plans.localFolder);
+      expect(scriptInput(script, "DC_REPOSITORY_FOLDER")).toBe("/src/app");
+      expect(scriptInput(script, "DC_INITIALIZE_FOLDER_VARIABLE")).toBe("");
+      const run = await runLifecycle(script);
+      expect(run.exitCode).toBe(0);
+      // The hook ran in the clone and read the clone's file.
+      expect(readFileSync(join(run.clone, ".env"), "utf8")).toBe("FROM_CLONE=1\n");
+      expect(existsSync(join(run.folder, ".env"))).toBe(false);
+      expect(plans.localFolder.warnings.filter((w) => w.includes("initializeCommand"))).toEqual([]);
+    });
+
+    it("an initializeCommand that names both folders keeps the workspace folder there, and the build log says so", () => {
+      const plan = plans.localAndContainerInInitialize;
+      expect(scriptInput(lifecycleScript(plan), "DC_INITIALIZE_FOLDER_VARIABLE")).toBe("workspace");
+      expect(plan.warnings).toContain(
+        "initializeCommand uses both ${localWorkspaceFolder} and ${containerWorkspaceFolder}, which the service writes as one variable: both are /src/app/packages/web (the workspace folder) there, not the clone /src/app.",
+      );
+    });
+  });
 });
+
+const dirs = tempDirs();
+afterAll(() => dirs.cleanup());
+
+function lifecycleScript(plan: PlannedWorkspace): string {
+  return String(plan.plan.resource("coder_script.devcontainer_lifecycle[0]").after.script);
+}
+
+/** Runs a planned lifecycle script on an already cloned sandbox copy of /src/app. */
+async function runLifecycle(script: string) {
+  const sandbox = createImageSandbox(dirs, { withGit: false });
+  const clone = join(sandbox.root, "src", "app");
+  const folder = join(clone, "packages", "web");
+  mkdirSync(join(clone, ".git"), { recursive: true });
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(clone, ".git", "devcontainer-cloned"), "");
+  writeFileSync(join(clone, ".env.example"), "FROM_CLONE=1\n");
+  const file = join(sandbox.root, "lifecycle.sh");
+  writeFileSync(
+    file,
+    withScriptInputs(script, { DC_WORKSPACE_FOLDER: folder, DC_REPOSITORY_FOLDER: clone }),
+  );
+  const result = await runScript({
+    script: file,
+    shell: sandbox.shell,
+    env: sandbox.env({
+      DC_STATUS_FILE: join(sandbox.root, "status"),
+      DEVCONTAINER_WORKSPACE_FOLDER: folder,
+      DEVCONTAINER_WORKSPACE_FOLDER_BASENAME: "web",
+    }),
+  });
+  return { ...result, clone, folder };
+}
