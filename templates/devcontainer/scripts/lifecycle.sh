@@ -14,7 +14,8 @@
 # variable before it starts the agent, so none can leak in from containerEnv.
 #   DC_WORKSPACE_FOLDER  (required) folder to run hooks from (workspaceFolder), and to clone
 #                        into when DC_REPOSITORY_FOLDER is ''. Example: /workspaces/app
-#   DC_REPOSITORY_FOLDER folder to clone into: workspaceMount's target when it names one,
+#   DC_REPOSITORY_FOLDER folder to clone into: workspaceMount's target when it names one, or
+#                        /workspaces/<repo> when the workspace folder is a subfolder of it,
 #                        else '' (the workspace folder). Example: /home/coder/cuml
 #   DC_REPOSITORY        (required) the "repository" parameter: https, ssh:// or scp-style.
 #                        Example: git@github.com:acme/app.git
@@ -90,6 +91,13 @@ fi
 
 folder=${DC_REPOSITORY_FOLDER:-$DC_WORKSPACE_FOLDER}
 hooks_folder=$DC_WORKSPACE_FOLDER
+# A template version that cloned into the workspace folder (a monorepo's subfolder, say) left
+# its clone there: it stays the working copy, never a second clone around it.
+if [ "$folder" != "$hooks_folder" ] && [ -e "$hooks_folder/.git/devcontainer-cloned" ] &&
+  [ ! -e "$folder/.git" ]; then
+  log "$hooks_folder holds this template's earlier clone; keeping it as the working copy (not cloning into $folder)"
+  folder=$hooks_folder
+fi
 repository=$DC_REPOSITORY
 branch=$DC_BRANCH
 commit=${DC_COMMIT-}
@@ -509,6 +517,11 @@ run_hooks() {
 }
 
 prepare_working_copy || exit 1
+# The hooks run in the workspace folder, which may be a subfolder the repository lacks.
+if [ ! -d "$hooks_folder" ]; then
+  log "the workspace folder $hooks_folder is not in the repository; creating it"
+  mkdir -p "$hooks_folder" || exit 1
+fi
 run_hooks || exit $?
 log "done"
 exit 0

@@ -64,3 +64,27 @@ describe("2. ${localWorkspaceFolder} is the clone", () => {
     );
   });
 });
+
+describe("3. a workspaceFolder inside the repository", () => {
+  it("says the repository is cloned once at its root and the subfolder opened", async () => {
+    const dir = fixture.repository("mono", {
+      ".devcontainer/devcontainer.json": {
+        image: "mcr.microsoft.com/devcontainers/go:1.22",
+        workspaceFolder: "/workspaces/${localWorkspaceFolderBasename}/platform",
+        mounts: [
+          "source=${localWorkspaceFolderBasename}-gocache,target=/home/vscode/.cache/go-build,type=volume",
+        ],
+      },
+      "platform/go.mod": "module platform\n",
+    });
+    const { text, report } = await both(dir);
+    const user = section(text, "User").join("\n");
+    expect(user).toMatch(/workspace folder\s+\/workspaces\/mono\/platform/);
+    expect(user).toMatch(/repository cloned into\s+\/workspaces\/mono$/);
+    expect(report.workspace.mounts).toContainEqual(
+      expect.objectContaining({
+        source: expect.stringMatching(/^PVC subPath volumes\/mono-gocache/),
+      }),
+    );
+  });
+});

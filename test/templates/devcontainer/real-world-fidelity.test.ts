@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runScript, tempDirs } from "../../support/run-script";
 import { BadInputPlanner, type PlannedWorkspace } from "./bad-inputs";
-import { createImageSandbox } from "./scripts/helpers";
+import { createImageSandbox, createOriginRepo } from "./scripts/helpers";
 import { metadata, scriptInput, withScriptInputs } from "./synthesized";
 
 jest.setTimeout(180_000);
@@ -89,6 +89,30 @@ const CASES: Record<string, { configuration: object; metadata?: Record<string, u
     },
   },
 };
+/** A monorepo's `.devcontainer/platform/devcontainer.json`: the tools open its subfolder. */
+CASES.monorepoSubfolder = {
+  configuration: {
+    name: "platform",
+    image: "mcr.microsoft.com/devcontainers/go:1.22",
+    workspaceFolder: "/workspaces/${localWorkspaceFolderBasename}/platform",
+    mounts: [
+      "source=${localWorkspaceFolderBasename}-gocache,target=/home/vscode/.cache/go-build,type=volume",
+    ],
+    postCreateCommand: "go mod download",
+  },
+  metadata: {
+    workspace_folder: "/workspaces/${localWorkspaceFolderBasename}/platform",
+    mounts: [
+      {
+        kind: "volume",
+        source: "${localWorkspaceFolderBasename}-gocache",
+        target: "/home/vscode/.cache/go-build",
+        read_only: false,
+      },
+    ],
+    lifecycle_scripts: { postCreateCommand: '#!/bin/sh\npwd > "$HOOK_LOG"\n' },
+  },
+};
 type CaseName = keyof typeof CASES;
 
 describe("devcontainer template: real-world fidelity (issue 44)", () => {
@@ -164,6 +188,94 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
       expect(plan.warnings).toContain(
         "initializeCommand uses both ${localWorkspaceFolder} and ${containerWorkspaceFolder}, which the service writes as one variable: both are /src/app/packages/web (the workspace folder) there, not the clone /src/app.",
       );
+    });
+  });
+
+  describe("3. a workspaceFolder inside the repository", () => {
+    it("clones once at the repository's root and opens the subfolder", () => {
+      const plan = plans.monorepoSubfolder;
+      const script = lifecycleScript(plan);
+      expect(scriptInput(script, "DC_REPOSITORY_FOLDER")).toBe("/workspaces/app");
+      expect(scriptInput(script, "DC_WORKSPACE_FOLDER")).toBe("/workspaces/app/platform");
+      expect(plan.pod.env.DC_WORKSPACE_FOLDER).toBe("/workspaces/app/platform");
+      expect(plan.moduleFolders).toEqual({
+        vscode_desktop: "/workspaces/app/platform",
+        vscode_web: "/workspaces/app/platform",
+      });
+      // Named after the repository, not the subfolder.
+      expect(plan.pod.mounts).toContainEqual(
+        expect.objectContaining({
+          path: "/home/vscode/.cache/go-build",
+          subPath: "volumes/app-gocache",
+        }),
+      );
+      expect(plan.warnings).toEqual([]);
+    });
+
+    it("the planned script clones at the root, runs the hooks in the subfolder, and keeps an earlier template's clone in the subfolder", async () => {
+      const script = lifecycleScript(plans.monorepoSubfolder);
+      const origin = createOriginRepo(join(dirs.make("origin"), "app"));
+      origin.commit(
+        "main",
+        { "go.mod": "module app\n", "platform/main.go": "package main\n" },
+        "init",
+      );
+      const sandbox = createImageSandbox(dirs);
+      const clone = join(sandbox.root, "workspaces", "app");
+      const folder = join(clone, "platform");
+      const hookLog = join(sandbox.root, "hook.log");
+      const run = (inputs: Record<string, string>) => {
+        const file = join(sandbox.root, "lifecycle.sh");
+        writeFileSync(file, withScriptInputs(script, inputs));
+        return runScript({
+          script: file,
+          shell: sandbox.shell,
+          env: sandbox.env({ HOOK_LOG: hookLog, DC_STATUS_FILE: join(sandbox.root, "status") }),
+        });
+      };
+      const inputs = {
+        DC_WORKSPACE_FOLDER: folder,
+        DC_REPOSITORY_FOLDER: clone,
+        DC_REPOSITORY: origin.url,
+        DC_COMMIT: "",
+        // postCreateCommand runs after login by default; here it runs in the lifecycle script.
+        DC_HOOK_POST_START_COMMAND: Buffer.from('pwd > "$HOOK_LOG"\n').toString("base64"),
+      };
+      const first = await run(inputs);
+      expect(first.exitCode).toBe(0);
+      expect(existsSync(join(clone, ".git", "devcontainer-cloned"))).toBe(true);
+      expect(existsSync(join(folder, ".git"))).toBe(false);
+      expect(readFileSync(join(folder, "main.go"), "utf8")).toBe("package main\n");
+      expect(readFileSync(hookLog, "utf8").trim()).toBe(folder);
+
+      // A workspace whose earlier template version cloned into the subfolder keeps that clone.
+      const legacy = createImageSandbox(dirs);
+      const legacyClone = join(legacy.root, "workspaces", "app");
+      const legacyFolder = join(legacyClone, "platform");
+      mkdirSync(join(legacyFolder, ".git"), { recursive: true });
+      writeFileSync(join(legacyFolder, ".git", "devcontainer-cloned"), "");
+      const file = join(legacy.root, "lifecycle.sh");
+      writeFileSync(
+        file,
+        withScriptInputs(script, {
+          ...inputs,
+          DC_WORKSPACE_FOLDER: legacyFolder,
+          DC_REPOSITORY_FOLDER: legacyClone,
+        }),
+      );
+      const kept = await runScript({
+        script: file,
+        shell: legacy.shell,
+        env: legacy.env({
+          HOOK_LOG: join(legacy.root, "hook.log"),
+          DC_STATUS_FILE: join(legacy.root, "status"),
+        }),
+      });
+      expect(kept.exitCode).toBe(0);
+      expect(kept.stderr).toContain(
+        "holds this template's earlier clone; keeping it as the working copy",
+      );
+      expect(existsSync(join(legacyClone, ".git"))).toBe(false);
     });
   });
 });
