@@ -11,6 +11,7 @@ import { dirname, resolve } from "node:path";
 import { parse } from "yaml";
 import {
   CALLS_DOCKER_PATTERN,
+  SHELL_COMMENT_PATTERN,
   DOCKER_FEATURE_PATTERN,
 } from "../../lib/devcontainer/docker-warnings";
 import { displayPath, isWithin, MAX_DEVCONTAINER_FILE_BYTES } from "./devcontainer-file";
@@ -178,7 +179,10 @@ function dockerFeatureNotes(config: Record<string, unknown>): string[] {
   const docker = features.filter((id) => new RegExp(DOCKER_FEATURE_PATTERN).test(id));
   if (docker.length === 0) return [];
   const calls = new RegExp(CALLS_DOCKER_PATTERN);
-  const hooks = HOOKS.filter((hook) => calls.test(commandText(config[hook])));
+  const comments = new RegExp(SHELL_COMMENT_PATTERN, "g");
+  const hooks = HOOKS.filter((hook) =>
+    calls.test(commandText(config[hook]).replace(comments, "$1")),
+  );
   return [
     `docker will not be available in this workspace: ${docker.join(", ")} need a privileged ` +
       "container with a root entrypoint (docker-in-docker) or the host's Docker socket " +

@@ -88,3 +88,23 @@ describe("3. a workspaceFolder inside the repository", () => {
     );
   });
 });
+
+describe("6. the Docker warning matches commands, not text", () => {
+  it("names only the hooks that run docker", async () => {
+    const { report } = await both(
+      repoWith("docker-mentions", {
+        image: IMAGE,
+        features: { "ghcr.io/devcontainers/features/docker-in-docker:2": {} },
+        onCreateCommand: "echo 'docker is optional here' && npm run docker:build",
+        postCreateCommand: "npm ci # no docker needed",
+        postStartCommand: "cd api && docker compose up -d db",
+      }),
+    );
+    expect(report.notes.join("\n")).toContain(
+      "These lifecycle commands call docker and will fail: postStartCommand.",
+    );
+    expect(report.workspace.warnings).toContainEqual(
+      expect.stringMatching(/these lifecycle commands call it: postStartCommand\.$/),
+    );
+  });
+});

@@ -22,10 +22,11 @@ describe("devcontainer template: Docker in the build log", () => {
   let plain: PlannedWorkspace;
   let fromLabel: PlannedWorkspace;
   let many: PlannedWorkspace;
+  let mentions: PlannedWorkspace;
 
   beforeAll(async () => {
     planner = await BadInputPlanner.start();
-    [compose, dind, plain, fromLabel, many] = await Promise.all(
+    [compose, dind, plain, fromLabel, many, mentions] = await Promise.all(
       planner.planMany([
         {
           metadata: metadata({
@@ -79,6 +80,24 @@ describe("devcontainer template: Docker in the build log", () => {
             metadata_json: JSON.stringify(MANY_FEATURES.map((id) => ({ id }))),
           }),
         },
+        {
+          // Hooks that mention docker in a word or a comment run no docker (issue 44 item 6);
+          // one that runs it behind sudo and && does.
+          metadata: metadata({
+            configuration_json: JSON.stringify({
+              features: { "ghcr.io/devcontainers/features/docker-in-docker:2": {} },
+            }),
+            lifecycle_scripts: {
+              onCreateCommand:
+                "#!/bin/sh\n/bin/sh -c 'echo docker is optional; npm run docker:build' || exit $?\n",
+              postCreateCommand:
+                "#!/bin/sh\n/bin/sh -c 'npm ci # docker is not needed here' || exit $?\n# docker\n",
+              postStartCommand:
+                "#!/bin/sh\n/bin/sh -c 'cd api && sudo -E docker info' || exit $?\n",
+              postAttachCommand: "#!/bin/sh\nmkdir -p ~/.docker && cp config.json ~/.docker/\n",
+            },
+          }),
+        },
       ]),
     );
   });
@@ -119,6 +138,12 @@ describe("devcontainer template: Docker in the build log", () => {
       .filter((w) => w.startsWith("Feature "))
       .map((w) => /^Feature "([^"]+)"/.exec(w)![1]);
     expect(named).toEqual([...MANY_FEATURES].sort().slice(0, MAX_DOCKER_FEATURES));
+  });
+
+  it("names only the hooks that run docker as a command, not those that mention it in a word or a comment", () => {
+    expect(mentions.warnings).toEqual([
+      expect.stringMatching(/these lifecycle commands call it: postStartCommand\.$/),
+    ]);
   });
 
   it("says nothing for a repository without them", () => {
