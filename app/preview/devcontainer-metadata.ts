@@ -301,7 +301,9 @@ function mapUser(
     assumptions.push(`User: "${options.remoteUser}", as given with --remote-user.`);
   } else if (remoteUser === undefined && containerUser === undefined) {
     assumptions.push(
-      'User: neither remoteUser nor containerUser is set, so the image\'s USER decides; assumed "root" (--remote-user sets it).',
+      "User: neither remoteUser nor containerUser is set, so the image decides at build time " +
+        "(its devcontainer.metadata label's remoteUser, else its USER), which preview cannot " +
+        'read; planned as "root" (--remote-user sets it).',
     );
   }
   if (/^\d+$/.test(user)) {

@@ -3,7 +3,7 @@
  * workspace differed (issue 44): each file is written here, shaped as real ones are, and the
  * preview must say what the workspace will do for it.
  */
-import { previewBoth, repositoriesFixture, section } from "./report-text";
+import { pair, previewBoth, repositoriesFixture, section } from "./report-text";
 
 jest.setTimeout(60000);
 
@@ -106,5 +106,30 @@ describe("6. the Docker warning matches commands, not text", () => {
     expect(report.workspace.warnings).toContainEqual(
       expect.stringMatching(/these lifecycle commands call it: postStartCommand\.$/),
     );
+  });
+});
+
+describe("7. the preview's image user", () => {
+  it("takes the user an image's published metadata names, and says 'decided at build time' for any other image", async () => {
+    const node = await both(
+      repoWith("ts-node", {
+        image: "mcr.microsoft.com/devcontainers/typescript-node:1-20-bookworm",
+      }),
+    );
+    expect(node.report.workspace.user.name).toBe("node");
+    expect(pair(section(node.text, "User"), "user")).toMatch(/^node \(uid 1000/);
+    const coder = await both(repoWith("coder-image", { image: "codercom/enterprise-base:ubuntu" }));
+    expect(coder.report.workspace.user.name).toBe("coder");
+    for (const image of ["node:20-bookworm", "mcr.microsoft.com/devcontainers/jekyll:2"]) {
+      const unknown = await both(repoWith(`unknown-${image.length}`, { image }));
+      expect(unknown.report.userDecidedAtBuild).toBe(true);
+      expect(pair(section(unknown.text, "User"), "user")).toMatch(
+        /^decided at build time \(the image's devcontainer\.metadata remoteUser, else its USER\); planned as root/,
+      );
+      expect(unknown.report.assumptions.join("\n")).toMatch(/the image decides at build time/);
+    }
+    // A user the file names is never "decided at build time".
+    const named = await both(repoWith("named", { image: "node:20", remoteUser: "node" }));
+    expect(named.report.userDecidedAtBuild).toBe(false);
   });
 });
