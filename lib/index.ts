@@ -200,6 +200,10 @@ export {
 } from "./devcontainer/kubernetes-customizations";
 export { DevcontainerLocalEnv, type DevcontainerLocalEnvProps } from "./devcontainer/local-env";
 export {
+  DevcontainerIgnoredCustomizations,
+  type DevcontainerIgnoredCustomizationsProps,
+} from "./devcontainer/ignored-customizations";
+export {
   DevcontainerLocalWorkspaceFolder,
   type DevcontainerLocalWorkspaceFolderProps,
 } from "./devcontainer/local-workspace-folder";

@@ -96,7 +96,9 @@ export class DevcontainerDockerWarnings extends Construct {
     const composeFiles = hcl`try(join(", ", flatten([${compose}])), jsonencode(${compose}))`;
     const composeMessage =
       "dockerComposeFile %s: the workspace is one container, the image of the Compose service %s; " +
-      "the file's other services (databases, caches, ...) do not run, and their volumes and environment are not set up.";
+      "the file's other services (databases, caches, ...) do not run, and their volumes and environment are not set up; " +
+      "that service's own cap_add, shm_size and security_opt are not applied either (the workspace reads devcontainer.json: " +
+      "set capAdd, runArgs --shm-size and securityOpt there).";
     const dockerMessage =
       "Feature %s cannot give this workspace Docker: it needs a privileged container with a root " +
       "entrypoint, or the host's Docker socket, and the workspace never runs the image's entrypoint " +

@@ -30,6 +30,7 @@ import {
   DevcontainerUserEnvProbe,
   DevcontainerLocalEnv,
   DevcontainerLocalWorkspaceFolder,
+  DevcontainerIgnoredCustomizations,
   BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
@@ -132,6 +133,9 @@ export class DevcontainerTemplate extends TemplateStack {
       workspaceFolder: folder.path,
       repositoryFolder: folder.repositoryFolder,
     });
+    const ignored = new DevcontainerIgnoredCustomizations(this, "ignored_customizations", {
+      configuration: source.configuration.asString,
+    });
     const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
       configuration: source.configuration.asString,
     });
@@ -168,6 +172,7 @@ export class DevcontainerTemplate extends TemplateStack {
       waitFor,
       userEnvProbe,
       localFolder,
+      ignored,
       docker,
       mounts,
       localEnv,
@@ -233,7 +238,7 @@ export class DevcontainerTemplate extends TemplateStack {
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -435,6 +440,7 @@ interface PodMapping {
   readonly waitFor: DevcontainerWaitFor;
   readonly userEnvProbe: DevcontainerUserEnvProbe;
   readonly localFolder: DevcontainerLocalWorkspaceFolder;
+  readonly ignored: DevcontainerIgnoredCustomizations;
   readonly docker: DevcontainerDockerWarnings;
   readonly mounts: DevcontainerMounts;
   readonly localEnv: DevcontainerLocalEnv;

@@ -133,3 +133,63 @@ describe("7. the preview's image user", () => {
     expect(named.report.userDecidedAtBuild).toBe(false);
   });
 });
+
+describe("8. Compose runtime keys, build.context outside the repository, JetBrains", () => {
+  it("names the Compose service's cap_add, shm_size and security_opt as not applied, with their devcontainer.json keys", async () => {
+    const dir = fixture.repository("compose-runtime", {
+      ".devcontainer/devcontainer.json": {
+        dockerComposeFile: "docker-compose.yml",
+        service: "app",
+        workspaceFolder: "/workspaces/${localWorkspaceFolderBasename}",
+      },
+      ".devcontainer/docker-compose.yml": [
+        "services:",
+        "  app:",
+        "    image: mcr.microsoft.com/devcontainers/base:bookworm",
+        "    cap_add: [SYS_PTRACE]",
+        "    shm_size: 2gb",
+        "    security_opt: [seccomp:unconfined]",
+        "    command: sleep infinity",
+        "",
+      ].join("\n"),
+    });
+    const { report } = await both(dir);
+    expect(report.notes.join("\n")).toContain(
+      'Its cap_add ["SYS_PTRACE"], shm_size "2gb", security_opt ["seccomp:unconfined"] are not applied (the workspace reads devcontainer.json, not the Compose file): set capAdd, runArgs ["--shm-size=<size>"], securityOpt in devcontainer.json instead',
+    );
+  });
+
+  it("says a build.context outside the repository is not in the service's clone", async () => {
+    const dir = fixture.repository("context-outside", {
+      ".devcontainer/devcontainer.json": {
+        build: { dockerfile: "Dockerfile", context: "../.." },
+      },
+      ".devcontainer/Dockerfile": "FROM mcr.microsoft.com/devcontainers/base:bookworm\n",
+    });
+    const { report } = await both(dir);
+    expect(report.notes.join("\n")).toMatch(
+      /build\.context "\.\.\/\.\." \(.*\) lies outside the repository: devcontainer-builder builds from its clone/,
+    );
+    const inside = await both(
+      fixture.repository("context-inside", {
+        ".devcontainer/devcontainer.json": { build: { dockerfile: "Dockerfile", context: ".." } },
+        ".devcontainer/Dockerfile": "FROM mcr.microsoft.com/devcontainers/base:bookworm\n",
+      }),
+    );
+    expect(inside.report.notes.join("\n")).not.toMatch(/build\.context/);
+  });
+
+  it("warns that customizations.jetbrains is not applied", async () => {
+    const { report } = await both(
+      repoWith("jetbrains", {
+        image: "mcr.microsoft.com/devcontainers/java:21",
+        customizations: { jetbrains: { backend: "IntelliJ" } },
+      }),
+    );
+    expect(report.workspace.warnings).toContainEqual(
+      expect.stringMatching(
+        /^customizations\.jetbrains \(backend; backend "IntelliJ"\) is not applied/,
+      ),
+    );
+  });
+});

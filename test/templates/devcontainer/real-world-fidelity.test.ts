@@ -113,6 +113,20 @@ CASES.monorepoSubfolder = {
     lifecycle_scripts: { postCreateCommand: '#!/bin/sh\npwd > "$HOOK_LOG"\n' },
   },
 };
+/** A Java repository that also names a JetBrains backend, and a Compose workspace with runtime keys. */
+CASES.jetbrains = {
+  configuration: {
+    image: "mcr.microsoft.com/devcontainers/java:21",
+    customizations: {
+      // The merged form: one entry per contributor.
+      jetbrains: [{ backend: "IntelliJ", plugins: ["com.intellij.spring"] }],
+      vscode: [{ extensions: ["vscjava.vscode-java-pack"] }],
+    },
+  },
+};
+CASES.composeRuntime = {
+  configuration: { dockerComposeFile: "docker-compose.yml", service: "app" },
+};
 type CaseName = keyof typeof CASES;
 
 describe("devcontainer template: real-world fidelity (issue 44)", () => {
@@ -187,6 +201,21 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
       expect(scriptInput(lifecycleScript(plan), "DC_INITIALIZE_FOLDER_VARIABLE")).toBe("workspace");
       expect(plan.warnings).toContain(
         "initializeCommand uses both ${localWorkspaceFolder} and ${containerWorkspaceFolder}, which the service writes as one variable: both are /src/app/packages/web (the workspace folder) there, not the clone /src/app.",
+      );
+    });
+  });
+
+  describe("8. what the workspace does not take from Compose or JetBrains", () => {
+    it("customizations.jetbrains is a build-log warning naming its keys and backend", () => {
+      expect(plans.jetbrains.warnings).toEqual([
+        'customizations.jetbrains (backend, plugins; backend "IntelliJ") is not applied: the workspace installs VS Code only; JetBrains Gateway or Toolbox connect through Coder and choose the IDE backend and plugins themselves.',
+      ]);
+      expect(plans.probeUnset.warnings.filter((w) => w.includes("jetbrains"))).toEqual([]);
+    });
+
+    it("a Compose workspace's warning names cap_add, shm_size and security_opt as not applied, and what to set instead", () => {
+      expect(plans.composeRuntime.warnings.join("\n")).toMatch(
+        /that service's own cap_add, shm_size and security_opt are not applied either .*set capAdd, runArgs --shm-size and securityOpt there/,
       );
     });
   });
