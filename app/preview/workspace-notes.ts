@@ -38,6 +38,8 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
   }
   const buildFolder = buildLocalFolderNote(config);
   if (buildFolder !== undefined) notes.push(buildFolder);
+  const server = serverInPostAttachNote(config);
+  if (server !== undefined) notes.push(server);
   const probe = userEnvProbeNote(config);
   if (probe !== undefined) notes.push(probe);
   notes.push(...ignoredKeyNotes(config));
@@ -69,6 +71,32 @@ export function skippedEnvScriptNote(script: SkippedEnvScript): string {
     "workspace's start cannot export them and skips that whole script (the container log " +
     `names them): none of ${script.kind} is set.`
   );
+}
+
+/** Commands that start a server and keep running (a dev server, a notebook). */
+const SERVER_COMMAND =
+  /\b(runserver|manage\.py\s+run|(npm|pnpm|yarn|bun)\s+(run\s+)?(start|dev|serve)|rails\s+s(erver)?|flask\s+run|uvicorn|gunicorn|jupyter\s+(lab|notebook)|http-server|hugo\s+server|jekyll\s+serve)\b/;
+
+/** The note for a postAttachCommand that starts a server (docs/templates/devcontainer.md). */
+function serverInPostAttachNote(config: Record<string, unknown>): string | undefined {
+  const command = config.postAttachCommand;
+  const text =
+    typeof command === "string"
+      ? command
+      : Array.isArray(command)
+        ? command.join(" ")
+        : isObject(command)
+          ? Object.values(command).map(String).join("\n")
+          : "";
+  if (!SERVER_COMMAND.test(text)) return undefined;
+  return config.waitFor === "postAttachCommand"
+    ? "postAttachCommand starts a server, and waitFor names it: login waits for postAttachCommand " +
+        "to end, which a server never does, so the login waits until the lifecycle timeout. " +
+        "Drop waitFor, or start the server in the background (`nohup ... &`)."
+    : "postAttachCommand starts a server: as in the Dev Containers CLI it runs in the " +
+        "background and keeps running; login does not wait for it (it starts once the " +
+        "login-blocking commands succeeded, once per start), and the workspace page shows " +
+        "its script as running while the server runs.";
 }
 
 /** What the shells a userEnvProbe value names read, in the words of their startup files. */

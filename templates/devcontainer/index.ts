@@ -203,6 +203,8 @@ export class DevcontainerTemplate extends TemplateStack {
       diskSize: params.diskSize.value,
       maxCpu: vars.maxCpu.numberValue,
       maxMemory: vars.maxMemory.numberValue,
+      // As for docker run, --memory caps the container: the limit, not a reservation.
+      memoryIsLimit: hcl`anytrue([for a in try(concat(${source.configuration.asString}.runArgs, []), []) : can(regex("^(--memory(=|$)|-m($|[0-9]))", tostring(a)))])`,
       maxDisk: caps.maxDisk.numberValue,
       maxEphemeralStorage: caps.maxEphemeralStorage.numberValue,
       maxExtendedResources: caps.maxExtendedResources.value,

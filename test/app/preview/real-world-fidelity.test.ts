@@ -193,3 +193,42 @@ describe("8. Compose runtime keys, build.context outside the repository, JetBrai
     );
   });
 });
+
+describe("9. deliberate deviations, decided", () => {
+  it("a postAttachCommand that starts a server runs in the background without holding login; with waitFor naming it the preview says login would wait", async () => {
+    const config = {
+      image: "mcr.microsoft.com/devcontainers/python:3.12",
+      postCreateCommand: "pip install -r requirements.txt",
+      postAttachCommand: "python manage.py runserver 0.0.0.0:8000",
+      forwardPorts: [8000],
+    };
+    const background = await both(repoWith("django", config));
+    expect(background.report.notes.join("\n")).toMatch(
+      /postAttachCommand starts a server: as in the Dev Containers CLI it runs in the background/,
+    );
+    const attach = background.report.workspace.lifecycle.find(
+      (c: { hook: string }) => c.hook === "postAttachCommand",
+    );
+    expect(attach.blocksLogin).toBe(false);
+    const waiting = await both(
+      repoWith("django-wait", { ...config, waitFor: "postAttachCommand" }),
+    );
+    expect(waiting.report.notes.join("\n")).toMatch(/login waits until the lifecycle timeout/);
+  });
+
+  it("NET_ADMIN is added when the operator allows capabilities, with privilege escalation for sudo, as the CLI's --cap-add", async () => {
+    const dir = repoWith("vpn", {
+      image: "mcr.microsoft.com/devcontainers/base:bookworm",
+      runArgs: ["--cap-add=NET_ADMIN", "--device=/dev/net/tun"],
+      postStartCommand: "sudo tailscaled --tun=userspace-networking &",
+    });
+    const allowed = await both(dir, "--var", "allow_privileged=true");
+    expect(allowed.report.workspace.runtime.capabilities).toEqual(["NET_ADMIN"]);
+    expect(allowed.report.workspace.warnings.join("\n")).not.toMatch(/NET_ADMIN/);
+    const baseline = await both(dir);
+    expect(baseline.report.workspace.runtime.capabilities).toEqual([]);
+    expect(baseline.report.workspace.warnings).toContainEqual(
+      expect.stringMatching(/^capAdd: NET_ADMIN not added.*allow_privileged/),
+    );
+  });
+});

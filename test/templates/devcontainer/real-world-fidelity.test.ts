@@ -127,6 +127,23 @@ CASES.jetbrains = {
 CASES.composeRuntime = {
   configuration: { dockerComposeFile: "docker-compose.yml", service: "app" },
 };
+/** runArgs --memory (the service reports it as memory_bytes), and hostRequirements.memory. */
+const GIB = 1024 ** 3;
+const hostMemory = (bytes: number) => ({
+  host_requirements: { cpus: null, memory_bytes: bytes, storage_bytes: null, gpu_json: null },
+});
+CASES.runArgsMemory = {
+  configuration: { image: "node:20", runArgs: ["--memory=4g", "--cpus=2"] },
+  metadata: hostMemory(4 * GIB),
+};
+CASES.runArgsSmallMemory = {
+  configuration: { image: "node:20", runArgs: ["-m", "256m"] },
+  metadata: hostMemory(256 * 1024 ** 2),
+};
+CASES.hostRequirementsMemory = {
+  configuration: { image: "node:20", hostRequirements: { memory: "4gb" } },
+  metadata: hostMemory(4 * GIB),
+};
 type CaseName = keyof typeof CASES;
 
 describe("devcontainer template: real-world fidelity (issue 44)", () => {
@@ -217,6 +234,20 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
       expect(plans.composeRuntime.warnings.join("\n")).toMatch(
         /that service's own cap_add, shm_size and security_opt are not applied either .*set capAdd, runArgs --shm-size and securityOpt there/,
       );
+    });
+  });
+
+  describe("9. deliberate deviations, decided", () => {
+    it("runArgs --memory is the container's limit, as docker run makes it, not a reservation; hostRequirements.memory stays a reservation", () => {
+      expect(plans.runArgsMemory.pod.requests.memory).toBe("512Mi");
+      expect(plans.runArgsMemory.pod.limits.memory).toBe(String(4 * GIB));
+      // A limit below the default request lowers the request: the API refuses request > limit.
+      expect(plans.runArgsSmallMemory.pod.requests.memory).toBe(String(256 * 1024 ** 2));
+      expect(plans.runArgsSmallMemory.pod.limits.memory).toBe(String(256 * 1024 ** 2));
+      expect(plans.hostRequirementsMemory.pod.requests.memory).toBe(String(4 * GIB));
+      expect(plans.hostRequirementsMemory.pod.limits.memory).toBe(String(4 * GIB));
+      for (const name of ["runArgsMemory", "runArgsSmallMemory"])
+        expect(plans[name].warnings).toEqual([]);
     });
   });
 
