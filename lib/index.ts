@@ -200,6 +200,10 @@ export {
 } from "./devcontainer/kubernetes-customizations";
 export { DevcontainerLocalEnv, type DevcontainerLocalEnvProps } from "./devcontainer/local-env";
 export {
+  DevcontainerFeatureEntrypoints,
+  type DevcontainerFeatureEntrypointsProps,
+} from "./devcontainer/feature-entrypoints";
+export {
   DevcontainerIgnoredCustomizations,
   type DevcontainerIgnoredCustomizationsProps,
 } from "./devcontainer/ignored-customizations";

@@ -216,8 +216,8 @@ function dockerFeatureNotes(config: Record<string, unknown>): string[] {
   return [
     `docker will not be available in this workspace: ${docker.join(", ")} need a privileged ` +
       "container with a root entrypoint (docker-in-docker) or the host's Docker socket " +
-      "(docker-outside-of-docker), and the workspace never runs the image's entrypoint and " +
-      "has no host. " +
+      "(docker-outside-of-docker); the workspace has no host and starts Feature entrypoints " +
+      "as the remote user (root only through sudo, privileged only with allow_privileged). " +
       (hooks.length > 0
         ? `These lifecycle commands call docker and will fail: ${hooks.join(", ")}.`
         : "No lifecycle command calls docker."),

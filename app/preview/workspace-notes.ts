@@ -38,6 +38,8 @@ export function workspaceNotes(config: Record<string, unknown>): string[] {
   }
   const buildFolder = buildLocalFolderNote(config);
   if (buildFolder !== undefined) notes.push(buildFolder);
+  const entrypoints = entrypointFeatureNote(config);
+  if (entrypoints !== undefined) notes.push(entrypoints);
   const server = serverInPostAttachNote(config);
   if (server !== undefined) notes.push(server);
   const probe = userEnvProbeNote(config);
@@ -70,6 +72,24 @@ export function skippedEnvScriptNote(script: SkippedEnvScript): string {
     `with a digit). If the service writes them into its ${script.kind} export script, the ` +
     "workspace's start cannot export them and skips that whole script (the container log " +
     `names them): none of ${script.kind} is set.`
+  );
+}
+
+/** First-party Features whose metadata names an entrypoint script. */
+const ENTRYPOINT_FEATURE =
+  /^ghcr\.io\/devcontainers\/features\/(desktop-lite|docker-in-docker|sshd)(:|@|$)/;
+
+/** The note for Features whose entrypoint the workspace starts before the hooks. */
+function entrypointFeatureNote(config: Record<string, unknown>): string | undefined {
+  const features = isObject(config.features) ? Object.keys(config.features) : [];
+  const named = features.filter((id) => ENTRYPOINT_FEATURE.test(id));
+  if (named.length === 0) return undefined;
+  return (
+    `${named.join(", ")}: each has an entrypoint (in its devcontainer.metadata label entry), ` +
+    "which the workspace starts on every start in the background, as the remote user, before " +
+    "the agent and the hooks, with its log in ~/.cache/devcontainer-features/; the container " +
+    "log names any that could not start and why. Other Features' entrypoints, if the image " +
+    "records any, start the same way."
   );
 }
 

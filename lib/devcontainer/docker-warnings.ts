@@ -101,8 +101,8 @@ export class DevcontainerDockerWarnings extends Construct {
       "set capAdd, runArgs --shm-size and securityOpt there).";
     const dockerMessage =
       "Feature %s cannot give this workspace Docker: it needs a privileged container with a root " +
-      "entrypoint, or the host's Docker socket, and the workspace never runs the image's entrypoint " +
-      "and has no host, so `docker` is not available%s.";
+      "entrypoint, or the host's Docker socket; the workspace has no host and starts Feature entrypoints " +
+      "as the remote user (root only through sudo, privileged only with allow_privileged), so `docker` is not available%s.";
     this.warnings = locals.add(
       "docker_warnings",
       hcl`concat(

@@ -52,6 +52,11 @@ export interface DevcontainerPodProps {
    * wrapper probes for the agent's environment. @default "loginInteractiveShell"
    */
   readonly userEnvProbe?: string;
+  /**
+   * The Features' entrypoints to start before the agent, `<id>\t<path>` lines
+   * (DevcontainerFeatureEntrypoints.text). @default ""
+   */
+  readonly featureEntrypoints?: string;
   /** Map with `containerEnv` / `remoteEnv` rendered scripts (absent when empty). */
   readonly envScripts: IResolvable;
   readonly resources: DeploymentV1SpecTemplateSpecContainerResources;
@@ -177,6 +182,7 @@ export class DevcontainerPod extends Construct {
         { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
         { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
         { name: "DC_USER_ENV_PROBE", value: props.userEnvProbe ?? "loginInteractiveShell" },
+        { name: "DC_FEATURE_ENTRYPOINTS", value: props.featureEntrypoints ?? "" },
       ],
       resources: props.resources,
     });

@@ -31,6 +31,7 @@ import {
   DevcontainerLocalEnv,
   DevcontainerLocalWorkspaceFolder,
   DevcontainerIgnoredCustomizations,
+  DevcontainerFeatureEntrypoints,
   BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
@@ -136,6 +137,9 @@ export class DevcontainerTemplate extends TemplateStack {
     const ignored = new DevcontainerIgnoredCustomizations(this, "ignored_customizations", {
       configuration: source.configuration.asString,
     });
+    const entrypoints = new DevcontainerFeatureEntrypoints(this, "feature_entrypoints", {
+      metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
+    });
     const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
       configuration: source.configuration.asString,
     });
@@ -173,6 +177,7 @@ export class DevcontainerTemplate extends TemplateStack {
       userEnvProbe,
       localFolder,
       ignored,
+      entrypoints,
       docker,
       mounts,
       localEnv,
@@ -240,7 +245,7 @@ export class DevcontainerTemplate extends TemplateStack {
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -367,6 +372,7 @@ export class DevcontainerTemplate extends TemplateStack {
       variablesSecretName: variablesSecret.secretName,
       localEnvDefaults: localEnv.text,
       userEnvProbe: mapping.userEnvProbe.mode,
+      featureEntrypoints: mapping.entrypoints.text,
       envScripts: source.envScripts.expression as IResolvable,
       resources: {
         requests: Token.asStringMap(sizing.requests),
@@ -443,6 +449,7 @@ interface PodMapping {
   readonly userEnvProbe: DevcontainerUserEnvProbe;
   readonly localFolder: DevcontainerLocalWorkspaceFolder;
   readonly ignored: DevcontainerIgnoredCustomizations;
+  readonly entrypoints: DevcontainerFeatureEntrypoints;
   readonly docker: DevcontainerDockerWarnings;
   readonly mounts: DevcontainerMounts;
   readonly localEnv: DevcontainerLocalEnv;

@@ -39,6 +39,10 @@
 #                         loginInteractiveShell (the default, also for '' or another word).
 #   DC_USER_ENV_PROBE_TIMEOUT_SECONDS
 #                         how long the probe may take. Default 10; only tests change it.
+#   DC_FEATURE_ENTRYPOINTS
+#                         the installed Features' entrypoints, one "<feature id><TAB><path>" line
+#                         each (paths checked by the template); each is started in the
+#                         background before the agent. Example: "ghcr.io/devcontainers/features/sshd:1	/usr/local/share/ssh-init.sh"
 #   DC_PASSWD_FILE        where the remote user's login shell is read. Default /etc/passwd;
 #                         only tests change it.
 # The agent token comes as CODER_AGENT_TOKEN and is left alone: the agent reads it.
@@ -109,9 +113,11 @@ fi
 #    which no `export` line can set. After a script runs, this shell reads nothing but them
 #    and what it sets itself again: $1 the agent's init script, $2 the remote user, $3 the
 #    home, $4 the image's PATH, $5 and $6 the scripts.
-#    $7 is the remote user's login shell, $8 userEnvProbe and $9 its timeout.
+#    $7 is the remote user's login shell, $8 userEnvProbe and $9 its timeout, ${10} the
+#    Features' entrypoints.
 set -- "$DC_INIT_SCRIPT" "$DC_REMOTE_USER" "$DC_HOME" "${PATH-}" "${DC_CONTAINER_ENV-}" "${DC_REMOTE_ENV-}" \
-  "$login_shell" "${DC_USER_ENV_PROBE-}" "${DC_USER_ENV_PROBE_TIMEOUT_SECONDS:-10}"
+  "$login_shell" "${DC_USER_ENV_PROBE-}" "${DC_USER_ENV_PROBE_TIMEOUT_SECONDS:-10}" \
+  "${DC_FEATURE_ENTRYPOINTS-}"
 #    A PATH without the shell or the tools this script uses (`PATH=/opt/tool/bin`, or "") would
 #    end the container at its next command, on every start. The scripts' entries stay first.
 #    $1: the script's kind; $2: the image's PATH.
@@ -290,4 +296,48 @@ for name in $(env | sed -n 's/^\(DC_[A-Za-z0-9_]*\)=.*/\1/p'); do
   unset "$name"
 done
 if [ -n "$unset_ifs" ]; then unset IFS; else IFS=$saved_ifs; fi
+
+# 5. The Features' entrypoints (desktop-lite, docker-in-docker, sshd, ...), as the Dev Containers
+#    CLI starts them before the lifecycle hooks: each in the background, as the remote user, with
+#    this environment, stdin from /dev/null and its output in ~/.cache/devcontainer-features/
+#    <n>-<name>.log; the path runs as it is (never through a shell's parser). One that is not an
+#    executable file is named with the reason; one that fails shows it in its log. The agent
+#    (and so every hook) starts right after, never waiting for them.
+#    $1: the "<id><TAB><path>" lines.
+start_feature_entrypoints() {
+  [ -n "$1" ] || return 0
+  entry_dir=$HOME/.cache/devcontainer-features
+  if ! mkdir -p "$entry_dir" 2>/dev/null; then
+    log "Feature entrypoints: not started (cannot create $entry_dir)"
+    return 0
+  fi
+  entry_tab=$(printf '\t')
+  entry_n=0
+  while IFS= read -r entry_line || [ -n "$entry_line" ]; do
+    [ -n "$entry_line" ] || continue
+    entry_id=${entry_line%%"$entry_tab"*}
+    entry_path=${entry_line#*"$entry_tab"}
+    entry_n=$((entry_n + 1))
+    if [ ! -f "$entry_path" ]; then
+      log "Feature $entry_id: entrypoint $entry_path not started: the image has no such file"
+      continue
+    fi
+    if [ ! -x "$entry_path" ]; then
+      log "Feature $entry_id: entrypoint $entry_path not started: it is not executable"
+      continue
+    fi
+    entry_name=${entry_path##*/}
+    entry_log=$entry_dir/$entry_n-${entry_name%.sh}.log
+    # set -e is on: the status is caught, or a failing entrypoint would skip its last line.
+    {
+      entry_status=0
+      "$entry_path" </dev/null || entry_status=$?
+      printf 'devcontainer: the entrypoint ended with exit status %s\n' "$entry_status"
+    } >"$entry_log" 2>&1 &
+    log "Feature $entry_id: started its entrypoint $entry_path in the background (log: $entry_log)"
+  done <<EOF_ENTRYPOINTS
+$1
+EOF_ENTRYPOINTS
+}
+start_feature_entrypoints "${10}"
 exec sh -c "$1"

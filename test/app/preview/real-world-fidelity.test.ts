@@ -232,3 +232,22 @@ describe("9. deliberate deviations, decided", () => {
     );
   });
 });
+
+describe("4. Feature entrypoints", () => {
+  it("says the desktop and sshd Features' entrypoints start before the hooks, with their logs", async () => {
+    const { report } = await both(
+      repoWith("desktop", {
+        image: "mcr.microsoft.com/devcontainers/base:bookworm",
+        features: {
+          "ghcr.io/devcontainers/features/desktop-lite:1": {},
+          "ghcr.io/devcontainers/features/sshd:1": {},
+        },
+        forwardPorts: [6080],
+        portsAttributes: { "6080": { label: "desktop" } },
+      }),
+    );
+    expect(report.notes.join("\n")).toMatch(
+      /ghcr\.io\/devcontainers\/features\/desktop-lite:1, ghcr\.io\/devcontainers\/features\/sshd:1: each has an entrypoint .* starts on every start in the background, as the remote user, before the agent and the hooks, with its log in ~\/\.cache\/devcontainer-features\//,
+    );
+  });
+});

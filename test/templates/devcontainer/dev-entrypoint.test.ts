@@ -417,3 +417,45 @@ describe("userEnvProbe", () => {
     expect(result.stderr).toContain("did not finish within 1 seconds");
   });
 });
+
+describe("Feature entrypoints", () => {
+  it("starts each installed Feature's entrypoint in the background before the agent, as the remote user, with its log in the home; says which could not run and why", async () => {
+    const home = dirs.make("entrypoint-home");
+    const tools = dirs.make("entrypoint-tools");
+    const marker = join(home, "sshd-started");
+    const sshInit = join(tools, "ssh-init.sh");
+    writeFileSync(
+      sshInit,
+      `#!/bin/sh\necho "starting sshd as $USER"\nprintf '%s' "$HOME" > '${marker}'\nexit 3\n`,
+      { mode: 0o755 },
+    );
+    const notExecutable = join(tools, "desktop-init.sh");
+    writeFileSync(notExecutable, "#!/bin/sh\n", { mode: 0o644 });
+    const log = join(home, ".cache", "devcontainer-features", "1-ssh-init.log");
+    const { result } = await run({
+      DC_HOME: home,
+      // The agent waits for the entrypoint to end: the harness ends the process group with it.
+      DC_INIT_SCRIPT: `i=0; until grep -q 'exit status' '${log}' 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done; echo "agent started as $USER"`,
+      DC_FEATURE_ENTRYPOINTS: [
+        `ghcr.io/devcontainers/features/sshd:1\t${sshInit}`,
+        `ghcr.io/devcontainers/features/desktop-lite:1\t${notExecutable}`,
+        "ghcr.io/devcontainers/features/docker-in-docker:2\t/usr/local/share/docker-init.sh",
+      ].join("\n"),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("agent started as vscode\n");
+    expect(result.stderr).toContain(
+      `Feature ghcr.io/devcontainers/features/sshd:1: started its entrypoint ${sshInit} in the background (log: ${log})`,
+    );
+    expect(result.stderr).toContain(
+      `Feature ghcr.io/devcontainers/features/desktop-lite:1: entrypoint ${notExecutable} not started: it is not executable`,
+    );
+    expect(result.stderr).toContain(
+      "Feature ghcr.io/devcontainers/features/docker-in-docker:2: entrypoint /usr/local/share/docker-init.sh not started: the image has no such file",
+    );
+    expect(readFileSync(marker, "utf8")).toBe(home);
+    expect(readFileSync(log, "utf8")).toBe(
+      "starting sshd as vscode\ndevcontainer: the entrypoint ended with exit status 3\n",
+    );
+  });
+});

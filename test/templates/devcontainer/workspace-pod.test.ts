@@ -335,6 +335,7 @@ describe("devcontainer template: the workspace pod", () => {
         "DC_CONTAINER_ENV",
         "DC_REMOTE_ENV",
         "DC_USER_ENV_PROBE",
+        "DC_FEATURE_ENTRYPOINTS",
       ]);
       expect(env).toMatchObject({
         DC_USER_ENV_PROBE: "loginInteractiveShell",
