@@ -200,6 +200,10 @@ export {
 } from "./devcontainer/kubernetes-customizations";
 export { DevcontainerLocalEnv, type DevcontainerLocalEnvProps } from "./devcontainer/local-env";
 export {
+  DevcontainerFeatureReport,
+  type DevcontainerFeatureReportProps,
+} from "./devcontainer/feature-report";
+export {
   DevcontainerFeatureEntrypoints,
   type DevcontainerFeatureEntrypointsProps,
 } from "./devcontainer/feature-entrypoints";

@@ -32,6 +32,7 @@ import {
   DevcontainerLocalWorkspaceFolder,
   DevcontainerIgnoredCustomizations,
   DevcontainerFeatureEntrypoints,
+  DevcontainerFeatureReport,
   BACKGROUND_STATE_METADATA_SCRIPT,
   resourceMetadata,
   ResourcesMonitoringVariables,
@@ -140,6 +141,10 @@ export class DevcontainerTemplate extends TemplateStack {
     const entrypoints = new DevcontainerFeatureEntrypoints(this, "feature_entrypoints", {
       metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
     });
+    const featureReport = new DevcontainerFeatureReport(this, "feature_report", {
+      configuration: source.configuration.asString,
+      metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
+    });
     const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
       configuration: source.configuration.asString,
     });
@@ -178,6 +183,7 @@ export class DevcontainerTemplate extends TemplateStack {
       localFolder,
       ignored,
       entrypoints,
+      featureReport,
       docker,
       mounts,
       localEnv,
@@ -245,7 +251,7 @@ export class DevcontainerTemplate extends TemplateStack {
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -450,6 +456,7 @@ interface PodMapping {
   readonly localFolder: DevcontainerLocalWorkspaceFolder;
   readonly ignored: DevcontainerIgnoredCustomizations;
   readonly entrypoints: DevcontainerFeatureEntrypoints;
+  readonly featureReport: DevcontainerFeatureReport;
   readonly docker: DevcontainerDockerWarnings;
   readonly mounts: DevcontainerMounts;
   readonly localEnv: DevcontainerLocalEnv;

@@ -251,3 +251,22 @@ describe("4. Feature entrypoints", () => {
     );
   });
 });
+
+describe("5. a first-party Feature that does not exist", () => {
+  it("is 'not found', not listed as installed", async () => {
+    const { report } = await both(
+      repoWith("flutter", {
+        image: "mcr.microsoft.com/devcontainers/base:bookworm",
+        features: {
+          "ghcr.io/devcontainers/features/flutter:1": {},
+          "ghcr.io/devcontainers/features/node:1": {},
+        },
+      }),
+    );
+    expect(report.workspace.warnings).toContainEqual(
+      expect.stringMatching(/^Feature "ghcr\.io\/devcontainers\/features\/flutter:1": not found\./),
+    );
+    const installed = report.unknowns.find((u: string) => u.startsWith("Features ("));
+    expect(installed).toMatch(/^Features \(ghcr\.io\/devcontainers\/features\/node:1\): installed/);
+  });
+});

