@@ -205,6 +205,22 @@ export {
   type DevcontainerKubernetesCustomizationsProps,
 } from "./devcontainer/kubernetes-customizations";
 export { DevcontainerLocalEnv, type DevcontainerLocalEnvProps } from "./devcontainer/local-env";
+export {
+  DevcontainerFeatureReport,
+  type DevcontainerFeatureReportProps,
+} from "./devcontainer/feature-report";
+export {
+  DevcontainerFeatureEntrypoints,
+  type DevcontainerFeatureEntrypointsProps,
+} from "./devcontainer/feature-entrypoints";
+export {
+  DevcontainerIgnoredCustomizations,
+  type DevcontainerIgnoredCustomizationsProps,
+} from "./devcontainer/ignored-customizations";
+export {
+  DevcontainerLocalWorkspaceFolder,
+  type DevcontainerLocalWorkspaceFolderProps,
+} from "./devcontainer/local-workspace-folder";
 export { DevcontainerMounts, type DevcontainerMountsProps } from "./devcontainer/mounts";
 export { NamedLocals } from "./core/named-locals";
 export { DevcontainerParameters } from "./devcontainer/parameters";
@@ -238,6 +254,10 @@ export {
   type DevcontainerVariablesSecretProps,
 } from "./devcontainer/variables-secret";
 export { DevcontainerWaitFor, type DevcontainerWaitForProps } from "./devcontainer/wait-for";
+export {
+  DevcontainerUserEnvProbe,
+  type DevcontainerUserEnvProbeProps,
+} from "./devcontainer/user-env-probe";
 export { DevcontainerWarnings, type DevcontainerWarningsProps } from "./devcontainer/warnings";
 export {
   DevcontainerWorkspaceFolder,

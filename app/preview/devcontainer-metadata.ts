@@ -196,7 +196,9 @@ export function deriveMetadata(
       id: "preview",
       digest: null,
       configuration_json: JSON.stringify(mergedConfiguration(config)),
-      metadata_json: JSON.stringify([]),
+      // The label entries the build would write for the file's Features: the template says
+      // "not found" for a Feature without one (lib/devcontainer/feature-report.ts).
+      metadata_json: JSON.stringify(installedFeatures(config).map((id) => ({ id }))),
       workspace_folder: text(config.workspaceFolder) ?? null,
       remote_user: user.remoteUser ?? null,
       container_user: user.containerUser ?? null,
@@ -253,10 +255,57 @@ function propertyWarnings(config: Record<string, unknown>, warnings: string[]): 
   }
 }
 
+/**
+ * The first-party Features published under ghcr.io/devcontainers/features (the src/ folders of
+ * devcontainers/features, December 2026). A first-party id outside it does not exist: the
+ * build installs nothing for it.
+ */
+const FIRST_PARTY_FEATURES = new Set([
+  "anaconda",
+  "aws-cli",
+  "azure-cli",
+  "common-utils",
+  "conda",
+  "copilot-cli",
+  "desktop-lite",
+  "docker-from-docker",
+  "docker-in-docker",
+  "docker-outside-of-docker",
+  "dotnet",
+  "git",
+  "git-lfs",
+  "github-cli",
+  "go",
+  "hugo",
+  "java",
+  "kubectl-helm-minikube",
+  "nix",
+  "node",
+  "nvidia-cuda",
+  "oryx",
+  "php",
+  "powershell",
+  "python",
+  "ruby",
+  "rust",
+  "sshd",
+  "terraform",
+]);
+const FIRST_PARTY = /^ghcr\.io\/devcontainers\/features\/([^/:@]+)([:@].*)?$/;
+
+/** The file's Features the build would install: all but first-party ids that do not exist. */
+export function installedFeatures(config: Record<string, unknown>): string[] {
+  const features = isObject(config.features) ? Object.keys(config.features) : [];
+  return features.filter((id) => {
+    const name = FIRST_PARTY.exec(id)?.[1];
+    return name === undefined || FIRST_PARTY_FEATURES.has(name);
+  });
+}
+
 /** What the service adds at build time that the file does not say: Features, image metadata. */
 function buildTimeUnknowns(config: Record<string, unknown>): string[] {
   const unknowns: string[] = [];
-  const features = isObject(config.features) ? Object.keys(config.features) : [];
+  const features = installedFeatures(config);
   if (features.length > 0) {
     unknowns.push(
       `Features (${features.join(", ")}): installed by the service at build time. Whatever ` +
@@ -301,7 +350,9 @@ function mapUser(
     assumptions.push(`User: "${options.remoteUser}", as given with --remote-user.`);
   } else if (remoteUser === undefined && containerUser === undefined) {
     assumptions.push(
-      'User: neither remoteUser nor containerUser is set, so the image\'s USER decides; assumed "root" (--remote-user sets it).',
+      "User: neither remoteUser nor containerUser is set, so the image decides at build time " +
+        "(its devcontainer.metadata label's remoteUser, else its USER), which preview cannot " +
+        'read; planned as "root" (--remote-user sets it).',
     );
   }
   if (/^\d+$/.test(user)) {

@@ -11,6 +11,7 @@ import { dirname, resolve } from "node:path";
 import { parse } from "yaml";
 import {
   CALLS_DOCKER_PATTERN,
+  SHELL_COMMENT_PATTERN,
   DOCKER_FEATURE_PATTERN,
 } from "../../lib/devcontainer/docker-warnings";
 import { displayPath, isWithin, MAX_DEVCONTAINER_FILE_BYTES } from "./devcontainer-file";
@@ -33,7 +34,16 @@ interface ComposeService {
   readonly build: boolean;
   readonly volumes: readonly string[];
   readonly environment: readonly string[];
+  /** Its runtime settings the workspace does not apply (`cap_add [SYS_PTRACE]`, ...). */
+  readonly runtime: Readonly<Record<string, string>>;
 }
+
+/** Compose runtime settings a workspace does not take from the file, and their counterpart. */
+const COMPOSE_RUNTIME_KEYS: Readonly<Record<string, string>> = {
+  cap_add: "capAdd",
+  shm_size: 'runArgs ["--shm-size=<size>"]',
+  security_opt: "securityOpt",
+};
 
 /**
  * Notes for `config` (a devcontainer.json object read from `file`): its Compose services and
@@ -100,7 +110,8 @@ function composeNotes(
         : `The workspace is one container: the image of the Compose service ${JSON.stringify(workspace)} ` +
           `(${describeImage(own)}), run as a pod, without what Compose would give it` +
           (own.volumes.length + own.environment.length > 0 ? ` (${describeExtras(own)})` : "") +
-          ". ") +
+          ". " +
+          runtimeNote(own)) +
       (others.length === 0
         ? `${files} defines no other service.`
         : `These services of ${files} do not run, so nothing the workspace expects from them ` +
@@ -112,6 +123,18 @@ function composeNotes(
             .join(", ")}. Run them elsewhere and point the workspace at them.`),
   );
   return notes;
+}
+
+/** The workspace service's runtime settings that are not applied, with what to write instead. */
+function runtimeNote(own: ComposeService): string {
+  const keys = Object.keys(own.runtime);
+  if (keys.length === 0) return "";
+  return (
+    `Its ${keys.map((key) => `${key} ${own.runtime[key]}`).join(", ")} ` +
+    `${keys.length === 1 ? "is" : "are"} not applied (the workspace reads devcontainer.json, ` +
+    `not the Compose file): set ${keys.map((key) => COMPOSE_RUNTIME_KEYS[key]).join(", ")} in ` +
+    "devcontainer.json instead, which the workspace maps onto the pod. "
+  );
 }
 
 /** Why the Compose file at `path` is not in the service's clone, or undefined. */
@@ -152,6 +175,14 @@ function mergedService(
     build: s.build !== undefined || earlier?.build === true,
     volumes: [...new Set([...(earlier?.volumes ?? []), ...volumes])],
     environment: [...new Set([...(earlier?.environment ?? []), ...environment])],
+    runtime: {
+      ...earlier?.runtime,
+      ...Object.fromEntries(
+        Object.keys(COMPOSE_RUNTIME_KEYS)
+          .filter((key) => s[key] !== undefined && s[key] !== null)
+          .map((key) => [key, JSON.stringify(s[key])]),
+      ),
+    },
   };
 }
 
@@ -178,12 +209,15 @@ function dockerFeatureNotes(config: Record<string, unknown>): string[] {
   const docker = features.filter((id) => new RegExp(DOCKER_FEATURE_PATTERN).test(id));
   if (docker.length === 0) return [];
   const calls = new RegExp(CALLS_DOCKER_PATTERN);
-  const hooks = HOOKS.filter((hook) => calls.test(commandText(config[hook])));
+  const comments = new RegExp(SHELL_COMMENT_PATTERN, "g");
+  const hooks = HOOKS.filter((hook) =>
+    calls.test(commandText(config[hook]).replace(comments, "$1")),
+  );
   return [
     `docker will not be available in this workspace: ${docker.join(", ")} need a privileged ` +
       "container with a root entrypoint (docker-in-docker) or the host's Docker socket " +
-      "(docker-outside-of-docker), and the workspace never runs the image's entrypoint and " +
-      "has no host. " +
+      "(docker-outside-of-docker); the workspace has no host and starts Feature entrypoints " +
+      "as the remote user (root only through sudo, privileged only with allow_privileged). " +
       (hooks.length > 0
         ? `These lifecycle commands call docker and will fail: ${hooks.join(", ")}.`
         : "No lifecycle command calls docker."),

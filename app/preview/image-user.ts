@@ -12,26 +12,52 @@ import { imageSource } from "./devcontainer-metadata";
 import { substituteFolderVariables, type FolderVariables } from "./folder-variables";
 
 /**
- * Images whose devcontainer.metadata label (or USER) names their user, by reference prefix:
- * the Dev Containers project's images (mcr.microsoft.com/devcontainers/*, and the older
- * mcr.microsoft.com/vscode/devcontainers/*) use `vscode`, except universal (`codespace`).
+ * Images whose published devcontainer.metadata label (or USER) names their user, by reference
+ * prefix, one image family each: the Dev Containers project's images (mcr.microsoft.com/
+ * devcontainers/*, and the older mcr.microsoft.com/vscode/devcontainers/*) set `remoteUser`
+ * `vscode`, except javascript-node and typescript-node (`node`) and universal (`codespace`);
+ * Coder's enterprise images run as USER `coder`. Any other image, a family of those registries
+ * not listed included, is not guessed: the user is decided at build time, and preview says so.
  */
+const VSCODE_FAMILIES = [
+  "base",
+  "python",
+  "go",
+  "rust",
+  "java",
+  "dotnet",
+  "cpp",
+  "php",
+  "ruby",
+  "miniconda",
+  "anaconda",
+];
 const KNOWN_IMAGE_USERS: readonly (readonly [prefix: string, user: string])[] = [
-  ["mcr.microsoft.com/devcontainers/universal", "codespace"],
-  ["mcr.microsoft.com/vscode/devcontainers/universal", "codespace"],
-  ["mcr.microsoft.com/devcontainers/", "vscode"],
-  ["mcr.microsoft.com/vscode/devcontainers/", "vscode"],
+  ...["mcr.microsoft.com/devcontainers/", "mcr.microsoft.com/vscode/devcontainers/"].flatMap(
+    (registry) => [
+      ...VSCODE_FAMILIES.map((family) => [`${registry}${family}:`, "vscode"] as const),
+      ...VSCODE_FAMILIES.map((family) => [`${registry}${family}@`, "vscode"] as const),
+      ...["javascript-node", "typescript-node"].flatMap((family) => [
+        [`${registry}${family}:`, "node"] as const,
+        [`${registry}${family}@`, "node"] as const,
+      ]),
+      [`${registry}universal:`, "codespace"] as const,
+      [`${registry}universal@`, "codespace"] as const,
+    ],
+  ),
+  ["codercom/enterprise-", "coder"],
 ];
 
-/** The user and where preview took it from, or undefined (root, as preview assumed before). */
+/** The user and where preview took it from, or undefined (decided at build time). */
 export interface InferredUser {
   readonly user: string;
   readonly from: string;
 }
 
-/** The user of an image reference, from {@link KNOWN_IMAGE_USERS}. */
+/** The user of an image reference, from {@link KNOWN_IMAGE_USERS} (a bare name is `:latest`). */
 export function knownImageUser(image: string): string | undefined {
-  return KNOWN_IMAGE_USERS.find(([prefix]) => image.startsWith(prefix))?.[1];
+  const reference = /[:@]/.test(image.slice(image.lastIndexOf("/") + 1)) ? image : `${image}:`;
+  return KNOWN_IMAGE_USERS.find(([prefix]) => reference.startsWith(prefix))?.[1];
 }
 
 /**

@@ -75,6 +75,12 @@ export interface WorkspaceMetadata {
   readonly derived: DerivedMetadata;
   /** What preview cannot know, first the fallback image's when there is no file. */
   readonly unknowns: readonly string[];
+  /**
+   * True when nothing preview can read names the user (no remoteUser or containerUser, no
+   * --remote-user, no Dockerfile USER or image of known metadata): the image decides it at
+   * build time, and the plan's root is a placeholder.
+   */
+  readonly userDecidedAtBuild: boolean;
 }
 
 /** Stage 3's result: what the template's first start gave. */
@@ -181,7 +187,12 @@ export function workspaceMetadata(read: RepositoryRead, args: PreviewArgs): Work
         "fallback image, whose metadata is unknown here; planned with empty metadata.",
     );
   }
-  return { derived, unknowns };
+  const userDecidedAtBuild =
+    args.service.remoteUser === undefined &&
+    inferred === undefined &&
+    typeof config.remoteUser !== "string" &&
+    typeof config.containerUser !== "string";
+  return { derived, unknowns, userDecidedAtBuild };
 }
 
 /** Stage 3, template run: the workspace's first start on `session`'s template. */
@@ -248,6 +259,7 @@ export function previewReport(
     emptyUnlessSet: workspace.missingVariables.filter((n) => HOST_SESSION_VARIABLES.has(n)),
     unknowns: metadata.unknowns,
     assumptions: derived.assumptions,
+    userDecidedAtBuild: metadata.userDecidedAtBuild,
     workspace: {
       ...workspace,
       warnings: quoteAddHostOptions(workspace.warnings, derived.hostAliasSources),

@@ -32,6 +32,11 @@ export interface PreviewReport {
   /** What only the service can know, and what preview assumed instead. */
   readonly unknowns: readonly string[];
   readonly assumptions: readonly string[];
+  /**
+   * The image decides the user at build time (nothing preview reads names it): the user row
+   * says so instead of the planned placeholder. @default false
+   */
+  readonly userDecidedAtBuild?: boolean;
   /** What the template planned. */
   readonly workspace: WorkspaceReport;
 }
@@ -146,7 +151,11 @@ function userSection(out: string[], report: PreviewReport): void {
     ...pairs([
       [
         "user",
-        `${u.name ?? "?"} (uid ${u.uid ?? "?"}, gid ${u.gid ?? "?"}, fsGroup ${u.fsGroup ?? "?"})`,
+        (report.userDecidedAtBuild === true
+          ? "decided at build time (the image's devcontainer.metadata remoteUser, else its " +
+            "USER); planned as "
+          : "") +
+          `${u.name ?? "?"} (uid ${u.uid ?? "?"}, gid ${u.gid ?? "?"}, fsGroup ${u.fsGroup ?? "?"})`,
       ],
       ["home", u.home ?? "?"],
       ["workspace folder", u.workspaceFolder ?? "?"],

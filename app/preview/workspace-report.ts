@@ -384,10 +384,15 @@ function readLifecycle(plan: PlanView): ReportLifecycleCommand[] {
     for (const m of script.matchAll(/^DC_HOOK_([A-Z_]+)='([A-Za-z0-9+/=]*)'$/gm)) {
       if (m[2] === "") continue;
       const hook = m[1].toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+      // initializeCommand runs in the clone, the repository's root (lifecycle.sh).
+      const from =
+        hook === "initializeCommand"
+          ? when.replace(/from the workspace folder$/, "from the repository's clone")
+          : when;
       commands.push({
         hook,
         script: Buffer.from(m[2], "base64").toString("utf8"),
-        when: blocksLogin && !when.includes("before login") ? `${when}, before login` : when,
+        when: blocksLogin && !from.includes("before login") ? `${from}, before login` : from,
         blocksLogin,
       });
     }

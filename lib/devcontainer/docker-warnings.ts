@@ -20,8 +20,24 @@ import { quotedForWarning } from "./repository-values";
 export const DOCKER_FEATURE_PATTERN =
   "(^|/)(docker-in-docker|docker-outside-of-docker|docker-from-docker)(:|@|$)";
 
-/** A command line that runs `docker` (or `docker-compose`), as a word (RE2 and JS). */
-export const CALLS_DOCKER_PATTERN = "(^|[^A-Za-z0-9_./-])docker(-compose)?([^A-Za-z0-9_.-]|$)";
+/**
+ * `docker` (or `docker-compose`) where a shell runs it as a command (RE2 and JS, no flags): at
+ * the start of a line, after `;`, `&`, `|`, `(`, `{`, a backtick, `$(`, a `sh -c '` of the
+ * service's rendering, `then`/`do`/`else`, or a wrapper such as `sudo` or `exec` (with its
+ * options); quoted or as /usr/bin/docker too. A word that merely mentions docker (`echo docker
+ * is optional`, `npm run docker:build`, `dockerfile-lint`) is no call. Comments are removed
+ * first ({@link SHELL_COMMENT_PATTERN}).
+ */
+export const CALLS_DOCKER_PATTERN =
+  "(^|\n|[;&|({`]|\\$\\(|-c ['\"]|\\b(then|do|else|sudo|exec|command|nohup|time|xargs)[ \t]+(-[A-Za-z-]+[ \t]+)*)" +
+  "[ \t]*['\"]?((/usr)?(/local)?/bin/)?docker(-compose)?['\"]?([ \t;&|)'\"\n]|$)";
+
+/**
+ * A shell comment: `#` at the start of a line or after a blank, to the end of the line (RE2
+ * and JS, no flags; replace it with `$1`). A `#` inside quotes counts too: that only ever
+ * hides a call, never invents one.
+ */
+export const SHELL_COMMENT_PATTERN = "(^|[ \t\n])#[^\n]*";
 
 export interface DevcontainerDockerWarningsProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
@@ -77,8 +93,9 @@ export class DevcontainerDockerWarnings extends Construct {
     );
     const hooks = locals.add(
       "hooks_calling_docker",
-      hcl`try(sort([for hook, script in ${props.lifecycleScripts} : hook if can(regex(${CALLS_DOCKER_PATTERN}, script))]), [])`,
-      "The warning names the lifecycle commands that will fail without docker.",
+      hcl`try(sort([for hook, script in ${props.lifecycleScripts} : hook
+        if can(regex(${CALLS_DOCKER_PATTERN}, replace(script, ${`/${SHELL_COMMENT_PATTERN}/`}, "$1")))]), [])`,
+      "The warning names the hooks that run docker as a command (comments and words do not count).",
     );
     const compose = locals.add(
       "docker_compose_file",
@@ -103,11 +120,13 @@ export class DevcontainerDockerWarnings extends Construct {
     const composeFiles = hcl`try(join(", ", ${composeRead}), jsonencode(${composeRead}))`;
     const composeMessage =
       "dockerComposeFile %s: the workspace is one container, the image of the Compose service %s; " +
-      "the file's other services (databases, caches, ...) do not run, and their volumes and environment are not set up.";
+      "the file's other services (databases, caches, ...) do not run, and their volumes and environment are not set up; " +
+      "that service's own cap_add, shm_size and security_opt are not applied either (the workspace reads devcontainer.json: " +
+      "set capAdd, runArgs --shm-size and securityOpt there).";
     const dockerMessage =
       "Feature %s cannot give this workspace Docker: it needs a privileged container with a root " +
-      "entrypoint, or the host's Docker socket, and the workspace never runs the image's entrypoint " +
-      "and has no host, so `docker` is not available%s.";
+      "entrypoint, or the host's Docker socket; the workspace has no host and starts Feature entrypoints " +
+      "as the remote user (root only through sudo, privileged only with allow_privileged), so `docker` is not available%s.";
     this.warnings = locals.add(
       "docker_warnings",
       hcl`concat(

@@ -124,7 +124,7 @@ export class DevcontainerMounts extends Construct {
       : props.claimName;
     const mounted = hcl`${props.workspaceFolderMounted} == true`;
     const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${unusedWorkspaceFolderMount(this)}`;
-    const requests = this.mountRequests(local, props, folder);
+    const requests = this.mountRequests(local, props, folder, repositoryFolder);
     const { decisions, kept } = this.mountDecisions(
       local,
       props,
@@ -159,11 +159,16 @@ export class DevcontainerMounts extends Construct {
     local: NewLocal,
     props: DevcontainerMountsProps,
     folder: HclValue,
+    repositoryFolder: HclValue,
   ): TerraformLocal {
+    // The container forms name the workspace folder; the local ones the clone, which is where
+    // the repository is, as on the machine that runs the Dev Containers tools (a source
+    // `${localWorkspaceFolderBasename}-node_modules` is named after the repository, even when
+    // the workspace folder is a subfolder of it).
     const substitute = (text: HclValue) =>
       hcl`replace(replace(replace(replace(replace(${text},
-        ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${folder})),
-        ${FOLDER_PLACEHOLDERS[0]}, ${folder}), ${FOLDER_PLACEHOLDERS[1]}, ${folder}),
+        ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${repositoryFolder})),
+        ${FOLDER_PLACEHOLDERS[0]}, ${folder}), ${FOLDER_PLACEHOLDERS[1]}, ${repositoryFolder}),
         ${"${devcontainerId}"}, ${props.workspaceId})`;
 
     // Every request costs each plan and apply time, and no workspace needs this many: the

@@ -50,6 +50,16 @@ export interface DevcontainerPodProps {
    * secret. @default ""
    */
   readonly localEnvDefaults?: string;
+  /**
+   * `userEnvProbe` (DevcontainerUserEnvProbe.mode): which shell of the remote user the
+   * wrapper probes for the agent's environment. @default "loginInteractiveShell"
+   */
+  readonly userEnvProbe?: string;
+  /**
+   * The Features' entrypoints to start before the agent, `<id>\t<path>` lines
+   * (DevcontainerFeatureEntrypoints.text). @default ""
+   */
+  readonly featureEntrypoints?: string;
   /** Map with `containerEnv` / `remoteEnv` rendered scripts (absent when empty). */
   readonly envScripts: IResolvable;
   readonly resources: DeploymentV1SpecTemplateSpecContainerResources;
@@ -175,6 +185,8 @@ export class DevcontainerPod extends Construct {
         { name: "DC_LOCALENV_DEFAULTS", value: props.localEnvDefaults ?? "" },
         { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
         { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
+        { name: "DC_USER_ENV_PROBE", value: props.userEnvProbe ?? "loginInteractiveShell" },
+        { name: "DC_FEATURE_ENTRYPOINTS", value: props.featureEntrypoints ?? "" },
       ],
       resources: props.resources,
     });

@@ -61,6 +61,12 @@ export interface DevcontainerScriptsProps {
    * {@link DevcontainerWorkspaceFolder.repositoryFolder}). @default the workspace folder
    */
   readonly repositoryFolder?: string;
+  /**
+   * `"workspace"` when initializeCommand names the container's folder
+   * (DevcontainerLocalWorkspaceFolder.initializeFolderVariable), else `""`: its
+   * `$DEVCONTAINER_WORKSPACE_FOLDER` is then the clone. @default ""
+   */
+  readonly initializeFolderVariable?: string;
   /** The `repository` and `branch` parameters. */
   readonly repository: string;
   readonly branch: string;
@@ -135,6 +141,7 @@ export class DevcontainerScripts extends Construct {
         { name: "DC_REPOSITORY", value: props.repository },
         { name: "DC_BRANCH", value: props.branch },
         { name: "DC_COMMIT", value: props.commit },
+        { name: "DC_INITIALIZE_FOLDER_VARIABLE", value: props.initializeFolderVariable ?? "" },
         ...LIFECYCLE_HOOKS.map(([name, variable]) => ({
           name: variable,
           value: blocking(name),

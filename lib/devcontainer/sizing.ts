@@ -63,6 +63,12 @@ export interface DevcontainerSizingProps {
   /** var.max_memory: the most GiB a repository may reserve. */
   readonly maxMemory: HclValue;
   /**
+   * Whether the configuration's runArgs set `--memory` (`-m`), which the service reports as
+   * host_requirements.memory_bytes: as for `docker run`, that is the container's limit, not a
+   * reservation (docs/templates/devcontainer.md). @default false
+   */
+  readonly memoryIsLimit?: HclValue;
+  /**
    * var.max_disk: the most GiB a repository's storage may raise the disk to.
    * @default DEFAULT_MAX_DISK_GIB
    */
@@ -587,10 +593,16 @@ export class DevcontainerSizing extends Construct {
     { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
     { hrMemory, byteTexts }: HostRequirements,
   ): MemoryReservation {
+    const isLimit = hcl`try(${props.memoryIsLimit ?? false} == true, false)`;
     const requiredMemory = locals.add(
       "required_memory",
-      hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "memory")} : ${num(hrMemory)}`,
-      "The repository's reservation comes from one source only, customizations.kubernetes first.",
+      hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "memory")} : ${isLimit} ? null : ${num(hrMemory)}`,
+      "One source of the reservation, customizations.kubernetes first; runArgs --memory is a limit.",
+    );
+    const runArgsLimit = locals.add(
+      "run_args_memory_limit",
+      hcl`!${any(k8sSet)} && ${isLimit} ? ${num(hrMemory)} : null`,
+      "docker run --memory caps the container and reserves nothing: it becomes the limit.",
     );
     const memoryCapped = locals.add(
       "memory_capped",
@@ -600,7 +612,8 @@ export class DevcontainerSizing extends Construct {
     const memoryRequest = locals.add(
       "memory_request",
       hcl`${num(requiredMemory)} == null
-        ? (try(${any(limitAmounts)}["memory"] < ${DEFAULT_MEMORY_REQUEST_BYTES}, false) ? ${any(limits)}["memory"] : ${DEFAULT_MEMORY_REQUEST})
+        ? (try(${any(limitAmounts)}["memory"] < ${DEFAULT_MEMORY_REQUEST_BYTES}, false) ? ${any(limits)}["memory"]
+          : try(${num(runArgsLimit)} < ${DEFAULT_MEMORY_REQUEST_BYTES}, false) ? tostring(floor(${num(runArgsLimit)})) : ${DEFAULT_MEMORY_REQUEST})
         : ${any(memoryCapped)} ? ${text(byteTexts, "max_memory")}
         : ${any(k8sSet)} ? ${any(requests)}["memory"]
         : ${text(byteTexts, "hr_memory")}`,
@@ -609,7 +622,7 @@ export class DevcontainerSizing extends Construct {
     const memoryRequestAmount = locals.add(
       "memory_request_amount",
       hcl`${num(requiredMemory)} == null
-        ? min(${DEFAULT_MEMORY_REQUEST_BYTES}, try(${any(limitAmounts)}["memory"], ${DEFAULT_MEMORY_REQUEST_BYTES}))
+        ? min(${DEFAULT_MEMORY_REQUEST_BYTES}, try(${any(limitAmounts)}["memory"], ${DEFAULT_MEMORY_REQUEST_BYTES}), try(floor(${num(runArgsLimit)}), ${DEFAULT_MEMORY_REQUEST_BYTES}))
         : ${any(memoryCapped)} ? floor(${props.maxMemory} * ${GIB}) : ${num(requiredMemory)}`,
       "The limit is compared with the request as a number of bytes, capped like the request.",
     );
@@ -622,6 +635,7 @@ export class DevcontainerSizing extends Construct {
       "memory_limit",
       hcl`contains(keys(${any(limits)}), "memory")
         ? (${any(memoryLimitRaised)} ? ${str(memoryRequest)} : ${any(limits)}["memory"])
+        : ${num(runArgsLimit)} != null ? tostring(floor(${num(runArgsLimit)}))
         : try(${num(requiredMemory)} != null && ${num(memoryRequestAmount)} > tonumber(${props.memory}) * ${GIB}, false) ? ${str(memoryRequest)}
         : format("%sGi", tostring(${props.memory}))`,
       "The repository's limit wins (raised to the request); else the larger of request and parameter.",

@@ -140,7 +140,8 @@ function tooLong(path: string): IResolvable {
  * `workspace_folder_normalized` and `workspace_mount_target_normalized`.
  *
  * The repository folder is where the clone goes: workspaceMount's target when it names a usable
- * one (the Dev Containers tools mount the source there), else the workspace folder. The PVC's
+ * one (the Dev Containers tools mount the source there), else `/workspaces/<repo_name>` when the
+ * workspace folder is a subfolder of it (the tools' default mount), else the workspace folder. The PVC's
  * `workspace-folder/` is mounted there when it is outside /workspaces and the home.
  */
 export class DevcontainerWorkspaceFolder extends Construct {
@@ -288,10 +289,14 @@ export class DevcontainerWorkspaceFolder extends Construct {
       hcl`${mountTarget} != null && ${validFolder(mountTarget, unusedMount)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`,
       "The target must pass the folder's checks, or the repository goes to the workspace folder.",
     ).asBoolean;
+    // Without workspaceMount the tools mount the repository at /workspaces/<repo>: a
+    // workspaceFolder under it is a subfolder of the repository (a monorepo's package), opened
+    // in the one clone at the root, never a second clone nested inside it.
+    const defaultMountTarget = hcl`format("/workspaces/%s", ${repoName.asString})`;
     const repositoryFolder = local(
       "repository_folder",
-      hcl`${targetUsable} ? ${mountTarget} : ${folder.asString}`,
-      "The Dev Containers tools mount the source at workspaceMount's target: the clone goes there.",
+      hcl`${targetUsable} ? ${mountTarget} : (startswith(${folder.asString}, format("%s/", ${defaultMountTarget})) ? ${defaultMountTarget} : ${folder.asString})`,
+      "The tools mount the source at workspaceMount's target, else /workspaces/<repo>: the clone goes there.",
     );
     const repo = repositoryFolder.asString;
     const mounted = local(

@@ -28,7 +28,12 @@ import {
   type IResolvable,
   DevcontainerKubernetesCustomizations,
   DevcontainerWaitFor,
+  DevcontainerUserEnvProbe,
   DevcontainerLocalEnv,
+  DevcontainerLocalWorkspaceFolder,
+  DevcontainerIgnoredCustomizations,
+  DevcontainerFeatureEntrypoints,
+  DevcontainerFeatureReport,
   BACKGROUND_STATE_METADATA_SCRIPT,
   POST_ATTACH_STATE_METADATA_SCRIPT,
   resourceMetadata,
@@ -129,6 +134,24 @@ export class DevcontainerTemplate extends TemplateStack {
     const waitFor = new DevcontainerWaitFor(this, "wait_for", {
       configuration: source.configuration.asString,
     });
+    const localFolder = new DevcontainerLocalWorkspaceFolder(this, "local_folder", {
+      variables: source.variables.asList,
+      workspaceFolder: folder.path,
+      repositoryFolder: folder.repositoryFolder,
+    });
+    const ignored = new DevcontainerIgnoredCustomizations(this, "ignored_customizations", {
+      configuration: source.configuration.asString,
+    });
+    const entrypoints = new DevcontainerFeatureEntrypoints(this, "feature_entrypoints", {
+      metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
+    });
+    const featureReport = new DevcontainerFeatureReport(this, "feature_report", {
+      configuration: source.configuration.asString,
+      metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
+    });
+    const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
+      configuration: source.configuration.asString,
+    });
     const docker = new DevcontainerDockerWarnings(this, "docker", {
       configuration: source.configuration.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
@@ -162,6 +185,11 @@ export class DevcontainerTemplate extends TemplateStack {
       folder,
       runtime,
       waitFor,
+      userEnvProbe,
+      localFolder,
+      ignored,
+      entrypoints,
+      featureReport,
       docker,
       mounts,
       localEnv,
@@ -192,6 +220,8 @@ export class DevcontainerTemplate extends TemplateStack {
       diskSize: params.diskSize.value,
       maxCpu: vars.maxCpu.numberValue,
       maxMemory: vars.maxMemory.numberValue,
+      // As for docker run, --memory caps the container: the limit, not a reservation.
+      memoryIsLimit: hcl`anytrue([for a in try(concat(${source.configuration.asString}.runArgs, []), []) : can(regex("^(--memory(=|$)|-m($|[0-9]))", tostring(a)))])`,
       maxDisk: caps.maxDisk.numberValue,
       maxEphemeralStorage: caps.maxEphemeralStorage.numberValue,
       maxExtendedResources: caps.maxExtendedResources.value,
@@ -227,7 +257,7 @@ export class DevcontainerTemplate extends TemplateStack {
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -299,7 +329,7 @@ export class DevcontainerTemplate extends TemplateStack {
   private scriptsAndApps(
     { vars, ws, params }: TemplateInputs,
     source: DevcontainerSource,
-    { folder, waitFor, userSecrets }: PodMapping,
+    { folder, waitFor, userSecrets, localFolder }: PodMapping,
     agent: DevcontainerAgent,
   ): void {
     new DevcontainerScripts(this, "scripts", {
@@ -309,6 +339,7 @@ export class DevcontainerTemplate extends TemplateStack {
       agentId: agent.id,
       workspaceFolder: folder.path,
       repositoryFolder: folder.repositoryFolder,
+      initializeFolderVariable: localFolder.initializeFolderVariable,
       repository: params.repository.value,
       branch: params.branch.value,
       commit: source.commit.asString,
@@ -361,6 +392,8 @@ export class DevcontainerTemplate extends TemplateStack {
       workspaceFolder: folder,
       variablesSecretName: variablesSecret.secretName,
       localEnvDefaults: localEnv.text,
+      userEnvProbe: mapping.userEnvProbe.mode,
+      featureEntrypoints: mapping.entrypoints.text,
       envScripts: source.envScripts.expression as IResolvable,
       resources: {
         requests: Token.asStringMap(sizing.requests),
@@ -436,6 +469,11 @@ interface PodMapping {
   readonly folder: DevcontainerWorkspaceFolder;
   readonly runtime: DevcontainerRuntime;
   readonly waitFor: DevcontainerWaitFor;
+  readonly userEnvProbe: DevcontainerUserEnvProbe;
+  readonly localFolder: DevcontainerLocalWorkspaceFolder;
+  readonly ignored: DevcontainerIgnoredCustomizations;
+  readonly entrypoints: DevcontainerFeatureEntrypoints;
+  readonly featureReport: DevcontainerFeatureReport;
   readonly docker: DevcontainerDockerWarnings;
   readonly mounts: DevcontainerMounts;
   readonly localEnv: DevcontainerLocalEnv;

@@ -14,7 +14,8 @@
 # variable before it starts the agent, so none can leak in from containerEnv.
 #   DC_WORKSPACE_FOLDER  (required) folder to run hooks from (workspaceFolder), and to clone
 #                        into when DC_REPOSITORY_FOLDER is ''. Example: /workspaces/app
-#   DC_REPOSITORY_FOLDER folder to clone into: workspaceMount's target when it names one,
+#   DC_REPOSITORY_FOLDER folder to clone into: workspaceMount's target when it names one, or
+#                        /workspaces/<repo> when the workspace folder is a subfolder of it,
 #                        else '' (the workspace folder). Example: /home/coder/cuml
 #   DC_REPOSITORY        (required) the "repository" parameter: https, ssh:// or scp-style.
 #                        Example: git@github.com:acme/app.git
@@ -26,6 +27,10 @@
 #                        base64 of the rendered hook from lifecycle_scripts, or '' for none
 #                        (and for a hook after waitFor).
 #                        Example: ZWNobyBoZWxsbwo= ("echo hello")
+#   DC_INITIALIZE_FOLDER_VARIABLE
+#                        'workspace' when initializeCommand also names ${containerWorkspaceFolder}:
+#                        $DEVCONTAINER_WORKSPACE_FOLDER then stays the workspace folder for it;
+#                        else '' (it names the clone). It always runs in the clone.
 #   DC_STATUS_FILE       where the exit status goes.
 #                        Default /tmp/devcontainer-lifecycle.status; only tests change it.
 # From the agent's environment: HOME, PATH, and for private repositories GIT_ASKPASS (https)
@@ -86,6 +91,13 @@ fi
 
 folder=${DC_REPOSITORY_FOLDER:-$DC_WORKSPACE_FOLDER}
 hooks_folder=$DC_WORKSPACE_FOLDER
+# A template version that cloned into the workspace folder (a monorepo's subfolder, say) left
+# its clone there: it stays the working copy, never a second clone around it.
+if [ "$folder" != "$hooks_folder" ] && [ -e "$hooks_folder/.git/devcontainer-cloned" ] &&
+  [ ! -e "$folder/.git" ]; then
+  log "$hooks_folder holds this template's earlier clone; keeping it as the working copy (not cloning into $folder)"
+  folder=$hooks_folder
+fi
 repository=$DC_REPOSITORY
 branch=$DC_BRANCH
 commit=${DC_COMMIT-}
@@ -472,6 +484,23 @@ prepare_working_copy() {
   clone "$force"
 }
 
+# initializeCommand runs where the Dev Containers tools run it, in the clone (the repository's
+# root, ${localWorkspaceFolder}), not in the workspace folder, which may be a subfolder of it or
+# elsewhere. The service renders ${localWorkspaceFolder} as $DEVCONTAINER_WORKSPACE_FOLDER, so
+# for this hook it names the clone, unless the template says the hook also names the container's
+# folder (DC_INITIALIZE_FOLDER_VARIABLE=workspace; the build log then says so).
+run_initialize_command() {
+  if [ "${DC_INITIALIZE_FOLDER_VARIABLE-}" = workspace ]; then
+    (cd "$folder" && exec sh "$1" </dev/null)
+  else
+    (cd "$folder" &&
+      DEVCONTAINER_WORKSPACE_FOLDER=$folder &&
+      DEVCONTAINER_WORKSPACE_FOLDER_BASENAME=${folder##*/} &&
+      export DEVCONTAINER_WORKSPACE_FOLDER DEVCONTAINER_WORKSPACE_FOLDER_BASENAME &&
+      exec sh "$1" </dev/null)
+  fi
+}
+
 run_hooks() {
   for hook in initializeCommand onCreateCommand updateContentCommand postCreateCommand postStartCommand; do
     case $hook in
@@ -488,7 +517,11 @@ run_hooks() {
       return 1
     fi
     log "running $hook"
-    (cd "$hooks_folder" && exec sh "$hook_file" </dev/null)
+    if [ "$hook" = initializeCommand ]; then
+      run_initialize_command "$hook_file"
+    else
+      (cd "$hooks_folder" && exec sh "$hook_file" </dev/null)
+    fi
     rc=$?
     if [ "$rc" -ne 0 ]; then
       log "$hook failed with exit status $rc"
@@ -498,6 +531,11 @@ run_hooks() {
 }
 
 prepare_working_copy || exit 1
+# The hooks run in the workspace folder, which may be a subfolder the repository lacks.
+if [ ! -d "$hooks_folder" ]; then
+  log "the workspace folder $hooks_folder is not in the repository; creating it"
+  mkdir -p "$hooks_folder" || exit 1
+fi
 run_hooks || exit $?
 log "done"
 exit 0

@@ -165,10 +165,12 @@ describe("no devcontainer.json", () => {
     expect(row(resources, "disk (PVC)")?.[1]).toBe("10Gi");
     expect(row(section(stdout, "User"), "user")).toEqual([
       "user",
-      "root (uid 0, gid 0, fsGroup 0)",
+      "decided at build time (the image's devcontainer.metadata remoteUser, else its USER); planned as root (uid 0, gid 0, fsGroup 0)",
     ]);
     expect(section(stdout, "Only the service knows").join("\n")).toMatch(/fallback image/);
-    expect(section(stdout, "Assumed instead").join("\n")).toMatch(/image's USER decides/);
+    expect(section(stdout, "Assumed instead").join("\n")).toMatch(
+      /the image decides at build time/,
+    );
     expect(section(stdout, "Warnings in the build log (0)")).toEqual(["  none"]);
   });
 });

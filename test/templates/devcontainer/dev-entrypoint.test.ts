@@ -2,10 +2,10 @@
  * dev-entrypoint.sh, run for real: the environment the agent (here a fake init script that
  * dumps its environment) inherits from the `dev` container's wrapper.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../../../lib/core/project-root";
-import { linkHostTools, runScript, tempDirs } from "../../support/run-script";
+import { hostTool, linkHostTools, runScript, tempDirs } from "../../support/run-script";
 import { createImageSandbox, describeEachShell, type ImageToolset } from "./scripts/helpers";
 
 const SCRIPT = join(projectRoot(), "templates/devcontainer/scripts/dev-entrypoint.sh");
@@ -29,6 +29,9 @@ async function run(env: Record<string, string>, toolset?: ImageToolset) {
       "grep",
       "tr",
       "cat",
+      "mkdir",
+      "rm",
+      "sleep",
     ]);
   const dump = join(dir, "agent-env");
   const result = await runScript({
@@ -43,6 +46,9 @@ async function run(env: Record<string, string>, toolset?: ImageToolset) {
       DC_WORKSPACE_FOLDER: "/workspaces/app",
       DC_ID: "ws-1",
       TMPDIR: dir,
+      // The probe has tests of its own below (each gives a passwd file); elsewhere it would
+      // read the host's /etc/profile.
+      ...(env.DC_PASSWD_FILE === undefined ? { DC_USER_ENV_PROBE: "none" } : {}),
       ...env,
     },
   });
@@ -296,4 +302,160 @@ it("fails before starting the agent when a required input is missing", async () 
   const missing = await runScript({ script: SCRIPT, env: { PATH: bin } });
   expect(missing.exitCode).not.toBe(0);
   expect(missing.stderr).toMatch(/DC_WORKSPACE_FOLDER/);
+});
+
+/**
+ * userEnvProbe: a home whose startup files are laid out as Debian's and nvm's installers leave
+ * them: ~/.profile sources ~/.bashrc, which returns early unless the shell is interactive, and
+ * nvm's lines come after that guard (so only an interactive shell finds node).
+ */
+function homeWithNvm(): { home: string; passwd: string } {
+  const home = dirs.make("probe-home");
+  writeFileSync(
+    join(home, ".profile"),
+    'export FROM_PROFILE=1\nif [ -n "$BASH_VERSION" ] && [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi\n',
+  );
+  writeFileSync(
+    join(home, ".bashrc"),
+    [
+      "case $- in *i*) ;; *) return ;; esac",
+      'echo "welcome to the workspace"',
+      'export NVM_DIR="$HOME/.nvm"',
+      'export PATH="$NVM_DIR/versions/node/v20.11.0/bin:$PATH"',
+      "export MULTI_LINE='one",
+      "two'",
+      "export CODER_AGENT_TOKEN=overwritten",
+      "",
+    ].join("\n"),
+  );
+  const passwd = join(home, "passwd");
+  writeFileSync(passwd, `vscode:x:1000:1000::${home}:${hostTool("bash")}\n`);
+  return { home, passwd };
+}
+
+describe("userEnvProbe", () => {
+  const probe = (mode: string | undefined, extra: Record<string, string> = {}) => {
+    const { home, passwd } = homeWithNvm();
+    const modeEnv: Record<string, string> = mode === undefined ? {} : { DC_USER_ENV_PROBE: mode };
+    return run({ DC_HOME: home, DC_PASSWD_FILE: passwd, ...modeEnv, ...extra }).then((r) => ({
+      ...r,
+      home,
+    }));
+  };
+
+  it("loginInteractiveShell (the default, also for an unknown word): the agent gets nvm's PATH and the image's PATH entries, never the shell's bookkeeping or a value with a newline", async () => {
+    for (const mode of ["loginInteractiveShell", "", "zsh"]) {
+      const { result, agentEnv, home, dir } = await probe(mode);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe("agent started as vscode\n");
+      expect(agentEnv.NVM_DIR).toBe(`${home}/.nvm`);
+      expect(agentEnv.FROM_PROFILE).toBe("1");
+      const path = agentEnv.PATH.split(":");
+      // /etc/profile set PATH afresh: the image's own entries it dropped are back, in their
+      // order, where they stood (here first, as the Dev Containers CLI puts them); nvm's next.
+      expect(path.slice(0, 3)).toEqual([
+        "/image/bin",
+        join(dir, "bin"),
+        `${home}/.nvm/versions/node/v20.11.0/bin`,
+      ]);
+      expect(agentEnv.CODER_AGENT_TOKEN).toBe("agent-token");
+      expect(agentEnv.MULTI_LINE).toBeUndefined();
+      expect(agentEnv.HOME).toBe(home);
+      expect(result.stderr).toContain(
+        "userEnvProbe: not taken (a value with a newline): MULTI_LINE",
+      );
+      expect(result.stderr).toMatch(/userEnvProbe: the environment of \S*bash -lic set .*NVM_DIR/);
+      // What the startup files print is not the environment, nor does it reach the log.
+      expect(result.stderr).not.toContain("welcome");
+      expect(Object.keys(agentEnv).filter((k) => k.startsWith("DC_"))).toEqual([]);
+    }
+  });
+
+  it("the pod's default (no input) probes too", async () => {
+    const { agentEnv, home } = await probe(undefined);
+    expect(agentEnv.NVM_DIR).toBe(`${home}/.nvm`);
+  });
+
+  it("loginShell reads ~/.profile but not the interactive part of ~/.bashrc; interactiveShell the opposite; none neither", async () => {
+    const login = await probe("loginShell");
+    expect(login.agentEnv.FROM_PROFILE).toBe("1");
+    expect(login.agentEnv.NVM_DIR).toBeUndefined();
+    const interactive = await probe("interactiveShell");
+    expect(interactive.agentEnv.FROM_PROFILE).toBeUndefined();
+    expect(interactive.agentEnv.NVM_DIR).toBe(`${interactive.home}/.nvm`);
+    const none = await probe("none");
+    expect(none.agentEnv.FROM_PROFILE).toBeUndefined();
+    expect(none.agentEnv.NVM_DIR).toBeUndefined();
+    expect(none.result.stderr).not.toContain("userEnvProbe");
+  });
+
+  it("runs between containerEnv and remoteEnv: the shell sees containerEnv, remoteEnv extends the probed PATH", async () => {
+    const { agentEnv, home } = await probe("loginInteractiveShell", {
+      DC_CONTAINER_ENV: b64('export NVM_DIR="/opt/nvm-from-container-env"\n'),
+      DC_REMOTE_ENV: b64('export PATH="${PATH}:/remote"\nexport SEEN_NVM="${NVM_DIR}"\n'),
+    });
+    // ~/.bashrc set NVM_DIR itself, after containerEnv.
+    expect(agentEnv.SEEN_NVM).toBe(`${home}/.nvm`);
+    expect(agentEnv.PATH).toContain(`:${home}/.nvm/versions/node/v20.11.0/bin:`);
+    expect(agentEnv.PATH.endsWith(":/remote")).toBe(true);
+  });
+
+  it("is bounded in time: a startup file that hangs is killed and the agent starts without it", async () => {
+    const { home, passwd } = homeWithNvm();
+    writeFileSync(join(home, ".bashrc"), "export NVM_DIR=late\nsleep 30\n");
+    const started = Date.now();
+    const { result, agentEnv } = await run({
+      DC_HOME: home,
+      DC_PASSWD_FILE: passwd,
+      DC_USER_ENV_PROBE: "loginInteractiveShell",
+      DC_USER_ENV_PROBE_TIMEOUT_SECONDS: "1",
+    });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("agent started as vscode\n");
+    expect(agentEnv.NVM_DIR).toBeUndefined();
+    expect(result.stderr).toContain("did not finish within 1 seconds");
+  });
+});
+
+describe("Feature entrypoints", () => {
+  it("starts each installed Feature's entrypoint in the background before the agent, as the remote user, with its log in the home; says which could not run and why", async () => {
+    const home = dirs.make("entrypoint-home");
+    const tools = dirs.make("entrypoint-tools");
+    const marker = join(home, "sshd-started");
+    const sshInit = join(tools, "ssh-init.sh");
+    writeFileSync(
+      sshInit,
+      `#!/bin/sh\necho "starting sshd as $USER"\nprintf '%s' "$HOME" > '${marker}'\nexit 3\n`,
+      { mode: 0o755 },
+    );
+    const notExecutable = join(tools, "desktop-init.sh");
+    writeFileSync(notExecutable, "#!/bin/sh\n", { mode: 0o644 });
+    const log = join(home, ".cache", "devcontainer-features", "1-ssh-init.log");
+    const { result } = await run({
+      DC_HOME: home,
+      // The agent waits for the entrypoint to end: the harness ends the process group with it.
+      DC_INIT_SCRIPT: `i=0; until grep -q 'exit status' '${log}' 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done; echo "agent started as $USER"`,
+      DC_FEATURE_ENTRYPOINTS: [
+        `ghcr.io/devcontainers/features/sshd:1\t${sshInit}`,
+        `ghcr.io/devcontainers/features/desktop-lite:1\t${notExecutable}`,
+        "ghcr.io/devcontainers/features/docker-in-docker:2\t/usr/local/share/docker-init.sh",
+      ].join("\n"),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("agent started as vscode\n");
+    expect(result.stderr).toContain(
+      `Feature ghcr.io/devcontainers/features/sshd:1: started its entrypoint ${sshInit} in the background (log: ${log})`,
+    );
+    expect(result.stderr).toContain(
+      `Feature ghcr.io/devcontainers/features/desktop-lite:1: entrypoint ${notExecutable} not started: it is not executable`,
+    );
+    expect(result.stderr).toContain(
+      "Feature ghcr.io/devcontainers/features/docker-in-docker:2: entrypoint /usr/local/share/docker-init.sh not started: the image has no such file",
+    );
+    expect(readFileSync(marker, "utf8")).toBe(home);
+    expect(readFileSync(log, "utf8")).toBe(
+      "starting sshd as vscode\ndevcontainer: the entrypoint ended with exit status 3\n",
+    );
+  });
 });

@@ -27,78 +27,98 @@ describe("devcontainer template: Docker in the build log", () => {
   let many: PlannedWorkspace;
   let manyCompose: PlannedWorkspace;
   let composeString: PlannedWorkspace;
+  let mentions: PlannedWorkspace;
 
   beforeAll(async () => {
     planner = await BadInputPlanner.start();
-    [compose, dind, plain, fromLabel, many, manyCompose, composeString] = await Promise.all(
-      planner.planMany([
-        {
-          metadata: metadata({
-            configuration_json: JSON.stringify({
-              dockerComposeFile: ["../docker-compose.yml", "docker-compose.dev.yml"],
-              service: "app",
-              runServices: ["app", "db"],
+    [compose, dind, plain, fromLabel, many, manyCompose, composeString, mentions] =
+      await Promise.all(
+        planner.planMany([
+          {
+            metadata: metadata({
+              configuration_json: JSON.stringify({
+                dockerComposeFile: ["../docker-compose.yml", "docker-compose.dev.yml"],
+                service: "app",
+                runServices: ["app", "db"],
+              }),
             }),
-          }),
-        },
-        {
-          metadata: metadata({
-            configuration_json: JSON.stringify({
-              features: {
-                "ghcr.io/devcontainers/features/docker-in-docker:2": { moby: true },
-                "ghcr.io/devcontainers/features/node:1": {},
-                "ghcr.io/devcontainers/features/docker-outside-of-docker:1": {},
+          },
+          {
+            metadata: metadata({
+              configuration_json: JSON.stringify({
+                features: {
+                  "ghcr.io/devcontainers/features/docker-in-docker:2": { moby: true },
+                  "ghcr.io/devcontainers/features/node:1": {},
+                  "ghcr.io/devcontainers/features/docker-outside-of-docker:1": {},
+                },
+              }),
+              lifecycle_scripts: {
+                postCreateCommand: "#!/bin/sh\n/bin/sh -c 'docker compose up -d db' || exit $?\n",
+                postStartCommand: "#!/bin/sh\n/bin/sh -c 'npm run dev' || exit $?\n",
+                onCreateCommand: "#!/bin/sh\n'docker-compose' 'pull' || exit $?\n",
               },
             }),
-            lifecycle_scripts: {
-              postCreateCommand: "#!/bin/sh\n/bin/sh -c 'docker compose up -d db' || exit $?\n",
-              postStartCommand: "#!/bin/sh\n/bin/sh -c 'npm run dev' || exit $?\n",
-              onCreateCommand: "#!/bin/sh\n'docker-compose' 'pull' || exit $?\n",
-            },
-          }),
-        },
-        {
-          metadata: metadata({
-            configuration_json: JSON.stringify({
-              features: { "ghcr.io/devcontainers/features/node:1": {} },
+          },
+          {
+            metadata: metadata({
+              configuration_json: JSON.stringify({
+                features: { "ghcr.io/devcontainers/features/node:1": {} },
+              }),
+              lifecycle_scripts: { postCreateCommand: "#!/bin/sh\necho dockerfile-lint\n" },
             }),
-            lifecycle_scripts: { postCreateCommand: "#!/bin/sh\necho dockerfile-lint\n" },
-          }),
-        },
-        {
-          // A base image built with the Feature: only its label entry tells.
-          metadata: metadata({
-            metadata_json: JSON.stringify([
-              { id: "ghcr.io/devcontainers/features/docker-in-docker:2", privileged: true },
-              { remoteUser: "vscode" },
-              { id: 7 },
-            ]),
-          }),
-        },
-        {
-          // A hostile repository: 300 Docker Features, and each again in the label.
-          metadata: metadata({
-            configuration_json: JSON.stringify({
-              features: Object.fromEntries(MANY_FEATURES.map((id) => [id, {}] as const)),
+          },
+          {
+            // A base image built with the Feature: only its label entry tells.
+            metadata: metadata({
+              metadata_json: JSON.stringify([
+                { id: "ghcr.io/devcontainers/features/docker-in-docker:2", privileged: true },
+                { remoteUser: "vscode" },
+                { id: 7 },
+              ]),
             }),
-            metadata_json: JSON.stringify(MANY_FEATURES.map((id) => ({ id }))),
-          }),
-        },
-        {
-          metadata: metadata({
-            configuration_json: JSON.stringify({
-              dockerComposeFile: MANY_COMPOSE_FILES,
-              service: "app",
+          },
+          {
+            // A hostile repository: 300 Docker Features, and each again in the label.
+            metadata: metadata({
+              configuration_json: JSON.stringify({
+                features: Object.fromEntries(MANY_FEATURES.map((id) => [id, {}] as const)),
+              }),
+              metadata_json: JSON.stringify(MANY_FEATURES.map((id) => ({ id }))),
             }),
-          }),
-        },
-        {
-          metadata: metadata({
-            configuration_json: JSON.stringify({ dockerComposeFile: "compose.yml" }),
-          }),
-        },
-      ]),
-    );
+          },
+          {
+            metadata: metadata({
+              configuration_json: JSON.stringify({
+                dockerComposeFile: MANY_COMPOSE_FILES,
+                service: "app",
+              }),
+            }),
+          },
+          {
+            metadata: metadata({
+              configuration_json: JSON.stringify({ dockerComposeFile: "compose.yml" }),
+            }),
+          },
+          {
+            // Hooks that mention docker in a word or a comment run no docker (issue 44 item 6);
+            // one that runs it behind sudo and && does.
+            metadata: metadata({
+              configuration_json: JSON.stringify({
+                features: { "ghcr.io/devcontainers/features/docker-in-docker:2": {} },
+              }),
+              lifecycle_scripts: {
+                onCreateCommand:
+                  "#!/bin/sh\n/bin/sh -c 'echo docker is optional; npm run docker:build' || exit $?\n",
+                postCreateCommand:
+                  "#!/bin/sh\n/bin/sh -c 'npm ci # docker is not needed here' || exit $?\n# docker\n",
+                postStartCommand:
+                  "#!/bin/sh\n/bin/sh -c 'cd api && sudo -E docker info' || exit $?\n",
+                postAttachCommand: "#!/bin/sh\nmkdir -p ~/.docker && cp config.json ~/.docker/\n",
+              },
+            }),
+          },
+        ]),
+      );
   });
   afterAll(async () => {
     await planner?.stop();
@@ -184,6 +204,12 @@ describe("devcontainer template: Docker in the build log", () => {
     } finally {
       template.cleanup();
     }
+  });
+
+  it("names only the hooks that run docker as a command, not those that mention it in a word or a comment", () => {
+    expect(mentions.warnings).toEqual([
+      expect.stringMatching(/these lifecycle commands call it: postStartCommand\.$/),
+    ]);
   });
 
   it("says nothing for a repository without them", () => {

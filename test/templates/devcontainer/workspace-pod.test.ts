@@ -334,8 +334,11 @@ describe("devcontainer template: the workspace pod", () => {
         "DC_LOCALENV_DEFAULTS",
         "DC_CONTAINER_ENV",
         "DC_REMOTE_ENV",
+        "DC_USER_ENV_PROBE",
+        "DC_FEATURE_ENTRYPOINTS",
       ]);
       expect(env).toMatchObject({
+        DC_USER_ENV_PROBE: "loginInteractiveShell",
         DC_REMOTE_USER: "vscode",
         DC_HOME: "/home/vscode",
         DC_WORKSPACE_FOLDER: "/workspaces/app",
