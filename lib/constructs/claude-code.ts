@@ -110,7 +110,9 @@ export class ClaudeCode extends Construct {
       slug: "claude-code",
       displayName: "Claude Code",
       icon: "/icon/claude.svg",
-      command: Token.asString(hcl`${props.auth} == "user_secret" ? ${keyCheck + command} : ${command}`),
+      command: Token.asString(
+        hcl`${props.auth} == "user_secret" ? ${keyCheck + command} : ${command}`,
+      ),
       openIn: "slim-window",
       count,
     });

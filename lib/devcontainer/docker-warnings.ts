@@ -28,16 +28,18 @@ export const DOCKER_FEATURE_PATTERN =
  * is optional`, `npm run docker:build`, `dockerfile-lint`) is no call. Comments are removed
  * first ({@link SHELL_COMMENT_PATTERN}).
  */
+// Line breaks and tabs are written \x0A and \x09 (RE2 and JS read both): the pattern stays
+// one short line in locals.tf, where `\n` escapes read as text broken onto one line.
 export const CALLS_DOCKER_PATTERN =
-  "(^|\n|[;&|({`]|\\$\\(|-c ['\"]|\\b(then|do|else|sudo|exec|command|nohup|time|xargs)[ \t]+(-[A-Za-z-]+[ \t]+)*)" +
-  "[ \t]*['\"]?((/usr)?(/local)?/bin/)?docker(-compose)?['\"]?([ \t;&|)'\"\n]|$)";
+  "(^|\\x0A|[;&|({`]|\\$\\(|-c ['\"]|\\b(then|do|else|sudo|exec|command|nohup|time|xargs)[ \\x09]+(-[A-Za-z-]+[ \\x09]+)*)" +
+  "[ \\x09]*['\"]?((/usr)?(/local)?/bin/)?docker(-compose)?['\"]?([ \\x09;&|)'\"\\x0A]|$)";
 
 /**
  * A shell comment: `#` at the start of a line or after a blank, to the end of the line (RE2
  * and JS, no flags; replace it with `$1`). A `#` inside quotes counts too: that only ever
  * hides a call, never invents one.
  */
-export const SHELL_COMMENT_PATTERN = "(^|[ \t\n])#[^\n]*";
+export const SHELL_COMMENT_PATTERN = "(^|[ \\x09\\x0A])#[^\\x0A]*";
 
 export interface DevcontainerDockerWarningsProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
@@ -45,10 +47,10 @@ export interface DevcontainerDockerWarningsProps {
   /** Hook name → rendered script (DevcontainerSource.lifecycleScripts). */
   readonly lifecycleScripts: HclValue;
   /**
-   * The image's raw devcontainer.metadata label entries as JSON text (the data source's
-   * `metadata_json`): each installed Feature has an entry with its `id`. @default "[]"
+   * The image's devcontainer.metadata label entries, decoded (a list; each installed Feature
+   * has an entry with its `id`): the template decodes the data source's `metadata_json` once. @default []
    */
-  readonly metadataJson?: HclValue;
+  readonly metadata?: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -82,7 +84,7 @@ export class DevcontainerDockerWarnings extends Construct {
       "docker_feature_set",
       hcl`merge(
         try({ for id, options in ${config}.features : id => true if can(regex(${DOCKER_FEATURE_PATTERN}, id)) }, {}),
-        try({ for entry in jsondecode(${props.metadataJson ?? "[]"}) : tostring(entry.id) => true... if can(regex(${DOCKER_FEATURE_PATTERN}, entry.id)) }, {})
+        try({ for entry in ${props.metadata ?? []} : tostring(entry.id) => true... if can(regex(${DOCKER_FEATURE_PATTERN}, entry.id)) }, {})
       )`,
       "A base image's Features are in its labels, not the configuration; map keys dedupe linearly.",
     );

@@ -22,13 +22,19 @@ export const ENTRYPOINT_PATTERN = "^/[A-Za-z0-9._/+-]+$";
 export const MAX_FEATURE_ENTRYPOINTS = 20;
 
 export interface DevcontainerFeatureEntrypointsProps {
-  /** The data source's `metadata_json` (the label entries as a JSON array); "[]" when absent. */
-  readonly metadataJson: HclValue;
+  /**
+   * The image's devcontainer.metadata label entries, decoded (a list; each installed Feature
+   * has an entry with its `id`): the template decodes the data source's `metadata_json` once.
+   */
+  readonly metadata: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
 
-/** Locals (with `localPrefix`): `feature_entrypoints_given`, `feature_entrypoints`, `feature_entrypoint_warnings`. */
+/**
+ * Locals (with `localPrefix`): `feature_entrypoints_given`, `feature_entrypoints_runnable`,
+ * `feature_entrypoints_usable`, `feature_entrypoints`, `feature_entrypoint_warnings`.
+ */
 export class DevcontainerFeatureEntrypoints extends Construct {
   /** Local `feature_entrypoints`: `<feature id>\t<path>` lines for DC_FEATURE_ENTRYPOINTS. */
   public readonly text: string;
@@ -40,16 +46,31 @@ export class DevcontainerFeatureEntrypoints extends Construct {
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const given = locals.add(
       "feature_entrypoints_given",
-      hcl`try([for e in jsondecode(${props.metadataJson}) : {
+      hcl`try([for e in ${props.metadata} : {
         id = try(tostring(e.id), "(a label entry without id)"),
         entrypoint = tostring(e.entrypoint),
       } if try(tostring(e.entrypoint) != "", false)], [])`,
       "Each Feature's label entry names the script the CLI starts before the hooks.",
     ).expression;
-    const usable = hcl`[for e in ${given} : e if can(regex(${ENTRYPOINT_PATTERN}, e.entrypoint)) && can(regex("^[^\\t\\n]*$", e.id))]`;
+    // Whether each entry can be run: decided once, read by the list the wrapper gets and by
+    // the warnings about the others.
+    const runnable = locals.add(
+      "feature_entrypoints_runnable",
+      hcl`[for e in ${given} : can(regex(${ENTRYPOINT_PATTERN}, e.entrypoint)) && can(regex("^[^\\t\\n]*$", e.id))]`,
+      "An entrypoint is run only as an absolute path of plain characters, from an id without tabs.",
+    ).expression;
+    const usable = locals.add(
+      "feature_entrypoints_usable",
+      hcl`[for i, e in ${given} : e if ${runnable}[i]]`,
+      "The runnable ones, in the label's order: the wrapper gets the first of them.",
+    ).expression;
+    const usableCount = locals.add(
+      "feature_entrypoints_usable_count",
+      hcl`length(${usable})`,
+    ).expression;
     this.text = locals.add(
       "feature_entrypoints",
-      hcl`join("\n", [for e in slice(${usable}, 0, min(${MAX_FEATURE_ENTRYPOINTS}, length(${usable}))) : format("%s\t%s", e.id, e.entrypoint)])`,
+      hcl`join("\n", [for e in slice(${usable}, 0, min(${MAX_FEATURE_ENTRYPOINTS}, ${usableCount})) : format("%s\t%s", e.id, e.entrypoint)])`,
       "One Feature a line for the wrapper: its id (for the log) and the script it runs.",
     ).asString;
     const message =
@@ -57,9 +78,9 @@ export class DevcontainerFeatureEntrypoints extends Construct {
     this.warnings = locals.add(
       "feature_entrypoint_warnings",
       hcl`concat(
-        [for e in ${given} : format(${message}, ${quotedForWarning(hcl`e.id`)}, ${quotedForWarning(hcl`e.entrypoint`)})
-          if !(can(regex(${ENTRYPOINT_PATTERN}, e.entrypoint)) && can(regex("^[^\\t\\n]*$", e.id)))],
-        length(${usable}) > ${MAX_FEATURE_ENTRYPOINTS} ? [format("%d Features have an entrypoint; the first ${MAX_FEATURE_ENTRYPOINTS} are run.", length(${usable}))] : []
+        [for i, e in ${given} : format(${message}, ${quotedForWarning(hcl`e.id`)}, ${quotedForWarning(hcl`e.entrypoint`)})
+          if !${runnable}[i]],
+        ${usableCount} > ${MAX_FEATURE_ENTRYPOINTS} ? [format("%d Features have an entrypoint; the first ${MAX_FEATURE_ENTRYPOINTS} are run.", ${usableCount})] : []
       )`,
     ).asList;
   }

@@ -24,8 +24,11 @@ const UNTAGGED = "^(.*?)(@[^/]*|:[^/:]*)?$";
 export interface DevcontainerFeatureReportProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
   readonly configuration: HclValue;
-  /** The data source's `metadata_json`; "[]" when absent. */
-  readonly metadataJson: HclValue;
+  /**
+   * The image's devcontainer.metadata label entries, decoded (a list; each installed Feature
+   * has an entry with its `id`): the template decodes the data source's `metadata_json` once.
+   */
+  readonly metadata: HclValue;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -42,7 +45,7 @@ export class DevcontainerFeatureReport extends Construct {
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const installed = locals.add(
       "installed_features",
-      hcl`try(distinct([for e in jsondecode(${props.metadataJson}) : regex(${UNTAGGED}, tostring(e.id))[0] if can(tostring(e.id))]), [])`,
+      hcl`try(distinct([for e in ${props.metadata} : regex(${UNTAGGED}, tostring(e.id))[0] if can(tostring(e.id))]), [])`,
       "The label has one entry per installed Feature: the build's own word on what it installed.",
     ).expression;
     const notFound = locals.add(

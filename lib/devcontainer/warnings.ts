@@ -31,7 +31,7 @@ export const VARIABLES_MESSAGE =
   "Dev Container variables not set here: %s. The repository's devcontainer.json uses them as " +
   "${localEnv:NAME}. A secret value belongs in your own Coder user secret (coder secret create " +
   "<name> --env NAME, or Secrets in your account settings), which the workspace uses at start " +
-  'and this check cannot see; any other value is a NAME=value line in the workspace\'s "Dev ' +
+  "and this check cannot see; any other value is a NAME=value line in the workspace's \"Dev " +
   'Container variables" setting. Then restart the workspace.';
 
 /** A variable name that can be an environment variable (and is safe in the metadata script). */

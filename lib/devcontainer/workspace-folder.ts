@@ -292,11 +292,15 @@ export class DevcontainerWorkspaceFolder extends Construct {
     // Without workspaceMount the tools mount the repository at /workspaces/<repo>: a
     // workspaceFolder under it is a subfolder of the repository (a monorepo's package), opened
     // in the one clone at the root, never a second clone nested inside it.
-    const defaultMountTarget = hcl`format("/workspaces/%s", ${repoName.asString})`;
+    const defaultMountTarget = local(
+      "default_mount_target",
+      hcl`format("/workspaces/%s", ${repoName.asString})`,
+      "Where the Dev Containers tools mount the source without workspaceMount.",
+    ).asString;
     const repositoryFolder = local(
       "repository_folder",
       hcl`${targetUsable} ? ${mountTarget} : (startswith(${folder.asString}, format("%s/", ${defaultMountTarget})) ? ${defaultMountTarget} : ${folder.asString})`,
-      "The tools mount the source at workspaceMount's target, else /workspaces/<repo>: the clone goes there.",
+      "The source is at workspaceMount's target, else /workspaces/<repo>: the clone goes there.",
     );
     const repo = repositoryFolder.asString;
     const mounted = local(

@@ -48,6 +48,7 @@ import {
   DevcontainerWorkspaceFolder,
   workspaceObjectMeta,
   DevcontainerWorkspaceUser,
+  NamedLocals,
 } from "../../lib";
 
 /**
@@ -142,12 +143,19 @@ export class DevcontainerTemplate extends TemplateStack {
     const ignored = new DevcontainerIgnoredCustomizations(this, "ignored_customizations", {
       configuration: source.configuration.asString,
     });
+    // The image's devcontainer.metadata label, decoded once for the three readers of its
+    // Features (entrypoints, the installed list, the Docker warnings).
+    const imageMetadata = new NamedLocals(this, "").add(
+      "image_metadata",
+      hcl`try(jsondecode(try(${source.dc.asString}.metadata_json, "[]")), [])`,
+      "The image's label entries (one per Feature and the base image), or none when unreadable.",
+    ).expression;
     const entrypoints = new DevcontainerFeatureEntrypoints(this, "feature_entrypoints", {
-      metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
+      metadata: imageMetadata,
     });
     const featureReport = new DevcontainerFeatureReport(this, "feature_report", {
       configuration: source.configuration.asString,
-      metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
+      metadata: imageMetadata,
     });
     const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
       configuration: source.configuration.asString,
@@ -155,7 +163,7 @@ export class DevcontainerTemplate extends TemplateStack {
     const docker = new DevcontainerDockerWarnings(this, "docker", {
       configuration: source.configuration.asString,
       lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
-      metadataJson: hcl`try(${source.dc.asString}.metadata_json, "[]")`,
+      metadata: imageMetadata,
     });
     const mounts = new DevcontainerMounts(this, "mounts", {
       mounts: source.mounts.asList,

@@ -172,7 +172,9 @@ describe("the table", () => {
       terraformResourceType: "coder_secret",
       terraformGeneratorMetadata: { providerName: "coder" },
     }).addOverride("env", "X");
-    expect(() => app.synth()).toThrow(/data\.coder_secret exists only in coder 2\.16\.0 up to 2\.18\.0/);
+    expect(() => app.synth()).toThrow(
+      /data\.coder_secret exists only in coder 2\.16\.0 up to 2\.18\.0/,
+    );
   });
 
   it("has one requirement per pinned module release", () => {

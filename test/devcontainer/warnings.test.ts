@@ -164,7 +164,7 @@ describe("DevcontainerWarnings (planned)", () => {
       "Dev Container variables not set here: API_TOKEN. The repository's devcontainer.json uses them as " +
         "${localEnv:NAME}. A secret value belongs in your own Coder user secret (coder secret create " +
         "<name> --env NAME, or Secrets in your account settings), which the workspace uses at start " +
-        'and this check cannot see; any other value is a NAME=value line in the workspace\'s "Dev ' +
+        "and this check cannot see; any other value is a NAME=value line in the workspace's \"Dev " +
         'Container variables" setting. Then restart the workspace.',
     );
     // Only the two failing checks of case 0 fail.

@@ -43,7 +43,9 @@ export function releasesAt(
     const lower = need !== undefined && compareVersions(need, declared) > 0 ? need : declared;
     const newest = newestRelease(provider);
     if (compareVersions(lower, newest) > 0) {
-      throw new Error(`${provider}: the bound ${constraint} admits no known release (newest ${newest})`);
+      throw new Error(
+        `${provider}: the bound ${constraint} admits no known release (newest ${newest})`,
+      );
     }
     releases[provider] = end === "oldest" ? lower : newest;
   }

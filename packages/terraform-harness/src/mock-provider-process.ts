@@ -92,7 +92,10 @@ export class MockProviderProcess {
    * providers of `schemaFiles` (absolute paths of schema documents) instead of the default
    * ones of the same address.
    */
-  async open(fixturesFile: string, schemaFiles: readonly string[] = []): Promise<ProviderServerSet> {
+  async open(
+    fixturesFile: string,
+    schemaFiles: readonly string[] = [],
+  ): Promise<ProviderServerSet> {
     const id = String(++this.nextId);
     const reply = await this.request(id, {
       op: "open",

@@ -62,8 +62,11 @@ describe("TerraformHarness with the mock providers", () => {
     const dir = mkdtempSync(join(tmpdir(), "harness-schemas-"));
     scratch.push(dir);
     // The coder provider without coder_agent: the mock template's agent is then refused.
-    const schema = JSON.parse(readFileSync(join(__dirname, "../../../schemas/coder.schema.json"), "utf8"));
-    delete schema.provider_schemas["registry.terraform.io/coder/coder"].resource_schemas.coder_agent;
+    const schema = JSON.parse(
+      readFileSync(join(__dirname, "../../../schemas/coder.schema.json"), "utf8"),
+    );
+    delete schema.provider_schemas["registry.terraform.io/coder/coder"].resource_schemas
+      .coder_agent;
     const release = join(dir, "coder-release.schema.json");
     writeFileSync(release, JSON.stringify(schema));
     const result = await tf.validate(MOCK_TEMPLATE, { schemaFiles: [release] });

@@ -29,7 +29,7 @@
 #   DC_WAIT_TIMEOUT_SECONDS       how long to wait for that file. Default 1800 (30 minutes).
 #   DC_WAIT_INTERVAL_SECONDS      poll interval, fractions allowed where sleep takes them.
 #                                 Default 2.
-#   DC_HOOK_TIMEOUT_SECONDS       the most seconds, from this script's start, that login may
+#   DC_ATTACH_TIMEOUT_SECONDS     the most seconds, from this script's start, that login may
 #                                 wait for it (the template's lifecycle_timeout_minutes when
 #                                 waitFor makes postAttachCommand block login; the agent ends
 #                                 the script at the same time): past it a running hook is ended
@@ -83,10 +83,10 @@ case $timeout in
     timeout=1800
     ;;
 esac
-limit=${DC_HOOK_TIMEOUT_SECONDS:-0}
+limit=${DC_ATTACH_TIMEOUT_SECONDS:-0}
 case $limit in
   '' | *[!0-9]*)
-    log "DC_HOOK_TIMEOUT_SECONDS must be whole seconds, not '$limit'; no limit"
+    log "DC_ATTACH_TIMEOUT_SECONDS must be whole seconds, not '$limit'; no limit"
     limit=0
     ;;
 esac

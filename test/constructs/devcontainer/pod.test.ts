@@ -151,6 +151,8 @@ it("hands the entrypoint its DC_* inputs, the agent's init script among them", (
     "DC_LOCALENV_DEFAULTS",
     "DC_CONTAINER_ENV",
     "DC_REMOTE_ENV",
+    "DC_USER_ENV_PROBE",
+    "DC_FEATURE_ENTRYPOINTS",
   ]);
   expect(env).toMatchObject({
     DC_INIT_SCRIPT: "${coder_agent.main.init_script}",

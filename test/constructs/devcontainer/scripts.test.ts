@@ -105,15 +105,18 @@ it("gives the lifecycle script the folders, repository, branch, commit and each 
     "DC_REPOSITORY",
     "DC_BRANCH",
     "DC_COMMIT",
+    "DC_INITIALIZE_FOLDER_VARIABLE",
     ...LIFECYCLE_HOOKS.map(([, variable]) => variable),
     "DC_LOCALENV_SECRET_NAMES",
   ]);
-  expect(lines.at(-1)).toBe(`DC_LOCALENV_SECRET_NAMES='\${replace(var.secret_names, "'", "'\\\\''")}'`);
+  expect(lines.at(-1)).toBe(
+    `DC_LOCALENV_SECRET_NAMES='\${replace(var.secret_names, "'", "'\\\\''")}'`,
+  );
   // Without a repository folder of its own, the clone goes to the workspace folder.
   expect(lines[1]).toBe(lines[0].replace("DC_WORKSPACE_FOLDER", "DC_REPOSITORY_FOLDER"));
   expect(lines[2]).toBe(`DC_REPOSITORY='\${replace(var.repository, "'", "'\\\\''")}'`);
   LIFECYCLE_HOOKS.forEach(([hook], i) => {
-    expect(lines[5 + i]).toMatch(base64OfHook(hook, true));
+    expect(lines[6 + i]).toMatch(base64OfHook(hook, true));
   });
 });
 
@@ -136,10 +139,12 @@ it("gives post-attach the folder, its log name and its hook as base64", () => {
   expect(lines.map((l) => l.split("=")[0])).toEqual([
     "DC_WORKSPACE_FOLDER",
     "DC_LOG_NAME",
+    "DC_STATE_FILE",
+    "DC_ATTACH_TIMEOUT_SECONDS",
     "DC_HOOK_POST_ATTACH_COMMAND",
     "DC_LOCALENV_SECRET_NAMES",
   ]);
-  expect(lines[2]).toMatch(base64OfHook("postAttachCommand"));
+  expect(lines[4]).toMatch(base64OfHook("postAttachCommand"));
 });
 
 it("gives the VS Code script the extensions one per line, the settings as base64 and the own extension", () => {
@@ -171,9 +176,9 @@ it("reads each script's own text from its shipped file, so only the inputs inter
         '${chomp(replace(file("${path.module}/scripts/local-env-secrets.sh"), "/^(#.*\\n)+/", ""))}',
       );
     }
-    expect(
-      lines.slice(1, -1 - prelude.length).every((l) => /^[A-Z_][A-Z0-9_]*='/.test(l)),
-    ).toBe(true);
+    expect(lines.slice(1, -1 - prelude.length).every((l) => /^[A-Z_][A-Z0-9_]*='/.test(l))).toBe(
+      true,
+    );
     expect(lines.at(-1)).toBe(
       `\${trimprefix(file("\${path.module}/scripts/${files[name]}"), ` +
         `${JSON.stringify(`${lines[0]}\n`)})}`,

@@ -108,6 +108,7 @@ it("names each value in a local, and every local read from the metadata falls ba
       // What is decided per forwardPorts entry, once, by index.
       "forward_ports_numbers_valid",
       "forward_ports_labels",
+      "forward_ports_labels_cut",
       "forward_ports_labels_too_long",
       "forward_ports_names",
       "ports",

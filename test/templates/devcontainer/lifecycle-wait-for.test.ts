@@ -158,7 +158,7 @@ describe("devcontainer template: waitFor", () => {
     const attach = (plan: PlanResult) =>
       plan.resource("coder_script.devcontainer_post_attach[0]").after;
     const limit = (plan: PlanResult) =>
-      scriptInput(String(attach(plan).script), "DC_HOOK_TIMEOUT_SECONDS");
+      scriptInput(String(attach(plan).script), "DC_ATTACH_TIMEOUT_SECONDS");
     expect(attach(plans.postAttachCommand).timeout).toBe(3600);
     expect(limit(plans.postAttachCommand)).toBe("3600");
     expect(attach(plans.postAttachCommand).timeout).toBe(

@@ -287,8 +287,8 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
       // A limit below the default request lowers the request: the API refuses request > limit.
       expect(plans.runArgsSmallMemory.pod.requests.memory).toBe(String(256 * 1024 ** 2));
       expect(plans.runArgsSmallMemory.pod.limits.memory).toBe(String(256 * 1024 ** 2));
-      expect(plans.hostRequirementsMemory.pod.requests.memory).toBe(String(4 * GIB));
-      expect(plans.hostRequirementsMemory.pod.limits.memory).toBe(String(4 * GIB));
+      expect(plans.hostRequirementsMemory.pod.requests.memory).toBe("4Gi");
+      expect(plans.hostRequirementsMemory.pod.limits.memory).toBe("4Gi");
       for (const name of ["runArgsMemory", "runArgsSmallMemory"])
         expect(plans[name].warnings).toEqual([]);
     });

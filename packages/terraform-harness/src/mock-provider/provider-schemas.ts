@@ -96,7 +96,9 @@ export function loadProviderSchemaFile(file: string): Map<string, ProviderSchema
   if (entries.length === 0) {
     throw new Error(`${file}: not a provider schema: it has no "provider_schemas" entry`);
   }
-  return new Map(entries.map(([address, schema]) => [address, new ProviderSchema(address, schema)]));
+  return new Map(
+    entries.map(([address, schema]) => [address, new ProviderSchema(address, schema)]),
+  );
 }
 
 /**

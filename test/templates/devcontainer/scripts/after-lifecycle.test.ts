@@ -118,7 +118,7 @@ describeEachToolset("with %s tools", (toolset) => {
     });
 
     // Issue 43.7: when waitFor makes postAttachCommand block login, the template gives the
-    // script lifecycle_timeout_minutes as DC_HOOK_TIMEOUT_SECONDS.
+    // script lifecycle_timeout_minutes as DC_ATTACH_TIMEOUT_SECONDS.
     test("ends a postAttachCommand that never returns at the timeout, with its children, and the state says so", async () => {
       const attach = createAttach(toolset);
       writeFileSync(attach.statusFile, "0\n");
@@ -128,7 +128,7 @@ describeEachToolset("with %s tools", (toolset) => {
         DC_HOOK_POST_ATTACH_COMMAND: base64(
           'pwd > "$HOOK_LOG"\nsleep 30 &\necho $! > "$CHILD_PID"\nwhile :; do sleep 1; done\n',
         ),
-        DC_HOOK_TIMEOUT_SECONDS: "2",
+        DC_ATTACH_TIMEOUT_SECONDS: "2",
         DC_STATE_FILE: stateFile,
         CHILD_PID: childPid,
       });
@@ -151,7 +151,7 @@ describeEachToolset("with %s tools", (toolset) => {
       const attach = createAttach(toolset);
       writeFileSync(attach.statusFile, "0\n");
       const stateFile = join(attach.sandbox.root, "post-attach.state");
-      const run = await attach.run({ DC_HOOK_TIMEOUT_SECONDS: "3", DC_STATE_FILE: stateFile });
+      const run = await attach.run({ DC_ATTACH_TIMEOUT_SECONDS: "3", DC_STATE_FILE: stateFile });
       expect(run.exitCode).toBe(3);
       expect(readFileSync(attach.hookLog, "utf8")).toBe(`${attach.folder}\n`);
       expect(readFileSync(stateFile, "utf8")).toMatch(
@@ -165,7 +165,7 @@ describeEachToolset("with %s tools", (toolset) => {
       const stateFile = join(attach.sandbox.root, "post-attach.state");
       const run = await attach.run({
         DC_WAIT_TIMEOUT_SECONDS: "30",
-        DC_HOOK_TIMEOUT_SECONDS: "1",
+        DC_ATTACH_TIMEOUT_SECONDS: "1",
         DC_STATE_FILE: stateFile,
       });
       expect(run.exitCode).toBe(1);
