@@ -143,28 +143,7 @@ export class DevcontainerTemplate extends TemplateStack {
     const ignored = new DevcontainerIgnoredCustomizations(this, "ignored_customizations", {
       configuration: source.configuration.asString,
     });
-    // The image's devcontainer.metadata label, decoded once for the three readers of its
-    // Features (entrypoints, the installed list, the Docker warnings).
-    const imageMetadata = new NamedLocals(this, "").add(
-      "image_metadata",
-      hcl`try(jsondecode(try(${source.dc.asString}.metadata_json, "[]")), [])`,
-      "The image's label entries (one per Feature and the base image), or none when unreadable.",
-    ).expression;
-    const entrypoints = new DevcontainerFeatureEntrypoints(this, "feature_entrypoints", {
-      metadata: imageMetadata,
-    });
-    const featureReport = new DevcontainerFeatureReport(this, "feature_report", {
-      configuration: source.configuration.asString,
-      metadata: imageMetadata,
-    });
-    const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
-      configuration: source.configuration.asString,
-    });
-    const docker = new DevcontainerDockerWarnings(this, "docker", {
-      configuration: source.configuration.asString,
-      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
-      metadata: imageMetadata,
-    });
+    const { entrypoints, featureReport, userEnvProbe, docker } = this.imageFeatures(source);
     const mounts = new DevcontainerMounts(this, "mounts", {
       mounts: source.mounts.asList,
       workspaceFolder: folder.path,
@@ -203,6 +182,35 @@ export class DevcontainerTemplate extends TemplateStack {
       localEnv,
       userSecrets,
     };
+  }
+
+  /** What the image's Features and the shell need: entrypoints, the installed list, the probe, Docker. */
+  private imageFeatures(
+    source: DevcontainerSource,
+  ): Pick<PodMapping, "entrypoints" | "featureReport" | "userEnvProbe" | "docker"> {
+    // The image's devcontainer.metadata label, decoded once for the three readers of its
+    // Features (entrypoints, the installed list, the Docker warnings).
+    const imageMetadata = new NamedLocals(this, "").add(
+      "image_metadata",
+      hcl`try(jsondecode(try(${source.dc.asString}.metadata_json, "[]")), [])`,
+      "The image's label entries (one per Feature and the base image), or none when unreadable.",
+    ).expression;
+    const entrypoints = new DevcontainerFeatureEntrypoints(this, "feature_entrypoints", {
+      metadata: imageMetadata,
+    });
+    const featureReport = new DevcontainerFeatureReport(this, "feature_report", {
+      configuration: source.configuration.asString,
+      metadata: imageMetadata,
+    });
+    const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
+      configuration: source.configuration.asString,
+    });
+    const docker = new DevcontainerDockerWarnings(this, "docker", {
+      configuration: source.configuration.asString,
+      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      metadata: imageMetadata,
+    });
+    return { entrypoints, featureReport, userEnvProbe, docker };
   }
 
   /** The container's user, its requests and limits, and the node it may run on. */

@@ -63,7 +63,7 @@ async function run(env: Record<string, string>, toolset?: ImageToolset) {
   } catch {
     // the agent never started
   }
-  return { result, agentEnv, dir };
+  return { result, agentEnv, dir, bin };
 }
 
 it("exports the folder, id, identity and localEnv values, then execs the agent without DC_* inputs", async () => {
@@ -333,19 +333,21 @@ function homeWithNvm(): { home: string; passwd: string } {
   return { home, passwd };
 }
 
-describe("userEnvProbe", () => {
+describeEachShell("userEnvProbe (%s)", (toolset) => {
   const probe = (mode: string | undefined, extra: Record<string, string> = {}) => {
     const { home, passwd } = homeWithNvm();
     const modeEnv: Record<string, string> = mode === undefined ? {} : { DC_USER_ENV_PROBE: mode };
-    return run({ DC_HOME: home, DC_PASSWD_FILE: passwd, ...modeEnv, ...extra }).then((r) => ({
-      ...r,
-      home,
-    }));
+    return run({ DC_HOME: home, DC_PASSWD_FILE: passwd, ...modeEnv, ...extra }, toolset).then(
+      (r) => ({
+        ...r,
+        home,
+      }),
+    );
   };
 
   it("loginInteractiveShell (the default, also for an unknown word): the agent gets nvm's PATH and the image's PATH entries, never the shell's bookkeeping or a value with a newline", async () => {
     for (const mode of ["loginInteractiveShell", "", "zsh"]) {
-      const { result, agentEnv, home, dir } = await probe(mode);
+      const { result, agentEnv, home, bin } = await probe(mode);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toBe("agent started as vscode\n");
       expect(agentEnv.NVM_DIR).toBe(`${home}/.nvm`);
@@ -355,7 +357,7 @@ describe("userEnvProbe", () => {
       // order, where they stood (here first, as the Dev Containers CLI puts them); nvm's next.
       expect(path.slice(0, 3)).toEqual([
         "/image/bin",
-        join(dir, "bin"),
+        bin,
         `${home}/.nvm/versions/node/v20.11.0/bin`,
       ]);
       expect(agentEnv.CODER_AGENT_TOKEN).toBe("agent-token");
@@ -404,12 +406,15 @@ describe("userEnvProbe", () => {
     const { home, passwd } = homeWithNvm();
     writeFileSync(join(home, ".bashrc"), "export NVM_DIR=late\nsleep 30\n");
     const started = Date.now();
-    const { result, agentEnv } = await run({
-      DC_HOME: home,
-      DC_PASSWD_FILE: passwd,
-      DC_USER_ENV_PROBE: "loginInteractiveShell",
-      DC_USER_ENV_PROBE_TIMEOUT_SECONDS: "1",
-    });
+    const { result, agentEnv } = await run(
+      {
+        DC_HOME: home,
+        DC_PASSWD_FILE: passwd,
+        DC_USER_ENV_PROBE: "loginInteractiveShell",
+        DC_USER_ENV_PROBE_TIMEOUT_SECONDS: "1",
+      },
+      toolset,
+    );
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe("agent started as vscode\n");
@@ -418,7 +423,7 @@ describe("userEnvProbe", () => {
   });
 });
 
-describe("Feature entrypoints", () => {
+describeEachShell("Feature entrypoints (%s)", (toolset) => {
   it("starts each installed Feature's entrypoint in the background before the agent, as the remote user, with its log in the home; says which could not run and why", async () => {
     const home = dirs.make("entrypoint-home");
     const tools = dirs.make("entrypoint-tools");
@@ -432,16 +437,19 @@ describe("Feature entrypoints", () => {
     const notExecutable = join(tools, "desktop-init.sh");
     writeFileSync(notExecutable, "#!/bin/sh\n", { mode: 0o644 });
     const log = join(home, ".cache", "devcontainer-features", "1-ssh-init.log");
-    const { result } = await run({
-      DC_HOME: home,
-      // The agent waits for the entrypoint to end: the harness ends the process group with it.
-      DC_INIT_SCRIPT: `i=0; until grep -q 'exit status' '${log}' 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done; echo "agent started as $USER"`,
-      DC_FEATURE_ENTRYPOINTS: [
-        `ghcr.io/devcontainers/features/sshd:1\t${sshInit}`,
-        `ghcr.io/devcontainers/features/desktop-lite:1\t${notExecutable}`,
-        "ghcr.io/devcontainers/features/docker-in-docker:2\t/usr/local/share/docker-init.sh",
-      ].join("\n"),
-    });
+    const { result } = await run(
+      {
+        DC_HOME: home,
+        // The agent waits for the entrypoint to end: the harness ends the process group with it.
+        DC_INIT_SCRIPT: `i=0; until grep -q 'exit status' '${log}' 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done; echo "agent started as $USER"`,
+        DC_FEATURE_ENTRYPOINTS: [
+          `ghcr.io/devcontainers/features/sshd:1\t${sshInit}`,
+          `ghcr.io/devcontainers/features/desktop-lite:1\t${notExecutable}`,
+          "ghcr.io/devcontainers/features/docker-in-docker:2\t/usr/local/share/docker-init.sh",
+        ].join("\n"),
+      },
+      toolset,
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe("agent started as vscode\n");
     expect(result.stderr).toContain(

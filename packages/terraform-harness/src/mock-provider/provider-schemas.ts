@@ -90,7 +90,9 @@ export function loadProviderSchemaFile(file: string): Map<string, ProviderSchema
   try {
     document = JSON.parse(fs.readFileSync(file, "utf8")) as typeof document;
   } catch (error) {
-    throw new Error(`${file}: not a provider schema: ${(error as Error).message}`);
+    throw new Error(`${file}: not a provider schema: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const entries = Object.entries(document?.provider_schemas ?? {});
   if (entries.length === 0) {
