@@ -208,7 +208,10 @@ export class DevcontainerScripts extends Construct {
         { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
         { name: "DC_LOG_NAME", value: "devcontainer-post-attach" },
         { name: "DC_STATE_FILE", value: POST_ATTACH_STATE_FILE },
-        { name: "DC_ATTACH_TIMEOUT_SECONDS", value: Token.asString(hcl`tostring(${attachTimeout})`) },
+        {
+          name: "DC_ATTACH_TIMEOUT_SECONDS",
+          value: Token.asString(hcl`tostring(${attachTimeout})`),
+        },
         {
           name: "DC_HOOK_POST_ATTACH_COMMAND",
           value: postAttachHook,
