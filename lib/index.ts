@@ -17,11 +17,9 @@
 // cdktf, as templates use it (everything else of cdktf stays behind lib/core/cdk.ts).
 export {
   Construct,
-  Fn,
   Token,
   TerraformIterator,
   TerraformLocal,
-  TerraformOutput,
   TerraformVariable,
   type IConstruct,
   type IResolvable,
@@ -38,39 +36,27 @@ export {
   TemplateVariable,
   type TemplateVariableConfig,
 } from "./core/template-variable";
-export { hcl, HclExpression, hclRaw, hclString, type HclValue } from "./core/hcl";
-export { escapeTemplateLiteral } from "./core/escape";
-export { type CheckAssertion, CheckBlock, type CheckBlockProps } from "./core/check-block";
-export { TerraformData, type TerraformDataConfig } from "./core/terraform-data";
+export { hcl, type HclValue } from "./core/hcl";
+
 export { MovedBlock, type MovedBlockProps, movedFrom } from "./core/moved";
+export { NamedLocals } from "./core/named-locals";
 export {
-  ACCESS_MODES,
-  checkConstructProp,
   checkProp,
-  CODER_PARAMETER_NAME,
-  CODER_TEMPLATE_NAME,
   DNS_LABEL,
   DNS_SUBDOMAIN,
   emptyOr,
   GIT_URL_WITHOUT_PASSWORD,
   HTTP_URL,
-  HTTPS_OR_IN_CLUSTER_HTTP_URL,
   HTTPS_URL,
   IMAGE_REFERENCE,
-  InvalidPropError,
-  LABEL_VALUE,
-  NON_EMPTY_STRING,
   NON_ROOT_ID,
   nonEmptyListOf,
   oneOf,
-  patternRule,
   POSITIVE_NUMBER,
   POSITIVE_WHOLE_NUMBER,
-  QUANTITY,
   RBAC_ROLE_NAME,
   type Rule,
   SHA256_HEX,
-  TERRAFORM_NAME,
   wholeNumberBetween,
 } from "./core/validate";
 export { sanitizedLabelValue } from "./constructs/label-value";
@@ -89,20 +75,10 @@ export {
   type WorkspaceParameterProps,
 } from "./constructs/workspace-parameter";
 export { WorkspaceAgent, type WorkspaceAgentProps } from "./constructs/workspace-agent";
-export {
-  cpuUsage,
-  diskUsage,
-  hostCpuUsage,
-  hostLoadAverage,
-  hostMemoryUsage,
-  item,
-  ramUsage,
-  standardMetadata,
-} from "./constructs/agent-metadata";
+export { cpuUsage, diskUsage, item, ramUsage, standardMetadata } from "./constructs/agent-metadata";
 export { workspaceObjectMeta, type WorkspaceObjectMeta } from "./constructs/workspace-labels";
 export { DataVolume, type DataVolumeProps } from "./constructs/data-volume";
 export {
-  AGENT_TOKEN_SECRET_KEY,
   AgentTokenSecret,
   type AgentTokenSecretProps,
   type AgentTokenSecretRef,
@@ -116,7 +92,7 @@ export {
   type WorkspacePrecondition,
   type WorkspaceToleration,
 } from "./constructs/workspace-deployment";
-export { RegistryModule, type RegistryModuleProps } from "./constructs/registry-module";
+
 export {
   type AppHealthcheck,
   type AppShare,
@@ -127,7 +103,6 @@ export { WorkspaceScript, type WorkspaceScriptProps } from "./constructs/workspa
 export {
   CodeServer,
   type CodeServerProps,
-  IDE_MODULES,
   type IdeModule,
   type IdeModuleProps,
   JetBrainsGateway,
@@ -138,12 +113,8 @@ export {
 } from "./constructs/ide-modules";
 export { BrowserIdes, type BrowserIdesProps } from "./constructs/browser-ides";
 export { AgentSkill, type AgentSkillProps } from "./constructs/agent-skill";
-export {
-  ClaudeCode,
-  type ClaudeCodeAuth,
-  type ClaudeCodeProps,
-  ClaudeCodeVariables,
-} from "./constructs/claude-code";
+export { ClaudeCode, type ClaudeCodeProps, ClaudeCodeVariables } from "./constructs/claude-code";
+export { RegistryModule, type RegistryModuleProps } from "./constructs/registry-module";
 export { UserConfigModules, type UserConfigModulesProps } from "./constructs/user-config-modules";
 export { resourceMetadata, type ResourceMetadataProps } from "./constructs/resource-metadata";
 export { ResourcesMonitoringVariables } from "./constructs/resources-monitoring";
@@ -153,7 +124,7 @@ export {
   type ShellAssignment,
   type ShellValueEncoding,
 } from "./core/embedded-script";
-export { ShippedFile, type ShippedFileProps } from "./core/shipped-file";
+
 export {
   type RoleBindingTarget,
   type ScopedRoleBinding,
@@ -184,90 +155,9 @@ export {
   type WorkspacePresetProps,
 } from "./constructs/workspace-preset";
 
-// The devcontainer mapping: apply-time decisions from a devcontainer.json.
-export { DevcontainerAgent, type DevcontainerAgentProps } from "./devcontainer/agent";
-export { DevcontainerAgentEnv, type DevcontainerAgentEnvProps } from "./devcontainer/agent-env";
-export {
-  DevcontainerApps,
-  type DevcontainerAppsProps,
-  portSlotWarnings,
-} from "./devcontainer/apps";
-export {
-  DevcontainerDockerWarnings,
-  type DevcontainerDockerWarningsProps,
-} from "./devcontainer/docker-warnings";
-export {
-  DevcontainerGitCredentials,
-  type DevcontainerGitCredentialsProps,
-} from "./devcontainer/git-credentials";
-export {
-  DevcontainerKubernetesCustomizations,
-  type DevcontainerKubernetesCustomizationsProps,
-} from "./devcontainer/kubernetes-customizations";
-export { DevcontainerLocalEnv, type DevcontainerLocalEnvProps } from "./devcontainer/local-env";
-export {
-  DevcontainerFeatureReport,
-  type DevcontainerFeatureReportProps,
-} from "./devcontainer/feature-report";
-export {
-  DevcontainerFeatureEntrypoints,
-  type DevcontainerFeatureEntrypointsProps,
-} from "./devcontainer/feature-entrypoints";
-export {
-  DevcontainerIgnoredCustomizations,
-  type DevcontainerIgnoredCustomizationsProps,
-} from "./devcontainer/ignored-customizations";
-export {
-  DevcontainerLocalWorkspaceFolder,
-  type DevcontainerLocalWorkspaceFolderProps,
-} from "./devcontainer/local-workspace-folder";
-export { DevcontainerMounts, type DevcontainerMountsProps } from "./devcontainer/mounts";
-export { NamedLocals } from "./core/named-locals";
+// The devcontainer workspace: the pattern and the template inputs it is composed from.
+export { devcontainerBuilderProvider } from "./devcontainer/source";
 export { DevcontainerParameters } from "./devcontainer/parameters";
-export { DevcontainerPlacement, type DevcontainerPlacementProps } from "./devcontainer/placement";
-export {
-  DEFAULT_MAX_DISK_GIB,
-  DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
-  DEFAULT_MAX_EXTENDED_RESOURCES,
-  DevcontainerQuantityCaps,
-} from "./devcontainer/quantity-caps";
-export { DevcontainerRuntime, type DevcontainerRuntimeProps } from "./devcontainer/runtime";
-export {
-  BACKGROUND_STATE_METADATA_SCRIPT,
-  DevcontainerScripts,
-  POST_ATTACH_STATE_METADATA_SCRIPT,
-  type DevcontainerScriptsProps,
-} from "./devcontainer/scripts";
-export { DevcontainerSizing, type DevcontainerSizingProps } from "./devcontainer/sizing";
-export {
-  devcontainerBuilderProvider,
-  DevcontainerSource,
-  type DevcontainerSourceProps,
-} from "./devcontainer/source";
-export {
-  DevcontainerUserSecrets,
-  type DevcontainerUserSecretsProps,
-} from "./devcontainer/user-secrets";
+export { DevcontainerQuantityCaps } from "./devcontainer/quantity-caps";
 export { DevcontainerTemplateVariables } from "./devcontainer/template-variables";
-export {
-  DevcontainerVariablesSecret,
-  type DevcontainerVariablesSecretProps,
-} from "./devcontainer/variables-secret";
-export { DevcontainerWaitFor, type DevcontainerWaitForProps } from "./devcontainer/wait-for";
-export {
-  DevcontainerUserEnvProbe,
-  type DevcontainerUserEnvProbeProps,
-} from "./devcontainer/user-env-probe";
-export { DevcontainerWarnings, type DevcontainerWarningsProps } from "./devcontainer/warnings";
-export {
-  DevcontainerWorkspaceFolder,
-  type DevcontainerWorkspaceFolderProps,
-} from "./devcontainer/workspace-folder";
-export { DevcontainerPod, type DevcontainerPodProps } from "./devcontainer/pod";
-export {
-  DevcontainerWorkspaceUser,
-  type DevcontainerWorkspaceUserProps,
-} from "./devcontainer/workspace-user";
-
-// Policies a construct declares itself against (what a limits expression holds).
-export { declareLimits } from "./policy/policy-rule";
+export { DevcontainerWorkspace, type DevcontainerWorkspaceProps } from "./devcontainer/workspace";

@@ -8,7 +8,6 @@ import {
   agentContainer,
   AgentTokenSecret,
   CodeServer,
-  IDE_MODULES,
   JetBrainsGateway,
   TemplateVariable,
   VscodeDesktop,
@@ -24,6 +23,7 @@ import {
   type TemplateStack,
   type WorkspaceDeploymentProps,
 } from "../../lib";
+import { IDE_MODULES } from "../../lib/constructs/ide-modules";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { synthConstruct, synthConstructToDir } from "./construct-stack";
 

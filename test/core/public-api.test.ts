@@ -24,11 +24,13 @@ const INTERNAL = [
   "api-docs",
   "block-schemas",
   "cdk",
+  "check-block",
   "cli-args",
   "coder-cli",
   "coder-names",
   "coder-version",
   "construct-ids",
+  "escape",
   "git-branch-name",
   "git-hosts",
   "hcl-files",
@@ -48,11 +50,25 @@ const INTERNAL = [
   "provisioner-tags",
   "repository-values",
   "resources-file",
+  "shipped-file",
   "template-addresses",
   "template-files",
   "template-push",
+  "terraform-data",
   "variable-defaults",
   "workspace-tags",
+];
+
+/**
+ * The modules of lib/devcontainer/ a template uses: the pattern and the inputs it is composed
+ * from. The steps the pattern is made of are internal by their folder (issue 45).
+ */
+const DEVCONTAINER_PUBLIC = [
+  "parameters",
+  "quantity-caps",
+  "source",
+  "template-variables",
+  "workspace",
 ];
 
 test("package.json names lib/index.ts as the entry point", () => {
@@ -77,8 +93,12 @@ test("every module of lib/ is either exported by lib/index.ts or on the internal
         .map((f) => `${dir}/${f}`),
     )
     .map((f) => f.replace(/\.ts$/, ""));
-  // lib/private/ is internal by its folder; other internal modules are on the list.
-  const internal = (m: string) => m.startsWith("private/") || INTERNAL.includes(path.basename(m));
+  // lib/private/ and the devcontainer steps are internal by their folder; other internal
+  // modules are on the list.
+  const internal = (m: string) =>
+    m.startsWith("private/") ||
+    (m.startsWith("devcontainer/") && !DEVCONTAINER_PUBLIC.includes(path.basename(m))) ||
+    INTERNAL.includes(path.basename(m));
   const undecided = modules.filter((m) => !exported.includes(m) && !internal(m));
   expect(undecided).toEqual([]);
   expect(exported.filter(internal)).toEqual([]);

@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { TEMPLATES } from "../../app/registry";
-import { IDE_MODULES } from "../../lib";
+import { IDE_MODULES } from "../../lib/constructs/ide-modules";
 import { CLAUDE_CODE_MODULE, CLAUDE_CODE_VERSION } from "../../lib/constructs/claude-code";
 import { USER_CONFIG_MODULES } from "../../lib/constructs/user-config-modules";
 import { synthTemplate } from "../support/synth-template";
