@@ -467,7 +467,6 @@ export class DevcontainerWorkspace extends Construct {
   }
 }
 
-
 /** The data volume's claim: the home, /workspaces and the repository's volumes. */
 function dataClaimName(ws: WorkspaceData): string {
   return `coder-${ws.id}-data`;
