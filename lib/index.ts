@@ -36,7 +36,7 @@ export {
   TemplateVariable,
   type TemplateVariableConfig,
 } from "./core/template-variable";
-export { hcl, type HclValue } from "./core/hcl";
+export { Expr, hcl, type HclValue } from "./core/expr";
 
 export { MovedBlock, type MovedBlockProps, movedFrom } from "./core/moved";
 export { NamedLocals } from "./core/named-locals";

@@ -1,6 +1,6 @@
 import { Construct, Token } from "../core/cdk";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import type { WorkspaceAgent } from "./workspace-agent";
 import type { WorkspaceData } from "./workspace-data";
 import type { WorkspaceObjectMeta } from "./workspace-labels";

@@ -5,7 +5,7 @@
  * and counted by start_count: they install and run only in a started workspace.
  */
 import { Construct, Token, type IResolvable } from "../core/cdk";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { IDE_MODULES } from "./ide-modules";
 import { RegistryModule } from "./registry-module";
 

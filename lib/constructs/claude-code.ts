@@ -19,7 +19,7 @@
  */
 import { Construct, Token, type IResolvable } from "../core/cdk";
 import { shellQuote } from "../core/embedded-script";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { TemplateVariable } from "../core/template-variable";
 import { oneOf } from "../core/validate";
 import { RegistryModule } from "./registry-module";

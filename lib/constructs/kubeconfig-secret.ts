@@ -1,6 +1,6 @@
 import { Construct, Token, type TerraformProvider } from "../core/cdk";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import type { WorkspaceObjectMeta } from "./workspace-labels";
 
 /** Key of the kubeconfig in the Secret (a file name when the Secret is mounted). */

@@ -1,5 +1,5 @@
 import { Token } from "../core/cdk";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 
 /** Longest Kubernetes label value. */
 export const MAX_LABEL_VALUE_LENGTH = 63;

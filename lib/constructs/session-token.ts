@@ -1,7 +1,7 @@
 import { Construct, Token, type TerraformProvider } from "../core/cdk";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
 import { TokenRequestV1 } from "@cdktf/provider-kubernetes/lib/token-request-v1";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import type { WorkspaceObjectMeta } from "./workspace-labels";
 import { checkConstructProp, TERRAFORM_NAME } from "../core/validate";
 

@@ -16,7 +16,7 @@
  * the template passes its claimed start count.
  */
 import { Construct, Token } from "../core/cdk";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { TemplateVariable } from "../core/template-variable";
 import { RegistryModule } from "./registry-module";
 

@@ -1,5 +1,5 @@
 import { Construct, Token } from "../core/cdk";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { DataCoderWorkspace } from "../../.gen/providers/coder/data-coder-workspace";
 import { DataCoderWorkspaceOwner } from "../../.gen/providers/coder/data-coder-workspace-owner";
 

@@ -1,7 +1,7 @@
 import * as path from "path";
 import { type IConstruct, type IResolvable, Token } from "./cdk";
 import { escapeTemplateLiteral } from "./escape";
-import { hcl, hclRaw } from "./hcl";
+import { hcl, hclRaw } from "./expr";
 import { readProjectFile } from "./project-root";
 import { ShippedFile } from "./shipped-file";
 

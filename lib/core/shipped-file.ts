@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Construct, type IConstruct, type IResolvable, TerraformStack } from "./cdk";
-import { hcl, hclRaw } from "./hcl";
+import { hcl, hclRaw } from "./expr";
 import { projectRoot } from "./project-root";
 
 /** A relative path inside the template folder: letters, digits, `._-`, `/` between parts. */

@@ -16,7 +16,7 @@
  */
 import { Token, TerraformStack, type IConstruct, type IResolvable } from "./cdk";
 import { MAX_CODER_TEMPLATE_NAME } from "./coder-names";
-import { hcl } from "./hcl";
+import { hcl } from "./expr";
 
 /** A rule a value must follow. */
 export interface Rule {

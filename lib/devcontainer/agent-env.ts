@@ -1,6 +1,6 @@
 import { Construct, Token } from "../core/cdk";
 import { Env } from "../../.gen/providers/coder/env";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import type { WorkspaceData } from "../constructs/workspace-data";
 
 export interface DevcontainerAgentEnvProps {

@@ -1,6 +1,6 @@
 import { Construct, Token } from "../core/cdk";
 import { item, standardMetadata } from "../constructs/agent-metadata";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { WorkspaceAgent, type WorkspaceAgentProps } from "../constructs/workspace-agent";
 
 export interface DevcontainerAgentProps {

@@ -1,6 +1,6 @@
 import { Construct, Token, type IResolvable } from "../core/cdk";
 import { App } from "../../.gen/providers/coder/app";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { IDE_MODULES } from "../constructs/ide-modules";
 import { RegistryModule } from "../constructs/registry-module";
 

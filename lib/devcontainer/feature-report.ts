@@ -11,7 +11,7 @@
  * Inputs may be anything; the plan never fails on them.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 

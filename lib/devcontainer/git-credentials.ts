@@ -7,7 +7,7 @@ import {
 } from "../core/cdk";
 import { DataCoderExternalAuth } from "../../.gen/providers/coder/data-coder-external-auth";
 import { CheckBlock } from "../core/check-block";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { explainLocal } from "../core/local-comments";
 import { NamedLocals } from "../core/named-locals";
 import { repositoryCredentialHost } from "./git-hosts";

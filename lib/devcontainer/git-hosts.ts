@@ -22,7 +22,7 @@
  */
 import { type IResolvable } from "../core/cdk";
 import type { NamedLocals } from "../core/named-locals";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { patternRule, type Rule } from "../core/validate";
 
 /** A credential's host as the operator names it: lowercase ASCII, no trailing dot, a port only when not the default. */

@@ -13,7 +13,7 @@
  * object, `tolerations` that is no list, …) is named in a warning of its own here.
  */
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
-import { hcl, hclRaw, HclValue } from "../core/hcl";
+import { hcl, hclRaw, HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /** The keys of a `customizations.kubernetes` entry the template reads; others get a warning. */

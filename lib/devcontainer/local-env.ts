@@ -11,7 +11,7 @@
  * `local.localenv_defaults` is one map so that other sources of values can be merged into it.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /** localEnv names every host has that the workspace user's own identity stands in for. */

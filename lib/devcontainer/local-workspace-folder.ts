@@ -15,7 +15,7 @@
  * which is `${localWorkspaceFolder}` there.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /** The warning when initializeCommand names both folders: `%s` the workspace folder, the clone. */

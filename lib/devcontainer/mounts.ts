@@ -17,7 +17,7 @@
  * containers, nor nest, so these are raw overrides).
  */
 import { Construct, Fn, type IResolvable, type TerraformLocal, Token } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import type {
   DeploymentV1,

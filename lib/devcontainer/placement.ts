@@ -8,7 +8,7 @@
 import type { DeploymentV1SpecTemplateSpecAffinity } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { WORKSPACE_POD_ANTI_AFFINITY } from "../constructs/workspace-deployment";
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
-import { hcl, hclRaw, HclValue } from "../core/hcl";
+import { hcl, hclRaw, HclValue } from "../core/expr";
 import type { DevcontainerKubernetesCustomizations } from "./kubernetes-customizations";
 import {
   LABEL_KEY_LONG_PREFIX_PATTERN,

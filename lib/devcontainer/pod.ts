@@ -6,7 +6,7 @@ import type {
   DeploymentV1SpecTemplateSpecInitContainer,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { embeddedScript } from "../core/embedded-script";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { agentContainer, WorkspaceDeployment } from "../constructs/workspace-deployment";
 import type { WorkspaceAgent } from "../constructs/workspace-agent";
 import type { AgentTokenSecretRef } from "../constructs/agent-token-secret";

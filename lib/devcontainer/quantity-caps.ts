@@ -5,7 +5,7 @@
  * other template variables (lib/devcontainer/template-variables.ts); DevcontainerSizing applies all.
  */
 import { Construct, TerraformVariable } from "../core/cdk";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { TemplateVariable } from "../core/template-variable";
 import { POSITIVE_NUMBER, type Rule } from "../core/validate";
 import {

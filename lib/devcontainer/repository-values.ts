@@ -9,7 +9,7 @@
  * (with the `u` flag) alike, so tests check planned values with the same text.
  */
 import type { Construct, IResolvable } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /**

@@ -11,7 +11,7 @@
  * with a warning naming field and value, so they cannot fail the apply.
  */
 import { Construct, type IResolvable, type TerraformLocal, Token } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import type {
   DeploymentV1,

@@ -1,7 +1,7 @@
 import { Construct, Token, type IResolvable } from "../core/cdk";
 import { Script } from "../../.gen/providers/coder/script";
 import { embeddedScript, type ShellAssignment } from "../core/embedded-script";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import type { DevcontainerWaitFor } from "./wait-for";
 
 /**

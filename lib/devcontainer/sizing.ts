@@ -18,7 +18,7 @@
  * field and the value; none of them can fail the plan.
  */
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
-import { hcl, hclRaw, HclValue } from "../core/hcl";
+import { hcl, hclRaw, HclValue } from "../core/expr";
 import {
   BINARY_SUFFIXES,
   DEFAULT_CPU_REQUEST,

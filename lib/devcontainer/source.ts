@@ -11,7 +11,7 @@ import {
   type DevcontainerbuilderBuildGitCredentials,
 } from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
 import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { GIT_BRANCH_ERROR, GIT_BRANCH_PATTERN } from "./git-branch-name";
 import { explainLocal } from "../core/local-comments";
 import { TerraformData } from "../core/terraform-data";

@@ -1,6 +1,6 @@
 import { Construct, TerraformVariable } from "../core/cdk";
 import { useKubeconfigVariable } from "../constructs/providers";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { TemplateVariable, type CrossVariableRule } from "../core/template-variable";
 import {
   DNS_LABEL,

@@ -11,7 +11,7 @@
  * {@link USER_ENV_PROBE_VALUES} becomes the default, with a warning naming the value.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 

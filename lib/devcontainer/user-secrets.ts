@@ -16,7 +16,7 @@
  * variables" metadata item says at run time which names are still unset and how to set each.
  */
 import { Construct, type TerraformVariable } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { type Rule } from "../core/validate";
 import { CONTAINER_LOCALENV_DEFAULTS, HOST_LOCALENV_DEFAULTS } from "./local-env";

@@ -12,7 +12,7 @@
  * warning naming the value; the plan never fails on it.
  */
 import { Construct, type IResolvable } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 

@@ -16,7 +16,7 @@
  */
 import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
 import { CheckBlock } from "../core/check-block";
-import { hcl, HclValue } from "../core/hcl";
+import { hcl, HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { shippedScriptBody } from "../core/embedded-script";
 import { controlCharacters } from "./repository-values";

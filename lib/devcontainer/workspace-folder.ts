@@ -10,7 +10,7 @@
  * trailing ones are removed.
  */
 import { Construct, type IResolvable, type TerraformLocal } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning, REPO_NAME_PATTERN, WORKSPACE_FOLDER_PATTERN } from "./repository-values";
 

@@ -8,7 +8,7 @@
  * warning to rebuild, a bad value becomes its fallback with a warning naming field and value.
  */
 import { Construct, type IResolvable, type TerraformLocal } from "../core/cdk";
-import { hcl, type HclValue } from "../core/hcl";
+import { hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
 import { SEED_HOME_DATA_MOUNT } from "./mounts";

@@ -8,7 +8,7 @@
  * under test/devcontainer/.
  */
 import { Construct, type IResolvable, Token } from "../core/cdk";
-import { hcl } from "../core/hcl";
+import { hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { AgentTokenSecret } from "../constructs/agent-token-secret";
 import { DataVolume } from "../constructs/data-volume";

@@ -1,6 +1,6 @@
 import { App, TerraformStack, TerraformVariable } from "../../lib/core/cdk";
 import { CheckBlock } from "../../lib/core/check-block";
-import { hcl } from "../../lib/core/hcl";
+import { hcl } from "../../lib/core/expr";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 
 describe("CheckBlock", () => {

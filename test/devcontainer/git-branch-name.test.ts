@@ -6,7 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
-import { hcl } from "../../lib/core/hcl";
+import { hcl } from "../../lib/core/expr";
 import { GIT_BRANCH_PATTERN } from "../../lib/devcontainer/git-branch-name";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 

@@ -5,7 +5,7 @@
  * The whole template is planned with these in test/templates/devcontainer/git-credentials.test.ts.
  */
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
-import { hcl } from "../../lib/core/hcl";
+import { hcl } from "../../lib/core/expr";
 import {
   GIT_HOST,
   GIT_HOST_LIST,

@@ -20,7 +20,7 @@ import {
   planExpressions,
   prepareModuleBatch,
 } from "@coder-cdktf/terraform-harness";
-import { hcl } from "../../lib/core/hcl";
+import { hcl } from "../../lib/core/expr";
 import { writeShippedFiles } from "../../lib/core/shipped-file";
 import { writeHclFiles } from "../../lib/private/hcl-files";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DeploymentV1 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { App, TerraformOutput, TerraformStack, TerraformVariable, Token } from "../../lib/core/cdk";
-import { hcl } from "../../lib/core/hcl";
+import { hcl } from "../../lib/core/expr";
 import { DevcontainerMounts, seedHomeInitContainer } from "../../lib/devcontainer/mounts";
 import { DevcontainerRuntime } from "../../lib/devcontainer/runtime";
 import { DevcontainerWorkspaceFolder } from "../../lib/devcontainer/workspace-folder";

@@ -24,7 +24,7 @@ import { coderProvider } from "../../lib/constructs/providers";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import { declareLimits } from "../../lib/policy";
-import { hcl } from "../../lib/core/hcl";
+import { hcl } from "../../lib/core/expr";
 
 const FRONT = { displayName: "T", description: "d", icon: "/icon/k8s.png" };
 const LIMITS = { limits: { cpu: "1", memory: "1Gi" } };

@@ -9,7 +9,7 @@ import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
 import { WorkspaceData } from "../../../lib/constructs/workspace-data";
 import { workspaceObjectMeta } from "../../../lib/constructs/workspace-labels";
 import { DataVolume } from "../../../lib/constructs/data-volume";
-import { hcl } from "../../../lib/core/hcl";
+import { hcl } from "../../../lib/core/expr";
 import { readProjectFile } from "../../../lib/core/project-root";
 import { DevcontainerMounts } from "../../../lib/devcontainer/mounts";
 import { DevcontainerRuntime } from "../../../lib/devcontainer/runtime";

@@ -6,7 +6,7 @@ import { TerraformVariable } from "../../../lib/core/cdk";
 import { coderProvider } from "../../../lib/constructs/providers";
 import { WorkspaceData } from "../../../lib/constructs/workspace-data";
 import { DevcontainerSource, devcontainerBuilderProvider } from "../../../lib/devcontainer/source";
-import { hcl } from "../../../lib/core/hcl";
+import { hcl } from "../../../lib/core/expr";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 function synthSource(arch?: string): TerraformJson {

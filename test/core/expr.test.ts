@@ -7,7 +7,7 @@ import {
   TerraformVariable,
   Token,
 } from "../../lib/core/cdk";
-import { hcl, hclString } from "../../lib/core/hcl";
+import { Expr, hcl, hclString } from "../../lib/core/expr";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 
 /** Synthesizes `build`'s elements and returns the stack's JSON. */
@@ -121,6 +121,40 @@ describe("hcl (planned)", () => {
       text: tricky,
       precedence: 6,
       object: { "nvidia.com/gpu": "1", list: [1, true, null] },
+    });
+  });
+});
+
+describe("Expr", () => {
+  it("reads a token as it is, without parentheses inside another expression", () => {
+    const json = synth((stack) => {
+      const x = new TerraformVariable(stack, "x", { type: "number" });
+      const read = Expr.of<number>(x.numberValue);
+      new TerraformLocal(stack, "alone", read);
+      new TerraformLocal(stack, "nested", hcl<number>`${read} * 2`);
+      new TerraformLocal(stack, "sum", hcl<number>`${hcl<number>`${read} + 1`} * 2`);
+    });
+    expect(json.locals).toEqual({
+      alone: "${var.x}",
+      nested: "${var.x * 2}",
+      sum: "${(var.x + 1) * 2}",
+    });
+  });
+
+  it("converts to a binding's primitive tokens that resolve to the same expression", () => {
+    const json = synth((stack) => {
+      const x = new TerraformVariable(stack, "x", { type: "string" });
+      const upper = hcl<string>`upper(${x.stringValue})`;
+      new TerraformLocal(stack, "as_string", upper.asString);
+      new TerraformLocal(stack, "as_list", upper.asList);
+      new TerraformLocal(stack, "as_number", upper.asNumber);
+      new TerraformLocal(stack, "as_map", upper.asStringMap);
+    });
+    expect(json.locals).toEqual({
+      as_string: "${upper(var.x)}",
+      as_list: "${upper(var.x)}",
+      as_number: "${upper(var.x)}",
+      as_map: "${upper(var.x)}",
     });
   });
 });

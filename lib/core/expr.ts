@@ -1,4 +1,12 @@
 /**
+ * `Expr<T>`: the one expression type of the library, typed by what the expression evaluates to
+ * (`Expr<string>`, `Expr<number>`, `Expr<boolean>`, `Expr<string[]>`, `Expr<Record<…>>`, or
+ * `Expr<unknown>` when a caller does not say). It is a cdktf token (an `IResolvable`), so it is
+ * passed as it is to another expression, a construct's prop or a binding's attribute (through
+ * `asString`, `asNumber`, `asList` or `asStringMap` where the binding wants a primitive).
+ * Nothing else in the library builds HCL text: a local's value and every reference to it are
+ * `Expr`s (NamedLocals), and the writer (lib/private/hcl-writer.ts) renders what they resolve to.
+ *
  * `hcl`: write a Terraform expression as HCL text, with cdktf tokens (variables,
  * locals, attributes, other `hcl` expressions) interpolated as expressions.
  *
@@ -35,14 +43,26 @@ export type HclValue =
   | readonly HclValue[]
   | { readonly [key: string]: HclValue };
 
-/** A Terraform expression built by {@link hcl}; resolves to `${…}`, or bare text when nested. */
-export class HclExpression implements IResolvable {
+/**
+ * A Terraform expression that evaluates to a `T`; resolves to `${…}`, or bare text (in
+ * parentheses) inside another expression. `T` is for the reader and the type checker only.
+ */
+export class Expr<T = unknown> implements IResolvable {
   public readonly creationStack: string[] = [];
+  /** Never read: it only makes `Expr<string>` and `Expr<number>` different types. */
+  declare private readonly evaluatesTo?: T;
 
   constructor(
     private readonly fragments: readonly string[],
     private readonly values: readonly HclValue[],
+    /** A lone reference: needs no parentheses inside another expression. */
+    private readonly reference = false,
   ) {}
+
+  /** An expression that reads a token (a local, a variable, an attribute) as it is. */
+  public static of<T = unknown>(token: HclValue): Expr<T> {
+    return new Expr<T>(["", ""], [token], true);
+  }
 
   public resolve(context: IResolveContext): string {
     const nested = context.suppressBraces === true;
@@ -52,7 +72,29 @@ export class HclExpression implements IResolvable {
     this.values.forEach((value, index) => {
       text += renderValue(context, value) + this.fragments[index + 1];
     });
-    return nested ? `(${text})` : `\${${text}}`;
+    // A lone reference needs no parentheses: `local.x`, not `(local.x)`.
+    if (nested) return this.reference ? text : `(${text})`;
+    return `\${${text}}`;
+  }
+
+  /** As a string token, for a binding's string attribute. */
+  public get asString(): string {
+    return Token.asString(this);
+  }
+
+  /** As a number token, for a binding's number attribute. */
+  public get asNumber(): number {
+    return Token.asNumber(this);
+  }
+
+  /** As a list token, for a binding's list attribute. */
+  public get asList(): string[] {
+    return Token.asList(this);
+  }
+
+  /** As a map token, for a binding's map attribute. */
+  public get asStringMap(): Record<string, string> {
+    return Token.asStringMap(this);
   }
 
   public toString(): string {
@@ -60,8 +102,11 @@ export class HclExpression implements IResolvable {
   }
 }
 
-/** Tagged template: an HCL expression with interpolated tokens, as a cdktf token. */
-export function hcl(strings: TemplateStringsArray, ...values: HclValue[]): IResolvable {
+/**
+ * Tagged template: an HCL expression with interpolated tokens, `hcl<number>\`…\`` when the
+ * caller says what it evaluates to.
+ */
+export function hcl<T = unknown>(strings: TemplateStringsArray, ...values: HclValue[]): Expr<T> {
   const fragments = strings.raw.map((raw, index) => {
     let text = raw
       .replace(/([([{])[ \t]*\r?\n\s*/g, "$1")
@@ -71,7 +116,7 @@ export function hcl(strings: TemplateStringsArray, ...values: HclValue[]): IReso
     if (index === strings.raw.length - 1) text = text.trimEnd();
     return text;
   });
-  return new HclExpression(fragments, values);
+  return new Expr<T>(fragments, values);
 }
 
 /**
