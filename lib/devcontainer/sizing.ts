@@ -193,7 +193,8 @@ type ContainerResources = Locals<"resourceRequests" | "resourceLimits">;
 /** The container resources and disk size, as named locals. */
 export class DevcontainerSizing extends Construct {
   private readonly locals: NamedLocals;
-  private readonly props: DevcontainerSizingProps;
+  /** The props, with the defaults in place. */
+  private readonly props: Required<DevcontainerSizingProps>;
   /** `local.resource_requests`: the container's `resources.requests` map (no nulls). */
   public readonly requests: IResolvable;
   /** `local.resource_limits`: the container's `resources.limits` map (no nulls). */
@@ -208,7 +209,13 @@ export class DevcontainerSizing extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerSizingProps) {
     super(scope, id);
     this.locals = new NamedLocals(this, "");
-    this.props = props;
+    this.props = {
+      ...props,
+      memoryIsLimit: props.memoryIsLimit ?? false,
+      maxDisk: props.maxDisk ?? DEFAULT_MAX_DISK_GIB,
+      maxEphemeralStorage: props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
+      maxExtendedResources: props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES },
+    };
     const quantities = this.givenQuantities();
     const problems = this.resourceProblems(quantities);
     const given = this.kubernetesResources(problems);
@@ -217,18 +224,10 @@ export class DevcontainerSizing extends Construct {
     const disk = this.disk(given, hr);
     const ephemeral = this.ephemeralStorage(given, reserved, hr);
     const extended = this.extendedResources(given, hr);
-    const quantityCapWarnings = this.quantityCapWarnings(given, hr, disk, ephemeral, extended);
+    const capped = this.quantityCapWarnings(given, hr, disk, ephemeral, extended);
     const container = this.containerResources(reserved, ephemeral, extended);
     const summary = this.resourcesSummary(given, hr, reserved, disk, extended, container);
-    const warnings = this.warningLines(
-      given,
-      hr,
-      reserved,
-      quantityCapWarnings,
-      disk,
-      ephemeral,
-      extended,
-    );
+    const warnings = this.warningLines(given, hr, reserved, capped, disk, ephemeral, extended);
 
     this.requests = any(container.resourceRequests);
     this.limits = any(container.resourceLimits);
@@ -508,8 +507,6 @@ export class DevcontainerSizing extends Construct {
     hrStorage: TerraformLocal,
   ): QuantityTexts {
     const { locals, props } = this;
-    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
-    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
     // A fractional byte count (a maximum such as 0.1 GiB) has no exact unit but GiB itself.
     const byteTexts = locals.add(
       "byte_quantity_texts",
@@ -517,8 +514,8 @@ export class DevcontainerSizing extends Construct {
           hr_memory = try(floor(${num(hrMemory)}), null),
           hr_storage = try(floor(${num(hrStorage)}), null),
           max_memory = ${props.maxMemory} * ${GIB},
-          max_disk = ${maxDisk} * ${GIB},
-          max_ephemeral_storage = ${maxEphemeral} * ${GIB},
+          max_disk = ${props.maxDisk} * ${GIB},
+          max_ephemeral_storage = ${props.maxEphemeralStorage} * ${GIB},
         } : name => bytes == null ? null
           : bytes != floor(bytes) ? format("%sGi", tostring(bytes / ${GIB}))
           : concat([for suffix in ${BINARY_SUFFIXES} : format("%s%s", tostring(bytes / ${any(factors)}[suffix]), suffix)
@@ -567,7 +564,7 @@ export class DevcontainerSizing extends Construct {
       texts: byteTexts,
       defaultRequest: DEFAULT_MEMORY_REQUEST,
       defaultAmount: DEFAULT_MEMORY_REQUEST_BYTES,
-      runArgsLimit: hcl`try(${props.memoryIsLimit ?? false} == true, false)`,
+      runArgsLimit: hcl`try(${props.memoryIsLimit} == true, false)`,
       requiredWhy:
         "One source of the reservation, customizations.kubernetes first; runArgs --memory is a limit.",
     });
@@ -668,7 +665,6 @@ export class DevcontainerSizing extends Construct {
     { hrStorage, byteTexts }: HostRequirements,
   ): Disk {
     const { locals, props } = this;
-    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
     // The parameter keeps the form it always had, so an existing workspace's size reads the same.
     const parameterDisk = hcl`format("%sGi", tostring(${props.diskSize}))`;
     const requiredDisk = locals.add(
@@ -684,12 +680,12 @@ export class DevcontainerSizing extends Construct {
     // The repository raises the disk up to max_disk; the parameter, the user's own, stays.
     const diskCapped = locals.add(
       "disk_capped",
-      hcl`${any(diskRaised)} && try(${num(requiredDisk)} > ${maxDisk} * ${GIB}, false)`,
+      hcl`${any(diskRaised)} && try(${num(requiredDisk)} > ${props.maxDisk} * ${GIB}, false)`,
       "The repository raises the disk up to the operator's max_disk, never beyond.",
     );
     const diskSize = locals.add(
       "disk_size",
-      hcl`${any(diskCapped)} ? (tonumber(${props.diskSize}) > ${maxDisk} ? ${parameterDisk} : ${text(byteTexts, "max_disk")})
+      hcl`${any(diskCapped)} ? (tonumber(${props.diskSize}) > ${props.maxDisk} ? ${parameterDisk} : ${text(byteTexts, "max_disk")})
         : ${any(diskRaised)} ? (${str(storage)} != null ? ${str(storage)} : ${text(byteTexts, "hr_storage")})
         : ${parameterDisk}`,
       "The repository may raise the disk within max_disk, never lower the user's parameter.",
@@ -710,8 +706,7 @@ export class DevcontainerSizing extends Construct {
     { byteTexts }: HostRequirements,
   ): EphemeralStorage {
     const { locals, props } = this;
-    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
-    const maxEphemeralBytes = hcl`${maxEphemeral} * ${GIB}`;
+    const maxEphemeralBytes = hcl`${props.maxEphemeralStorage} * ${GIB}`;
     const maxEphemeralQuantity = text(byteTexts, "max_ephemeral_storage");
     const ephemeralRequestCapped = locals.add(
       "ephemeral_storage_request_capped",
@@ -768,7 +763,6 @@ export class DevcontainerSizing extends Construct {
     { hrGpuRequested }: HostRequirements,
   ): ExtendedResources {
     const { locals, props } = this;
-    const maxExtended = props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES };
     const extendedNames = locals.add(
       "extended_resource_names",
       hcl`sort(setsubtract(setunion(keys(${any(requests)}), keys(${any(limits)})), ${STANDARD_RESOURCE_NAMES}))`,
@@ -778,7 +772,7 @@ export class DevcontainerSizing extends Construct {
     // pass, each up to its most (hugepages, no extended resource, are capped by max_memory).
     const extendedMaxima = locals.add(
       "extended_resource_maxima",
-      hcl`${maxExtended}`,
+      hcl`${props.maxExtendedResources}`,
       "Kubernetes reserves an extended resource's limit: only what the operator allows may pass.",
     ).expression;
     const extendedAllowed = locals.add(
@@ -847,21 +841,19 @@ export class DevcontainerSizing extends Construct {
     { allowedNames, gpuAllowed }: ExtendedResources,
   ): TerraformLocal {
     const { locals, props } = this;
-    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
-    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
     const quantityCapWarnings = locals.add(
       "quantity_cap_warnings",
       hcl`concat(
         ${any(diskCapped)} ? [${str(storage)} != null
-          ? format("customizations.kubernetes storage = %s exceeds max_disk %s GiB: the disk is %s", jsonencode(${str(storage)}), tostring(${maxDisk}), ${str(diskSize)})
-          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${text(byteTexts, "hr_storage")}, tostring(${maxDisk}), ${str(diskSize)})
+          ? format("customizations.kubernetes storage = %s exceeds max_disk %s GiB: the disk is %s", jsonencode(${str(storage)}), tostring(${props.maxDisk}), ${str(diskSize)})
+          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${text(byteTexts, "hr_storage")}, tostring(${props.maxDisk}), ${str(diskSize)})
         ] : [],
         ${any(ephemeralRequestCapped)} ? [format(
           "customizations.kubernetes resources.requests[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: reserving %s",
-          jsonencode(${any(requests)}["ephemeral-storage"]), tostring(${maxEphemeral}), ${str(ephemeralRequest)})] : [],
+          jsonencode(${any(requests)}["ephemeral-storage"]), tostring(${props.maxEphemeralStorage}), ${str(ephemeralRequest)})] : [],
         ${any(ephemeralLimitCapped)} ? [format(
           "customizations.kubernetes resources.limits[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: the limit is %s",
-          jsonencode(${any(limits)}["ephemeral-storage"]), tostring(${maxEphemeral}), ${str(ephemeralLimit)})] : [],
+          jsonencode(${any(limits)}["ephemeral-storage"]), tostring(${props.maxEphemeralStorage}), ${str(ephemeralLimit)})] : [],
         ${any(hrGpuRequested)} && !${gpuAllowed} ? [format(
           "hostRequirements.gpu %s asks for a GPU; %s is not in the template variable max_extended_resources (%s), so none is requested",
           ${str(hrGpu)}, ${HOST_REQUIREMENTS_GPU_RESOURCE}, ${allowedNames})] : []
