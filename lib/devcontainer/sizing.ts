@@ -114,14 +114,13 @@ function inline(expression: IResolvable): IResolvable {
   return inlined;
 }
 
-/** The quantity syntax, and customizations.kubernetes' requests and limits parsed once. */
-type GivenQuantities = { readonly pattern: string; readonly namePattern: string } & Locals<
-  "factors" | "requestParts" | "limitParts" | "requestGivenAmounts" | "limitGivenAmounts"
->;
-/** How customizations.kubernetes' quantities parse, and what the API server says of each given one. */
-type ResourceProblems = { readonly pattern: string } & Locals<
-  "factors" | "requestProblems" | "limitProblems"
->;
+/** The API server's quantity and resource name syntax, as every check reads it. */
+type QuantitySyntax = {
+  readonly pattern: string;
+  readonly namePattern: string;
+} & Locals<"factors">;
+/** customizations.kubernetes' requests or limits as given, why each is refused, and those kept. */
+type GivenSide = { readonly given: IResolvable } & Locals<"problems" | "valid" | "amounts">;
 /** customizations.kubernetes' usable requests, limits and storage, and the warnings for the rest. */
 type KubernetesResources = Locals<
   | "requests"
@@ -216,10 +215,9 @@ export class DevcontainerSizing extends Construct {
       maxEphemeralStorage: props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
       maxExtendedResources: props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES },
     };
-    const quantities = this.givenQuantities();
-    const problems = this.resourceProblems(quantities);
-    const given = this.kubernetesResources(problems);
-    const hr = this.hostRequirements(given, quantities);
+    const syntax = this.quantitySyntax();
+    const given = this.kubernetesResources(syntax);
+    const hr = this.hostRequirements(given, syntax);
     const reserved = this.reservations(given, hr);
     const disk = this.disk(given, hr);
     const ephemeral = this.ephemeralStorage(given, reserved, hr);
@@ -236,11 +234,9 @@ export class DevcontainerSizing extends Construct {
     this.warnings = any(warnings);
   }
 
-  /** The quantity syntax and suffix factors, and each given request and limit parsed once. */
-  private givenQuantities(): GivenQuantities {
-    const { locals, props } = this;
-    const k8s = props.customizations;
-    // --- customizations.kubernetes: keep the valid entries, warn about the rest -----------
+  /** The quantity syntax and suffix factors, written once for every check. */
+  private quantitySyntax(): QuantitySyntax {
+    const { locals } = this;
     const pattern = locals.add(
       "quantity_pattern",
       QUANTITY_PATTERN,
@@ -256,49 +252,31 @@ export class DevcontainerSizing extends Construct {
       hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, hclRaw(factor)]))}`,
       "Quantities are compared as numbers: each suffix's factor turns one into bytes or cores.",
     );
-    // Each given quantity parsed once, its number and suffix (null when it does not parse),
-    // and its amount (null when it has none): its problem tests them many ways.
-    const givenParts = (given: IResolvable) =>
-      hcl`{ for name, given in ${given} : name => try(regex(${pattern}, given.value), null) }`;
-    const givenAmounts = (parts: TerraformLocal) =>
-      hcl`{ for name, parts in ${any(parts)} : name => try(tonumber(parts[0]) * ${any(factors)}[parts[1]], null) }`;
-    const requestParts = locals.add(
-      "k8s_request_given_parts",
-      givenParts(k8s.requests),
-      "Each request is parsed once here; null marks one the API server would refuse to parse.",
-    );
-    const limitParts = locals.add(
-      "k8s_limit_given_parts",
-      givenParts(k8s.limits),
-      "Each limit is parsed once here; null marks one the API server would refuse to parse.",
-    );
-    const requestGivenAmounts = locals.add(
-      "k8s_request_given_amounts",
-      givenAmounts(requestParts),
-      "The problems test a request's amount several ways: it is computed once.",
-    );
-    const limitGivenAmounts = locals.add(
-      "k8s_limit_given_amounts",
-      givenAmounts(limitParts),
-      "The problems test a limit's amount several ways: it is computed once.",
-    );
-    return {
-      pattern,
-      namePattern,
-      factors,
-      requestParts,
-      limitParts,
-      requestGivenAmounts,
-      limitGivenAmounts,
-    };
+    return { pattern, namePattern, factors };
   }
 
-  /** customizations.kubernetes: why the API server would refuse each request and limit. */
-  private resourceProblems(quantities: GivenQuantities): ResourceProblems {
+  /**
+   * customizations.kubernetes' requests or limits, written once for both: each entry parsed,
+   * why the API server would refuse it, the entries it accepts and their amounts.
+   */
+  private givenSide(
+    { pattern, namePattern, factors }: QuantitySyntax,
+    side: "request" | "limit",
+  ): GivenSide {
     const { locals, props } = this;
-    const k8s = props.customizations;
-    const { pattern, namePattern, factors, requestParts, limitParts } = quantities;
-    const { requestGivenAmounts, limitGivenAmounts } = quantities;
+    const given = side === "request" ? props.customizations.requests : props.customizations.limits;
+    // Each given quantity parsed once, its number and suffix (null when it does not parse),
+    // and its amount (null when it has none): its problem tests them many ways.
+    const parts = locals.add(
+      `k8s_${side}_given_parts`,
+      hcl`{ for name, given in ${given} : name => try(regex(${pattern}, given.value), null) }`,
+      `Each ${side} is parsed once here; null marks one the API server would refuse to parse.`,
+    );
+    const givenAmounts = locals.add(
+      `k8s_${side}_given_amounts`,
+      hcl`{ for name, parts in ${any(parts)} : name => try(tonumber(parts[0]) * ${any(factors)}[parts[1]], null) }`,
+      `The problems test a ${side}'s amount several ways: it is computed once.`,
+    );
     // Why the API server would refuse a resource, or "" (pkg/apis/core/validation): a name
     // that is not qualified (a domain over 253 characters included) or holds "..", a
     // kubernetes.io name that is not standard, an extended resource name that starts with
@@ -306,83 +284,59 @@ export class DevcontainerSizing extends Construct {
     // over 244 characters), a quantity that does not parse, an extended resource that is not
     // a whole number, or hugepages that are not a positive multiple of their page size.
     // (A zero cpu or memory limit is no limit to the kubelet: the container would run unbounded.)
-    const problem = (name: string, isLimit: boolean, parses: IResolvable, amountOf: IResolvable) =>
-      hcl`(!can(regex(${namePattern}, ${hclRaw(name)})) || strcontains(${hclRaw(name)}, "..")
-          || can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
+    const parses = hcl`${any(parts)}[name] != null`;
+    const amountOf = hcl`${any(givenAmounts)}[name]`;
+    const zeroLimit = hcl`contains(["cpu", "memory"], name) && try(${amountOf} == 0, false)
+      ? "invalid quantity (a zero limit is no limit to Kubernetes)" : ""`;
+    const problem = hcl`(!can(regex(${namePattern}, name)) || strcontains(name, "..")
+          || can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, name))
         ? "invalid resource name"
-        : can(regex(${KUBERNETES_IO_RESOURCE_PATTERN}, ${hclRaw(name)}))
+        : can(regex(${KUBERNETES_IO_RESOURCE_PATTERN}, name))
         ? "invalid resource name (kubernetes.io names are reserved for standard resources)"
-        : startswith(${hclRaw(name)}, ${EXTENDED_RESOURCE_REQUESTS_PREFIX})
+        : startswith(name, ${EXTENDED_RESOURCE_REQUESTS_PREFIX})
         ? "invalid resource name (the prefix \"requests.\" is reserved for resource quotas)"
-        : can(regex(${EXTENDED_RESOURCE_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
+        : can(regex(${EXTENDED_RESOURCE_LONG_PREFIX_PATTERN}, name))
         ? "invalid resource name (an extended resource's domain may have at most 244 characters)"
         : !${parses} ? "invalid quantity"
-        : startswith(${hclRaw(name)}, "hugepages-")
-        ? (try(${amountOf} > 0 && ${amountOf} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
+        : startswith(name, "hugepages-")
+        ? (try(${amountOf} > 0 && ${amountOf} % (tonumber(regex("^hugepages-([0-9]+)", name)[0]) * ${any(factors)}[regex("([KMG]i)$", name)[0]]) == 0, false)
           ? (try(${amountOf} > ${props.maxMemory} * ${GIB}, false)
             ? format("more than max_memory (%s GiB): hugepages are memory the node sets aside", tostring(${props.maxMemory}))
             : "")
           : "invalid quantity (hugepages must be a positive multiple of the page size)")
-        : strcontains(${hclRaw(name)}, "/")
+        : strcontains(name, "/")
         ? (try(${amountOf} == floor(${amountOf}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
-        : ${isLimit ? zeroLimit(name, amountOf) : ""})`;
-    const zeroLimit = (name: string, amountOf: IResolvable) =>
-      hcl`contains(["cpu", "memory"], ${hclRaw(name)}) && try(${amountOf} == 0, false)
-        ? "invalid quantity (a zero limit is no limit to Kubernetes)" : ""`;
-    const problems = (
-      given: IResolvable,
-      isLimit: boolean,
-      parts: TerraformLocal,
-      amounts: TerraformLocal,
-    ) =>
-      hcl`{ for name, given in ${given} : name => ${problem("name", isLimit, hcl`${any(parts)}[name] != null`, hcl`${any(amounts)}[name]`)} }`;
-    const requestProblems = locals.add(
-      "k8s_request_problems",
-      problems(k8s.requests, false, requestParts, requestGivenAmounts),
-      "The API server would refuse the whole pod for one bad request: each is checked beforehand.",
+        : ${side === "limit" ? zeroLimit : ""})`;
+    const problems = locals.add(
+      `k8s_${side}_problems`,
+      hcl`{ for name, given in ${given} : name => ${problem} }`,
+      side === "request"
+        ? "The API server would refuse the whole pod for one bad request: each is checked beforehand."
+        : "As for requests, and a zero cpu or memory limit would be no limit at all to the kubelet.",
     );
-    const limitProblems = locals.add(
-      "k8s_limit_problems",
-      problems(k8s.limits, true, limitParts, limitGivenAmounts),
-      "As for requests, and a zero cpu or memory limit would be no limit at all to the kubelet.",
+    const valid = locals.add(
+      `k8s_${side}s`,
+      hcl`{ for name, given in ${given} : name => given.value if ${any(problems)}[name] == "" }`,
+      `Only the ${side}s without a problem reach the pod; the others become warnings.`,
     );
-    return { pattern, factors, requestProblems, limitProblems };
+    const amounts = locals.add(
+      `k8s_${side}_amounts`,
+      hcl`{ for name, quantity in ${any(valid)} :
+        name => tonumber(regex(${pattern}, quantity)[0]) * ${any(factors)}[regex(${pattern}, quantity)[1]] }`,
+      side === "request"
+        ? "Requests are compared with limits and the operator's maxima as numbers, not text."
+        : "Limits are compared with requests and the operator's maxima as numbers, not text.",
+    );
+    return { given, problems, valid, amounts };
   }
 
-  /** customizations.kubernetes: keep the valid entries, warn about the rest. */
-  private kubernetesResources({
-    pattern,
-    factors,
-    requestProblems,
-    limitProblems,
-  }: ResourceProblems): KubernetesResources {
+  /** customizations.kubernetes: the valid requests, limits and storage, and the warnings for the rest. */
+  private kubernetesResources(syntax: QuantitySyntax): KubernetesResources {
     const { locals, props } = this;
+    const { pattern, factors } = syntax;
+    const request = this.givenSide(syntax, "request");
+    const limit = this.givenSide(syntax, "limit");
     const k8s = props.customizations;
-    const valid = (given: IResolvable, found: TerraformLocal) =>
-      hcl`{ for name, given in ${given} : name => given.value if ${any(found)}[name] == "" }`;
-    const requests = locals.add(
-      "k8s_requests",
-      valid(k8s.requests, requestProblems),
-      "Only the requests without a problem reach the pod; the others become warnings.",
-    );
-    const limits = locals.add(
-      "k8s_limits",
-      valid(k8s.limits, limitProblems),
-      "Only the limits without a problem reach the pod; the others become warnings.",
-    );
-    const amounts = (map: TerraformLocal) =>
-      hcl`{ for name, quantity in ${any(map)} :
-        name => tonumber(regex(${pattern}, quantity)[0]) * ${any(factors)}[regex(${pattern}, quantity)[1]] }`;
-    const requestAmounts = locals.add(
-      "k8s_request_amounts",
-      amounts(requests),
-      "Requests are compared with limits and the operator's maxima as numbers, not text.",
-    );
-    const limitAmounts = locals.add(
-      "k8s_limit_amounts",
-      amounts(limits),
-      "Limits are compared with requests and the operator's maxima as numbers, not text.",
-    );
     const storage = locals.add(
       "k8s_storage",
       hcl`can(regex(${pattern}, ${k8s.storage}.value)) ? ${k8s.storage}.value : null`,
@@ -393,16 +347,16 @@ export class DevcontainerSizing extends Construct {
       hcl`try(tonumber(regex(${pattern}, ${str(storage)})[0]) * ${any(factors)}[regex(${pattern}, ${str(storage)})[1]], null)`,
       "The storage is compared with the disk parameter and max_disk as a number of bytes.",
     );
-    const invalidEntries = (section: string, given: IResolvable, found: TerraformLocal) =>
+    const invalidEntries = (section: string, { given, problems }: GivenSide) =>
       hcl`[for name, given in ${given} :
         format("customizations.kubernetes resources.%s[%s] = %s: %s, ignored",
-          ${section}, jsonencode(name), given.json, ${any(found)}[name])
-        if ${any(found)}[name] != ""]`;
+          ${section}, jsonencode(name), given.json, ${any(problems)}[name])
+        if ${any(problems)}[name] != ""]`;
     const invalidWarnings = locals.add(
       "k8s_invalid_resource_warnings",
       hcl`concat(
-        ${invalidEntries("requests", k8s.requests, requestProblems)},
-        ${invalidEntries("limits", k8s.limits, limitProblems)},
+        ${invalidEntries("requests", request)},
+        ${invalidEntries("limits", limit)},
         [for json in ${k8s.rejectedStorage} : format("customizations.kubernetes storage = %s: invalid quantity, ignored", json)],
         try(${k8s.storage}.value, null) != null && ${str(storage)} == null
           ? [format("customizations.kubernetes storage = %s: invalid quantity, ignored", ${k8s.storage}.json)]
@@ -411,14 +365,14 @@ export class DevcontainerSizing extends Construct {
     );
     const k8sSet = locals.add(
       "k8s_resources_set",
-      hcl`length(${any(requests)}) + length(${any(limits)}) > 0`,
+      hcl`length(${any(request.valid)}) + length(${any(limit.valid)}) > 0`,
       "Any valid request or limit makes customizations.kubernetes win over hostRequirements.",
     );
     return {
-      requests,
-      limits,
-      requestAmounts,
-      limitAmounts,
+      requests: request.valid,
+      limits: limit.valid,
+      requestAmounts: request.amounts,
+      limitAmounts: limit.amounts,
       storage,
       storageAmount,
       invalidWarnings,
@@ -429,7 +383,7 @@ export class DevcontainerSizing extends Construct {
   /** hostRequirements: numbers or null, whatever the data source holds. */
   private hostRequirements(
     { k8sSet }: KubernetesResources,
-    { factors }: GivenQuantities,
+    { factors }: QuantitySyntax,
   ): HostRequirements {
     const { locals, props } = this;
     const hr = props.hostRequirements;
