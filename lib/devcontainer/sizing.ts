@@ -164,12 +164,18 @@ interface ReservedQuantity {
   readonly defaultAmount: number;
   /** Why the reservation comes from where it does (above `required_<name>`). */
   readonly requiredWhy: string;
-  /** Whether runArgs make hostRequirements' amount the limit, not a reservation (`--memory`). */
-  readonly runArgsLimit?: IResolvable;
+  /** Whether hostRequirements' amount is the limit, not a reservation (runArgs `--memory`). */
+  readonly hrIsLimit?: IResolvable;
 }
 /** One reservation's request and limit, and its warning when the maximum caps it. */
 type Reservation = Locals<"request" | "limitRaised" | "limit"> & {
   readonly capWarning: IResolvable;
+};
+/** What a limit from hostRequirements adds: the request without a reservation, an amount, a branch. */
+type HrLimit = {
+  readonly unreserved: HclValue;
+  readonly amounts: IResolvable;
+  readonly limit: IResolvable;
 };
 type Reservations = {
   readonly cpu: Reservation;
@@ -518,7 +524,7 @@ export class DevcontainerSizing extends Construct {
       texts: byteTexts,
       defaultRequest: DEFAULT_MEMORY_REQUEST,
       defaultAmount: DEFAULT_MEMORY_REQUEST_BYTES,
-      runArgsLimit: hcl`try(${props.memoryIsLimit} == true, false)`,
+      hrIsLimit: hcl`try(${props.memoryIsLimit} == true, false)`,
       requiredWhy:
         "One source of the reservation, customizations.kubernetes first; runArgs --memory is a limit.",
     });
@@ -544,34 +550,23 @@ export class DevcontainerSizing extends Construct {
     // Memory's parameter and maximum are GiB, its amounts bytes.
     const perGib = hclRaw(bytes ? ` * ${GIB}` : "");
     const hrAmount = num(q.hrAmount);
-    const runArgs = q.runArgsLimit;
+    const { hrIsLimit } = q;
     const required = locals.add(
       `required_${name}`,
       hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, name)}
-        : ${runArgs ? inline(hcl`${runArgs} ? null : ${hrAmount}`) : hrAmount}`,
+        : ${hrIsLimit ? inline(hcl`${hrIsLimit} ? null : ${hrAmount}`) : hrAmount}`,
       q.requiredWhy,
     );
-    const runArgsLimit =
-      runArgs === undefined
-        ? undefined
-        : locals.add(
-            `run_args_${name}_limit`,
-            hcl`!${any(k8sSet)} && ${runArgs} ? ${hrAmount} : null`,
-            "docker run --memory caps the container and reserves nothing: it becomes the limit.",
-          ).asNumber;
+    const hrLimit = this.hrLimit(k8sSet, q);
     const capped = locals.add(
       `${name}_capped`,
       hcl`try(${num(required)} > ${q.max}${perGib}, false)`,
       `A repository may not reserve more than the operator's max_${name} on the node.`,
     );
-    const unreserved = runArgsLimit
-      ? inline(hcl`try(${runArgsLimit} < ${defaultAmount}, false) ? tostring(floor(${runArgsLimit}))
-          : ${q.defaultRequest}`)
-      : q.defaultRequest;
     const request = locals.add(
       `${name}_request`,
       hcl`${num(required)} == null
-        ? (try(${any(limitAmounts)}[${name}] < ${defaultAmount}, false) ? ${any(limits)}[${name}] : ${unreserved})
+        ? (try(${any(limitAmounts)}[${name}] < ${defaultAmount}, false) ? ${any(limits)}[${name}] : ${hrLimit.unreserved})
         : ${any(capped)} ? ${text(q.texts, `max_${name}`)}
         : ${any(k8sSet)} ? ${any(requests)}[${name}]
         : ${text(q.texts, `hr_${q.hrField}`)}`,
@@ -584,9 +579,7 @@ export class DevcontainerSizing extends Construct {
     const amount = locals.add(
       `${name}_request_amount`,
       hcl`${num(required)} == null
-        ? min(${defaultAmount}, try(${any(limitAmounts)}[${name}], ${defaultAmount})${
-          runArgsLimit ? inline(hcl`, try(floor(${runArgsLimit}), ${defaultAmount})`) : hclRaw("")
-        })
+        ? min(${defaultAmount}, try(${any(limitAmounts)}[${name}], ${defaultAmount})${hrLimit.amounts})
         : ${cappedAmount}`,
       `The limit is compared with the request as a number of ${q.unit}, capped like the request.`,
     );
@@ -599,8 +592,7 @@ export class DevcontainerSizing extends Construct {
       `${name}_limit`,
       hcl`contains(keys(${any(limits)}), ${name})
         ? (${any(limitRaised)} ? ${str(request)} : ${any(limits)}[${name}])
-        : ${runArgsLimit ? inline(hcl`${runArgsLimit} != null ? tostring(floor(${runArgsLimit})) :`) : hclRaw("")}
-          try(${num(required)} != null && ${num(amount)} > tonumber(${q.parameter})${perGib}, false) ? ${str(request)}
+        : ${hrLimit.limit} try(${num(required)} != null && ${num(amount)} > tonumber(${q.parameter})${perGib}, false) ? ${str(request)}
         : ${bytes ? inline(hcl`format("%sGi", tostring(${q.parameter}))`) : inline(hcl`tostring(${q.parameter})`)}`,
       "The repository's limit wins (raised to the request); else the larger of request and parameter.",
     );
@@ -611,6 +603,29 @@ export class DevcontainerSizing extends Construct {
         : format(${`hostRequirements.${q.hrField} %s ${exceeds}`}, ${q.hrShown}, tostring(${q.max}), ${str(request)})
       ] : []`);
     return { request, limitRaised, limit, capWarning };
+  }
+
+  /**
+   * hostRequirements' amount when it is the container's limit (runArgs --memory, as for docker
+   * run): `run_args_<name>_limit`, and what it adds to the request without a reservation, to
+   * that request's amount and to the limit. Nothing for a quantity it is no limit of.
+   */
+  private hrLimit(k8sSet: TerraformLocal, q: ReservedQuantity): HrLimit {
+    const { hrIsLimit, defaultRequest, defaultAmount } = q;
+    if (hrIsLimit === undefined) {
+      return { unreserved: defaultRequest, amounts: hclRaw(""), limit: hclRaw("") };
+    }
+    const hrLimit = this.locals.add(
+      `run_args_${q.name}_limit`,
+      hcl`!${any(k8sSet)} && ${hrIsLimit} ? ${num(q.hrAmount)} : null`,
+      "docker run --memory caps the container and reserves nothing: it becomes the limit.",
+    ).asNumber;
+    return {
+      unreserved: inline(hcl`try(${hrLimit} < ${defaultAmount}, false) ? tostring(floor(${hrLimit}))
+        : ${defaultRequest}`),
+      amounts: inline(hcl`, try(floor(${hrLimit}), ${defaultAmount})`),
+      limit: inline(hcl`${hrLimit} != null ? tostring(floor(${hrLimit})) :`),
+    };
   }
 
   /** The data volume's size: the parameter, raised by the repository's storage up to max_disk. */
