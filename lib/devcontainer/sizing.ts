@@ -17,7 +17,7 @@
  * Every value a repository gives that cannot be used becomes a warning naming the
  * field and the value; none of them can fail the plan.
  */
-import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
+import { Construct, IResolvable, TerraformLocal, Token } from "../core/cdk";
 import { hcl, hclRaw, HclValue } from "../core/expr";
 import {
   BINARY_SUFFIXES,
@@ -83,8 +83,6 @@ export interface DevcontainerSizingProps {
    * other names are dropped. @default DEFAULT_MAX_EXTENDED_RESOURCES
    */
   readonly maxExtendedResources?: HclValue;
-  /** Prefix of every local's name (tests plan many instances at once). @default "" */
-  readonly localPrefix?: string;
 }
 
 /** Named locals, by the names the steps give them. */
@@ -96,15 +94,33 @@ const any = (l: TerraformLocal) => l.expression;
 /** The text of one of {@link QuantityTexts}: `name` is a key of its map. */
 const text = (texts: TerraformLocal, name: string) => hcl`${any(texts)}[${name}]`;
 const lookupAmount = (map: TerraformLocal, name: string) => hcl`lookup(${any(map)}, ${name}, null)`;
+/**
+ * `expression` written into another as it is, without the parentheses `hcl` gives a nested
+ * expression: the branch or argument one quantity adds to an expression written for both keeps
+ * the text it had when each was written by hand.
+ */
+function inline(expression: IResolvable): IResolvable {
+  const inlined: IResolvable = {
+    creationStack: [],
+    resolve: (context) => {
+      const text = String(expression.resolve(context));
+      if (!text.startsWith("(") || !text.endsWith(")")) {
+        throw new Error(`inline: ${text} is not a nested expression`);
+      }
+      return text.slice(1, -1);
+    },
+    toString: () => Token.asString(inlined),
+  };
+  return inlined;
+}
 
-/** The quantity syntax, and customizations.kubernetes' requests and limits parsed once. */
-type GivenQuantities = { readonly pattern: string; readonly namePattern: string } & Locals<
-  "factors" | "requestParts" | "limitParts" | "requestGivenAmounts" | "limitGivenAmounts"
->;
-/** How customizations.kubernetes' quantities parse, and what the API server says of each given one. */
-type ResourceProblems = { readonly pattern: string } & Locals<
-  "factors" | "requestProblems" | "limitProblems"
->;
+/** The API server's quantity and resource name syntax, as every check reads it. */
+type QuantitySyntax = {
+  readonly pattern: string;
+  readonly namePattern: string;
+} & Locals<"factors">;
+/** customizations.kubernetes' requests or limits as given, why each is refused, and those kept. */
+type GivenSide = { readonly given: IResolvable } & Locals<"problems" | "valid" | "amounts">;
 /** customizations.kubernetes' usable requests, limits and storage, and the warnings for the rest. */
 type KubernetesResources = Locals<
   | "requests"
@@ -126,10 +142,45 @@ type HostRequirements = Locals<
  * text Kubernetes and the user read, by name: `byteTexts` for bytes, `cpuTexts` for cores.
  */
 type QuantityTexts = Locals<"byteTexts" | "cpuTexts">;
-type CpuReservation = Locals<"cpuCapped" | "cpuRequest" | "cpuLimitRaised" | "cpuLimit">;
-type MemoryReservation = Locals<
-  "memoryCapped" | "memoryRequest" | "memoryLimitRaised" | "memoryLimit"
->;
+/** What the CPU and the memory reservation differ in; the rest is decided once for both. */
+interface ReservedQuantity {
+  /** Kubernetes' name of the resource; its locals are `<name>_request`, its maximum `max_<name>`. */
+  readonly name: "cpu" | "memory";
+  /** What amounts count: cores, or bytes (whose parameter and maximum are GiB). */
+  readonly unit: "cores" | "bytes";
+  /** The parameter (cores or GiB): the limit when the repository reserves less. */
+  readonly parameter: HclValue;
+  /** The operator's maximum (cores or GiB) of what a repository reserves. */
+  readonly max: HclValue;
+  /** hostRequirements' field (`cpus`, `memory`) and its amount, or null. */
+  readonly hrField: string;
+  readonly hrAmount: TerraformLocal;
+  /** hostRequirements' amount as a warning shows it. */
+  readonly hrShown: IResolvable;
+  /** {@link QuantityTexts} of the unit, holding `hr_<hrField>` and `max_<name>`. */
+  readonly texts: TerraformLocal;
+  /** The request when nothing is reserved, as a quantity and as an amount. */
+  readonly defaultRequest: string;
+  readonly defaultAmount: number;
+  /** Why the reservation comes from where it does (above `required_<name>`). */
+  readonly requiredWhy: string;
+  /** Whether hostRequirements' amount is the limit, not a reservation (runArgs `--memory`). */
+  readonly hrIsLimit?: IResolvable;
+}
+/** One reservation's request and limit, and its warning when the maximum caps it. */
+type Reservation = Locals<"request" | "limitRaised" | "limit"> & {
+  readonly capWarning: IResolvable;
+};
+/** What a limit from hostRequirements adds: the request without a reservation, an amount, a branch. */
+type HrLimit = {
+  readonly unreserved: HclValue;
+  readonly amounts: IResolvable;
+  readonly limit: IResolvable;
+};
+type Reservations = {
+  readonly cpu: Reservation;
+  readonly memory: Reservation;
+} & Locals<"capWarnings">;
 type Disk = Locals<"diskCapped" | "diskSize" | "storageWarnings">;
 type EphemeralStorage = Locals<
   | "ephemeralRequestCapped"
@@ -146,30 +197,15 @@ type ContainerResources = Locals<"resourceRequests" | "resourceLimits">;
 
 /** The container resources and disk size, as named locals. */
 export class DevcontainerSizing extends Construct {
-  /** `local.cpu_request`, e.g. "250m", "2", "8". */
-  public readonly cpuRequest: string;
-  /** `local.cpu_limit`. */
-  public readonly cpuLimit: string;
-  /** `local.memory_request`, e.g. "512Mi", "4Gi", "1536Mi" (docs/devcontainer-sizing.md, how sizes are written). */
-  public readonly memoryRequest: string;
-  /** `local.memory_limit`, e.g. "2Gi". */
-  public readonly memoryLimit: string;
-  /** `local.ephemeral_storage_request`: the repository's, or null. */
-  public readonly ephemeralStorageRequest: string;
-  /** `local.ephemeral_storage_limit`: the repository's (raised to the request), or null. */
-  public readonly ephemeralStorageLimit: string;
-  /** `local.extended_resource_limits`: map of GPU/hugepages/other resources → limit. */
-  public readonly extendedResourceLimits: IResolvable;
-  /** `local.gpu_limits`: `{"nvidia.com/gpu" = "1"}` when hostRequirements asks for a GPU, else `{}`. */
-  public readonly gpuLimits: IResolvable;
+  private readonly locals: NamedLocals;
+  /** The props, with the defaults in place. */
+  private readonly props: Required<DevcontainerSizingProps>;
   /** `local.resource_requests`: the container's `resources.requests` map (no nulls). */
   public readonly requests: IResolvable;
   /** `local.resource_limits`: the container's `resources.limits` map (no nulls). */
   public readonly limits: IResolvable;
   /** `local.disk_size`: the data volume's `requests.storage`, e.g. "10Gi". */
   public readonly diskSize: string;
-  /** `local.resources_source`: "customizations.kubernetes", "hostRequirements", both joined by " and ", or "the parameters". */
-  public readonly source: string;
   /** `local.resources_summary`: the "Resources (reserved / limit)" text. */
   public readonly summary: string;
   /** `local.resource_warnings`: list of warning lines. */
@@ -177,69 +213,36 @@ export class DevcontainerSizing extends Construct {
 
   constructor(scope: Construct, id: string, props: DevcontainerSizingProps) {
     super(scope, id);
-    const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const quantities = this.givenQuantities(locals, props);
-    const problems = this.resourceProblems(locals, props, quantities);
-    const given = this.kubernetesResources(locals, props, problems);
-    const hr = this.hostRequirements(locals, props, given, quantities);
-    const cpu = this.cpuReservation(locals, props, given, hr);
-    const memory = this.memoryReservation(locals, props, given, hr);
-    const capWarnings = this.reservationCapWarnings(locals, props, given, hr, cpu, memory);
-    const disk = this.disk(locals, props, given, hr);
-    const ephemeral = this.ephemeralStorage(locals, props, given, cpu, memory, hr);
-    const extended = this.extendedResources(locals, props, given, hr);
-    const quantityCapWarnings = this.quantityCapWarnings(
-      locals,
-      props,
-      given,
-      hr,
-      disk,
-      ephemeral,
-      extended,
-    );
-    const container = this.containerResources(locals, cpu, memory, ephemeral, extended);
-    const { source, summary } = this.resourcesSummary(
-      locals,
-      given,
-      hr,
-      cpu,
-      memory,
-      disk,
-      extended,
-      container,
-    );
-    const warnings = this.warningLines(
-      locals,
-      props,
-      given,
-      hr,
-      capWarnings,
-      quantityCapWarnings,
-      disk,
-      ephemeral,
-      extended,
-    );
+    this.locals = new NamedLocals(this, "");
+    this.props = {
+      ...props,
+      memoryIsLimit: props.memoryIsLimit ?? false,
+      maxDisk: props.maxDisk ?? DEFAULT_MAX_DISK_GIB,
+      maxEphemeralStorage: props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
+      maxExtendedResources: props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES },
+    };
+    const syntax = this.quantitySyntax();
+    const given = this.kubernetesResources(syntax);
+    const hr = this.hostRequirements(given, syntax);
+    const reserved = this.reservations(given, hr);
+    const disk = this.disk(given, hr);
+    const ephemeral = this.ephemeralStorage(given, reserved, hr);
+    const extended = this.extendedResources(given, hr);
+    const capped = this.quantityCapWarnings(given, hr, disk, ephemeral, extended);
+    const container = this.containerResources(reserved, ephemeral, extended);
+    const summary = this.resourcesSummary(given, hr, reserved, disk, extended, container);
+    const warnings = this.warningLines(given, hr, reserved, capped, disk, ephemeral, extended);
 
-    this.cpuRequest = str(cpu.cpuRequest);
-    this.cpuLimit = str(cpu.cpuLimit);
-    this.memoryRequest = str(memory.memoryRequest);
-    this.memoryLimit = str(memory.memoryLimit);
-    this.ephemeralStorageRequest = str(ephemeral.ephemeralRequest);
-    this.ephemeralStorageLimit = str(ephemeral.ephemeralLimit);
-    this.extendedResourceLimits = any(extended.extendedLimits);
-    this.gpuLimits = any(extended.gpuLimits);
     this.requests = any(container.resourceRequests);
     this.limits = any(container.resourceLimits);
     this.diskSize = str(disk.diskSize);
-    this.source = str(source);
     this.summary = str(summary);
     this.warnings = any(warnings);
   }
 
-  /** The quantity syntax and suffix factors, and each given request and limit parsed once. */
-  private givenQuantities(locals: NamedLocals, props: DevcontainerSizingProps): GivenQuantities {
-    const k8s = props.customizations;
-    // --- customizations.kubernetes: keep the valid entries, warn about the rest -----------
+  /** The quantity syntax and suffix factors, written once for every check. */
+  private quantitySyntax(): QuantitySyntax {
+    const { locals } = this;
     const pattern = locals.add(
       "quantity_pattern",
       QUANTITY_PATTERN,
@@ -255,52 +258,31 @@ export class DevcontainerSizing extends Construct {
       hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, hclRaw(factor)]))}`,
       "Quantities are compared as numbers: each suffix's factor turns one into bytes or cores.",
     );
-    // Each given quantity parsed once, its number and suffix (null when it does not parse),
-    // and its amount (null when it has none): its problem tests them many ways.
-    const givenParts = (given: IResolvable) =>
-      hcl`{ for name, given in ${given} : name => try(regex(${pattern}, given.value), null) }`;
-    const givenAmounts = (parts: TerraformLocal) =>
-      hcl`{ for name, parts in ${any(parts)} : name => try(tonumber(parts[0]) * ${any(factors)}[parts[1]], null) }`;
-    const requestParts = locals.add(
-      "k8s_request_given_parts",
-      givenParts(k8s.requests),
-      "Each request is parsed once here; null marks one the API server would refuse to parse.",
-    );
-    const limitParts = locals.add(
-      "k8s_limit_given_parts",
-      givenParts(k8s.limits),
-      "Each limit is parsed once here; null marks one the API server would refuse to parse.",
-    );
-    const requestGivenAmounts = locals.add(
-      "k8s_request_given_amounts",
-      givenAmounts(requestParts),
-      "The problems test a request's amount several ways: it is computed once.",
-    );
-    const limitGivenAmounts = locals.add(
-      "k8s_limit_given_amounts",
-      givenAmounts(limitParts),
-      "The problems test a limit's amount several ways: it is computed once.",
-    );
-    return {
-      pattern,
-      namePattern,
-      factors,
-      requestParts,
-      limitParts,
-      requestGivenAmounts,
-      limitGivenAmounts,
-    };
+    return { pattern, namePattern, factors };
   }
 
-  /** customizations.kubernetes: why the API server would refuse each request and limit. */
-  private resourceProblems(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
-    quantities: GivenQuantities,
-  ): ResourceProblems {
-    const k8s = props.customizations;
-    const { pattern, namePattern, factors, requestParts, limitParts } = quantities;
-    const { requestGivenAmounts, limitGivenAmounts } = quantities;
+  /**
+   * customizations.kubernetes' requests or limits, written once for both: each entry parsed,
+   * why the API server would refuse it, the entries it accepts and their amounts.
+   */
+  private givenSide(
+    { pattern, namePattern, factors }: QuantitySyntax,
+    side: "request" | "limit",
+  ): GivenSide {
+    const { locals, props } = this;
+    const given = side === "request" ? props.customizations.requests : props.customizations.limits;
+    // Each given quantity parsed once, its number and suffix (null when it does not parse),
+    // and its amount (null when it has none): its problem tests them many ways.
+    const parts = locals.add(
+      `k8s_${side}_given_parts`,
+      hcl`{ for name, given in ${given} : name => try(regex(${pattern}, given.value), null) }`,
+      `Each ${side} is parsed once here; null marks one the API server would refuse to parse.`,
+    );
+    const givenAmounts = locals.add(
+      `k8s_${side}_given_amounts`,
+      hcl`{ for name, parts in ${any(parts)} : name => try(tonumber(parts[0]) * ${any(factors)}[parts[1]], null) }`,
+      `The problems test a ${side}'s amount several ways: it is computed once.`,
+    );
     // Why the API server would refuse a resource, or "" (pkg/apis/core/validation): a name
     // that is not qualified (a domain over 253 characters included) or holds "..", a
     // kubernetes.io name that is not standard, an extended resource name that starts with
@@ -308,81 +290,59 @@ export class DevcontainerSizing extends Construct {
     // over 244 characters), a quantity that does not parse, an extended resource that is not
     // a whole number, or hugepages that are not a positive multiple of their page size.
     // (A zero cpu or memory limit is no limit to the kubelet: the container would run unbounded.)
-    const problem = (name: string, isLimit: boolean, parses: IResolvable, amountOf: IResolvable) =>
-      hcl`(!can(regex(${namePattern}, ${hclRaw(name)})) || strcontains(${hclRaw(name)}, "..")
-          || can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
+    const parses = hcl`${any(parts)}[name] != null`;
+    const amountOf = hcl`${any(givenAmounts)}[name]`;
+    const zeroLimit = hcl`contains(["cpu", "memory"], name) && try(${amountOf} == 0, false)
+      ? "invalid quantity (a zero limit is no limit to Kubernetes)" : ""`;
+    const problem = hcl`(!can(regex(${namePattern}, name)) || strcontains(name, "..")
+          || can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, name))
         ? "invalid resource name"
-        : can(regex(${KUBERNETES_IO_RESOURCE_PATTERN}, ${hclRaw(name)}))
+        : can(regex(${KUBERNETES_IO_RESOURCE_PATTERN}, name))
         ? "invalid resource name (kubernetes.io names are reserved for standard resources)"
-        : startswith(${hclRaw(name)}, ${EXTENDED_RESOURCE_REQUESTS_PREFIX})
+        : startswith(name, ${EXTENDED_RESOURCE_REQUESTS_PREFIX})
         ? "invalid resource name (the prefix \"requests.\" is reserved for resource quotas)"
-        : can(regex(${EXTENDED_RESOURCE_LONG_PREFIX_PATTERN}, ${hclRaw(name)}))
+        : can(regex(${EXTENDED_RESOURCE_LONG_PREFIX_PATTERN}, name))
         ? "invalid resource name (an extended resource's domain may have at most 244 characters)"
         : !${parses} ? "invalid quantity"
-        : startswith(${hclRaw(name)}, "hugepages-")
-        ? (try(${amountOf} > 0 && ${amountOf} % (tonumber(regex("^hugepages-([0-9]+)", ${hclRaw(name)})[0]) * ${any(factors)}[regex("([KMG]i)$", ${hclRaw(name)})[0]]) == 0, false)
+        : startswith(name, "hugepages-")
+        ? (try(${amountOf} > 0 && ${amountOf} % (tonumber(regex("^hugepages-([0-9]+)", name)[0]) * ${any(factors)}[regex("([KMG]i)$", name)[0]]) == 0, false)
           ? (try(${amountOf} > ${props.maxMemory} * ${GIB}, false)
             ? format("more than max_memory (%s GiB): hugepages are memory the node sets aside", tostring(${props.maxMemory}))
             : "")
           : "invalid quantity (hugepages must be a positive multiple of the page size)")
-        : strcontains(${hclRaw(name)}, "/")
+        : strcontains(name, "/")
         ? (try(${amountOf} == floor(${amountOf}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
-        : ${isLimit ? zeroLimit(name, amountOf) : ""})`;
-    const zeroLimit = (name: string, amountOf: IResolvable) =>
-      hcl`contains(["cpu", "memory"], ${hclRaw(name)}) && try(${amountOf} == 0, false)
-        ? "invalid quantity (a zero limit is no limit to Kubernetes)" : ""`;
-    const problems = (
-      given: IResolvable,
-      isLimit: boolean,
-      parts: TerraformLocal,
-      amounts: TerraformLocal,
-    ) =>
-      hcl`{ for name, given in ${given} : name => ${problem("name", isLimit, hcl`${any(parts)}[name] != null`, hcl`${any(amounts)}[name]`)} }`;
-    const requestProblems = locals.add(
-      "k8s_request_problems",
-      problems(k8s.requests, false, requestParts, requestGivenAmounts),
-      "The API server would refuse the whole pod for one bad request: each is checked beforehand.",
+        : ${side === "limit" ? zeroLimit : ""})`;
+    const problems = locals.add(
+      `k8s_${side}_problems`,
+      hcl`{ for name, given in ${given} : name => ${problem} }`,
+      side === "request"
+        ? "The API server would refuse the whole pod for one bad request: each is checked beforehand."
+        : "As for requests, and a zero cpu or memory limit would be no limit at all to the kubelet.",
     );
-    const limitProblems = locals.add(
-      "k8s_limit_problems",
-      problems(k8s.limits, true, limitParts, limitGivenAmounts),
-      "As for requests, and a zero cpu or memory limit would be no limit at all to the kubelet.",
+    const valid = locals.add(
+      `k8s_${side}s`,
+      hcl`{ for name, given in ${given} : name => given.value if ${any(problems)}[name] == "" }`,
+      `Only the ${side}s without a problem reach the pod; the others become warnings.`,
     );
-    return { pattern, factors, requestProblems, limitProblems };
+    const amounts = locals.add(
+      `k8s_${side}_amounts`,
+      hcl`{ for name, quantity in ${any(valid)} :
+        name => tonumber(regex(${pattern}, quantity)[0]) * ${any(factors)}[regex(${pattern}, quantity)[1]] }`,
+      side === "request"
+        ? "Requests are compared with limits and the operator's maxima as numbers, not text."
+        : "Limits are compared with requests and the operator's maxima as numbers, not text.",
+    );
+    return { given, problems, valid, amounts };
   }
 
-  /** customizations.kubernetes: keep the valid entries, warn about the rest. */
-  private kubernetesResources(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
-    { pattern, factors, requestProblems, limitProblems }: ResourceProblems,
-  ): KubernetesResources {
+  /** customizations.kubernetes: the valid requests, limits and storage, and the warnings for the rest. */
+  private kubernetesResources(syntax: QuantitySyntax): KubernetesResources {
+    const { locals, props } = this;
+    const { pattern, factors } = syntax;
+    const request = this.givenSide(syntax, "request");
+    const limit = this.givenSide(syntax, "limit");
     const k8s = props.customizations;
-    const valid = (given: IResolvable, found: TerraformLocal) =>
-      hcl`{ for name, given in ${given} : name => given.value if ${any(found)}[name] == "" }`;
-    const requests = locals.add(
-      "k8s_requests",
-      valid(k8s.requests, requestProblems),
-      "Only the requests without a problem reach the pod; the others become warnings.",
-    );
-    const limits = locals.add(
-      "k8s_limits",
-      valid(k8s.limits, limitProblems),
-      "Only the limits without a problem reach the pod; the others become warnings.",
-    );
-    const amounts = (map: TerraformLocal) =>
-      hcl`{ for name, quantity in ${any(map)} :
-        name => tonumber(regex(${pattern}, quantity)[0]) * ${any(factors)}[regex(${pattern}, quantity)[1]] }`;
-    const requestAmounts = locals.add(
-      "k8s_request_amounts",
-      amounts(requests),
-      "Requests are compared with limits and the operator's maxima as numbers, not text.",
-    );
-    const limitAmounts = locals.add(
-      "k8s_limit_amounts",
-      amounts(limits),
-      "Limits are compared with requests and the operator's maxima as numbers, not text.",
-    );
     const storage = locals.add(
       "k8s_storage",
       hcl`can(regex(${pattern}, ${k8s.storage}.value)) ? ${k8s.storage}.value : null`,
@@ -393,16 +353,16 @@ export class DevcontainerSizing extends Construct {
       hcl`try(tonumber(regex(${pattern}, ${str(storage)})[0]) * ${any(factors)}[regex(${pattern}, ${str(storage)})[1]], null)`,
       "The storage is compared with the disk parameter and max_disk as a number of bytes.",
     );
-    const invalidEntries = (section: string, given: IResolvable, found: TerraformLocal) =>
+    const invalidEntries = (section: string, { given, problems }: GivenSide) =>
       hcl`[for name, given in ${given} :
         format("customizations.kubernetes resources.%s[%s] = %s: %s, ignored",
-          ${section}, jsonencode(name), given.json, ${any(found)}[name])
-        if ${any(found)}[name] != ""]`;
+          ${section}, jsonencode(name), given.json, ${any(problems)}[name])
+        if ${any(problems)}[name] != ""]`;
     const invalidWarnings = locals.add(
       "k8s_invalid_resource_warnings",
       hcl`concat(
-        ${invalidEntries("requests", k8s.requests, requestProblems)},
-        ${invalidEntries("limits", k8s.limits, limitProblems)},
+        ${invalidEntries("requests", request)},
+        ${invalidEntries("limits", limit)},
         [for json in ${k8s.rejectedStorage} : format("customizations.kubernetes storage = %s: invalid quantity, ignored", json)],
         try(${k8s.storage}.value, null) != null && ${str(storage)} == null
           ? [format("customizations.kubernetes storage = %s: invalid quantity, ignored", ${k8s.storage}.json)]
@@ -411,14 +371,14 @@ export class DevcontainerSizing extends Construct {
     );
     const k8sSet = locals.add(
       "k8s_resources_set",
-      hcl`length(${any(requests)}) + length(${any(limits)}) > 0`,
+      hcl`length(${any(request.valid)}) + length(${any(limit.valid)}) > 0`,
       "Any valid request or limit makes customizations.kubernetes win over hostRequirements.",
     );
     return {
-      requests,
-      limits,
-      requestAmounts,
-      limitAmounts,
+      requests: request.valid,
+      limits: limit.valid,
+      requestAmounts: request.amounts,
+      limitAmounts: limit.amounts,
       storage,
       storageAmount,
       invalidWarnings,
@@ -428,11 +388,10 @@ export class DevcontainerSizing extends Construct {
 
   /** hostRequirements: numbers or null, whatever the data source holds. */
   private hostRequirements(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
     { k8sSet }: KubernetesResources,
-    { factors }: GivenQuantities,
+    { factors }: QuantitySyntax,
   ): HostRequirements {
+    const { locals, props } = this;
     const hr = props.hostRequirements;
     const hrGiven = locals.add(
       "hr_given",
@@ -481,7 +440,7 @@ export class DevcontainerSizing extends Construct {
             can(jsondecode(${str(hrGpu)})) ? ${str(hrGpu)} : jsonencode(${str(hrGpu)}))] : []
       )`,
     );
-    const texts = this.quantityTexts(locals, props, factors, hrCpus, hrMemory, hrStorage);
+    const texts = this.quantityTexts(factors, hrCpus, hrMemory, hrStorage);
     const hrIgnored = locals.add(
       "hr_ignored_warnings",
       hcl`${any(k8sSet)} && (${num(hrCpus)} != null || ${num(hrMemory)} != null) ? [format(
@@ -502,15 +461,12 @@ export class DevcontainerSizing extends Construct {
    * never changes: the text is exact, so nothing is rounded up or down by writing it.
    */
   private quantityTexts(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
     factors: TerraformLocal,
     hrCpus: TerraformLocal,
     hrMemory: TerraformLocal,
     hrStorage: TerraformLocal,
   ): QuantityTexts {
-    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
-    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
+    const { locals, props } = this;
     // A fractional byte count (a maximum such as 0.1 GiB) has no exact unit but GiB itself.
     const byteTexts = locals.add(
       "byte_quantity_texts",
@@ -518,8 +474,8 @@ export class DevcontainerSizing extends Construct {
           hr_memory = try(floor(${num(hrMemory)}), null),
           hr_storage = try(floor(${num(hrStorage)}), null),
           max_memory = ${props.maxMemory} * ${GIB},
-          max_disk = ${maxDisk} * ${GIB},
-          max_ephemeral_storage = ${maxEphemeral} * ${GIB},
+          max_disk = ${props.maxDisk} * ${GIB},
+          max_ephemeral_storage = ${props.maxEphemeralStorage} * ${GIB},
         } : name => bytes == null ? null
           : bytes != floor(bytes) ? format("%sGi", tostring(bytes / ${GIB}))
           : concat([for suffix in ${BINARY_SUFFIXES} : format("%s%s", tostring(bytes / ${any(factors)}[suffix]), suffix)
@@ -537,145 +493,147 @@ export class DevcontainerSizing extends Construct {
     return { byteTexts, cpuTexts };
   }
 
-  /** The CPU request and limit. */
-  private cpuReservation(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
-    { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
-    { hrCpus, cpuTexts }: HostRequirements,
-  ): CpuReservation {
-    const requiredCpu = locals.add(
-      "required_cpu",
-      hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "cpu")} : ${num(hrCpus)}`,
-      "The repository's reservation comes from one source only, customizations.kubernetes first.",
-    );
-    const cpuCapped = locals.add(
-      "cpu_capped",
-      hcl`try(${num(requiredCpu)} > ${props.maxCpu}, false)`,
-      "A repository may not reserve more than the operator's max_cpu on the node.",
-    );
-    const cpuRequest = locals.add(
-      "cpu_request",
-      hcl`${num(requiredCpu)} == null
-        ? (try(${any(limitAmounts)}["cpu"] < ${DEFAULT_CPU_REQUEST_CORES}, false) ? ${any(limits)}["cpu"] : ${DEFAULT_CPU_REQUEST})
-        : ${any(cpuCapped)} ? ${text(cpuTexts, "max_cpu")}
-        : ${any(k8sSet)} ? ${any(requests)}["cpu"]
-        : ${text(cpuTexts, "hr_cpus")}`,
-      "Without a reservation 250m, lowered to a smaller limit: the API refuses request > limit.",
-    );
-    const cpuRequestAmount = locals.add(
-      "cpu_request_amount",
-      hcl`${num(requiredCpu)} == null
-        ? min(${DEFAULT_CPU_REQUEST_CORES}, try(${any(limitAmounts)}["cpu"], ${DEFAULT_CPU_REQUEST_CORES}))
-        : min(${num(requiredCpu)}, ${props.maxCpu})`,
-      "The limit is compared with the request as a number of cores, capped like the request.",
-    );
-    const cpuLimitRaised = locals.add(
-      "cpu_limit_raised",
-      hcl`try(${any(limitAmounts)}["cpu"] < ${num(cpuRequestAmount)}, false)`,
-      "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
-    );
-    const cpuLimit = locals.add(
-      "cpu_limit",
-      hcl`contains(keys(${any(limits)}), "cpu")
-        ? (${any(cpuLimitRaised)} ? ${str(cpuRequest)} : ${any(limits)}["cpu"])
-        : try(${num(requiredCpu)} != null && ${num(cpuRequestAmount)} > tonumber(${props.cpu}), false) ? ${str(cpuRequest)}
-        : tostring(${props.cpu})`,
-      "The repository's limit wins (raised to the request); else the larger of request and parameter.",
-    );
-    return { cpuCapped, cpuRequest, cpuLimitRaised, cpuLimit };
-  }
-
-  /** The memory request and limit. */
-  private memoryReservation(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
-    { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
-    { hrMemory, byteTexts }: HostRequirements,
-  ): MemoryReservation {
-    const isLimit = hcl`try(${props.memoryIsLimit ?? false} == true, false)`;
-    const requiredMemory = locals.add(
-      "required_memory",
-      hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, "memory")} : ${isLimit} ? null : ${num(hrMemory)}`,
-      "One source of the reservation, customizations.kubernetes first; runArgs --memory is a limit.",
-    );
-    const runArgsLimit = locals.add(
-      "run_args_memory_limit",
-      hcl`!${any(k8sSet)} && ${isLimit} ? ${num(hrMemory)} : null`,
-      "docker run --memory caps the container and reserves nothing: it becomes the limit.",
-    );
-    const memoryCapped = locals.add(
-      "memory_capped",
-      hcl`try(${num(requiredMemory)} > ${props.maxMemory} * ${GIB}, false)`,
-      "A repository may not reserve more than the operator's max_memory on the node.",
-    );
-    const memoryRequest = locals.add(
-      "memory_request",
-      hcl`${num(requiredMemory)} == null
-        ? (try(${any(limitAmounts)}["memory"] < ${DEFAULT_MEMORY_REQUEST_BYTES}, false) ? ${any(limits)}["memory"]
-          : try(${num(runArgsLimit)} < ${DEFAULT_MEMORY_REQUEST_BYTES}, false) ? tostring(floor(${num(runArgsLimit)})) : ${DEFAULT_MEMORY_REQUEST})
-        : ${any(memoryCapped)} ? ${text(byteTexts, "max_memory")}
-        : ${any(k8sSet)} ? ${any(requests)}["memory"]
-        : ${text(byteTexts, "hr_memory")}`,
-      "Without a reservation 512Mi, lowered to a smaller limit: the API refuses request > limit.",
-    );
-    const memoryRequestAmount = locals.add(
-      "memory_request_amount",
-      hcl`${num(requiredMemory)} == null
-        ? min(${DEFAULT_MEMORY_REQUEST_BYTES}, try(${any(limitAmounts)}["memory"], ${DEFAULT_MEMORY_REQUEST_BYTES}), try(floor(${num(runArgsLimit)}), ${DEFAULT_MEMORY_REQUEST_BYTES}))
-        : ${any(memoryCapped)} ? floor(${props.maxMemory} * ${GIB}) : ${num(requiredMemory)}`,
-      "The limit is compared with the request as a number of bytes, capped like the request.",
-    );
-    const memoryLimitRaised = locals.add(
-      "memory_limit_raised",
-      hcl`try(${any(limitAmounts)}["memory"] < ${num(memoryRequestAmount)}, false)`,
-      "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
-    );
-    const memoryLimit = locals.add(
-      "memory_limit",
-      hcl`contains(keys(${any(limits)}), "memory")
-        ? (${any(memoryLimitRaised)} ? ${str(memoryRequest)} : ${any(limits)}["memory"])
-        : ${num(runArgsLimit)} != null ? tostring(floor(${num(runArgsLimit)}))
-        : try(${num(requiredMemory)} != null && ${num(memoryRequestAmount)} > tonumber(${props.memory}) * ${GIB}, false) ? ${str(memoryRequest)}
-        : format("%sGi", tostring(${props.memory}))`,
-      "The repository's limit wins (raised to the request); else the larger of request and parameter.",
-    );
-    return { memoryCapped, memoryRequest, memoryLimitRaised, memoryLimit };
-  }
-
-  /** The warnings for a CPU or memory reservation that max_cpu or max_memory caps. */
-  private reservationCapWarnings(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
-    { k8sSet, requests }: KubernetesResources,
-    { hrCpus, byteTexts }: HostRequirements,
-    { cpuCapped, cpuRequest }: CpuReservation,
-    { memoryCapped, memoryRequest }: MemoryReservation,
-  ): TerraformLocal {
+  /** The CPU and the memory reservation, and the warnings for one that a maximum caps. */
+  private reservations(
+    given: KubernetesResources,
+    { hrCpus, hrMemory, cpuTexts, byteTexts }: HostRequirements,
+  ): Reservations {
+    const { locals, props } = this;
+    const cpu = this.reservation(given, {
+      name: "cpu",
+      unit: "cores",
+      parameter: props.cpu,
+      max: props.maxCpu,
+      hrField: "cpus",
+      hrAmount: hrCpus,
+      hrShown: inline(hcl`tostring(${num(hrCpus)})`),
+      texts: cpuTexts,
+      defaultRequest: DEFAULT_CPU_REQUEST,
+      defaultAmount: DEFAULT_CPU_REQUEST_CORES,
+      requiredWhy:
+        "The repository's reservation comes from one source only, customizations.kubernetes first.",
+    });
+    const memory = this.reservation(given, {
+      name: "memory",
+      unit: "bytes",
+      parameter: props.memory,
+      max: props.maxMemory,
+      hrField: "memory",
+      hrAmount: hrMemory,
+      hrShown: text(byteTexts, "hr_memory"),
+      texts: byteTexts,
+      defaultRequest: DEFAULT_MEMORY_REQUEST,
+      defaultAmount: DEFAULT_MEMORY_REQUEST_BYTES,
+      hrIsLimit: hcl`try(${props.memoryIsLimit} == true, false)`,
+      requiredWhy:
+        "One source of the reservation, customizations.kubernetes first; runArgs --memory is a limit.",
+    });
     const capWarnings = locals.add(
       "resource_cap_warnings",
-      hcl`concat(
-        ${any(cpuCapped)} ? [${any(k8sSet)}
-          ? format("customizations.kubernetes resources.requests[\"cpu\"] = %s exceeds max_cpu %s: reserving %s", jsonencode(${any(requests)}["cpu"]), tostring(${props.maxCpu}), ${str(cpuRequest)})
-          : format("hostRequirements.cpus %s exceeds max_cpu %s: reserving %s", tostring(${num(hrCpus)}), tostring(${props.maxCpu}), ${str(cpuRequest)})
-        ] : [],
-        ${any(memoryCapped)} ? [${any(k8sSet)}
-          ? format("customizations.kubernetes resources.requests[\"memory\"] = %s exceeds max_memory %s GiB: reserving %s", jsonencode(${any(requests)}["memory"]), tostring(${props.maxMemory}), ${str(memoryRequest)})
-          : format("hostRequirements.memory %s exceeds max_memory %s GiB: reserving %s", ${text(byteTexts, "hr_memory")}, tostring(${props.maxMemory}), ${str(memoryRequest)})
-        ] : []
-      )`,
+      hcl`concat(${cpu.capWarning}, ${memory.capWarning})`,
     );
-    return capWarnings;
+    return { cpu, memory, capWarnings };
+  }
+
+  /**
+   * One reservation, written once for CPU and memory: the request (the repository's, capped by
+   * the maximum, else the default lowered to a smaller limit), the limit (the repository's raised
+   * to the request, else the larger of request and parameter) and the warning when capped.
+   */
+  private reservation(
+    { k8sSet, requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
+    q: ReservedQuantity,
+  ): Reservation {
+    const { locals } = this;
+    const { name, defaultAmount } = q;
+    const bytes = q.unit === "bytes";
+    // Memory's parameter and maximum are GiB, its amounts bytes.
+    const perGib = hclRaw(bytes ? ` * ${GIB}` : "");
+    const hrAmount = num(q.hrAmount);
+    const { hrIsLimit } = q;
+    const required = locals.add(
+      `required_${name}`,
+      hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, name)}
+        : ${hrIsLimit ? inline(hcl`${hrIsLimit} ? null : ${hrAmount}`) : hrAmount}`,
+      q.requiredWhy,
+    );
+    const hrLimit = this.hrLimit(k8sSet, q);
+    const capped = locals.add(
+      `${name}_capped`,
+      hcl`try(${num(required)} > ${q.max}${perGib}, false)`,
+      `A repository may not reserve more than the operator's max_${name} on the node.`,
+    );
+    const request = locals.add(
+      `${name}_request`,
+      hcl`${num(required)} == null
+        ? (try(${any(limitAmounts)}[${name}] < ${defaultAmount}, false) ? ${any(limits)}[${name}] : ${hrLimit.unreserved})
+        : ${any(capped)} ? ${text(q.texts, `max_${name}`)}
+        : ${any(k8sSet)} ? ${any(requests)}[${name}]
+        : ${text(q.texts, `hr_${q.hrField}`)}`,
+      `Without a reservation ${q.defaultRequest}, lowered to a smaller limit: the API refuses request > limit.`,
+    );
+    // Bytes are whole: a fractional max_memory (0.1 GiB) is floored.
+    const cappedAmount = bytes
+      ? inline(hcl`${any(capped)} ? floor(${q.max}${perGib}) : ${num(required)}`)
+      : inline(hcl`min(${num(required)}, ${q.max})`);
+    const amount = locals.add(
+      `${name}_request_amount`,
+      hcl`${num(required)} == null
+        ? min(${defaultAmount}, try(${any(limitAmounts)}[${name}], ${defaultAmount})${hrLimit.amounts})
+        : ${cappedAmount}`,
+      `The limit is compared with the request as a number of ${q.unit}, capped like the request.`,
+    );
+    const limitRaised = locals.add(
+      `${name}_limit_raised`,
+      hcl`try(${any(limitAmounts)}[${name}] < ${num(amount)}, false)`,
+      "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
+    );
+    const limit = locals.add(
+      `${name}_limit`,
+      hcl`contains(keys(${any(limits)}), ${name})
+        ? (${any(limitRaised)} ? ${str(request)} : ${any(limits)}[${name}])
+        : ${hrLimit.limit} try(${num(required)} != null && ${num(amount)} > tonumber(${q.parameter})${perGib}, false) ? ${str(request)}
+        : ${bytes ? inline(hcl`format("%sGi", tostring(${q.parameter}))`) : inline(hcl`tostring(${q.parameter})`)}`,
+      "The repository's limit wins (raised to the request); else the larger of request and parameter.",
+    );
+    const exceeds = `exceeds max_${name} %s${bytes ? " GiB" : ""}: reserving %s`;
+    const capWarning = inline(hcl`${any(capped)} ? [${any(k8sSet)}
+        ? format(${`customizations.kubernetes resources.requests["${name}"] = %s ${exceeds}`},
+          jsonencode(${any(requests)}[${name}]), tostring(${q.max}), ${str(request)})
+        : format(${`hostRequirements.${q.hrField} %s ${exceeds}`}, ${q.hrShown}, tostring(${q.max}), ${str(request)})
+      ] : []`);
+    return { request, limitRaised, limit, capWarning };
+  }
+
+  /**
+   * hostRequirements' amount when it is the container's limit (runArgs --memory, as for docker
+   * run): `run_args_<name>_limit`, and what it adds to the request without a reservation, to
+   * that request's amount and to the limit. Nothing for a quantity it is no limit of.
+   */
+  private hrLimit(k8sSet: TerraformLocal, q: ReservedQuantity): HrLimit {
+    const { hrIsLimit, defaultRequest, defaultAmount } = q;
+    if (hrIsLimit === undefined) {
+      return { unreserved: defaultRequest, amounts: hclRaw(""), limit: hclRaw("") };
+    }
+    const hrLimit = this.locals.add(
+      `run_args_${q.name}_limit`,
+      hcl`!${any(k8sSet)} && ${hrIsLimit} ? ${num(q.hrAmount)} : null`,
+      "docker run --memory caps the container and reserves nothing: it becomes the limit.",
+    ).asNumber;
+    return {
+      unreserved: inline(hcl`try(${hrLimit} < ${defaultAmount}, false) ? tostring(floor(${hrLimit}))
+        : ${defaultRequest}`),
+      amounts: inline(hcl`, try(floor(${hrLimit}), ${defaultAmount})`),
+      limit: inline(hcl`${hrLimit} != null ? tostring(floor(${hrLimit})) :`),
+    };
   }
 
   /** The data volume's size: the parameter, raised by the repository's storage up to max_disk. */
   private disk(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
     { storage, storageAmount }: KubernetesResources,
     { hrStorage, byteTexts }: HostRequirements,
   ): Disk {
-    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
+    const { locals, props } = this;
     // The parameter keeps the form it always had, so an existing workspace's size reads the same.
     const parameterDisk = hcl`format("%sGi", tostring(${props.diskSize}))`;
     const requiredDisk = locals.add(
@@ -691,12 +649,12 @@ export class DevcontainerSizing extends Construct {
     // The repository raises the disk up to max_disk; the parameter, the user's own, stays.
     const diskCapped = locals.add(
       "disk_capped",
-      hcl`${any(diskRaised)} && try(${num(requiredDisk)} > ${maxDisk} * ${GIB}, false)`,
+      hcl`${any(diskRaised)} && try(${num(requiredDisk)} > ${props.maxDisk} * ${GIB}, false)`,
       "The repository raises the disk up to the operator's max_disk, never beyond.",
     );
     const diskSize = locals.add(
       "disk_size",
-      hcl`${any(diskCapped)} ? (tonumber(${props.diskSize}) > ${maxDisk} ? ${parameterDisk} : ${text(byteTexts, "max_disk")})
+      hcl`${any(diskCapped)} ? (tonumber(${props.diskSize}) > ${props.maxDisk} ? ${parameterDisk} : ${text(byteTexts, "max_disk")})
         : ${any(diskRaised)} ? (${str(storage)} != null ? ${str(storage)} : ${text(byteTexts, "hr_storage")})
         : ${parameterDisk}`,
       "The repository may raise the disk within max_disk, never lower the user's parameter.",
@@ -712,15 +670,12 @@ export class DevcontainerSizing extends Construct {
 
   /** Ephemeral storage: passed through, limit raised to the request. */
   private ephemeralStorage(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
     { requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
-    { cpuRequest, cpuLimitRaised }: CpuReservation,
-    { memoryRequest, memoryLimitRaised }: MemoryReservation,
+    { cpu, memory }: Reservations,
     { byteTexts }: HostRequirements,
   ): EphemeralStorage {
-    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
-    const maxEphemeralBytes = hcl`${maxEphemeral} * ${GIB}`;
+    const { locals, props } = this;
+    const maxEphemeralBytes = hcl`${props.maxEphemeralStorage} * ${GIB}`;
     const maxEphemeralQuantity = text(byteTexts, "max_ephemeral_storage");
     const ephemeralRequestCapped = locals.add(
       "ephemeral_storage_request_capped",
@@ -749,14 +704,14 @@ export class DevcontainerSizing extends Construct {
         : lookup(${any(limits)}, "ephemeral-storage", null)`,
       "A limit below the request is raised to it, one above max_ephemeral_storage lowered.",
     );
-    const raised = (name: string, limitRaised: TerraformLocal, request: TerraformLocal) =>
+    const raised = (name: string, { limitRaised, request }: Locals<"limitRaised" | "request">) =>
       hcl`{ name = ${name}, raised = ${any(limitRaised)}, request = ${str(request)} }`;
     const raisedWarnings = locals.add(
       "limit_raised_warnings",
       hcl`[for limit in [
-          ${raised("cpu", cpuLimitRaised, cpuRequest)},
-          ${raised("memory", memoryLimitRaised, memoryRequest)},
-          ${raised("ephemeral-storage", ephemeralRaised, ephemeralRequest)},
+          ${raised("cpu", cpu)},
+          ${raised("memory", memory)},
+          ${raised("ephemeral-storage", { limitRaised: ephemeralRaised, request: ephemeralRequest })},
         ] : format(
           "customizations.kubernetes resources.limits[\"%s\"] = %s is below the request %s: the limit is raised to it",
           limit.name, jsonencode(${any(limits)}[limit.name]), limit.request)
@@ -773,12 +728,10 @@ export class DevcontainerSizing extends Construct {
 
   /** Extended resources and hugepages: limits only (request == limit in Kubernetes). */
   private extendedResources(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
     { requests, limits, requestAmounts, limitAmounts }: KubernetesResources,
     { hrGpuRequested }: HostRequirements,
   ): ExtendedResources {
-    const maxExtended = props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES };
+    const { locals, props } = this;
     const extendedNames = locals.add(
       "extended_resource_names",
       hcl`sort(setsubtract(setunion(keys(${any(requests)}), keys(${any(limits)})), ${STANDARD_RESOURCE_NAMES}))`,
@@ -788,7 +741,7 @@ export class DevcontainerSizing extends Construct {
     // pass, each up to its most (hugepages, no extended resource, are capped by max_memory).
     const extendedMaxima = locals.add(
       "extended_resource_maxima",
-      hcl`${maxExtended}`,
+      hcl`${props.maxExtendedResources}`,
       "Kubernetes reserves an extended resource's limit: only what the operator allows may pass.",
     ).expression;
     const extendedAllowed = locals.add(
@@ -845,8 +798,6 @@ export class DevcontainerSizing extends Construct {
 
   /** The warnings for a disk, ephemeral storage or GPU that an operator maximum caps. */
   private quantityCapWarnings(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
     { requests, limits, storage }: KubernetesResources,
     { hrGpu, hrGpuRequested, byteTexts }: HostRequirements,
     { diskCapped, diskSize }: Disk,
@@ -858,21 +809,20 @@ export class DevcontainerSizing extends Construct {
     }: EphemeralStorage,
     { allowedNames, gpuAllowed }: ExtendedResources,
   ): TerraformLocal {
-    const maxDisk = props.maxDisk ?? DEFAULT_MAX_DISK_GIB;
-    const maxEphemeral = props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB;
+    const { locals, props } = this;
     const quantityCapWarnings = locals.add(
       "quantity_cap_warnings",
       hcl`concat(
         ${any(diskCapped)} ? [${str(storage)} != null
-          ? format("customizations.kubernetes storage = %s exceeds max_disk %s GiB: the disk is %s", jsonencode(${str(storage)}), tostring(${maxDisk}), ${str(diskSize)})
-          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${text(byteTexts, "hr_storage")}, tostring(${maxDisk}), ${str(diskSize)})
+          ? format("customizations.kubernetes storage = %s exceeds max_disk %s GiB: the disk is %s", jsonencode(${str(storage)}), tostring(${props.maxDisk}), ${str(diskSize)})
+          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${text(byteTexts, "hr_storage")}, tostring(${props.maxDisk}), ${str(diskSize)})
         ] : [],
         ${any(ephemeralRequestCapped)} ? [format(
           "customizations.kubernetes resources.requests[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: reserving %s",
-          jsonencode(${any(requests)}["ephemeral-storage"]), tostring(${maxEphemeral}), ${str(ephemeralRequest)})] : [],
+          jsonencode(${any(requests)}["ephemeral-storage"]), tostring(${props.maxEphemeralStorage}), ${str(ephemeralRequest)})] : [],
         ${any(ephemeralLimitCapped)} ? [format(
           "customizations.kubernetes resources.limits[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: the limit is %s",
-          jsonencode(${any(limits)}["ephemeral-storage"]), tostring(${maxEphemeral}), ${str(ephemeralLimit)})] : [],
+          jsonencode(${any(limits)}["ephemeral-storage"]), tostring(${props.maxEphemeralStorage}), ${str(ephemeralLimit)})] : [],
         ${any(hrGpuRequested)} && !${gpuAllowed} ? [format(
           "hostRequirements.gpu %s asks for a GPU; %s is not in the template variable max_extended_resources (%s), so none is requested",
           ${str(hrGpu)}, ${HOST_REQUIREMENTS_GPU_RESOURCE}, ${allowedNames})] : []
@@ -883,22 +833,21 @@ export class DevcontainerSizing extends Construct {
 
   /** What goes on the container: its requests and limits, without nulls. */
   private containerResources(
-    locals: NamedLocals,
-    { cpuRequest, cpuLimit }: CpuReservation,
-    { memoryRequest, memoryLimit }: MemoryReservation,
+    { cpu, memory }: Reservations,
     { ephemeralRequest, ephemeralLimit }: EphemeralStorage,
     { gpuLimits, extendedLimits }: ExtendedResources,
   ): ContainerResources {
+    const { locals } = this;
     const standard = (cpu: TerraformLocal, memory: TerraformLocal, ephemeral: TerraformLocal) =>
       hcl`{ cpu = ${str(cpu)}, memory = ${str(memory)}, "ephemeral-storage" = ${str(ephemeral)} }`;
     const resourceRequests = locals.add(
       "resource_requests",
-      hcl`{ for name, value in ${standard(cpuRequest, memoryRequest, ephemeralRequest)} : name => value if value != null }`,
+      hcl`{ for name, value in ${standard(cpu.request, memory.request, ephemeralRequest)} : name => value if value != null }`,
     );
     const resourceLimits = locals.add(
       "resource_limits",
       hcl`{ for name, value in merge(
-          ${standard(cpuLimit, memoryLimit, ephemeralLimit)},
+          ${standard(cpu.limit, memory.limit, ephemeralLimit)},
           ${any(gpuLimits)},
           ${any(extendedLimits)}
         ) : name => value if value != null }`,
@@ -908,15 +857,14 @@ export class DevcontainerSizing extends Construct {
 
   /** Where the resources come from, and the "Resources (reserved / limit)" text. */
   private resourcesSummary(
-    locals: NamedLocals,
     { k8sSet, storage }: KubernetesResources,
     { hrCpus, hrMemory, hrStorage }: HostRequirements,
-    { cpuRequest, cpuLimit }: CpuReservation,
-    { memoryRequest, memoryLimit }: MemoryReservation,
+    { cpu, memory }: Reservations,
     { diskSize }: Disk,
     { extendedNames, gpuLimits }: ExtendedResources,
     { resourceRequests, resourceLimits }: ContainerResources,
-  ): Locals<"source" | "summary"> {
+  ): TerraformLocal {
+    const { locals } = this;
     const source = locals.add(
       "resources_source",
       hcl`coalesce(join(" and ", compact([
@@ -934,8 +882,8 @@ export class DevcontainerSizing extends Construct {
       "resources_summary_text",
       hcl`join(" · ", concat(
         [
-          format("CPU %s / %s", ${str(cpuRequest)}, ${str(cpuLimit)}),
-          format("memory %s / %s", ${str(memoryRequest)}, ${str(memoryLimit)}),
+          format("CPU %s / %s", ${str(cpu.request)}, ${str(cpu.limit)}),
+          format("memory %s / %s", ${str(memory.request)}, ${str(memory.limit)}),
           format("disk %s", ${str(diskSize)})
         ],
         [for name in sort(setsubtract(setunion(keys(${any(resourceRequests)}), keys(${any(resourceLimits)})), ["cpu", "memory"])) :
@@ -950,21 +898,20 @@ export class DevcontainerSizing extends Construct {
       "resources_summary",
       hcl`try(nonsensitive(${str(summaryText)}), ${str(summaryText)})`,
     );
-    return { source, summary };
+    return summary;
   }
 
   /** Every warning about the resources a repository asks for, in one list. */
   private warningLines(
-    locals: NamedLocals,
-    props: DevcontainerSizingProps,
     { invalidWarnings }: KubernetesResources,
     { hrInvalid, hrIgnored }: HostRequirements,
-    capWarnings: TerraformLocal,
+    { capWarnings }: Reservations,
     quantityCapWarnings: TerraformLocal,
     { storageWarnings }: Disk,
     { raisedWarnings }: EphemeralStorage,
     { extendedWarnings }: ExtendedResources,
   ): TerraformLocal {
+    const { locals, props } = this;
     const k8s = props.customizations;
     const warnings = locals.add(
       "resource_warnings",
