@@ -1,4 +1,5 @@
 import { Construct, TerraformLocal, TerraformStack } from "./cdk";
+import { Expr } from "./expr";
 import { explainLocal } from "./local-comments";
 
 /** Local names taken per stack: two constructs must never silently share a local. */
@@ -7,7 +8,7 @@ const TAKEN = new WeakMap<TerraformStack, Map<string, string>>();
 /** Locals {@link NamedLocals.shared} declared per stack, by name. */
 const SHARED = new WeakMap<
   TerraformStack,
-  Map<string, { local: TerraformLocal; expression: string }>
+  Map<string, { local: Expr<unknown>; expression: string }>
 >();
 
 /**
@@ -33,7 +34,7 @@ export class NamedLocals {
    * `local.<prefix><name> = expression`; `why`, when the local is not obvious, is written
    * above it in locals.tf as a `#` comment.
    */
-  public add(name: string, expression: unknown, why?: string): TerraformLocal {
+  public add<T = unknown>(name: string, expression: unknown, why?: string): Expr<T> {
     const fullName = this.nameOf(name);
     const stack = TerraformStack.of(this.scope);
     const taken = TAKEN.get(stack) ?? new Map<string, string>();
@@ -49,7 +50,8 @@ export class NamedLocals {
     local.overrideLogicalId(fullName);
     if (why !== undefined) explainLocal(local, why);
     taken.set(fullName, local.node.path);
-    return local;
+    // Readers get an expression that reads the local, never the TerraformLocal itself.
+    return Expr.of<T>(local.expression);
   }
 
   /**
@@ -58,12 +60,12 @@ export class NamedLocals {
    * pattern, written once in locals.tf instead of at each use. Later calls with the same
    * name return the first one's local; the expression must be the same.
    */
-  public static shared(
+  public static shared<T = unknown>(
     scope: Construct,
     name: string,
     expression: string,
     why?: string,
-  ): TerraformLocal {
+  ): Expr<T> {
     const stack = TerraformStack.of(scope);
     const shared = SHARED.get(stack) ?? new Map();
     SHARED.set(stack, shared);
@@ -72,9 +74,9 @@ export class NamedLocals {
       if (existing.expression !== expression) {
         throw new Error(`${scope.node.path}: local.${name} is shared with another value`);
       }
-      return existing.local;
+      return existing.local as Expr<T>;
     }
-    const local = new NamedLocals(stack, "").add(name, expression, why);
+    const local = new NamedLocals(stack, "").add<T>(name, expression, why);
     shared.set(name, { local, expression });
     return local;
   }

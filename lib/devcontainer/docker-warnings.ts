@@ -90,7 +90,7 @@ export class DevcontainerDockerWarnings extends Construct {
     );
     const features = locals.add(
       "docker_features",
-      hcl`slice(keys(${featureSet.expression}), 0, min(${MAX_DOCKER_FEATURES}, length(keys(${featureSet.expression}))))`,
+      hcl`slice(keys(${featureSet}), 0, min(${MAX_DOCKER_FEATURES}, length(keys(${featureSet}))))`,
       "The warnings name 10 Features at most: the list is the repository's to make long.",
     );
     const hooks = locals.add(
@@ -103,7 +103,7 @@ export class DevcontainerDockerWarnings extends Construct {
       "docker_compose_file",
       hcl`try(${config}.dockerComposeFile, null)`,
       "Compose's other services never run in a one-container workspace: the warning says so.",
-    ).expression;
+    );
     // A file name or a list of them, counted and cut without walking the list: Terraform
     // converts a tuple to a list (for join(), or to unify a conditional's two sides) at the
     // square of its length (60,000 entries took ~50 s), so only the first
@@ -113,12 +113,12 @@ export class DevcontainerDockerWarnings extends Construct {
       "docker_compose_files_listed",
       hcl`${composeIsList} ? length(${compose}) : 1`,
       "Counted before anything reads the list, so the warning can say how many were left out.",
-    ).expression;
+    );
     const composeRead = locals.add(
       "docker_compose_files",
       hcl`try(slice(${compose}, 0, min(length(${compose}), ${COMPOSE_FILES_READ})), [${compose}])`,
       "Only these are joined: Terraform's join() of a long tuple costs its length squared.",
-    ).expression;
+    );
     const composeFiles = hcl`try(join(", ", ${composeRead}), jsonencode(${composeRead}))`;
     const composeMessage =
       "dockerComposeFile %s: the workspace is one container, the image of the Compose service %s; " +
@@ -134,8 +134,8 @@ export class DevcontainerDockerWarnings extends Construct {
       hcl`concat(
         ${composeListed} > ${COMPOSE_FILES_READ} ? [format("dockerComposeFile lists %d entries; only the first ${COMPOSE_FILES_READ} are read.", ${composeListed})] : [],
         ${compose} != null ? [format(${composeMessage}, ${quotedForWarning(composeFiles)}, ${quotedForWarning(hcl`try(tostring(${config}.service), "(service not set)")`)})] : [],
-        [for id in ${features.expression} : format(${dockerMessage}, ${quotedForWarning(hcl`id`)},
-          length(${hooks.expression}) > 0 ? format("; these lifecycle commands call it: %s", join(", ", ${hooks.expression})) : "")]
+        [for id in ${features} : format(${dockerMessage}, ${quotedForWarning(hcl`id`)},
+          length(${hooks}) > 0 ? format("; these lifecycle commands call it: %s", join(", ", ${hooks})) : "")]
       )`,
     ).asList;
   }

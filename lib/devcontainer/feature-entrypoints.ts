@@ -51,23 +51,20 @@ export class DevcontainerFeatureEntrypoints extends Construct {
         entrypoint = tostring(e.entrypoint),
       } if try(tostring(e.entrypoint) != "", false)], [])`,
       "Each Feature's label entry names the script the CLI starts before the hooks.",
-    ).expression;
+    );
     // Whether each entry can be run: decided once, read by the list the wrapper gets and by
     // the warnings about the others.
     const runnable = locals.add(
       "feature_entrypoints_runnable",
       hcl`[for e in ${given} : can(regex(${ENTRYPOINT_PATTERN}, e.entrypoint)) && can(regex("^[^\\t\\n]*$", e.id))]`,
       "An entrypoint is run only as an absolute path of plain characters, from an id without tabs.",
-    ).expression;
+    );
     const usable = locals.add(
       "feature_entrypoints_usable",
       hcl`[for i, e in ${given} : e if ${runnable}[i]]`,
       "The runnable ones, in the label's order: the wrapper gets the first of them.",
-    ).expression;
-    const usableCount = locals.add(
-      "feature_entrypoints_usable_count",
-      hcl`length(${usable})`,
-    ).expression;
+    );
+    const usableCount = locals.add("feature_entrypoints_usable_count", hcl`length(${usable})`);
     this.text = locals.add(
       "feature_entrypoints",
       hcl`join("\n", [for e in slice(${usable}, 0, min(${MAX_FEATURE_ENTRYPOINTS}, ${usableCount})) : format("%s\t%s", e.id, e.entrypoint)])`,

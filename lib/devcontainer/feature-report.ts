@@ -47,7 +47,7 @@ export class DevcontainerFeatureReport extends Construct {
       "installed_features",
       hcl`try(distinct([for e in ${props.metadata} : regex(${UNTAGGED}, tostring(e.id))[0] if can(tostring(e.id))]), [])`,
       "The label has one entry per installed Feature: the build's own word on what it installed.",
-    ).expression;
+    );
     const notFound = locals.add(
       "features_not_found",
       hcl`length(${installed}) == 0 ? [] : try(slice(
@@ -60,7 +60,7 @@ export class DevcontainerFeatureReport extends Construct {
       "Feature %s: not found. The image's metadata has no entry for it, so the build did not install it (no Feature of that name or version exists, or it failed): what it would add is missing.";
     this.warnings = locals.add(
       "feature_report_warnings",
-      hcl`[for ref in ${notFound.expression} : format(${message}, ${quotedForWarning(hcl`ref`)})]`,
+      hcl`[for ref in ${notFound} : format(${message}, ${quotedForWarning(hcl`ref`)})]`,
     ).asList;
   }
 }

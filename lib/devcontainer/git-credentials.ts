@@ -1,14 +1,7 @@
-import {
-  Construct,
-  TerraformLocal,
-  Token,
-  type IResolvable,
-  type TerraformVariable,
-} from "../core/cdk";
+import { Construct, Token, type IResolvable, type TerraformVariable } from "../core/cdk";
 import { DataCoderExternalAuth } from "../../.gen/providers/coder/data-coder-external-auth";
 import { CheckBlock } from "../core/check-block";
-import { hcl } from "../core/expr";
-import { explainLocal } from "../core/local-comments";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { repositoryCredentialHost } from "./git-hosts";
 
@@ -94,14 +87,14 @@ export class DevcontainerGitCredentials extends Construct {
   /** An object `{ username, token }` or null, for the build's nested attribute. */
   public readonly buildCredentials: IResolvable;
   /** `local.git_repository_host`: the repository's normalized `host[:port]`, "" for none. */
-  public readonly repositoryHost: TerraformLocal;
+  public readonly repositoryHost: Expr;
   /** `local.git_build_credential`: which credential the build gets ({@link GitBuildCredential}). */
-  public readonly credential: TerraformLocal;
+  public readonly credential: Expr;
   /**
    * `local.git_build_credential_name`: that credential as the workspace page names it
    * ("your linked github account", "the template's token for github.com", "none"), no value.
    */
-  public readonly credentialName: TerraformLocal;
+  public readonly credentialName: Expr;
   /** `check.git_credentials_host`: credentials are configured, none for this host. */
   public readonly hostCheck: CheckBlock;
 
@@ -113,14 +106,10 @@ export class DevcontainerGitCredentials extends Construct {
       count: Token.asNumber(hcl`${authId} != "" ? 1 : 0`),
       id: authId,
     });
-    this.repositoryHost = new TerraformLocal(
-      this,
+    const locals = new NamedLocals(this, "");
+    this.repositoryHost = locals.add<string>(
       "git_repository_host",
-      repositoryCredentialHost(props.repository, new NamedLocals(this, "")),
-    );
-    this.repositoryHost.overrideLogicalId("git_repository_host");
-    explainLocal(
-      this.repositoryHost,
+      repositoryCredentialHost(props.repository, locals),
       "Credentials go only to the host they belong to, and over plain http only to a cluster Service.",
     );
     const host = this.repositoryHost.asString;
@@ -136,14 +125,9 @@ export class DevcontainerGitCredentials extends Construct {
         : ${chosen} == "template"
           ? { username = ${username}, token = ${props.token.stringValue} }
           : null`;
-    this.credentialName = new TerraformLocal(
-      this,
+    this.credentialName = locals.add<string>(
       "git_build_credential_name",
       hcl`${chosen} == "user" ? format("your linked %s account", ${authId}) : ${chosen} == "template" ? format("the template's token for %s", ${host}) : "none"`,
-    );
-    this.credentialName.overrideLogicalId("git_build_credential_name");
-    explainLocal(
-      this.credentialName,
       "Says which credential the build has, by name: never a value of it.",
     );
     this.hostCheck = this.checks(props, { host, templateWideHere, externalHere, chosen });
@@ -158,21 +142,15 @@ export class DevcontainerGitCredentials extends Construct {
     props: DevcontainerGitCredentialsProps,
     templateWideHere: IResolvable,
     externalHere: IResolvable,
-  ): TerraformLocal {
+  ): Expr {
     const linked = this.externalAuth.fqn;
     // The emptiness test carries one bit of the token (the secret-flow scan reads it so).
     const linkedHere = hcl`${externalHere} && try(nonsensitive(${linked}[0].access_token != ""), ${linked}[0].access_token != "", false)`;
-    const credential = new TerraformLocal(
-      this,
+    return new NamedLocals(this, "").add<string>(
       "git_build_credential",
       hcl`${linkedHere} ? "user" : ${props.username.stringValue} != "" && ${templateWideHere} ? (${props.allowTemplateFallback.booleanValue} ? "template" : "template_refused") : "none"`,
-    );
-    credential.overrideLogicalId("git_build_credential");
-    explainLocal(
-      credential,
       "The user's own token wins; the template's reads what the user may not, so only when allowed.",
     );
-    return credential;
   }
 
   /** The build-log checks: no credential for the host, the template's refused, a prebuild's. */

@@ -74,9 +74,7 @@ const HTTP_URL_PARTS = "^([hH][tT][tT][pP][sS]?)://([A-Za-z0-9.-]+)(:[0-9]{1,5})
 export function repositoryCredentialHost(url: HclValue, locals?: NamedLocals): IResolvable {
   // try(): a URL that is no http(s) URL, or a part that is missing, is null here and "" below.
   const part = (name: string, expression: IResolvable, why?: string): IResolvable =>
-    locals === undefined
-      ? expression
-      : (locals.add(`git_repository_url_${name}`, expression, why).expression as IResolvable);
+    locals === undefined ? expression : locals.add(`git_repository_url_${name}`, expression, why);
   const parts = part(
     "parts",
     hcl`try(regex(${HTTP_URL_PARTS}, ${url}), null)`,

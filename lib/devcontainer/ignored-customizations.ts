@@ -36,7 +36,7 @@ export class DevcontainerIgnoredCustomizations extends Construct {
       "jetbrains_entries",
       hcl`try([for e in flatten([${props.configuration}.customizations.jetbrains]) : e if can(keys(e))], [])`,
       "customizations.jetbrains has one entry per contributor; only objects say anything.",
-    ).expression;
+    );
     const keyNames = hcl`sort(distinct(flatten([for e in ${entries} : keys(e)])))`;
     const named = hcl`slice(${keyNames}, 0, min(${JETBRAINS_KEYS_NAMED}, length(${keyNames})))`;
     const backends = hcl`[for e in ${entries} : e.backend if try(tostring(e.backend) != "", false)]`;

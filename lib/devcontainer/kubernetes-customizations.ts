@@ -12,8 +12,8 @@
  * constructs can name them in warnings. A piece of the wrong type (an entry that is no
  * object, `tolerations` that is no list, …) is named in a warning of its own here.
  */
-import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
-import { hcl, hclRaw, HclValue } from "../core/expr";
+import { Construct, IResolvable } from "../core/cdk";
+import { Expr, hcl, hclRaw, HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /** The keys of a `customizations.kubernetes` entry the template reads; others get a warning. */
@@ -71,7 +71,7 @@ export interface DevcontainerKubernetesCustomizationsProps {
  *   each quoting the value as JSON.
  */
 export class DevcontainerKubernetesCustomizations extends Construct {
-  public readonly entries: TerraformLocal;
+  public readonly entries: Expr;
   public readonly requests: IResolvable;
   public readonly limits: IResolvable;
   public readonly nodeSelector: IResolvable;
@@ -94,7 +94,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       "k8s_customizations_listed",
       hcl`try(concat(${props.configuration}.customizations.kubernetes, []), [])`,
       "concat() takes only lists: an object or a string here is treated as absent, not walked.",
-    ).expression;
+    );
     const firstEntries = hcl`slice(${listed}, 0, min(length(${listed}), ${KUBERNETES_ENTRIES_READ}))`;
     this.entries = locals.add(
       "k8s_customizations",
@@ -127,7 +127,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
         name,
         hcl`try(merge([for entry in ${entries} : entry.${hclRaw(path)} if can(keys(entry.${hclRaw(path)}))]...), {})`,
         why,
-      ).expression;
+      );
     const requestsMerged = merged(
       "k8s_requests_merged",
       "resources.requests",
@@ -149,12 +149,12 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       "k8s_requests_given",
       described(requestsMerged),
       "Each request keeps its JSON text beside its value, so a warning can quote it as written.",
-    ).expression;
+    );
     const limits = locals.add(
       "k8s_limits_given",
       described(limitsMerged),
       "Each limit keeps its JSON text beside its value, so a warning can quote it as written.",
-    ).expression;
+    );
     // A value that is no string or number (true, null, an object) is null here, and invalid:
     // "" would be a valid label value that pins the pod to nodes the repository never named.
     const givenSelector = firstNames(selectorMerged);
@@ -162,12 +162,12 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       "k8s_node_selector_given",
       hcl`{ for name, value in ${givenSelector} : name => ${scalarString("value", "null")} }`,
       'A value that is no string or number is null: "" would pin the pod to nodes nobody named.',
-    ).expression;
+    );
     const nodeSelectorJson = locals.add(
       "k8s_node_selector_json",
       hcl`{ for name, value in ${givenSelector} : name => jsonencode(value) }`,
       "Warnings quote each selector value as the repository wrote it.",
-    ).expression;
+    );
     return {
       requestsMerged,
       limitsMerged,
@@ -196,12 +196,12 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       "k8s_storage_given",
       hcl`try(reverse([for storage in ${storageValues.asList} : storage if storage.value != ""])[0], null)`,
       "Of the entries that give storage, the last one counts, as later settings win.",
-    ).expression;
+    );
     const rejectedStorage = locals.add(
       "k8s_storage_rejected",
       hcl`[for storage in ${storageValues.asList} : storage.json if storage.value == ""]`,
       "Warnings quote the storage values that are no string or number, as written.",
-    ).expression;
+    );
     return { storage, rejectedStorage };
   }
 
@@ -213,31 +213,31 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       "k8s_tolerations_listed",
       hcl`concat([], [for entry in ${entries} : entry.tolerations if can(concat(entry.tolerations, []))]...)`,
       "concat() is linear; flatten() would also open a toleration that is itself a list.",
-    ).expression;
+    );
     const tolerationsRead = locals.add(
       "k8s_tolerations_read",
       hcl`slice(${tolerationsListed}, 0, min(length(${tolerationsListed}), ${TOLERATIONS_READ}))`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
-    ).expression;
+    );
     const normalized = locals.add(
       "k8s_tolerations_normalized",
       hcl`[for toleration in ${tolerationsRead} : {
             for field, source in ${TOLERATION_FIELDS} : field => ${scalarString("try(toleration[source], null)", "null")}
           } if can(keys(toleration)) && !${malformed("toleration")}]`,
       "A field of another type than string or number would change what the toleration means.",
-    ).expression;
+    );
     // A toleration listed twice is kept once, at its first place: each one's first position
     // comes from one map (distinct() compares every pair).
     const firstPosition = locals.add(
       "k8s_tolerations_first_position",
       hcl`{ for position, toleration in ${normalized} : jsonencode(toleration) => position... }`,
       "A toleration listed twice is kept once: one map finds each one's first place.",
-    ).expression;
+    );
     const tolerations = locals.add(
       "k8s_tolerations_given",
       hcl`[for position, toleration in ${normalized} : toleration if ${firstPosition}[jsonencode(toleration)][0] == position]`,
       "Duplicates add nothing to a pod's tolerations: each is kept once, at its first place.",
-    ).expression;
+    );
     return { tolerations, tolerationsListed, tolerationsRead };
   }
 
@@ -283,7 +283,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
         ${notObject("resources.requests")},
         ${notObject("resources.limits")}
       )`,
-    ).expression;
+    );
     const placementShapeWarnings = locals.add(
       "k8s_placement_shape_warnings",
       hcl`concat(
@@ -296,7 +296,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
             "customizations.kubernetes tolerations: %s is not a valid toleration, ignored", jsonencode(toleration))
           if !can(keys(toleration)) || ${malformed("toleration")}]
       )`,
-    ).expression;
+    );
     return { resourceShapeWarnings, placementShapeWarnings };
   }
 }

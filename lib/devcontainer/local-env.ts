@@ -52,11 +52,11 @@ export class DevcontainerLocalEnv extends Construct {
     this.values = values.asString;
     this.text = locals.add(
       "localenv_defaults_text",
-      hcl`join("\n", [for name, value in ${values.expression} : format("%s=%s", name, value)])`,
+      hcl`join("\n", [for name, value in ${values} : format("%s=%s", name, value)])`,
     ).asString;
     this.names = locals.add(
       "localenv_default_names",
-      hcl`distinct(concat(keys(${values.expression}), ${CONTAINER_LOCALENV_DEFAULTS}))`,
+      hcl`distinct(concat(keys(${values}), ${CONTAINER_LOCALENV_DEFAULTS}))`,
       "A ${localEnv:NAME} with a default is never missing: the variables check skips these names.",
     ).asList;
   }

@@ -56,11 +56,11 @@ export class DevcontainerLocalWorkspaceFolder extends Construct {
       "initialize_names_container_folder",
       usedInInitialize("containerWorkspaceFolder"),
       "The service writes both folder forms as one shell variable: only the variables list tells.",
-    ).asBoolean;
+    );
     const local = locals.add(
       "initialize_names_local_folder",
       usedInInitialize("localWorkspaceFolder"),
-    ).asBoolean;
+    );
     this.initializeFolderVariable = locals.add(
       "initialize_folder_variable",
       hcl`${container} ? "workspace" : ""`,

@@ -16,8 +16,8 @@
  * kubernetes_deployment_v1 (cdktf's typed dynamic blocks cannot sit inside the list of
  * containers, nor nest, so these are raw overrides).
  */
-import { Construct, Fn, type IResolvable, type TerraformLocal, Token } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Construct, Fn, type IResolvable, Token } from "../core/cdk";
+import { Expr, hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import type {
   DeploymentV1,
@@ -46,9 +46,6 @@ const BASENAME_PLACEHOLDERS = [
   "${containerWorkspaceFolderBasename}",
   "${localWorkspaceFolderBasename}",
 ];
-
-/** A named local of DevcontainerMounts, with its why when it is not obvious. */
-type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
 
 export interface DevcontainerMountsProps {
   /**
@@ -114,8 +111,6 @@ export class DevcontainerMounts extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerMountsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown, why?: string) =>
-      locals.add(name, expression, why);
     const folder = props.workspaceFolder;
     const repositoryFolder = props.repositoryFolder ?? folder;
     // hcl takes single tokens only; a string template mixing text and tokens goes through format().
@@ -124,26 +119,26 @@ export class DevcontainerMounts extends Construct {
       : props.claimName;
     const mounted = hcl`${props.workspaceFolderMounted} == true`;
     const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${unusedWorkspaceFolderMount(this)}`;
-    const requests = this.mountRequests(local, props, folder, repositoryFolder);
+    const requests = this.mountRequests(locals, props, folder, repositoryFolder);
     const { decisions, kept } = this.mountDecisions(
-      local,
+      locals,
       props,
       requests,
       mounted,
       folderMountPath,
     );
     const { volumeMounts, podVolumes } = this.volumes(
-      local,
+      locals,
       props,
       kept,
       folderMountPath,
       claimName,
     );
-    const seeds = this.seeds(local, props, kept, mounted, folder, repositoryFolder);
-    const warnings = this.warningLines(local, props, decisions);
+    const seeds = this.seeds(locals, props, kept, mounted, folder, repositoryFolder);
+    const warnings = this.warningLines(locals, props, decisions);
 
-    this.volumeMounts = volumeMounts.expression as IResolvable;
-    this.podVolumes = podVolumes.expression as IResolvable;
+    this.volumeMounts = volumeMounts;
+    this.podVolumes = podVolumes;
     this.seedVolumeDirs = seeds.seedVolumeDirs.asList;
     this.seedVolumes = seeds.seedVolumes.asList;
     this.seedMountPointDirs = seeds.seedMountPointDirs.asList;
@@ -156,11 +151,11 @@ export class DevcontainerMounts extends Construct {
    * collapsed, an empty source meaning an anonymous volume.
    */
   private mountRequests(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerMountsProps,
     folder: HclValue,
     repositoryFolder: HclValue,
-  ): TerraformLocal {
+  ): Expr {
     // The container forms name the workspace folder; the local ones the clone, which is where
     // the repository is, as on the machine that runs the Dev Containers tools (a source
     // `${localWorkspaceFolderBasename}-node_modules` is named after the repository, even when
@@ -173,7 +168,7 @@ export class DevcontainerMounts extends Construct {
 
     // Every request costs each plan and apply time, and no workspace needs this many: the
     // rest is not read (mount_warnings says so). Cut at the end, so indexes stay the same.
-    return local(
+    return locals.add(
       "mount_requests",
       hcl`try([
         for i, m in slice(${props.mounts}, 0, min(length(${props.mounts}), ${MOUNTS_READ})) : {
@@ -191,12 +186,12 @@ export class DevcontainerMounts extends Construct {
 
   /** Each mount's problem, if any, and the mounts that have none. */
   private mountDecisions(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerMountsProps,
-    requests: TerraformLocal,
+    requests: Expr,
     mounted: IResolvable,
     folderMountPath: IResolvable,
-  ): { readonly decisions: TerraformLocal; readonly kept: TerraformLocal } {
+  ): { readonly decisions: Expr; readonly kept: Expr } {
     // Paths the pod mounts anyway, with what the warning calls them.
     const reserved = hcl`[
       { path = "/workspaces", what = "/workspaces" },
@@ -212,15 +207,15 @@ export class DevcontainerMounts extends Construct {
       hcl`try(anytrue([for s in split("/", ${t}) : ${utf8Bytes(hcl`s`)} > ${MAX_SEGMENT_BYTES}]), false)`;
     // Each target's first request, from one map built once: searching the earlier requests for
     // every request made a list of n mounts cost n².
-    const firstRequest = local(
+    const firstRequest = locals.add(
       "mount_first_request",
-      hcl`{ for r in ${requests.expression} : r.target => r.index... if r.target != null }`,
+      hcl`{ for r in ${requests} : r.target => r.index... if r.target != null }`,
       "One map finds each target's first request: searching earlier ones would cost n².",
-    ).asAnyMap;
-    const decisions = local(
+    );
+    const decisions = locals.add(
       "mount_decisions",
       hcl`[
-        for r in ${requests.expression} : merge(r, {
+        for r in ${requests} : merge(r, {
           volume_dir = r.kind == "volume" ? format("volumes/%s", coalesce(r.source, format("anonymous-%d", r.index))) : null,
           problem = (
             !try(contains(["volume", "tmpfs"], r.kind), false) ? "kind" :
@@ -237,9 +232,9 @@ export class DevcontainerMounts extends Construct {
       ]`,
       "Each mount's one problem, if any: a mount the pod cannot have is dropped, never fatal.",
     );
-    const kept = local(
+    const kept = locals.add(
       "kept_mounts",
-      hcl`[for d in ${decisions.expression} : d if d.problem == null]`,
+      hcl`[for d in ${decisions} : d if d.problem == null]`,
       "Only mounts without a problem reach the pod; the others are warnings, never a failed plan.",
     );
     return { decisions, kept };
@@ -247,13 +242,13 @@ export class DevcontainerMounts extends Construct {
 
   /** The container's volume mounts and the pod's volumes: the fixed ones and the kept mounts. */
   private volumes(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerMountsProps,
-    kept: TerraformLocal,
+    kept: Expr,
     folderMountPath: IResolvable,
     claimName: HclValue,
-  ): { readonly volumeMounts: TerraformLocal; readonly podVolumes: TerraformLocal } {
-    const volumeMounts = local(
+  ): { readonly volumeMounts: Expr; readonly podVolumes: Expr } {
+    const volumeMounts = locals.add(
       "volume_mounts",
       hcl`concat(
         [
@@ -261,7 +256,7 @@ export class DevcontainerMounts extends Construct {
           { name = ${DATA_VOLUME}, mount_path = "/workspaces", sub_path = "workspaces", read_only = false },
           { name = ${DATA_VOLUME}, mount_path = ${folderMountPath}, sub_path = "workspace-folder", read_only = false },
         ],
-        [for m in ${kept.expression} : {
+        [for m in ${kept} : {
           name = m.kind == "volume" ? ${DATA_VOLUME} : format("tmpfs-%d", m.index),
           mount_path = m.target,
           sub_path = m.volume_dir,
@@ -271,14 +266,14 @@ export class DevcontainerMounts extends Construct {
       )`,
       "Home, /workspaces and the folder are mounted on every pod, so no repository can drop them.",
     );
-    const podVolumes = local(
+    const podVolumes = locals.add(
       "pod_volumes",
       hcl`concat(
         [
           { name = ${DATA_VOLUME}, persistent_volume_claim = [{ claim_name = ${claimName}, read_only = false }], empty_dir = [] },
           { name = ${SHM_VOLUME}, persistent_volume_claim = [], empty_dir = [{ medium = "Memory", size_limit = ${props.shmSizeLimit} }] },
         ],
-        [for m in ${kept.expression} : {
+        [for m in ${kept} : {
           name = format("tmpfs-%d", m.index),
           persistent_volume_claim = [],
           empty_dir = [{ medium = "Memory", size_limit = null }],
@@ -291,27 +286,27 @@ export class DevcontainerMounts extends Construct {
 
   /** What seed-home creates: each volume's directory, its seed, and the mount points' directories. */
   private seeds(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerMountsProps,
-    kept: TerraformLocal,
+    kept: Expr,
     mounted: IResolvable,
     folder: HclValue,
     repositoryFolder: HclValue,
   ): {
-    readonly seedVolumeDirs: TerraformLocal;
-    readonly seedVolumes: TerraformLocal;
-    readonly seedMountPointDirs: TerraformLocal;
+    readonly seedVolumeDirs: Expr;
+    readonly seedVolumes: Expr;
+    readonly seedMountPointDirs: Expr;
   } {
-    const seedVolumeDirs = local(
+    const seedVolumeDirs = locals.add(
       "seed_volume_dirs",
-      hcl`distinct([for m in ${kept.expression} : m.volume_dir if m.kind == "volume"])`,
+      hcl`distinct([for m in ${kept} : m.volume_dir if m.kind == "volume"])`,
       "seed-home creates each volume's directory as the remote user, not root as kubelet would.",
     );
     // Docker seeds a volume at the first mount that creates it; a second mount of the same
     // volume elsewhere sees that content.
-    const seedVolumes = local(
+    const seedVolumes = locals.add(
       "seed_volumes",
-      hcl`[for dir, targets in { for m in ${kept.expression} : m.volume_dir => m.target... if m.kind == "volume" } : format("%s=%s", dir, targets[0])]`,
+      hcl`[for dir, targets in { for m in ${kept} : m.volume_dir => m.target... if m.kind == "volume" } : format("%s=%s", dir, targets[0])]`,
       "Docker seeds a volume at its first mount only: a second mount elsewhere sees that content.",
     );
     // A mount point lives in the mount that contains it; the longest matching prefix wins
@@ -320,10 +315,10 @@ export class DevcontainerMounts extends Construct {
       [{ prefix = "/workspaces/", dir = "workspaces/" }, { prefix = format("%s/", ${props.homeDir}), dir = "home/" }],
       ${mounted} ? [{ prefix = format("%s/", ${repositoryFolder}), dir = "workspace-folder/" }] : []
     )`;
-    const seedMountPointDirs = local(
+    const seedMountPointDirs = locals.add(
       "seed_mount_point_dirs",
       hcl`distinct(compact([
-        for path in concat(distinct([${repositoryFolder}, ${folder}]), [for m in ${kept.expression} : m.target]) : try(one([
+        for path in concat(distinct([${repositoryFolder}, ${folder}]), [for m in ${kept} : m.target]) : try(one([
           for p in ${parents} : format("%s%s", p.dir, substr(path, length(p.prefix), -1))
           if startswith(path, p.prefix) && length(p.prefix) == max([for q in ${parents} : length(q.prefix) if startswith(path, q.prefix)]...)
         ]), null)
@@ -334,13 +329,9 @@ export class DevcontainerMounts extends Construct {
   }
 
   /** `mount_warnings`: one line per mount that is not mounted, and why. */
-  private warningLines(
-    local: NewLocal,
-    props: DevcontainerMountsProps,
-    decisions: TerraformLocal,
-  ): TerraformLocal {
+  private warningLines(locals: NamedLocals, props: DevcontainerMountsProps, decisions: Expr): Expr {
     // The problems of a target, as its warning says them: one format() quotes the target.
-    const targetProblems = local(
+    const targetProblems = locals.add(
       "mount_target_problems",
       {
         target:
@@ -350,11 +341,11 @@ export class DevcontainerMounts extends Construct {
           "is a system directory or lies under /proc, /sys or /dev, where nothing can be mounted",
       },
       "Three problems share one warning's wording: one format() quotes the target.",
-    ).expression;
-    return local(
+    );
+    return locals.add(
       "mount_warnings",
       hcl`concat(can(slice(${props.mounts}, 0, 0)) && try(length(${props.mounts}), 0) > ${MOUNTS_READ} ? [format("mounts lists %d entries; only the first ${MOUNTS_READ} are read.", length(${props.mounts}))] : [], [
-        for d in ${decisions.expression} : (
+        for d in ${decisions} : (
           d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
           contains(keys(${targetProblems}), d.problem) ? format("mounts[%d].target %s %s; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, ${targetProblems}[d.problem], d.kind) :
           d.problem == "source" ? format("mounts[%d].source %s is not a volume name (letters, digits, _ . -); the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :

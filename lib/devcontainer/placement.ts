@@ -7,8 +7,8 @@
  */
 import type { DeploymentV1SpecTemplateSpecAffinity } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { WORKSPACE_POD_ANTI_AFFINITY } from "../constructs/workspace-deployment";
-import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
-import { hcl, hclRaw, HclValue } from "../core/expr";
+import { Construct, IResolvable } from "../core/cdk";
+import { Expr, hcl, hclRaw, HclValue } from "../core/expr";
 import type { DevcontainerKubernetesCustomizations } from "./kubernetes-customizations";
 import {
   LABEL_KEY_LONG_PREFIX_PATTERN,
@@ -45,7 +45,7 @@ export interface DevcontainerPlacementProps {
   readonly localPrefix?: string;
 }
 
-const any = (l: TerraformLocal) => l.expression;
+const any = (l: Expr) => l;
 
 /** Node selector, tolerations and their warnings, as named locals. */
 export class DevcontainerPlacement extends Construct {
@@ -134,9 +134,9 @@ export class DevcontainerPlacement extends Construct {
     locals: NamedLocals,
     props: DevcontainerPlacementProps,
     arch: HclValue,
-    selectorChecks: TerraformLocal,
-    checked: TerraformLocal,
-  ): TerraformLocal {
+    selectorChecks: Expr,
+    checked: Expr,
+  ): Expr {
     const k8s = props.customizations;
     const allow = props.allowNodePlacement;
     // The toleration as the repository wrote it (JSON names), without the fields it left out.

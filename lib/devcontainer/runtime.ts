@@ -10,8 +10,8 @@
  * (a hostname that is not a DNS label, a host alias whose IP is not an IP, …) are dropped
  * with a warning naming field and value, so they cannot fail the apply.
  */
-import { Construct, type IResolvable, type TerraformLocal, Token } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Construct, type IResolvable, Token } from "../core/cdk";
+import { Expr, hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import type {
   DeploymentV1,
@@ -112,19 +112,16 @@ type Privileges = {
       | "privileged"
       | "seccompProfiles"
       | "levelMet"
-  ]: TerraformLocal;
+  ]: Expr;
 };
 /** The pod's init, /dev/shm and hostname settings, and the tests their warnings read. */
 interface PodSettings {
-  readonly shareProcessNamespace: TerraformLocal;
-  readonly shmSizeLimit: TerraformLocal;
-  readonly hostname: TerraformLocal;
+  readonly shareProcessNamespace: Expr;
+  readonly shmSizeLimit: Expr;
+  readonly hostname: Expr;
   readonly shmValid: IResolvable;
   readonly hostnameValid: IResolvable;
 }
-/** A named local of DevcontainerRuntime, with its why when it is not obvious. */
-type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
-
 export interface DevcontainerRuntimeProps {
   /**
    * The metadata's `runtime` object: `cap_add`, `privileged`, `seccomp_unconfined`, `init`,
@@ -181,26 +178,24 @@ export class DevcontainerRuntime extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerRuntimeProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown, why?: string) =>
-      locals.add(name, expression, why);
     const runtime = props.runtime;
     // Written bare, not `== true`: the template policy (lib/policy/privileged-containers.ts)
     // recognizes the gate only as `var.allow_privileged && …`.
     const allowed = props.allowPrivileged;
     const level = props.podSecurityLevel ?? "baseline";
-    const restricted = local(
+    const restricted = locals.add(
       "pod_security_restricted",
       hcl`${level} == "restricted"`,
       "Under restricted, the pod may add NET_BIND_SERVICE only, whatever allow_privileged says.",
     );
-    const isRestricted = restricted.asBoolean;
+    const isRestricted = restricted;
 
-    const r = this.requested(local, runtime).asAnyMap;
-    const privileges = this.privileges(local, props, r, allowed, isRestricted);
-    const pod = this.podSettings(local, r);
-    const hostAliases = this.hostAliasesOf(local, r);
+    const r = this.requested(locals, runtime);
+    const privileges = this.privileges(locals, props, r, allowed, isRestricted);
+    const pod = this.podSettings(locals, r);
+    const hostAliases = this.hostAliasesOf(locals, r);
     const warnings = this.warningLines(
-      local,
+      locals,
       props,
       r,
       allowed,
@@ -211,48 +206,48 @@ export class DevcontainerRuntime extends Construct {
     );
 
     this.capabilitiesAdd = privileges.capabilitiesAdd.asList;
-    this.restricted = restricted.expression as IResolvable;
+    this.restricted = restricted;
     this.levelMet = privileges.levelMet.asString;
-    this.privileged = privileges.privileged.asBoolean;
-    this.seccompProfiles = privileges.seccompProfiles.expression as IResolvable;
-    this.shareProcessNamespace = pod.shareProcessNamespace.asBoolean;
+    this.privileged = privileges.privileged;
+    this.seccompProfiles = privileges.seccompProfiles;
+    this.shareProcessNamespace = pod.shareProcessNamespace;
     this.shmSizeLimit = pod.shmSizeLimit.asString;
     this.hostname = pod.hostname.asString;
-    this.hostAliases = hostAliases.hostAliases.expression as IResolvable;
+    this.hostAliases = hostAliases.hostAliases;
     this.warnings = warnings.asList;
   }
 
   /** `runtime_requested`: everything the metadata's runtime object asks for, normalized. */
-  private requested(local: NewLocal, runtime: HclValue): TerraformLocal {
+  private requested(locals: NamedLocals, runtime: HclValue): Expr {
     // Everything read from the metadata, normalized: capability names upper case without
     // `CAP_` (Docker accepts both; Kubernetes wants the bare name), hostnames lower case
     // (DNS names are case-insensitive; Kubernetes accepts only lower case). Lists are cut
     // first (slice() is linear), and a capability named twice is kept at its first place,
     // found through one map (distinct() compares every pair).
-    const capabilitiesGiven = local(
+    const capabilitiesGiven = locals.add(
       "capabilities_given",
       hcl`try(concat(${runtime}.cap_add, []), [])`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
-    ).expression;
-    const capabilitiesNormalized = local(
+    );
+    const capabilitiesNormalized = locals.add(
       "capabilities_normalized",
       hcl`try([
         for c in slice(${capabilitiesGiven}, 0, min(length(${capabilitiesGiven}), ${CAPABILITIES_READ})) :
         upper(trimprefix(upper(trimspace(c)), "CAP_")) if try(trimspace(c) != "", false)
       ], [])`,
       "Docker takes CAP_X or X in any case; Kubernetes only the bare upper-case name.",
-    ).expression;
-    const capabilityFirst = local(
+    );
+    const capabilityFirst = locals.add(
       "capabilities_first_position",
       hcl`{ for position, c in ${capabilitiesNormalized} : c => position... }`,
       "One map finds each name's first place: distinct() would compare every pair.",
-    ).expression;
-    const hostAliasesGiven = local(
+    );
+    const hostAliasesGiven = locals.add(
       "host_aliases_given",
       hcl`try(concat(${runtime}.host_aliases, []), [])`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
-    ).expression;
-    return local(
+    );
+    return locals.add(
       "runtime_requested",
       hcl`{
         capabilities = [for position, c in ${capabilitiesNormalized} : c if ${capabilityFirst}[c][0] == position],
@@ -280,7 +275,7 @@ export class DevcontainerRuntime extends Construct {
 
   /** What the container may do: the capabilities it adds, privileged, seccomp, and the level it meets. */
   private privileges(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerRuntimeProps,
     r: HclValue,
     allowed: HclValue,
@@ -288,40 +283,40 @@ export class DevcontainerRuntime extends Construct {
   ): Privileges {
     // Only names the runtime knows: an unknown one (FOO_BAR, a typo) would keep the pod from
     // starting, so it is dropped with the "is not a capability name" warning.
-    const capabilitiesRequested = local(
+    const capabilitiesRequested = locals.add(
       "capabilities_requested",
       hcl`[for c in ${r}.capabilities : c if contains(${KNOWN_CAPABILITIES}, c)]`,
       "An unknown name (FOO_BAR, a typo) would keep the pod from starting, so it is dropped.",
     );
     // restricted lets a container add NET_BIND_SERVICE only, whatever allow_privileged says.
-    const capabilitiesAdd = local(
+    const capabilitiesAdd = locals.add(
       "capabilities_add",
       hcl`[for c in ${capabilitiesRequested.asList} : c if ${isRestricted}
         ? c == "NET_BIND_SERVICE"
         : (${allowed} || contains(${BASELINE_CAPABILITIES}, c))]`,
       "Beyond the Pod Security baseline only with allow_privileged: the operator decides.",
     );
-    const capabilitiesDropped = local(
+    const capabilitiesDropped = locals.add(
       "capabilities_dropped",
       hcl`[for c in ${capabilitiesRequested.asList} : c if !contains(${capabilitiesAdd.asList}, c)]`,
       "The warning names what the pod does not get, and the variable that would allow it.",
     );
-    const privileged = local(
+    const privileged = locals.add(
       "privileged",
       hcl`${allowed} && ${r}.privileged && !${isRestricted}`,
       "A privileged container is the node's root: only the operator's allow_privileged permits it.",
     );
-    const seccompProfiles = local(
+    const seccompProfiles = locals.add(
       "seccomp_profiles",
       hcl`${allowed} && ${r}.seccomp_unconfined && !${isRestricted} ? [{ type = "Unconfined" }] : []`,
       "Unconfined lifts the kernel's syscall filter: only with the operator's allow_privileged.",
     );
     const uid = props.uid ?? 1000;
     // The level the pod meets (shown on the workspace page): restricted needs a non-root user.
-    const levelMet = local(
+    const levelMet = locals.add(
       "pod_security_level_met",
       hcl`${isRestricted} && ${uid} != 0 ? "restricted"
-        : ${privileged.asBoolean} || length(${seccompProfiles.expression}) > 0
+        : ${privileged} || length(${seccompProfiles}) > 0
           || length([for c in ${capabilitiesAdd.asList} : c if !contains(${BASELINE_CAPABILITIES}, c)]) > 0
         ? "privileged" : "baseline"`,
       "Shown on the workspace page: the level the pod meets; restricted needs a non-root user.",
@@ -337,15 +332,15 @@ export class DevcontainerRuntime extends Construct {
   }
 
   /** The pod's init, /dev/shm size and hostname, and the tests of the latter two. */
-  private podSettings(local: NewLocal, r: HclValue): PodSettings {
-    const shareProcessNamespace = local(
+  private podSettings(locals: NamedLocals, r: HclValue): PodSettings {
+    const shareProcessNamespace = locals.add(
       "share_process_namespace",
       hcl`${r}.init`,
       "devcontainer.json init: a shared process namespace lets the pause process reap zombies.",
     );
 
     const shmValid = hcl`try(floor(${r}.shm_size_bytes) == ${r}.shm_size_bytes && ${r}.shm_size_bytes > 0, false)`;
-    const shmSizeLimit = local(
+    const shmSizeLimit = locals.add(
       "shm_size_limit",
       hcl`${shmValid} ? format("%d", ${r}.shm_size_bytes) : ${DEFAULT_SHM_SIZE}`,
       "Kubernetes has no shm size: /dev/shm is a memory-backed emptyDir of this size limit.",
@@ -353,7 +348,7 @@ export class DevcontainerRuntime extends Construct {
 
     // A pod hostname must be a DNS label (RFC 1123).
     const hostnameValid = hcl`can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ${r}.hostname))`;
-    const hostname = local(
+    const hostname = locals.add(
       "hostname",
       hcl`${hostnameValid} ? ${r}.hostname : null`,
       "Kubernetes rejects a pod hostname that is not a DNS label, so such a value is dropped.",
@@ -363,9 +358,9 @@ export class DevcontainerRuntime extends Construct {
 
   /** The host aliases Kubernetes accepts, and each one's checks. */
   private hostAliasesOf(
-    local: NewLocal,
+    locals: NamedLocals,
     r: HclValue,
-  ): { readonly hostAliasChecks: TerraformLocal; readonly hostAliases: TerraformLocal } {
+  ): { readonly hostAliasChecks: Expr; readonly hostAliases: Expr } {
     // Kubernetes rejects a host alias whose IP is not an IP address (Docker's `host-gateway`
     // has no pod equivalent) and hostnames that are not DNS subdomains. The pattern admits
     // only IP characters; an IPv6 address (any ":") must also parse, which cidrhost() does.
@@ -381,12 +376,12 @@ export class DevcontainerRuntime extends Construct {
         bad_hostnames = [for h in a.hostnames : h if !(can(regex(${hostnamePattern}, h)) && length(h) <= 253)],
       }
     ]`;
-    const hostAliasChecks = local(
+    const hostAliasChecks = locals.add(
       "host_alias_checks",
       aliasChecks,
       "Kubernetes rejects a host alias without an IP address or with a bad host name: checked first.",
     );
-    const hostAliases = local(
+    const hostAliases = locals.add(
       "host_aliases",
       hcl`[
         for a in ${hostAliasChecks.asList} : { ip = a.ip, hostnames = a.hostnames }
@@ -399,17 +394,17 @@ export class DevcontainerRuntime extends Construct {
 
   /** `runtime_warnings`: every setting the pod does not get, and why. */
   private warningLines(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerRuntimeProps,
     r: HclValue,
     allowed: HclValue,
     isRestricted: IResolvable,
     { capabilitiesDropped, capabilitiesRequested }: Privileges,
     { shmValid, hostnameValid }: PodSettings,
-    hostAliasChecks: TerraformLocal,
-  ): TerraformLocal {
+    hostAliasChecks: Expr,
+  ): Expr {
     const uid = props.uid ?? 1000;
-    return local(
+    return locals.add(
       "runtime_warnings",
       hcl`concat(
         length(${capabilitiesDropped.asList}) > 0 ? [format(${isRestricted}

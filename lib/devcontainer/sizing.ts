@@ -17,8 +17,8 @@
  * Every value a repository gives that cannot be used becomes a warning naming the
  * field and the value; none of them can fail the plan.
  */
-import { Construct, IResolvable, TerraformLocal, Token } from "../core/cdk";
-import { hcl, hclRaw, HclValue } from "../core/expr";
+import { Construct, IResolvable, Token } from "../core/cdk";
+import { Expr, hcl, hclRaw, HclValue } from "../core/expr";
 import {
   BINARY_SUFFIXES,
   DEFAULT_CPU_REQUEST,
@@ -86,14 +86,14 @@ export interface DevcontainerSizingProps {
 }
 
 /** Named locals, by the names the steps give them. */
-type Locals<K extends string> = { readonly [name in K]: TerraformLocal };
+type Locals<K extends string> = { readonly [name in K]: Expr };
 
-const str = (l: TerraformLocal) => l.asString;
-const num = (l: TerraformLocal) => l.asNumber;
-const any = (l: TerraformLocal) => l.expression;
+const str = (l: Expr) => l.asString;
+const num = (l: Expr) => l.asNumber;
+const any = (l: Expr) => l;
 /** The text of one of {@link QuantityTexts}: `name` is a key of its map. */
-const text = (texts: TerraformLocal, name: string) => hcl`${any(texts)}[${name}]`;
-const lookupAmount = (map: TerraformLocal, name: string) => hcl`lookup(${any(map)}, ${name}, null)`;
+const text = (texts: Expr, name: string) => hcl`${any(texts)}[${name}]`;
+const lookupAmount = (map: Expr, name: string) => hcl`lookup(${any(map)}, ${name}, null)`;
 /**
  * `expression` written into another as it is, without the parentheses `hcl` gives a nested
  * expression: the branch or argument one quantity adds to an expression written for both keeps
@@ -154,11 +154,11 @@ interface ReservedQuantity {
   readonly max: HclValue;
   /** hostRequirements' field (`cpus`, `memory`) and its amount, or null. */
   readonly hrField: string;
-  readonly hrAmount: TerraformLocal;
+  readonly hrAmount: Expr;
   /** hostRequirements' amount as a warning shows it. */
   readonly hrShown: IResolvable;
   /** {@link QuantityTexts} of the unit, holding `hr_<hrField>` and `max_<name>`. */
-  readonly texts: TerraformLocal;
+  readonly texts: Expr;
   /** The request when nothing is reserved, as a quantity and as an amount. */
   readonly defaultRequest: string;
   readonly defaultAmount: number;
@@ -401,7 +401,7 @@ export class DevcontainerSizing extends Construct {
         storage_bytes = try(tonumber(${hr}.storage_bytes), null),
       }`,
       "A requirement must be positive: zero or less would be a request Kubernetes rejects.",
-    ).expression;
+    );
     const positive = (field: string, minimum: number) =>
       hcl`try(${hrGiven}[${field}] >= ${minimum}, false) ? ${hrGiven}[${field}] : null`;
     const hrCpus = locals.add(
@@ -461,10 +461,10 @@ export class DevcontainerSizing extends Construct {
    * never changes: the text is exact, so nothing is rounded up or down by writing it.
    */
   private quantityTexts(
-    factors: TerraformLocal,
-    hrCpus: TerraformLocal,
-    hrMemory: TerraformLocal,
-    hrStorage: TerraformLocal,
+    factors: Expr,
+    hrCpus: Expr,
+    hrMemory: Expr,
+    hrStorage: Expr,
   ): QuantityTexts {
     const { locals, props } = this;
     // A fractional byte count (a maximum such as 0.1 GiB) has no exact unit but GiB itself.
@@ -610,7 +610,7 @@ export class DevcontainerSizing extends Construct {
    * run): `run_args_<name>_limit`, and what it adds to the request without a reservation, to
    * that request's amount and to the limit. Nothing for a quantity it is no limit of.
    */
-  private hrLimit(k8sSet: TerraformLocal, q: ReservedQuantity): HrLimit {
+  private hrLimit(k8sSet: Expr, q: ReservedQuantity): HrLimit {
     const { hrIsLimit, defaultRequest, defaultAmount } = q;
     if (hrIsLimit === undefined) {
       return { unreserved: defaultRequest, amounts: hclRaw(""), limit: hclRaw("") };
@@ -743,7 +743,7 @@ export class DevcontainerSizing extends Construct {
       "extended_resource_maxima",
       hcl`${props.maxExtendedResources}`,
       "Kubernetes reserves an extended resource's limit: only what the operator allows may pass.",
-    ).expression;
+    );
     const extendedAllowed = locals.add(
       "extended_resource_allowed",
       hcl`{ for name in ${extendedNames.asList} :
@@ -754,7 +754,7 @@ export class DevcontainerSizing extends Construct {
       "extended_resource_given",
       hcl`{ for name in ${extendedNames.asList} : name => lookup(${any(limits)}, name, lookup(${any(requests)}, name, null)) }`,
       "A limit wins over a request: Kubernetes needs them equal for extended resources.",
-    ).expression;
+    );
     const extendedCapped = locals.add(
       "extended_resource_capped",
       hcl`{ for name in ${extendedNames.asList} : name => strcontains(name, "/") && try(
@@ -808,7 +808,7 @@ export class DevcontainerSizing extends Construct {
       ephemeralLimit,
     }: EphemeralStorage,
     { allowedNames, gpuAllowed }: ExtendedResources,
-  ): TerraformLocal {
+  ): Expr {
     const { locals, props } = this;
     const quantityCapWarnings = locals.add(
       "quantity_cap_warnings",
@@ -838,7 +838,7 @@ export class DevcontainerSizing extends Construct {
     { gpuLimits, extendedLimits }: ExtendedResources,
   ): ContainerResources {
     const { locals } = this;
-    const standard = (cpu: TerraformLocal, memory: TerraformLocal, ephemeral: TerraformLocal) =>
+    const standard = (cpu: Expr, memory: Expr, ephemeral: Expr) =>
       hcl`{ cpu = ${str(cpu)}, memory = ${str(memory)}, "ephemeral-storage" = ${str(ephemeral)} }`;
     const resourceRequests = locals.add(
       "resource_requests",
@@ -863,7 +863,7 @@ export class DevcontainerSizing extends Construct {
     { diskSize }: Disk,
     { extendedNames, gpuLimits }: ExtendedResources,
     { resourceRequests, resourceLimits }: ContainerResources,
-  ): TerraformLocal {
+  ): Expr {
     const { locals } = this;
     const source = locals.add(
       "resources_source",
@@ -906,11 +906,11 @@ export class DevcontainerSizing extends Construct {
     { invalidWarnings }: KubernetesResources,
     { hrInvalid, hrIgnored }: HostRequirements,
     { capWarnings }: Reservations,
-    quantityCapWarnings: TerraformLocal,
+    quantityCapWarnings: Expr,
     { storageWarnings }: Disk,
     { raisedWarnings }: EphemeralStorage,
     { extendedWarnings }: ExtendedResources,
-  ): TerraformLocal {
+  ): Expr {
     const { locals, props } = this;
     const k8s = props.customizations;
     const warnings = locals.add(

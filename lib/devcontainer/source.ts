@@ -1,19 +1,13 @@
-import {
-  Construct,
-  TerraformLocal,
-  Token,
-  type IResolvable,
-  type TerraformVariable,
-} from "../core/cdk";
+import { Construct, Token, type IResolvable, type TerraformVariable } from "../core/cdk";
 import { DevcontainerBuilderProvider } from "../../.gen/providers/devcontainerbuilder/provider";
 import {
   DevcontainerbuilderBuild,
   type DevcontainerbuilderBuildGitCredentials,
 } from "../../.gen/providers/devcontainerbuilder/devcontainerbuilder-build";
 import { DataDevcontainerbuilderDevcontainer } from "../../.gen/providers/devcontainerbuilder/data-devcontainerbuilder-devcontainer";
-import { hcl, type HclValue } from "../core/expr";
+import { Expr, hcl, type HclValue } from "../core/expr";
 import { GIT_BRANCH_ERROR, GIT_BRANCH_PATTERN } from "./git-branch-name";
-import { explainLocal } from "../core/local-comments";
+import { NamedLocals } from "../core/named-locals";
 import { TerraformData } from "../core/terraform-data";
 import type { WorkspaceData } from "../constructs/workspace-data";
 import {
@@ -91,9 +85,6 @@ interface ForwardPortsRead {
   readonly portsValid: HclValue;
 }
 
-/** A named local of DevcontainerSource, with its why when it is not obvious. */
-type NewLocal = (name: string, expression: IResolvable, why?: string) => TerraformLocal;
-
 /**
  * Where a workspace's container comes from, and what its Dev Container configuration
  * says (apply time):
@@ -126,68 +117,64 @@ export class DevcontainerSource extends Construct {
   public readonly gitCredentialRecord?: TerraformData;
 
   /** `local.image_tag`: `ws-<workspace id>-<rebuild>`, sanitized, at most 128 characters. */
-  public readonly imageTag: TerraformLocal;
+  public readonly imageTag: Expr;
   /** `local.arch`: the architecture of nodes, image platform and agent. */
-  public readonly arch: TerraformLocal;
+  public readonly arch: Expr;
   /** `local.dc`: the data source's single instance, or null while not started. */
-  public readonly dc: TerraformLocal;
+  public readonly dc: Expr;
   /** `local.commit`: the commit the image was built from, or "" (service < 0.3.0). */
-  public readonly commit: TerraformLocal;
+  public readonly commit: Expr;
   /**
    * `local.runtime`: the runtime object (user ids and home, caps, init, shm, hostname, host
    * aliases) or null. The user and home are decided by DevcontainerWorkspaceUser.
    */
-  public readonly runtime: TerraformLocal;
+  public readonly runtime: Expr;
   /** `local.lifecycle_scripts`: hook name → rendered sh script, non-null ones only. */
-  public readonly lifecycleScripts: TerraformLocal;
+  public readonly lifecycleScripts: Expr;
   /**
    * `local.env_scripts`: `containerEnv` / `remoteEnv` → `export K="…"` lines, without a script
    * too large for one environment variable of the pod ({@link ENV_SCRIPT_MAX_BASE64}).
    */
-  public readonly envScripts: TerraformLocal;
+  public readonly envScripts: Expr;
   /** `local.env_script_warnings`: one line per script left out for its size. */
-  public readonly envScriptWarnings: TerraformLocal;
+  public readonly envScriptWarnings: Expr;
   /** `local.vscode_extensions`: extension IDs in order. */
-  public readonly vscodeExtensions: TerraformLocal;
+  public readonly vscodeExtensions: Expr;
   /** `local.vscode_settings`: merged settings as a JSON text, "{}" for none. */
-  public readonly vscodeSettings: TerraformLocal;
+  public readonly vscodeSettings: Expr;
   /** `local.host_requirements`: `{cpus, memory_bytes, storage_bytes, gpu_json}` or null. */
-  public readonly hostRequirements: TerraformLocal;
+  public readonly hostRequirements: Expr;
   /** `local.dc_warnings`: what the service could not map, as text lines. */
-  public readonly warnings: TerraformLocal;
+  public readonly warnings: Expr;
   /** `local.variables`: `{kind, name, default, used_in}` of each referenced variable. */
-  public readonly variables: TerraformLocal;
+  public readonly variables: Expr;
   /**
    * `local.ports`: forwardPorts that have a port number: `{port, label, protocol, on_auto_forward}`,
    * the label trimmed and cut to DISPLAY_NAME_MAX_BYTES bytes.
    */
-  public readonly ports: TerraformLocal;
+  public readonly ports: Expr;
   /** `local.port_warnings`: one line per forwardPorts entry that is not a usable port or whose label is cut. */
-  public readonly portWarnings: TerraformLocal;
+  public readonly portWarnings: Expr;
   /** `local.extension_warnings`: one line per extension ID that is not one (not installed). */
-  public readonly extensionWarnings: TerraformLocal;
+  public readonly extensionWarnings: Expr;
   /** `local.variable_warnings`: one line when more than VARIABLES_READ variables are listed. */
-  public readonly variableWarnings: TerraformLocal;
+  public readonly variableWarnings: Expr;
   /** `local.dc_mounts`: `{kind, source, target, read_only}` in the service's order (indexes count). */
-  public readonly mounts: TerraformLocal;
+  public readonly mounts: Expr;
   /** `local.dc_configuration`: the merged configuration object, `{}` when absent or not JSON. */
-  public readonly configuration: TerraformLocal;
+  public readonly configuration: Expr;
   /** `local.configuration_warnings`: one line when configuration_json is not a JSON object. */
-  public readonly configurationWarnings: TerraformLocal;
+  public readonly configurationWarnings: Expr;
 
   constructor(scope: Construct, id: string, props: DevcontainerSourceProps) {
     super(scope, id);
     const ws = props.workspace;
 
-    this.arch = new TerraformLocal(this, "arch", props.arch ?? "amd64");
-    this.imageTag = new TerraformLocal(
-      this,
+    const locals = new NamedLocals(this, "");
+    this.arch = locals.add<string>("arch", props.arch ?? "amd64");
+    this.imageTag = locals.add<string>(
       "image_tag",
       hcl`substr(replace(lower(format("ws-%s-%s", ${ws.id}, ${props.rebuild})), "/[^a-z0-9_.-]/", "-"), 0, 128)`,
-    );
-
-    explainLocal(
-      this.imageTag,
       "One tag per workspace and Rebuild value: a new value builds anew, and no two workspaces share.",
     );
     ({
@@ -197,62 +184,59 @@ export class DevcontainerSource extends Construct {
     } = this.imageBuild(props));
     this.gitCredentialRecord = this.gitCredentialRecordOf(props.gitCredentialName);
 
-    const local = (name: string, expression: IResolvable, why?: string): TerraformLocal => {
-      const created = new TerraformLocal(this, name, expression);
-      if (why !== undefined) explainLocal(created, why);
-      return created;
-    };
-
     // Every attribute but registry_credentials, rebuilt per instance. The data source marks
     // registry_credentials sensitive, and Terraform carries that mark onto anything computed
     // from an object holding it (one(), comparisons, conditionals): user ids, resources and
     // app URLs would all plan as "(sensitive value)", and each marked path costs plan time.
-    const dc = (this.dc = local(
+    const dc = (this.dc = locals.add(
       "dc",
       hcl`one([for metadata in ${this.devcontainer.fqn} : { for attribute, value in metadata : attribute => value if attribute != "registry_credentials" }])`,
       "Without registry_credentials: its sensitive mark would spread to every value computed from dc.",
     )).asString;
-    this.commit = local(
+    this.commit = locals.add(
       "commit",
       hcl`${this.build.commit} == null ? "" : ${this.build.commit}`,
       'A service before 0.3.0 records no commit: "" keeps the scripts\' input a plain string.',
     );
-    this.runtime = local("runtime", hcl`try(${dc}.runtime, null)`);
+    this.runtime = locals.add("runtime", hcl`try(${dc}.runtime, null)`);
     // A for expression fails on null, so try() turns a null collection into its fallback.
-    this.lifecycleScripts = local(
+    this.lifecycleScripts = locals.add(
       "lifecycle_scripts",
       hcl`try({ for hook, script in ${dc}.lifecycle_scripts : hook => script if script != null && script != "" }, {})`,
       "A for expression fails on null, so try() turns a null map into {}; empty hooks are dropped.",
     );
     ({ envScripts: this.envScripts, envScriptWarnings: this.envScriptWarnings } =
-      this.envScriptsThatFit(local, dc));
+      this.envScriptsThatFit(locals, dc));
     ({ vscodeExtensions: this.vscodeExtensions, extensionWarnings: this.extensionWarnings } =
-      this.extensions(local, dc));
-    this.vscodeSettings = local(
+      this.extensions(locals, dc));
+    this.vscodeSettings = locals.add(
       "vscode_settings",
       hcl`try(coalesce(${dc}.settings_json), "{}")`,
       'The settings reach the IDE as a JSON file: none is {} rather than null or "".',
     );
-    this.hostRequirements = local("host_requirements", hcl`try(${dc}.host_requirements, null)`);
-    this.warnings = this.serviceWarnings(local, dc);
+    this.hostRequirements = locals.add(
+      "host_requirements",
+      hcl`try(${dc}.host_requirements, null)`,
+    );
+    this.warnings = this.serviceWarnings(locals, dc);
     ({ variables: this.variables, variableWarnings: this.variableWarnings } = this.variablesRead(
-      local,
+      locals,
       dc,
     ));
     ({ ports: this.ports, portWarnings: this.portWarnings } = this.forwardPorts(
-      local,
-      this.forwardPortsRead(local, dc),
+      locals,
+      this.forwardPortsRead(locals, dc),
     ));
     // Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).
     // concat(), not a for expression: the list is as long as the repository makes it, and
     // DevcontainerMounts cuts it (MOUNTS_READ) before it walks it.
-    this.mounts = local(
+    this.mounts = locals.add(
       "dc_mounts",
       hcl`try(concat(${dc}.mounts, []), [])`,
       "Not filtered: a mount's index in this list names its volume (anonymous-<i>, tmpfs-<i>).",
     );
     ({ configuration: this.configuration, configurationWarnings: this.configurationWarnings } =
-      this.configurationObject(local, dc));
+      this.configurationObject(locals, dc));
   }
 
   /**
@@ -327,18 +311,18 @@ export class DevcontainerSource extends Construct {
 
   /** The env scripts the pod can carry, and a warning for each one too large. */
   private envScriptsThatFit(
-    local: NewLocal,
+    locals: NamedLocals,
     dc: string,
-  ): { readonly envScripts: TerraformLocal; readonly envScriptWarnings: TerraformLocal } {
+  ): { readonly envScripts: Expr; readonly envScriptWarnings: Expr } {
     // The pod gets each script as one environment variable, in base64: a longer one than the
     // kernel takes in one variable would make every start of the container fail.
     const fits = hcl`length(base64encode(script)) <= ${ENV_SCRIPT_MAX_BASE64}`;
-    const envScripts = local(
+    const envScripts = locals.add(
       "env_scripts",
       hcl`try({ for kind, script in ${dc}.env_scripts : kind => script if script != null && script != "" && ${fits} }, {})`,
       "The pod gets each script as one environment variable: too long for the kernel, no start works.",
     );
-    const envScriptWarnings = local(
+    const envScriptWarnings = locals.add(
       "env_script_warnings",
       hcl`try([for kind, script in ${dc}.env_scripts : format(
         "%s is %d characters as base64, more than the %d one environment variable of the pod can carry; none of it is set.",
@@ -349,27 +333,27 @@ export class DevcontainerSource extends Construct {
 
   /** customizations.vscode extensions: the first EXTENSIONS_READ that are extension IDs. */
   private extensions(
-    local: NewLocal,
+    locals: NamedLocals,
     dc: string,
-  ): { readonly vscodeExtensions: TerraformLocal; readonly extensionWarnings: TerraformLocal } {
+  ): { readonly vscodeExtensions: Expr; readonly extensionWarnings: Expr } {
     // An ID becomes an argument of `code-server --install-extension`: EXTENSION_ID_PATTERN only.
     const extensionValid = hcl`can(regex(${EXTENSION_ID_PATTERN}, extension))`;
-    const extensionsGiven = local(
+    const extensionsGiven = locals.add(
       "extensions_given",
       hcl`try(concat(${dc}.extensions, []), [])`,
       "A null or non-list extensions becomes []: a for expression fails on null.",
-    ).expression;
-    const extensionsRead = local(
+    );
+    const extensionsRead = locals.add(
       "extensions_read",
       hcl`slice(${extensionsGiven}, 0, min(length(${extensionsGiven}), ${EXTENSIONS_READ}))`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
-    ).expression;
-    const vscodeExtensions = local(
+    );
+    const vscodeExtensions = locals.add(
       "vscode_extensions",
       hcl`try([for extension in ${extensionsRead} : extension if extension != null && extension != "" && ${extensionValid}], [])`,
       "An ID becomes an argument of code-server --install-extension: only real IDs pass.",
     );
-    const extensionWarnings = local(
+    const extensionWarnings = locals.add(
       "extension_warnings",
       hcl`concat(
         length(${extensionsGiven}) > ${EXTENSIONS_READ} ? [format("customizations.vscode.extensions lists %d entries; only the first ${EXTENSIONS_READ} are read.", length(${extensionsGiven}))] : [],
@@ -382,13 +366,13 @@ export class DevcontainerSource extends Construct {
   }
 
   /** The service's warnings about the configuration, the first SERVICE_WARNINGS_READ of them. */
-  private serviceWarnings(local: NewLocal, dc: string): TerraformLocal {
-    const warningsGiven = local(
+  private serviceWarnings(locals: NamedLocals, dc: string): Expr {
+    const warningsGiven = locals.add(
       "dc_warnings_given",
       hcl`try(concat(${dc}.warnings, []), [])`,
       "A null or non-list warnings becomes []: a for expression fails on null.",
-    ).expression;
-    return local(
+    );
+    return locals.add(
       "dc_warnings",
       hcl`concat(
         try([for warning in slice(${warningsGiven}, 0, min(length(${warningsGiven}), ${SERVICE_WARNINGS_READ})) : warning if warning != null && warning != ""], []),
@@ -399,22 +383,22 @@ export class DevcontainerSource extends Construct {
 
   /** The variables the configuration references, the first VARIABLES_READ of them. */
   private variablesRead(
-    local: NewLocal,
+    locals: NamedLocals,
     dc: string,
-  ): { readonly variables: TerraformLocal; readonly variableWarnings: TerraformLocal } {
-    const variablesGiven = local(
+  ): { readonly variables: Expr; readonly variableWarnings: Expr } {
+    const variablesGiven = locals.add(
       "variables_given",
       hcl`try(concat(${dc}.variables, []), [])`,
       "A null or non-list variables becomes []: a for expression fails on null.",
-    ).expression;
-    const variables = local(
+    );
+    const variables = locals.add(
       "variables",
       hcl`try([for variable in slice(${variablesGiven}, 0, min(length(${variablesGiven}), ${VARIABLES_READ})) :
         merge(variable, { used_in = try(slice(variable.used_in, 0, min(length(variable.used_in), ${VARIABLE_USES_READ})), []) })
         if variable != null], [])`,
       "Lists are cut before they are walked: every variable and use costs each plan and apply.",
     );
-    const variableWarnings = local(
+    const variableWarnings = locals.add(
       "variable_warnings",
       hcl`length(${variablesGiven}) > ${VARIABLES_READ} ? [format("The configuration references %d variables; only the first ${VARIABLES_READ} are read (the rest are not asked for).", length(${variablesGiven}))] : []`,
     );
@@ -422,35 +406,35 @@ export class DevcontainerSource extends Construct {
   }
 
   /** forwardPorts: the first FORWARD_PORTS_READ entries, and which of them are TCP ports. */
-  private forwardPortsRead(local: NewLocal, dc: string): ForwardPortsRead {
+  private forwardPortsRead(locals: NamedLocals, dc: string): ForwardPortsRead {
     // Only real TCP port numbers become apps; the rest is reported in portWarnings.
     // (try() around the test: && does not short-circuit on a null or a string.)
     const portValid = hcl`try(port.port >= 1 && port.port <= 65535 && floor(port.port) == port.port, false)`;
-    const forwardPortsListed = local(
+    const forwardPortsListed = locals.add(
       "forward_ports_listed",
       hcl`try(length(concat(${dc}.forward_ports, [])), 0)`,
       "Counted before anything walks the list, so the warning can say how many were left out.",
     ).asNumber;
-    const forwardPorts = local(
+    const forwardPorts = locals.add(
       "forward_ports_read",
       hcl`try(slice(${dc}.forward_ports, 0, min(${forwardPortsListed}, ${FORWARD_PORTS_READ})), [])`,
       "Each entry costs every plan and apply (~1 s per 1,000); no workspace fills 100 apps.",
     ).asList;
     // What is decided per entry is a list beside forward_ports_read, by index: the apps and
     // each warning read it there instead of deciding again.
-    const portsValid = local(
+    const portsValid = locals.add(
       "forward_ports_numbers_valid",
       hcl`[for port in ${forwardPorts} : ${portValid}]`,
       "Only real TCP port numbers become apps: decided once per entry, read by the app and warnings.",
-    ).expression;
+    );
     return { forwardPortsListed, forwardPorts, portsValid };
   }
 
   /** forwardPorts: one entry per TCP port, its label made a display name, and the warnings. */
   private forwardPorts(
-    local: NewLocal,
+    locals: NamedLocals,
     { forwardPortsListed, forwardPorts, portsValid }: ForwardPortsRead,
-  ): { readonly ports: TerraformLocal; readonly portWarnings: TerraformLocal } {
+  ): { readonly ports: Expr; readonly portWarnings: Expr } {
     // A label becomes a coder_app display_name, which the coder provider limits to
     // DISPLAY_NAME_MAX_BYTES bytes: a longer one is cut on a character boundary (null, so the
     // app is named after its port, when not even one character fits). Its control characters
@@ -458,37 +442,35 @@ export class DevcontainerSource extends Construct {
     // preview prints it to the operator's terminal, where an escape sequence would act.
     // Looked for in the label as given: trimspace() alone would drop a tab, a line break or a
     // NEL at either end without a word.
-    const labels = local(
+    const labels = locals.add(
       "forward_ports_labels",
       hcl`[for port in ${forwardPorts} : try(trimspace(replace(port.label, ${controlCharacters(this)}, " ")), null)]`,
       "Control characters become spaces: names reach the dashboard and the operator's terminal.",
-    ).expression;
+    );
     const label = hcl`${labels}[index]`;
-    const labelsTooLong = local(
+    const labelsTooLong = locals.add(
       "forward_ports_labels_too_long",
       hcl`[for label in ${labels} : try(${utf8Bytes(hcl`label`)} > ${DISPLAY_NAME_MAX_BYTES}, false)]`,
       "The coder provider refuses a display_name over 64 bytes: longer labels are cut.",
-    ).expression;
+    );
     const labelTooLong = hcl`${labelsTooLong}[index]`;
     // Only the labels over the limit are cut, by index: Terraform evaluates both sides of a
     // conditional, so a cut inside `too_long ? cut : label` ran for every label (some 100
     // function calls each), and 1,000 labelled ports made a build 7.8–13.5× a plain one.
-    const cutLabels = local(
+    const cutLabels = locals.add(
       "forward_ports_labels_cut",
       hcl`{ for index, label in ${labels} : index => ${capUtf8Bytes(hcl`label`, DISPLAY_NAME_MAX_BYTES)} if ${labelsTooLong}[index] }`,
       "Cut on a character boundary to 64 bytes; null (the app is named after its port) if none fits.",
-    ).expression;
-    const cappedLabel = hcl`${
-      local(
-        "forward_ports_names",
-        hcl`[for index, label in ${labels} : lookup(${cutLabels}, index, label)]`,
-        "Each label as the app shows it: its cut when it was too long, else itself.",
-      ).expression
-    }[index]`;
+    );
+    const cappedLabel = hcl`${locals.add(
+      "forward_ports_names",
+      hcl`[for index, label in ${labels} : lookup(${cutLabels}, index, label)]`,
+      "Each label as the app shows it: its cut when it was too long, else itself.",
+    )}[index]`;
     const valid = hcl`${portsValid}[index]`;
     // regex() takes the pattern without replace()'s slashes; one or more found is one found.
     const labelHasControlCharacters = hcl`can(regex(trim(${controlCharacters(this)}, "/"), port.label))`;
-    const validPorts = local(
+    const validPorts = locals.add(
       "ports_valid",
       hcl`try([for index, port in ${forwardPorts} : merge(port, { label = ${cappedLabel} }) if ${valid}], [])`,
     ).asList;
@@ -496,17 +478,17 @@ export class DevcontainerSource extends Construct {
     // app, the first entry's: a second would take a slot for the same URL. Each port's first
     // position comes from one map, built once: searching the list for every entry made a list
     // of n ports cost n² (65,535 ports, under preview's size limit, took hours to plan).
-    const firstPositions = local(
+    const firstPositions = locals.add(
       "ports_first_position",
       hcl`{ for position, port in ${validPorts} : tostring(port.port) => position... }`,
       "A port listed twice gets one app; one map finds each port's first place, not n² searches.",
-    ).asAnyMap;
+    );
     const firstOfPort = hcl`${firstPositions}[tostring(port.port)][0] == position`;
-    const ports = local(
+    const ports = locals.add(
       "ports",
       hcl`[for position, port in ${validPorts} : port if ${firstOfPort}]`,
     );
-    const portWarnings = local(
+    const portWarnings = locals.add(
       "port_warnings",
       hcl`try(concat(
         ${forwardPortsListed} > ${FORWARD_PORTS_READ} ? [format("forwardPorts lists %d entries; only the first ${FORWARD_PORTS_READ} are read.", ${forwardPortsListed})] : [],
@@ -526,23 +508,23 @@ export class DevcontainerSource extends Construct {
 
   /** The merged configuration as an object, and a warning when it is not one. */
   private configurationObject(
-    local: NewLocal,
+    locals: NamedLocals,
     dc: string,
-  ): { readonly configuration: TerraformLocal; readonly configurationWarnings: TerraformLocal } {
+  ): { readonly configuration: Expr; readonly configurationWarnings: Expr } {
     // merge() rejects anything but an object (it skips null), so a JSON list or string also
     // becomes {}, and text that is no JSON decodes to false, which merge() rejects too.
     // Decoded once: the text is the repository's whole configuration (up to preview's 1 MiB).
-    const decoded = local(
+    const decoded = locals.add(
       "dc_configuration_decoded",
       hcl`try(jsondecode(${dc}.configuration_json), false)`,
       "Decoded once: the text is the repository's whole configuration, up to 1 MiB.",
-    ).expression;
-    const configuration = local(
+    );
+    const configuration = locals.add(
       "dc_configuration",
       hcl`try(merge({}, ${decoded}), {})`,
       "merge() accepts only an object, so a JSON list, string or undecodable text becomes {}.",
     );
-    const configurationWarnings = local(
+    const configurationWarnings = locals.add(
       "configuration_warnings",
       hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, ${decoded})) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,
     );

@@ -50,7 +50,7 @@ export class DevcontainerUserEnvProbe extends Construct {
       "user_env_probe_requested",
       hcl`try(${props.configuration}.userEnvProbe, null)`,
       "Read once: the decision and its warning both test the repository's value.",
-    ).expression;
+    );
     const valid = hcl`try(contains(${USER_ENV_PROBE_VALUES}, ${requested}), false)`;
     this.mode = locals.add(
       "user_env_probe",

@@ -54,7 +54,7 @@ export class DevcontainerWaitFor extends Construct {
       "wait_for_requested",
       hcl`try(${props.configuration}.waitFor, null)`,
       "Read once: the decision and its warning both test the repository's value.",
-    ).expression;
+    );
     const valid = hcl`try(contains(${WAIT_FOR_VALUES}, ${requested}), false)`;
     const waitFor = locals.add(
       "wait_for",

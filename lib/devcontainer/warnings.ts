@@ -14,9 +14,9 @@
  * the list and at the element level. try() keeps that working on Terraform versions
  * where nonsensitive() rejects a value that is not sensitive.
  */
-import { Construct, IResolvable, TerraformLocal } from "../core/cdk";
+import { Construct, IResolvable } from "../core/cdk";
 import { CheckBlock } from "../core/check-block";
-import { hcl, HclValue } from "../core/expr";
+import { Expr, hcl, HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { shippedScriptBody } from "../core/embedded-script";
 import { controlCharacters } from "./repository-values";
@@ -76,8 +76,8 @@ export interface DevcontainerWarningsProps {
   readonly localPrefix?: string;
 }
 
-const any = (l: TerraformLocal) => l.expression;
-const str = (l: TerraformLocal) => l.asString;
+const any = (l: Expr) => l;
+const str = (l: Expr) => l.asString;
 const list = (value: HclValue | undefined) => hcl`try(concat(${value ?? []}, []), [])`;
 
 /** `local.all_warnings`, the two check blocks and the metadata values. */
@@ -132,8 +132,8 @@ export class DevcontainerWarnings extends Construct {
     locals: NamedLocals,
     props: DevcontainerWarningsProps,
   ): {
-    readonly allWarnings: TerraformLocal;
-    readonly status: TerraformLocal;
+    readonly allWarnings: Expr;
+    readonly status: Expr;
     readonly warningsCheck: CheckBlock;
   } {
     const lines = locals.add(
@@ -184,8 +184,8 @@ export class DevcontainerWarnings extends Construct {
     locals: NamedLocals,
     props: DevcontainerWarningsProps,
   ): {
-    readonly required: TerraformLocal;
-    readonly missing: TerraformLocal;
+    readonly required: Expr;
+    readonly missing: Expr;
     readonly variablesCheck: CheckBlock;
   } {
     // Required: localEnv variables without a default that something other than a mount or

@@ -9,8 +9,8 @@
  * with a segment over {@link MAX_SEGMENT_BYTES}. Repeated `/` are collapsed silently, as
  * trailing ones are removed.
  */
-import { Construct, type IResolvable, type TerraformLocal } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Construct, type IResolvable } from "../core/cdk";
+import { Expr, hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning, REPO_NAME_PATTERN, WORKSPACE_FOLDER_PATTERN } from "./repository-values";
 
@@ -109,9 +109,6 @@ export interface DevcontainerWorkspaceFolderProps {
   readonly localPrefix?: string;
 }
 
-/** A named local of DevcontainerWorkspaceFolder, with its why when it is not obvious. */
-type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
-
 /**
  * Whether `path` can be the folder: it reaches the vscode-desktop link unencoded, the IDE
  * modules' scripts, our scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's
@@ -166,39 +163,43 @@ export class DevcontainerWorkspaceFolder extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceFolderProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown, why?: string) =>
-      locals.add(name, expression, why);
     const unusedMount = unusedWorkspaceFolderMount(this);
 
-    const { repoNameRequested, repoName } = this.repositoryName(local, props);
-    const workspaceFolder = this.workspaceFolder(local, props, repoName, unusedMount);
+    const { repoNameRequested, repoName } = this.repositoryName(locals, props);
+    const workspaceFolder = this.workspaceFolder(locals, props, repoName, unusedMount);
     const { folder, basename } = workspaceFolder;
-    const target = this.cloneFolder(local, props, repoName, folder, unusedMount);
-    const warnings = this.warningLines(local, repoNameRequested, repoName, workspaceFolder, target);
+    const target = this.cloneFolder(locals, props, repoName, folder, unusedMount);
+    const warnings = this.warningLines(
+      locals,
+      repoNameRequested,
+      repoName,
+      workspaceFolder,
+      target,
+    );
 
     this.repoName = repoName.asString;
     this.path = folder.asString;
     this.basename = basename.asString;
     this.repositoryFolder = target.repositoryFolder.asString;
-    this.mounted = target.mounted.asBoolean;
+    this.mounted = target.mounted;
     this.mountPath = target.mountPath.asString;
     this.warnings = warnings.asList;
   }
 
   /** The repository's name, as requested and as a folder name can be. */
   private repositoryName(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerWorkspaceFolderProps,
-  ): { readonly repoNameRequested: TerraformLocal; readonly repoName: TerraformLocal } {
+  ): { readonly repoNameRequested: Expr; readonly repoName: Expr } {
     // The last segment after a "/" or ":" (so scp-style `git@host:repo.git` gives `repo`),
     // trailing slashes and `.git` removed.
-    const repoNameRequested = local(
+    const repoNameRequested = locals.add(
       "repo_name_requested",
       hcl`try(trimsuffix(regex("[^/:]*$", replace(trimspace(${props.repository}), "/[/]+$/", "")), ".git"), null)`,
       "The last segment after / or : (scp-style git@host:repo.git too), without .git.",
     );
     // A segment of the default folder, so it has the folder's characters (WORKSPACE_FOLDER_PATTERN).
-    const repoName = local(
+    const repoName = locals.add(
       "repo_name",
       hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested.asString})) &&
         !contains([".", ".."], ${repoNameRequested.asString}), false) ? ${repoNameRequested.asString} : ${FALLBACK_REPO_NAME}`,
@@ -209,12 +210,12 @@ export class DevcontainerWorkspaceFolder extends Construct {
 
   /** The workspace folder: workspaceFolder with its placeholders, if it passes the checks. */
   private workspaceFolder(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerWorkspaceFolderProps,
-    repoName: TerraformLocal,
+    repoName: Expr,
     unusedMount: string,
   ): WorkspaceFolder {
-    const requested = local(
+    const requested = locals.add(
       "workspace_folder_requested",
       hcl`replace(replace(replace(replace(
         try(coalesce(trimspace(${props.workspaceFolder})), ${DEFAULT_WORKSPACE_FOLDER}),
@@ -226,49 +227,49 @@ export class DevcontainerWorkspaceFolder extends Construct {
     );
 
     // Repeated slashes collapsed before any comparison (`//workspaces` is `/workspaces`).
-    const normalized = local(
+    const normalized = locals.add(
       "workspace_folder_normalized",
       collapseSlashes(requested.asString),
       "Repeated slashes collapsed first: //workspaces is /workspaces to the kubelet too.",
     );
 
     // Each test is one local: the folder and its warnings both read them.
-    const valid = local(
+    const valid = locals.add(
       "workspace_folder_valid",
       validFolder(normalized.asString, unusedMount),
       "The folder reaches an IDE link unencoded and shell scripts: only safe characters pass.",
-    ).asBoolean;
-    const systemPath = local(
+    );
+    const systemPath = locals.add(
       "workspace_folder_is_system_path",
       isSystemPath(normalized.asString),
       "An empty volume over a system directory would hide what the image needs to start.",
-    ).asBoolean;
-    const longSegment = local(
+    );
+    const longSegment = locals.add(
       "workspace_folder_segment_too_long",
       tooLong(normalized.asString),
       "A segment over 255 bytes (NAME_MAX) cannot be created: the pod would never start.",
-    ).asBoolean;
+    );
 
-    const folder = local(
+    const folder = locals.add(
       "workspace_folder",
       hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
       "A folder that fails a check becomes /workspaces/<repo>: a bad value never fails the plan.",
     );
-    const basename = local("workspace_folder_basename", hcl`basename(${folder.asString})`);
+    const basename = locals.add("workspace_folder_basename", hcl`basename(${folder.asString})`);
     return { requested, folder, basename, valid, systemPath, longSegment };
   }
 
   /** Where the clone goes (workspaceMount's target when usable), and whether it gets a mount. */
   private cloneFolder(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerWorkspaceFolderProps,
-    repoName: TerraformLocal,
-    folder: TerraformLocal,
+    repoName: Expr,
+    folder: Expr,
     unusedMount: string,
   ): RepositoryFolder {
     // workspaceMount's target: the value of its target (or dst, destination) key, with the
     // placeholders the tools substitute; `${containerWorkspaceFolder}` is the workspace folder.
-    const mountTargetRequested = local(
+    const mountTargetRequested = locals.add(
       "workspace_mount_target_requested",
       hcl`try(replace(replace(replace(replace(replace(
         trimspace(regex("(?:^|,)[ ]*(?:target|dst|destination)=([^,]*)", ${props.workspaceMount ?? hcl`null`})[0]),
@@ -279,39 +280,39 @@ export class DevcontainerWorkspaceFolder extends Construct {
         "/(.)[/]+$/", "$1"), null)`,
       "The Dev Containers tools clone into workspaceMount's target: the repository goes there.",
     );
-    const mountTarget = local(
+    const mountTarget = locals.add(
       "workspace_mount_target_normalized",
       hcl`try(${collapseSlashes(mountTargetRequested.asString)}, null)`,
       "Collapsed as the folder is, so the two compare as the kubelet compares paths.",
     ).asString;
-    const targetUsable = local(
+    const targetUsable = locals.add(
       "workspace_mount_target_usable",
       hcl`${mountTarget} != null && ${validFolder(mountTarget, unusedMount)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`,
       "The target must pass the folder's checks, or the repository goes to the workspace folder.",
-    ).asBoolean;
+    );
     // Without workspaceMount the tools mount the repository at /workspaces/<repo>: a
     // workspaceFolder under it is a subfolder of the repository (a monorepo's package), opened
     // in the one clone at the root, never a second clone nested inside it.
-    const defaultMountTarget = local(
+    const defaultMountTarget = locals.add(
       "default_mount_target",
       hcl`format("/workspaces/%s", ${repoName.asString})`,
       "Where the Dev Containers tools mount the source without workspaceMount.",
     ).asString;
-    const repositoryFolder = local(
+    const repositoryFolder = locals.add(
       "repository_folder",
       hcl`${targetUsable} ? ${mountTarget} : (startswith(${folder.asString}, format("%s/", ${defaultMountTarget})) ? ${defaultMountTarget} : ${folder.asString})`,
       "The source is at workspaceMount's target, else /workspaces/<repo>: the clone goes there.",
     );
     const repo = repositoryFolder.asString;
-    const mounted = local(
+    const mounted = locals.add(
       "workspace_folder_mounted",
       hcl`!(${repo} == "/workspaces" || startswith(${repo}, "/workspaces/") ||
         ${repo} == try(tostring(${props.homeDir}), null))`,
       "/workspaces and the home are mounts already; any other folder gets the PVC's own.",
     );
-    const mountPath = local(
+    const mountPath = locals.add(
       "workspace_folder_mount_path",
-      hcl`${mounted.asBoolean} ? ${repo} : ${unusedMount}`,
+      hcl`${mounted} ? ${repo} : ${unusedMount}`,
       "The pod always has this mount, so its shape never depends on the repository.",
     );
     return { mountTargetRequested, targetUsable, repositoryFolder, mounted, mountPath };
@@ -319,18 +320,18 @@ export class DevcontainerWorkspaceFolder extends Construct {
 
   /** `workspace_folder_warnings`: one line per value the folders cannot use. */
   private warningLines(
-    local: NewLocal,
-    repoNameRequested: TerraformLocal,
-    repoName: TerraformLocal,
+    locals: NamedLocals,
+    repoNameRequested: Expr,
+    repoName: Expr,
     { requested, folder, valid, systemPath, longSegment }: WorkspaceFolder,
     { mountTargetRequested, targetUsable }: RepositoryFolder,
-  ): TerraformLocal {
-    const quotedFolder = local(
+  ): Expr {
+    const quotedFolder = locals.add(
       "workspace_folder_quoted",
       quotedForWarning(requested.asString),
       "Three warnings quote the folder as given, JSON-escaped so control characters stay inert.",
     ).asString;
-    return local(
+    return locals.add(
       "workspace_folder_warnings",
       hcl`concat(
         try(length(${repoNameRequested.asString}) > 0 && ${repoName.asString} != ${repoNameRequested.asString}, false) ? [format(
@@ -355,9 +356,9 @@ export class DevcontainerWorkspaceFolder extends Construct {
 
 /** The workspace folder, as requested and as used, and the checks it passed or failed. */
 interface WorkspaceFolder {
-  readonly requested: TerraformLocal;
-  readonly folder: TerraformLocal;
-  readonly basename: TerraformLocal;
+  readonly requested: Expr;
+  readonly folder: Expr;
+  readonly basename: Expr;
   readonly valid: IResolvable;
   readonly systemPath: IResolvable;
   readonly longSegment: IResolvable;
@@ -365,9 +366,9 @@ interface WorkspaceFolder {
 
 /** The repository folder and its mount. */
 interface RepositoryFolder {
-  readonly mountTargetRequested: TerraformLocal;
+  readonly mountTargetRequested: Expr;
   readonly targetUsable: IResolvable;
-  readonly repositoryFolder: TerraformLocal;
-  readonly mounted: TerraformLocal;
-  readonly mountPath: TerraformLocal;
+  readonly repositoryFolder: Expr;
+  readonly mounted: Expr;
+  readonly mountPath: Expr;
 }

@@ -7,8 +7,8 @@
  * image) or malformed; the plan never fails on them: a missing uid/gid becomes 1000 with a
  * warning to rebuild, a bad value becomes its fallback with a warning naming field and value.
  */
-import { Construct, type IResolvable, type TerraformLocal } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Construct, type IResolvable } from "../core/cdk";
+import { Expr, hcl, type HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
 import { SEED_HOME_DATA_MOUNT } from "./mounts";
@@ -64,26 +64,23 @@ export interface DevcontainerWorkspaceUserProps {
 /** The longest user name used (useradd's limit): `/home/<name>` stays one short segment. */
 export const USER_NAME_MAX_LENGTH = 32;
 
-/** A named local of DevcontainerWorkspaceUser, with its why when it is not obvious. */
-type NewLocal = (name: string, expression: unknown, why?: string) => TerraformLocal;
-
 /** What the metadata records for the remote user, as given. */
 interface RecordedUser {
   readonly remoteGiven: IResolvable;
-  readonly requested: TerraformLocal;
-  readonly recordedUid: TerraformLocal;
-  readonly recordedGid: TerraformLocal;
-  readonly recordedHome: TerraformLocal;
+  readonly requested: Expr;
+  readonly recordedUid: Expr;
+  readonly recordedGid: Expr;
+  readonly recordedHome: Expr;
   readonly home: string;
 }
 
 /** The user the workspace runs as, decided from what is recorded. */
 interface DecidedUser {
   readonly check: HclValue;
-  readonly remoteUser: TerraformLocal;
-  readonly uid: TerraformLocal;
-  readonly gid: TerraformLocal;
-  readonly homeDir: TerraformLocal;
+  readonly remoteUser: Expr;
+  readonly uid: Expr;
+  readonly gid: Expr;
+  readonly homeDir: Expr;
 }
 
 /**
@@ -106,12 +103,10 @@ export class DevcontainerWorkspaceUser extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceUserProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const local = (name: string, expression: unknown, why?: string) =>
-      locals.add(name, expression, why);
 
-    const recorded = this.recordedUser(local, props);
-    const decided = this.decidedUser(local, recorded);
-    const warnings = this.warningLines(local, props, recorded, decided);
+    const recorded = this.recordedUser(locals, props);
+    const decided = this.decidedUser(locals, recorded);
+    const warnings = this.warningLines(locals, props, recorded, decided);
 
     this.remoteUser = decided.remoteUser.asString;
     this.uid = decided.uid.asNumber;
@@ -121,18 +116,24 @@ export class DevcontainerWorkspaceUser extends Construct {
   }
 
   /** The remote user's name and the uid, gid and home the image records for them. */
-  private recordedUser(local: NewLocal, props: DevcontainerWorkspaceUserProps): RecordedUser {
+  private recordedUser(locals: NamedLocals, props: DevcontainerWorkspaceUserProps): RecordedUser {
     // The first of the two that is more than spaces: a remote_user of " " must not hide a
     // usable container_user. coalesce skips empty strings and fails when nothing is left.
     const remoteGiven = hcl`try(trimspace(${props.remoteUser}), "")`;
-    const requested = local(
+    const requested = locals.add(
       "remote_user_requested",
       hcl`try(coalesce(${remoteGiven}, try(trimspace(${props.containerUser ?? null}), "")), null)`,
       'A remote_user of spaces must not hide a usable container_user: coalesce() skips "".',
     );
-    const recordedUid = local("recorded_uid", hcl`try(${props.runtime}.remote_user_uid, null)`);
-    const recordedGid = local("recorded_gid", hcl`try(${props.runtime}.remote_user_gid, null)`);
-    const recordedHome = local(
+    const recordedUid = locals.add(
+      "recorded_uid",
+      hcl`try(${props.runtime}.remote_user_uid, null)`,
+    );
+    const recordedGid = locals.add(
+      "recorded_gid",
+      hcl`try(${props.runtime}.remote_user_gid, null)`,
+    );
+    const recordedHome = locals.add(
       "recorded_home",
       // Trailing slashes dropped, but not the only one: "/" stays "/", and is refused (with a
       // warning) as a system directory, instead of becoming "" and passing unmentioned.
@@ -141,7 +142,7 @@ export class DevcontainerWorkspaceUser extends Construct {
     );
     // Repeated slashes collapsed: the home is compared with the folder and the mount targets,
     // which are collapsed too (`/home//vscode` is `/home/vscode`, `//proc` is `/proc`).
-    const home = local(
+    const home = locals.add(
       "recorded_home_normalized",
       hcl`try(${collapseSlashes(recordedHome.asString)}, null)`,
       "Compared with the folder and mount targets, which are collapsed the same way.",
@@ -151,11 +152,11 @@ export class DevcontainerWorkspaceUser extends Construct {
 
   /** Each recorded value if it is valid, else its fallback. */
   private decidedUser(
-    local: NewLocal,
+    locals: NamedLocals,
     { requested, recordedUid, recordedGid, home }: RecordedUser,
   ): DecidedUser {
     // One object of validity flags keeps the decisions below short and readable.
-    const checks = local(
+    const checks = locals.add(
       "user_checks",
       hcl`{
         remote_user_valid = try(can(regex(${USER_NAME_PATTERN}, ${requested.asString})) && length(${requested.asString}) <= ${USER_NAME_MAX_LENGTH}, false),
@@ -167,24 +168,24 @@ export class DevcontainerWorkspaceUser extends Construct {
       }`,
       "One object of validity flags keeps the decisions below short.",
     );
-    const check = checks.asAnyMap;
+    const check = checks;
 
-    const remoteUser = local(
+    const remoteUser = locals.add(
       "remote_user",
       hcl`${check}.remote_user_valid ? ${requested.asString} : "root"`,
       "A name outside the pattern would reach USER, LOGNAME and the home path: root is used instead.",
     );
-    const uid = local(
+    const uid = locals.add(
       "uid",
       hcl`${check}.uid_valid ? floor(${recordedUid.asNumber}) : ${FALLBACK_UID}`,
       "Kubernetes rejects a uid that is not a whole number up to 2^31-1: the fallback runs instead.",
     );
-    const gid = local(
+    const gid = locals.add(
       "gid",
       hcl`${check}.gid_valid ? floor(${recordedGid.asNumber}) : ${FALLBACK_UID}`,
       "Kubernetes rejects a gid that is not a whole number up to 2^31-1: the fallback runs instead.",
     );
-    const homeDir = local(
+    const homeDir = locals.add(
       "home_dir",
       hcl`${check}.home_valid ? ${home} : (
         ${remoteUser.asString} == "root" ? "/root" : format("/home/%s", ${remoteUser.asString}))`,
@@ -195,12 +196,12 @@ export class DevcontainerWorkspaceUser extends Construct {
 
   /** `user_warnings`: one line per recorded value that is not used, and why. */
   private warningLines(
-    local: NewLocal,
+    locals: NamedLocals,
     props: DevcontainerWorkspaceUserProps,
     { remoteGiven, requested, recordedUid, recordedGid, recordedHome }: RecordedUser,
     { check, remoteUser, homeDir }: DecidedUser,
-  ): TerraformLocal {
-    return local(
+  ): Expr {
+    return locals.add(
       "user_warnings",
       hcl`concat(
         ${props.metadataRead} == true && (${recordedUid.asNumber} == null || ${recordedGid.asNumber} == null) ? [format(

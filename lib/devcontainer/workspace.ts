@@ -7,7 +7,7 @@
  * each decides one thing at apply time as named locals, and each is planned alone by the tests
  * under test/devcontainer/.
  */
-import { Construct, type IResolvable, Token } from "../core/cdk";
+import { Construct, Token } from "../core/cdk";
 import { hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { AgentTokenSecret } from "../constructs/agent-token-secret";
@@ -198,7 +198,7 @@ export class DevcontainerWorkspace extends Construct {
       "image_metadata",
       hcl`try(jsondecode(try(${source.dc.asString}.metadata_json, "[]")), [])`,
       "The image's label entries (one per Feature and the base image), or none when unreadable.",
-    ).expression;
+    );
     const entrypoints = new DevcontainerFeatureEntrypoints(this, "feature_entrypoints", {
       metadata: imageMetadata,
     });
@@ -211,7 +211,7 @@ export class DevcontainerWorkspace extends Construct {
     });
     const docker = new DevcontainerDockerWarnings(this, "docker", {
       configuration: source.configuration.asString,
-      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      lifecycleScripts: source.lifecycleScripts,
       metadata: imageMetadata,
     });
     return { entrypoints, featureReport, userEnvProbe, docker };
@@ -277,7 +277,7 @@ export class DevcontainerWorkspace extends Construct {
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports.expression as IResolvable, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
@@ -363,7 +363,7 @@ export class DevcontainerWorkspace extends Construct {
       repository: params.repository.value,
       branch: params.branch.value,
       commit: source.commit.asString,
-      lifecycleScripts: source.lifecycleScripts.expression as IResolvable,
+      lifecycleScripts: source.lifecycleScripts,
       waitFor,
       localEnvSecretNames: userSecrets.secretNames,
       vscodeExtensions: source.vscodeExtensions.asList,
@@ -380,7 +380,7 @@ export class DevcontainerWorkspace extends Construct {
       acceptVscodeLicense: vars.acceptVscodeLicense.booleanValue,
       subdomainApps: vars.subdomainApps.booleanValue,
       maxForwardedPorts: vars.maxForwardedPorts.numberValue,
-      ports: source.ports.expression as IResolvable,
+      ports: source.ports,
     });
   }
 
@@ -414,7 +414,7 @@ export class DevcontainerWorkspace extends Construct {
       localEnvDefaults: localEnv.text,
       userEnvProbe: mapping.userEnvProbe.mode,
       featureEntrypoints: mapping.entrypoints.text,
-      envScripts: source.envScripts.expression as IResolvable,
+      envScripts: source.envScripts,
       resources: {
         requests: Token.asStringMap(sizing.requests),
         // A plan-time map the policy cannot evaluate: cpu and memory are always in it
