@@ -19,7 +19,6 @@ export {
   Construct,
   Token,
   TerraformIterator,
-  TerraformLocal,
   TerraformVariable,
   type IConstruct,
   type IResolvable,
