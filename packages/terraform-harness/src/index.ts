@@ -26,6 +26,7 @@ export {
   type ApplyEvent,
   type ApplyResult,
   type DestroyResult,
+  type InitAndPlanStep,
   type PlanOptions,
   type SchemaFilesSelector,
   type SchemaOptions,
