@@ -17,6 +17,12 @@
 //   node scripts/bench.js --apply-breakdown            (what a first start pays for: today's
 //                                                       template against copies without its
 //                                                       modules, checks or validations)
+//   node scripts/bench.js --first-start [REV]          (a start from a fresh workdir, init +
+//                                                       plan, with today's devcontainer template
+//                                                       against REV's, default 2a749b1, on the
+//                                                       tests' 54 cases; --cases N: the first N)
+//   node scripts/bench.js --first-start-vs-dir DIR     (the same against an operator's template
+//                                                       folder DIR, e.g. their HCL template)
 "use strict";
 process.env.CHECKPOINT_DISABLE = "1";
 const { execFileSync, spawnSync } = require("child_process");
@@ -641,10 +647,267 @@ async function applyBreakdownRows(rows) {
   }
 }
 
+/**
+ * Issue 45.5: a devcontainer workspace's start from a fresh working directory, as Coder's
+ * provisioner runs every build (TerraformHarness.initAndPlan: `terraform init`, the modules
+ * from the harness's stubs and the providers the mock's servers, then `terraform plan`), with
+ * today's template against a baseline, on each of firstStartCases(), in one run: per run and
+ * case, each side once, in an order that rotates. The baseline is REV's template synthesized
+ * by REV's own code (`--first-start [REV]`, default FIRST_START_REV), or an operator's
+ * template folder (`--first-start-vs-dir DIR`). Each side starts on the state of its own first
+ * build (stopped), so the data source reads the case's metadata during the plan.
+ */
+const FIRST_START_REV = "2a749b1";
+const FIRST_START_GOALS = "<= 1.0x now, 0.8x";
+async function firstStartRows() {
+  const { synthTemplates } = require("../app/synth");
+  const { TerraformHarness } = require("@coder-cdktf/terraform-harness");
+  const files = require("./bench-files/first-start");
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-first-start-"));
+  const load = [os.loadavg()[0]];
+  const harness = await TerraformHarness.start();
+  const timer = buildTimer();
+  try {
+    const sides = firstStartSides(work, synthTemplates, files);
+    const cases = firstStartCases();
+    for (const side of sides) side.stopped = await firstBuild(harness, side);
+    for (let i = 0; i < runs; i++) {
+      for (const [k, c] of cases.entries()) {
+        for (let s = 0; s < sides.length; s++) {
+          const side = sides[(s + i + k) % sides.length];
+          side.samples[k] ??= [];
+          side.samples[k].push(await timedFirstStart(harness, timer, side, c));
+        }
+      }
+      process.stderr.write(`  first start: run ${i + 1} of ${runs} done\n`);
+    }
+    const loads = await schemaLoads(sides, cases[0]);
+    load.push(os.loadavg()[0]);
+    printFirstStart(sides, cases, loads, load);
+  } finally {
+    timer.cleanup();
+    await harness.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The baseline, today's template, and today's without its registry modules. */
+function firstStartSides(work, synthTemplates, files) {
+  const vsDir = args.indexOf("--first-start-vs-dir");
+  const at = args.indexOf("--first-start");
+  const rev =
+    at >= 0 && args[at + 1] && !args[at + 1].startsWith("--") ? args[at + 1] : FIRST_START_REV;
+  let baseline;
+  if (vsDir >= 0) {
+    const dir = path.resolve(args[vsDir + 1] ?? "");
+    if (!fs.existsSync(dir)) throw new Error(`--first-start-vs-dir: no folder ${dir}`);
+    baseline = { name: `${path.basename(dir)} (operator's)`, dir };
+  } else {
+    const { synthAtCommit } = require("./synth-at-commit");
+    const stacks = synthAtCommit(rev, path.join(work, "rev"), { quiet: true });
+    baseline = { name: `${rev}'s`, dir: path.join(stacks, "devcontainer") };
+  }
+  const [today] = synthTemplates({ outdir: path.join(work, "today"), only: ["devcontainer"] });
+  const offline = (dir, name) => files.offlineCopy(dir, path.join(work, name));
+  const todayDir = offline(today.dir, "today-offline");
+  return [
+    { name: baseline.name, dir: offline(baseline.dir, "baseline-offline") },
+    { name: "today's", dir: todayDir },
+    {
+      name: "today's without its registry modules",
+      dir: files.withoutModules(todayDir, path.join(work, "today-without-modules")),
+    },
+  ].map((side) => ({
+    ...side,
+    declared: files.declaredVariables(side.dir),
+    counts: files.configurationCounts(side.dir),
+    samples: [],
+  }));
+}
+
+/**
+ * The Dev Container metadata the first-start bench starts a workspace with: the plain image
+ * every bad-input case varies, the 51 bad-input cases (test/templates/devcontainer/
+ * bad-inputs.ts, with their variables and parameters), and two devcontainer.json files through
+ * preview's metadata step (the hostile-files bench's typical one, preview's over-caps fixture).
+ * The tests' own cases, read by path as bench-variables.json is: scripts import no test file.
+ */
+function firstStartCases() {
+  const bad = require(path.join(root, "test", "templates", "devcontainer", "bad-inputs.ts"));
+  const { TYPICAL_DEVCONTAINER } = require("./bench-files/hostile-devcontainer-files");
+  const { parseDevcontainerJson } = require("../app/preview/devcontainer-file");
+  const { deriveMetadata } = require("../app/preview/devcontainer-metadata");
+  const derived = (text) => deriveMetadata(parseDevcontainerJson(text, "x").config).values;
+  const overCaps = path.join(root, "test/app/preview/fixtures/over-caps/.devcontainer");
+  const cases = [
+    { name: "the plain image of the bad-input cases", metadata: bad.VALID_METADATA },
+    ...bad.BAD_INPUT_CASES.map((c) => ({
+      name: c.name,
+      metadata: { ...bad.VALID_METADATA, ...c.metadata },
+      inputs: c.inputs,
+    })),
+    {
+      name: "a typical devcontainer.json",
+      metadata: derived(JSON.stringify(TYPICAL_DEVCONTAINER)),
+    },
+    {
+      name: "preview's over-caps devcontainer.json",
+      metadata: derived(fs.readFileSync(path.join(overCaps, "devcontainer.json"), "utf8")),
+    },
+  ];
+  const limit = Number(args[args.indexOf("--cases") + 1]);
+  return args.includes("--cases") && limit > 0 ? cases.slice(0, limit) : cases;
+}
+
+/** The tests' devcontainer inputs (synthesized.ts), read by path as firstStartCases does. */
+function devcontainerTestInputs() {
+  return require(path.join(root, "test", "templates", "devcontainer", "synthesized.ts"));
+}
+
+/** The plan inputs of a case on a side: only the variables that side declares. */
+function firstStartInputs(side, c) {
+  const { devcontainerFixtures, REPOSITORY } = devcontainerTestInputs();
+  const all = {
+    ...JSON.parse(fs.readFileSync(path.join(root, "test", "support", "bench-variables.json")))
+      .devcontainer,
+    ...c?.inputs?.variables,
+  };
+  return {
+    variables: Object.fromEntries(Object.entries(all).filter(([n]) => side.declared.has(n))),
+    parameters: { repository: REPOSITORY, ...c?.inputs?.parameters },
+    fixtures: devcontainerFixtures(c ? c.metadata : null),
+  };
+}
+
+/** The state of a side's first build, stopped (as the bad-input planner starts from). */
+function firstBuild(harness, side) {
+  const { STOPPED_FIRST_BUILD } = devcontainerTestInputs();
+  return harness.apply(side.dir, { ...STOPPED_FIRST_BUILD, ...firstStartInputs(side) });
+}
+
+/** One start of a case on a side: the wall and Terraform's CPU of its init and of its plan. */
+async function timedFirstStart(harness, timer, side, c) {
+  const sample = {};
+  try {
+    await harness.initAndPlan(
+      side.dir,
+      { ...firstStartInputs(side, c), state: side.stopped },
+      async (step, run) => (sample[step] = await timer.time(run)),
+    );
+  } catch (error) {
+    process.stderr.write(`  ${side.name} failed on "${c.name}": ${String(error).slice(0, 400)}\n`);
+    return undefined;
+  }
+  return sample;
+}
+
+/**
+ * How many GetProviderSchema calls the mock serves in the init and in the plan of one start
+ * of each side (a mock of its own that logs every call, TFMOCK_LOG, untimed: logging turns the
+ * mock's memo of repeated answers off).
+ */
+async function schemaLoads(sides, c) {
+  const { TerraformHarness } = require("@coder-cdktf/terraform-harness");
+  const log = path.join(os.tmpdir(), `bench-first-start-rpc-${process.pid}.log`);
+  process.env.TFMOCK_LOG = log;
+  const counting = await TerraformHarness.start();
+  delete process.env.TFMOCK_LOG;
+  const count = () =>
+    fs.existsSync(log)
+      ? fs
+          .readFileSync(log, "utf8")
+          .split("\n")
+          .filter((l) => / GetProviderSchema\b/.test(l)).length
+      : 0;
+  try {
+    const loads = [];
+    // One side at a time: the log's lines carry no run.
+    for (const side of sides) {
+      const stepLoads = {};
+      await counting.initAndPlan(
+        side.dir,
+        { ...firstStartInputs(side, c), state: side.stopped },
+        async (step, run) => {
+          const before = count();
+          await run();
+          stepLoads[step] = count() - before;
+        },
+      );
+      loads.push(stepLoads);
+    }
+    return loads;
+  } finally {
+    await counting.stop();
+    fs.rmSync(log, { force: true });
+  }
+}
+
+/**
+ * The first-start table: a column per side; the starts of cases that failed on a side are
+ * left out of every side's sums (and named).
+ */
+function printFirstStart(sides, cases, loads, load) {
+  const ok = cases
+    .map((_, k) => k)
+    .filter((k) => sides.every((side) => side.samples[k].every((sample) => sample)));
+  // Per side and case, the median of its runs; then summed over the cases, and their median.
+  const perCase = (side, pick) => ok.map((k) => median(side.samples[k].map(pick)));
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  const wall = (t) => t.init.wall + t.plan.wall;
+  const cpu = (t) => t.init.cpu + t.plan.cpu;
+  const stats = sides.map((side) => ({
+    medianWall: median(perCase(side, wall)),
+    medianCpu: median(perCase(side, cpu)),
+    wall: sum(perCase(side, wall)),
+    cpu: sum(perCase(side, cpu)),
+    initCpu: sum(perCase(side, (t) => t.init.cpu)),
+    planCpu: sum(perCase(side, (t) => t.plan.cpu)),
+  }));
+  const [base] = stats;
+  const s = (v) => v.toFixed(2);
+  const x = (v) => `${v.toFixed(2)}x`;
+  const rows = [
+    ["a start, median of the cases: wall, seconds", (t) => s(t.medianWall)],
+    ["a start, median of the cases: Terraform's CPU, seconds", (t) => s(t.medianCpu)],
+    [`the ${ok.length} starts: wall, seconds`, (t) => s(t.wall)],
+    [`the ${ok.length} starts: Terraform's CPU, seconds`, (t) => s(t.cpu)],
+    [`ratio to ${sides[0].name}, wall (goal ${FIRST_START_GOALS})`, (t) => x(t.wall / base.wall)],
+    [`ratio to ${sides[0].name}, Terraform's CPU`, (t) => x(t.cpu / base.cpu)],
+    [`Terraform's CPU in \`init\`, the ${ok.length} starts, seconds`, (t) => s(t.initCpu)],
+    [`Terraform's CPU in \`plan\`, the ${ok.length} starts, seconds`, (t) => s(t.planCpu)],
+    ["local values of the root module", (_, side) => String(side.counts.locals)],
+    ["local values of the modules it calls", (_, side) => String(side.counts.moduleLocals)],
+    ["module calls", (_, side) => String(side.counts.modules)],
+    [
+      "GetProviderSchema calls served, init / plan",
+      (_, __, n) => `${loads[n].init} / ${loads[n].plan}`,
+    ],
+  ];
+  const cpus = os.cpus();
+  const failed = cases.filter((_, k) => !ok.includes(k)).map((c) => c.name);
+  process.stdout.write(
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus.length} × ${cpus[0]?.model ?? "cpu"}, ` +
+      `Node ${process.version}, ${ok.length} of ${cases.length} cases, median of ${runs} runs each, ` +
+      `load ${load.map((l) => l.toFixed(1)).join(" → ")}.` +
+      (failed.length > 0 ? ` Left out (a side failed): ${failed.join("; ")}.` : "") +
+      `\n\n| what | ${sides.map((side) => side.name).join(" | ")} |\n|---|${sides.map(() => "---|").join("")}\n` +
+      rows
+        .map(
+          ([what, cell]) =>
+            `| ${what} | ${stats.map((t, n) => cell(t, sides[n], n)).join(" | ")} |`,
+        )
+        .join("\n") +
+      "\n",
+  );
+}
+
 async function main() {
   if (args.includes("--list-plan-tests")) {
     process.stdout.write(`${harnessTestFiles().join("\n")}\n`);
     return;
+  }
+  if (args.includes("--first-start") || args.includes("--first-start-vs-dir")) {
+    return firstStartRows();
   }
   const rows = [];
   if (args.includes("--apply-breakdown")) {

@@ -7,6 +7,7 @@
  * - TerraformHarness: validate/plan/apply templates against the mock coder, kubernetes and
  *   devcontainerbuilder providers (one mock process per harness, or one a test runner shares:
  *   setSharedMockProvider, SharedMock); planAndApply plans once for both.
+ *   initAndPlan runs `terraform init` and a plan, as a provisioner's fresh workdir does.
  * - prepareModuleBatch(dir, instances): many variations of one template in one plan, read
  *   back per instance with PlanResult.instance(address).
  * - requireTerraform(): fails loudly when Terraform >= 1.5 is missing.
@@ -26,6 +27,7 @@ export {
   type ApplyEvent,
   type ApplyResult,
   type DestroyResult,
+  type InitAndPlanStep,
   type PlanOptions,
   type SchemaFilesSelector,
   type SchemaOptions,

@@ -81,6 +81,15 @@ export function setSchemaFilesSelector(selector: SchemaFilesSelector | undefined
   schemaFilesSelector = selector;
 }
 
+/**
+ * Runs one step of {@link TerraformHarness.initAndPlan} (`init` or `plan`): `run()` runs the
+ * Terraform command; a wrapper may time it.
+ */
+export type InitAndPlanStep = (
+  name: "init" | "plan",
+  run: () => Promise<unknown>,
+) => Promise<unknown>;
+
 /** A Terraform state file's JSON. */
 export type TerraformState = Readonly<Record<string, unknown>>;
 
@@ -244,6 +253,42 @@ export class TerraformHarness {
   }
 
   /**
+   * A start from a fresh working directory, as Coder's provisioner runs every build:
+   * `terraform init` (the modules from the stubs, the providers the mock's reattached servers,
+   * so nothing is downloaded and no provider is copied), then `terraform plan`. Never read from
+   * the run cache: the bench (`node scripts/bench.js --first-start`) times it, through `step`,
+   * which runs each of the two and may wrap them (a timer).
+   */
+  async initAndPlan(
+    dir: string,
+    options: PlanOptions = {},
+    step: InitAndPlanStep = (_name, run) => run(),
+  ): Promise<void> {
+    await this.inWorkdir(
+      dir,
+      options,
+      async (cwd, env) => {
+        await step("init", () => runTerraform(["init", "-input=false", "-no-color"], { cwd, env }));
+        await step("plan", () =>
+          runWithDiagnostics(
+            [
+              "plan",
+              "-input=false",
+              "-lock=false",
+              "-json",
+              ...(options.refresh === false ? ["-refresh=false"] : []),
+              `-var-file=${VAR_FILE}`,
+              `-out=${PLAN_FILE}`,
+            ],
+            { cwd, env },
+          ),
+        );
+      },
+      { installModules: false },
+    );
+  }
+
+  /**
    * `terraform apply` (the mock fills computed values from fixtures) and the resulting state.
    * An apply with the same files and inputs as an earlier one of this jest run reads its result.
    */
@@ -349,6 +394,8 @@ export class TerraformHarness {
     dir: string,
     options: PlanOptions,
     fn: (cwd: string, env: Record<string, string>) => Promise<T>,
+    // initAndPlan leaves the modules to `terraform init`, as a provisioner does.
+    { installModules = true }: { readonly installModules?: boolean } = {},
   ): Promise<T> {
     if (this.stopped) throw new Error("the TerraformHarness was stopped");
     const workdir = prepareWorkdir(dir);
@@ -364,7 +411,9 @@ export class TerraformHarness {
       const servers = await this.server.open(fixturesFile, schemaFiles);
       try {
         const env = { TF_REATTACH_PROVIDERS: servers.reattach };
-        if (workdir.hasModules) await this.installModules(cwd, env, workdir.moduleManifest);
+        if (installModules && workdir.hasModules) {
+          await this.installModules(cwd, env, workdir.moduleManifest);
+        }
         return await fn(cwd, env);
       } finally {
         await servers.close();

@@ -319,6 +319,19 @@ describe("TerraformHarness with the mock providers", () => {
     expect(plan.outputs.repo_dir.value).toBe("/home/coder/app");
   });
 
+  it("runs `terraform init` and then a plan in a fresh workdir, as a provisioner's build does", async () => {
+    const steps: { name: string; stdout: string }[] = [];
+    await tf.initAndPlan(MODULE_TEMPLATE, {}, async (name, run) => {
+      const result = (await run()) as { stdout?: string; run?: { stdout: string } };
+      steps.push({ name, stdout: result.stdout ?? result.run?.stdout ?? "" });
+    });
+    expect(steps.map((s) => s.name)).toEqual(["init", "plan"]);
+    // init installs the stub itself (no manifest written for it) and downloads no provider.
+    expect(steps[0].stdout).toContain("vscode_web in .harness-modules/vscode-web");
+    expect(steps[0].stdout).not.toMatch(/Installing|Downloading/);
+    expect(steps[1].stdout).toContain('"module.vscode_web[0].terraform_data.inputs"');
+  });
+
   it("writes the module manifest of stubs that `terraform get` writes", async () => {
     const stubs = readdirSync(MODULE_STUBS_DIR);
     expect(stubs.length).toBeGreaterThan(1);
