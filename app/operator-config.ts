@@ -299,7 +299,7 @@ const HTTP_URL_WITH_USERINFO = /\bhttps?:\/\/[^\s/?#@]*@/i;
 
 /**
  * Refuses any string value of the file that holds an http(s) URL with userinfo, wherever it
- * is: a default would land in cdk.tf.json and in every workspace's scripts. The message
+ * is: a default would land in main.tf and in every workspace's scripts. The message
  * names the position and the field, never the value (it may be a secret).
  */
 function refuseUrlCredentials(root: JsonNode, at: (offset: number) => string): void {

@@ -281,9 +281,9 @@ function sinceText(feature: CliFeature): string {
 /**
  * `--var name=value` for every variable the operator configured, in name order. Once a
  * template exists, Coder sends the active version's stored value for each variable a
- * push does not name, and that value wins over the new default in cdk.tf.json; naming
+ * push does not name, and that value wins over the new default in main.tf; naming
  * every configured variable makes a changed configuration take effect. The values are
- * not secret (they are in cdk.tf.json already), so argv may show them. A name the
+ * not secret (they are in main.tf already), so argv may show them. A name the
  * operator's variables file sets is left to the file (file > configuration).
  */
 function configuredVariableArgs(template: PushableTemplate, fromFile: readonly string[]): string[] {

@@ -14,7 +14,7 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
 import { didYouMean } from "./closest-name";
 
-/** A template variable as synthesized (cdk.tf.json `variable.<name>`). */
+/** A template variable as synthesized (synth's model `variable.<name>`, written to main.tf). */
 export interface SynthesizedVariable {
   readonly type?: string;
   readonly default?: unknown;

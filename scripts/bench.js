@@ -30,6 +30,8 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 require("./ts").register();
+// The plan harness reads a template's variables and module calls (in main.tf) from synth.
+require("../app/harness-configuration").useStackConfigurations();
 
 const root = path.resolve(__dirname, "..");
 const args = process.argv.slice(2);
@@ -514,8 +516,8 @@ async function applyVsRows(rows, rev) {
     const before = path.join(synthAtCommit(rev, work, { quiet: true }), "devcontainer");
     const [today] = synthTemplates({ outdir: path.join(work, "today"), only: ["devcontainer"] });
     // Only the variables each version declares.
-    const declared = (dir) =>
-      Object.keys(JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8")).variable);
+    const { stackConfiguration } = require("../lib/private/stack-configuration");
+    const declared = (dir) => Object.keys(stackConfiguration(dir).variable ?? {});
     const inputsFor = (dir) => ({
       variables: Object.fromEntries(
         Object.entries(variables).filter(([name]) => declared(dir).includes(name)),
@@ -610,13 +612,14 @@ async function applyBreakdownRows(rows) {
         Object.values(j.variable).forEach((v) => delete v.validation),
     };
     const dirs = [["the full template", today.dir]];
+    const { writeHclFiles } = require("../lib/private/hcl-files");
     for (const [what, edit] of Object.entries(without)) {
       const dir = path.join(work, what.replace(/\W+/g, "-"));
       fs.cpSync(today.dir, dir, { recursive: true });
-      const file = path.join(dir, "cdk.tf.json");
-      const json = JSON.parse(fs.readFileSync(file, "utf8"));
+      // The template's whole configuration without that part, written as synth writes it.
+      const json = JSON.parse(JSON.stringify(today.model));
       edit(json);
-      fs.writeFileSync(file, JSON.stringify(json));
+      writeHclFiles(dir, json);
       dirs.push([`without ${what}`, dir]);
     }
     const times = new Map(dirs.map(([what]) => [what, { wall: [], cpu: [] }]));

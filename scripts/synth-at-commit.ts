@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { rememberConfiguration } from "../lib/private/stack-configuration";
 
 const root = path.resolve(__dirname, "..");
 
@@ -27,5 +28,32 @@ export function synthAtCommit(
     env,
     stdio: options.quiet ? "ignore" : "inherit",
   });
-  return path.join(out, "stacks");
+  const stacks = path.join(out, "stacks");
+  rememberModels(tree, out, stacks);
+  return stacks;
+}
+
+/**
+ * A commit that writes its variables and modules to main.tf (lib/private/stack-configuration.ts)
+ * gives its folders' whole configurations to this process, as its synth returned them: the
+ * plan harness and the benchmark read them from here (they parse no HCL). Its synth runs
+ * once more, in its own tree, to hand them over; earlier commits keep them in cdk.tf.json.
+ */
+function rememberModels(tree: string, out: string, stacks: string): void {
+  if (!fs.existsSync(path.join(tree, "lib", "private", "stack-configuration.ts"))) return;
+  const models = path.join(out, "models");
+  const dump =
+    'require("./scripts/ts").register();' +
+    'const fs = require("fs"), path = require("path");' +
+    `fs.mkdirSync(${JSON.stringify(models)}, { recursive: true });` +
+    `for (const t of require("./app/synth").synthTemplates({ outdir: ${JSON.stringify(out)} }))` +
+    `  fs.writeFileSync(path.join(${JSON.stringify(models)}, t.id + ".json"), JSON.stringify(t.model));`;
+  execFileSync("node", ["-e", dump], { cwd: tree, stdio: "ignore" });
+  for (const file of fs.readdirSync(models)) {
+    const model = JSON.parse(fs.readFileSync(path.join(models, file), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    rememberConfiguration(path.join(stacks, path.basename(file, ".json")), model);
+  }
 }

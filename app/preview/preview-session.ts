@@ -13,6 +13,8 @@ import { SynthCache, type SynthCacheOptions } from "./synth-cache";
 import { projectRoot } from "../../lib/core/project-root";
 import { localReference } from "../../lib/private/hcl-files";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
+import { rememberConfiguration } from "../../lib/private/stack-configuration";
+import { useStackConfigurations } from "../harness-configuration";
 
 /** What the mock service's build resource returns. */
 const BUILD_VALUES = {
@@ -108,6 +110,10 @@ export class PreviewSession {
     const outdir = mkdtempSync(join(tmpdir(), "coder-cdktf-preview-"));
     try {
       const { dir, model } = await template(outdir);
+      // The harness reads the folder's variables and module calls (main.tf) from its model,
+      // also when the folder is a copy (a test's, the cache's).
+      rememberConfiguration(dir, model);
+      useStackConfigurations();
       const required = addPreviewOutputs(dir, model);
       return new PreviewSession(await starting, outdir, dir, required);
     } catch (error) {

@@ -5,10 +5,10 @@
  * answering what the workspace's last build recorded (owner, workspace, parameters, the
  * devcontainer metadata). One mock provider process serves every plan; plans run in parallel.
  */
-import * as fs from "node:fs";
 import { cpus } from "node:os";
-import * as path from "node:path";
 import { TerraformError, TerraformHarness, type PlanResult } from "@coder-cdktf/terraform-harness";
+import { stackConfiguration } from "../../lib/private/stack-configuration";
+import { useStackConfigurations } from "../harness-configuration";
 import { classifyChanges, type WorkspaceChanges } from "./classify-changes";
 import { readWorkspaceState, StateError } from "./workspace-state";
 import { redact, sensitiveVariableValues, stateSecrets } from "./redact";
@@ -34,6 +34,13 @@ export interface UpgradeTarget {
   readonly name: string;
   /** Parameters whose values may be secrets (synth's `secretParameters`): never printed. @default none */
   readonly secretParameters?: readonly string[];
+  /** The configuration synth returned (its `model`). @default read from `dir` (stackConfiguration) */
+  readonly model?: Record<string, unknown>;
+}
+
+/** The whole configuration of `target` (its variables are in main.tf, not cdk.tf.json). */
+export function configurationOf(target: UpgradeTarget): Record<string, unknown> {
+  return target.model ?? stackConfiguration(target.dir);
 }
 
 export interface PlanUpgradeOptions {
@@ -74,14 +81,12 @@ export async function planUpgrade(
   sources: readonly StateSource[],
   options: PlanUpgradeOptions = {},
 ): Promise<UpgradeReport> {
+  useStackConfigurations();
   const harness = options.harness ?? (await TerraformHarness.start());
   try {
     const results: WorkspaceUpgrade[] = new Array(sources.length);
     const variables = options.variables ?? {};
-    const config: unknown = JSON.parse(
-      fs.readFileSync(path.join(target.dir, "cdk.tf.json"), "utf8"),
-    );
-    const secrets = sensitiveVariableValues(config, variables);
+    const secrets = sensitiveVariableValues(configurationOf(target), variables);
     let next = 0;
     const worker = async () => {
       while (next < sources.length) {

@@ -126,7 +126,7 @@ export function stateSecrets(state: unknown, secretParameters: readonly string[]
 }
 
 /**
- * The values of the template variables that the configuration in `config` (cdk.tf.json)
+ * The values of the template variables that the configuration `config` (synth's model)
  * declares sensitive: as given (`values`, the variables file) and as defaulted.
  */
 export function sensitiveVariableValues(

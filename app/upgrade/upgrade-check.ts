@@ -4,12 +4,12 @@
  * and one run of the plan with its report.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { UsageError } from "../cli-args";
 import { findOnPath } from "../coder-cli";
 import { checkStateCli, CoderCliError, pulledState, templateWorkspaces } from "./coder-states";
 import {
+  configurationOf,
   planUpgrade,
   type StateSource,
   type UpgradeReport,
@@ -97,7 +97,7 @@ export async function checkUpgrade(
   options: UpgradeCheckOptions,
 ): Promise<UpgradeReport> {
   const variables = options.variablesFile ? readVariablesFile(options.variablesFile) : {};
-  const missing = requiredVariables(target.dir).filter((name) => !(name in variables));
+  const missing = requiredVariables(configurationOf(target)).filter((name) => !(name in variables));
   if (missing.length > 0) {
     throw new UsageError(
       `template ${target.name} has variables without a default: ${missing.join(", ")}; ` +
@@ -108,11 +108,9 @@ export async function checkUpgrade(
   return planUpgrade(target, sources, { variables, parallel: options.parallel });
 }
 
-/** The variables of the synthesized template in `dir` that have no default. */
-function requiredVariables(dir: string): string[] {
-  const config = JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8")) as {
-    variable?: Record<string, { default?: unknown }>;
-  };
+/** The variables of the synthesized template's configuration that have no default. */
+function requiredVariables(configuration: Record<string, unknown>): string[] {
+  const config = configuration as { variable?: Record<string, { default?: unknown }> };
   return Object.entries(config.variable ?? {})
     .filter(([, v]) => !("default" in v))
     .map(([name]) => name);

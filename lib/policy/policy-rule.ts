@@ -4,7 +4,7 @@
  * clusters it runs on (see docs/security.md).
  *
  * Elements are read through their own `toTerraform()`, resolved against the stack: that is
- * exactly the JSON that lands in cdk.tf.json, overrides (`addOverride`) and escape hatches
+ * exactly the JSON synth writes (to cdk.tf.json, or as HCL to main.tf), overrides (`addOverride`) and escape hatches
  * included, so a rule cannot be dodged by writing raw attributes.
  */
 import {
@@ -227,7 +227,7 @@ export function isInspected(node: IConstruct): node is TerraformResource | Terra
   return TerraformResource.isTerraformResource(node) || node instanceof TerraformDataSource;
 }
 
-/** The element as it will appear in cdk.tf.json, or undefined when it synthesizes no block. */
+/** The element as synth writes it (JSON; main.tf holds it in HCL), or undefined when it synthesizes no block. */
 export function synthesizedElement(
   resource: TerraformResource | TerraformDataSource,
 ): SynthesizedElement | undefined {

@@ -1,14 +1,17 @@
 /**
  * The HCL files synth writes beside cdk.tf.json: the parts of a configuration Terraform
- * evaluates most (locals, resources, data sources), in HCL native syntax, which Terraform
+ * evaluates most (locals, resources, data sources) and the declarations an operator reads
+ * with them (variables, modules, checks), in HCL native syntax, which Terraform
  * parses once per run where it re-parses a `.tf.json` string at every use. See
- * locals-file.ts and resources-file.ts; docs/architecture.md says why.
+ * locals-file.ts, resources-file.ts and declarations-file.ts; docs/architecture.md says why.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { type BlockSchemas, vendoredBlockSchemas } from "./block-schemas";
 import { type LocalGroup, LOCALS_FILE, renderLocalsFile } from "./locals-file";
-import { RESOURCES_FILE, splitResources } from "./resources-file";
+import { RESOURCES_FILE, renderMainFile, splitResources } from "./resources-file";
+import { splitDeclarations } from "./declarations-file";
+import { rememberConfiguration } from "./stack-configuration";
 import { localLayers, type LocalLayersOptions, rewriteLocalReferences } from "./local-layers";
 
 export { localReference } from "./local-layers";
@@ -30,7 +33,8 @@ export interface WriteHclOptions {
  * Writes `model` (a whole configuration as Terraform JSON, locals flat; by default the one in
  * `<dir>/cdk.tf.json`) as synth ships it: the locals to locals.tf, in layers when there are
  * enough of them (local-layers.ts: every reference to them rewritten, in every file), the
- * resources and data sources (those with a schema) to main.tf, the rest to cdk.tf.json as
+ * variables, resources and data sources (those with a schema), modules and checks to main.tf
+ * (stackConfiguration gives them back for the folder), the rest to cdk.tf.json as
  * cdktf writes it (two-space JSON). Returns `model`, its locals flat: its meaning, which
  * `localReference` (local-layers.ts) reads a local of in the files.
  */
@@ -44,10 +48,14 @@ export function writeHclFiles(
   const { locals, ...withoutLocals } = shipped;
   const movesLocals = isNonEmpty(locals);
   const schemas = options.schemas ?? vendoredBlockSchemas();
-  const { hcl, rest } = splitResources(movesLocals ? withoutLocals : shipped, schemas);
+  // main.tf: the variables first (Coder lists them in file order), then what the template
+  // reads and creates, then the modules it calls and the checks (declarations-file.ts).
+  const declared = splitDeclarations(movesLocals ? withoutLocals : shipped, schemas);
+  const { blocks, rest } = splitResources(declared.rest, schemas);
+  const main = [...declared.variables, ...blocks, ...declared.calls];
   const files: [string, string | undefined][] = [
     [LOCALS_FILE, movesLocals ? renderLocalsFile(locals, options.localGroups, layers) : undefined],
-    [RESOURCES_FILE, hcl],
+    [RESOURCES_FILE, main.length > 0 ? renderMainFile(main) : undefined],
   ];
   for (const [name, text] of files) {
     // A file left by an earlier synth into the same folder must not outlive its content.
@@ -55,6 +63,7 @@ export function writeHclFiles(
     else fs.writeFileSync(path.join(dir, name), text);
   }
   fs.writeFileSync(path.join(dir, "cdk.tf.json"), JSON.stringify(rest, null, 2));
+  rememberConfiguration(dir, model);
   return model;
 }
 

@@ -62,11 +62,17 @@ export function hclQuoted(text: string, kind: HclStringKind): string {
     );
     return `"${written.join("")}"`;
   }
+  return `"${escapeText(literalAsTemplate(text))}"`;
+}
+
+/**
+ * A literal `text` (an operator's description, a variable's default) as a template string
+ * that means exactly `text`: its `${` and `%{` escaped, so that a file written with the
+ * "template" kind can hold literals too.
+ */
+export function literalAsTemplate(text: string): string {
   // Replacement functions: "$$" in a replacement string would mean "$".
-  const escaped = escapeText(text)
-    .replace(/\$\{/g, () => "$${")
-    .replace(/%\{/g, () => "%%{");
-  return `"${escaped}"`;
+  return text.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
 }
 
 /**
@@ -88,12 +94,7 @@ export function hclHeredoc(text: string, kind: HclStringKind, indent: string): s
   const parts =
     kind === "template"
       ? templateParts(text)
-      : [
-          {
-            kind: "literal" as const,
-            text: text.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{"),
-          },
-        ];
+      : [{ kind: "literal" as const, text: literalAsTemplate(text) }];
   const written: string[] = [];
   for (const part of parts) {
     if (part.kind === "literal") {

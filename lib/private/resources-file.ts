@@ -24,8 +24,9 @@ import {
 export const RESOURCES_FILE = "main.tf";
 
 const HEADER =
-  "# The template's resources and data sources, synthesized by coder-cdktf with cdk.tf.json\n" +
-  "# and locals.tf (one configuration). Generated: change the constructs, not this file.\n";
+  "# The template's variables, resources, data sources, modules and checks, synthesized by\n" +
+  "# coder-cdktf with cdk.tf.json and locals.tf (one configuration). Generated: change the\n" +
+  "# constructs, not this file.\n";
 
 /** Meta-arguments written first, in this order; `lifecycle` goes last. */
 const LEADING_META = ["count", "for_each", "provider", "depends_on"];
@@ -37,7 +38,9 @@ type Json = Record<string, unknown>;
 
 /** What {@link splitResources} returns. */
 export interface SplitResources {
-  /** main.tf's text, or undefined when no block could be written. */
+  /** The blocks written, in main.tf's order. */
+  readonly blocks: readonly HclBlock[];
+  /** main.tf's text of `blocks` alone, or undefined when no block could be written. */
   readonly hcl: string | undefined;
   /** The configuration without the blocks written to main.tf. */
   readonly rest: Json;
@@ -59,19 +62,38 @@ export function splitResources(config: Json, schemas: BlockSchemas): SplitResour
         continue;
       }
       for (const [name, body] of Object.entries(asObject(byName, `${kind}.${type}`))) {
-        const where = `${kind === "data" ? "data." : ""}${type}.${name}`;
-        blocks.push({
-          type: kind,
-          labels: [type, name],
-          body: bodyItems(asObject(body, where), schema, where, true),
-        });
+        blocks.push(resourceBlock(kind, type, name, body, schema));
       }
     }
     if (Object.keys(kept).length > 0) rest[kind] = kept;
     else delete rest[kind];
   }
-  if (blocks.length === 0) return { hcl: undefined, rest: config };
-  return { hcl: HEADER + renderHclFile(blocks, "template"), rest };
+  if (blocks.length === 0) return { blocks, hcl: undefined, rest: config };
+  return { blocks, hcl: renderMainFile(blocks), rest };
+}
+
+/** main.tf's text: its header and `blocks`. */
+export function renderMainFile(blocks: readonly HclBlock[]): string {
+  return HEADER + renderHclFile(blocks, "template");
+}
+
+/**
+ * The `data` or `resource` block `<type>.<name>` whose JSON body is `body`, written from the
+ * type's schema (also a check's scoped data source: declarations-file.ts).
+ */
+export function resourceBlock(
+  kind: "data" | "resource",
+  type: string,
+  name: string,
+  body: unknown,
+  schema: BlockSchema,
+): HclBlock {
+  const where = `${kind === "data" ? "data." : ""}${type}.${name}`;
+  return {
+    type: kind,
+    labels: [type, name],
+    body: bodyItems(asObject(body, where), schema, where, true),
+  };
 }
 
 /** The body of a block: arguments, nested blocks, and (at the top) meta-arguments. */
@@ -173,7 +195,7 @@ function lifecycleItems(lifecycle: Json, where: string): HclBodyItem[] {
 }
 
 /** A reference or traversal given as a JSON string (`"a.b"` or `"${a.b}"`), bare. */
-function reference(value: unknown, where: string): HclExpression {
+export function reference(value: unknown, where: string): HclExpression {
   if (typeof value !== "string")
     throw new Error(`${where}: expected a reference, got ${JSON.stringify(value)}`);
   const text = soleInterpolation(value) ?? value;

@@ -9,6 +9,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { rememberConfiguration, stackConfiguration } from "../../lib/private/stack-configuration";
 
 const root = path.resolve(__dirname, "..", "..");
 /** The harness's stand-ins for registry modules, one folder per module (name or name@version). */
@@ -188,7 +189,46 @@ export function offlineCopy(dir: string, into: string): string {
     }
     fs.writeFileSync(file, out.join("\n"));
   }
+  tellHarness(dir, into, (call) => {
+    const stub = stubFor(String(call.source ?? ""), call.version as string | undefined);
+    if (!stub || !String(call.source ?? "").startsWith(REGISTRY)) return call;
+    const { version: _version, ...rest } = call;
+    return { ...rest, source: `./${STUBS_IN_COPY}/${stub}` };
+  });
   return into;
+}
+
+/**
+ * Tells the harness what a copy holds (stack-configuration.ts): the configuration of the
+ * folder it copies (synth's model when this process wrote it, else its JSON files), with each
+ * module call as `edit` leaves it (undefined: dropped). A copy is no folder synth wrote, and
+ * its module calls in main.tf are what the harness must see as the copy has them.
+ */
+function tellHarness(
+  dir: string,
+  into: string,
+  edit: (call: Record<string, unknown>) => Record<string, unknown> | undefined,
+): void {
+  let model: Record<string, unknown>;
+  try {
+    model = stackConfiguration(dir);
+  } catch {
+    // An operator's own HCL folder: the harness sees its JSON files, as it always has.
+    model = Object.assign(
+      {},
+      ...configFiles(dir)
+        .filter((f) => f.endsWith(".json"))
+        .map(readJson),
+    );
+  }
+  const calls = Object.entries((model.module ?? {}) as Record<string, Record<string, unknown>>)
+    .map(([name, call]) => [name, edit(call)] as const)
+    .filter(([, call]) => call !== undefined);
+  const { module: _module, ...rest } = model;
+  rememberConfiguration(
+    into,
+    calls.length > 0 ? { ...rest, module: Object.fromEntries(calls) } : rest,
+  );
 }
 
 /** A copy of `dir` in `into` without its module calls, in JSON and in HCL. */
@@ -204,5 +244,6 @@ export function withoutModules(dir: string, into: string): string {
       fs.writeFileSync(file, withoutBlocks(lines, hclBlocks(lines, "module")).join("\n"));
     }
   }
+  tellHarness(dir, into, () => undefined);
   return into;
 }

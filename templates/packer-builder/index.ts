@@ -835,7 +835,7 @@ class PackerBuilderVariables extends Construct {
   public readonly maxCpu: TerraformVariable;
   public readonly maxMemory: TerraformVariable;
 
-  // long: one declaration per template variable, in the order cdk.tf.json lists them
+  // long: one declaration per template variable, in the order main.tf lists them
   constructor(scope: Construct, id: string) {
     super(scope, id);
     const stringVariable = (

@@ -190,8 +190,25 @@ describe("synthesized templates", () => {
 
     it("writes template variables in the order the template declares them (Coder shows file order)", () => {
       const stack = TEMPLATES.find((t) => t.id === id)!.create(new App({ outdir: first }));
-      const names = Object.keys(config().variable ?? {});
-      expect(names).toEqual(stack.declaredVariableNames());
+      expect(Object.keys(models.get(id)!.variable ?? {})).toEqual(stack.declaredVariableNames());
+      // All of them in main.tf, one block each, in that order: the order Coder reads.
+      const main = fs.readFileSync(path.join(dir(), RESOURCES_FILE), "utf8");
+      const inMain = [...main.matchAll(/^variable "([^"]+)" \{/gm)].map((m) => m[1]);
+      expect(inMain).toEqual(stack.declaredVariableNames());
+      expect(config().variable).toBeUndefined();
+    });
+
+    it("writes variables, modules and checks to main.tf, none to cdk.tf.json", () => {
+      const main = fs.readFileSync(path.join(dir(), RESOURCES_FILE), "utf8");
+      const model = models.get(id)!;
+      for (const kind of ["variable", "module", "check"]) {
+        const names = Object.keys(model[kind] ?? {});
+        const written = [...main.matchAll(new RegExp(`^${kind} "([^"]+)" \\{`, "gm"))].map(
+          (m) => m[1],
+        );
+        expect({ kind, names: written }).toEqual({ kind, names });
+        expect({ kind, inJson: config()[kind] }).toEqual({ kind, inJson: undefined });
+      }
     });
 
     it("ships every extra file and folder it lists, byte for byte", () => {

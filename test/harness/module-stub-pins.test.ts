@@ -28,9 +28,9 @@ function stubRelease(stub: string): { source: string; version: string } | undefi
 }
 
 const calls: ModuleCall[] = TEMPLATES.flatMap((t) => {
-  const json = JSON.parse(
-    fs.readFileSync(path.join(synthTemplate(t.id).dir, "cdk.tf.json"), "utf8"),
-  ) as { module?: Record<string, { source: string; version?: unknown }> };
+  const json = synthTemplate(t.id).config as {
+    module?: Record<string, { source: string; version?: unknown }>;
+  };
   return Object.entries(json.module ?? {}).map(([name, block]) => ({
     template: t.id,
     name,

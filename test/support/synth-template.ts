@@ -10,6 +10,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { rememberConfiguration } from "../../lib/private/stack-configuration";
 
 /** Environment variable naming the run's synthesized output (an outdir with stacks/<id>). */
 export const SYNTHESIZED_DIR_ENV = "CODER_CDKTF_TEST_SYNTH_DIR";
@@ -41,6 +42,8 @@ export function synthTemplate<Config = Record<string, unknown>>(
     }
     const model = path.join(shared, MODELS_DIR, `${id}.json`);
     const config = JSON.parse(fs.readFileSync(model, "utf8")) as Config;
+    // The folder's main.tf holds its variables and modules: the harness reads them from here.
+    rememberConfiguration(dir, config as Record<string, unknown>);
     return { dir, config, cleanup: () => undefined };
   }
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `synth-${id}-`));

@@ -14,6 +14,7 @@ import { compareVersions, newestRelease } from "../../lib/constructs/provider-fe
 import { TEMPLATE_INPUTS } from "../prebuilds/template-inputs";
 import { releasesAt, schemaFilesAt, type ReleaseEnd } from "../support/provider-releases";
 import { synthTemplate } from "../support/synth-template";
+import { writeHclFiles } from "../../lib/private/hcl-files";
 
 jest.setTimeout(180_000);
 
@@ -63,13 +64,13 @@ describe("a type outside a release fails on that release", () => {
   // Named, not the default: CODER_CDKTF_PROVIDER_RELEASE=oldest makes the default the oldest.
   const NEWEST_CODER = schemaFilesAt({ coder: { version: ">= 2.17.0" } }, "newest");
   const { dir, config } = synthTemplate<Config>("kubernetes");
+  /** A copy of the template whose configuration `edit` changed, written as synth writes it. */
   const copyWith = (edit: (json: Record<string, any>) => void): string => {
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "provider-releases-"));
     fs.cpSync(dir, copy, { recursive: true });
-    const file = path.join(copy, "cdk.tf.json");
-    const json = JSON.parse(fs.readFileSync(file, "utf8"));
+    const json = JSON.parse(JSON.stringify(config)) as Record<string, any>;
     edit(json);
-    fs.writeFileSync(file, JSON.stringify(json));
+    writeHclFiles(copy, json);
     return copy;
   };
   const errors = (result: {

@@ -4,6 +4,8 @@
  *
  * - planExpressions(source, variables): provider-free plans of variables/locals/outputs/checks.
  *   setStackFiles(writer): what the project's synth writes beside a stack it synthesizes.
+ * - setConfigurationReader(reader): a directory's whole configuration, when its synth writes
+ *   module calls and variables to `.tf` files (the harness parses no HCL).
  * - TerraformHarness: validate/plan/apply templates against the mock coder, kubernetes and
  *   devcontainerbuilder providers (one mock process per harness, or one a test runner shares:
  *   setSharedMockProvider, SharedMock); planAndApply plans once for both.
@@ -12,6 +14,7 @@
  *   back per instance with PlanResult.instance(address).
  * - requireTerraform(): fails loudly when Terraform >= 1.5 is missing.
  */
+export { setConfigurationReader, type ConfigurationReader } from "./template-workdir";
 export {
   planExpressions,
   setStackFiles,

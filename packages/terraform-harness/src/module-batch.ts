@@ -20,7 +20,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isRecord } from "./json";
-import { prepareWorkdir } from "./template-workdir";
+import { prepareWorkdir, readConfiguration } from "./template-workdir";
 import type { TerraformState } from "./terraform-harness";
 
 /** Name of the module call whose instances are the batch's variations. */
@@ -63,7 +63,7 @@ export function prepareModuleBatch(
     } finally {
       template.cleanup();
     }
-    const moved = moveProvidersToRoot(join(dir, "template"));
+    const moved = moveProvidersToRoot(join(dir, "template"), readConfiguration(templateDir));
     for (const [key, values] of Object.entries(instances)) {
       const unknown = Object.keys(values).filter((name) => !(name in moved.variables));
       if (unknown.length > 0) {
@@ -121,12 +121,19 @@ interface MovedConfiguration {
 /**
  * Deletes the provider blocks from the template's `*.tf.json` files (a module called with
  * `for_each` may not configure providers) and returns them with what the root needs to
- * declare them: the required_providers and the variables they may reference.
+ * declare them: the required_providers and the variables they may reference (those of the
+ * JSON files and of `configuration`, the template's whole configuration).
  */
-function moveProvidersToRoot(templateDir: string): MovedConfiguration {
+function moveProvidersToRoot(
+  templateDir: string,
+  configuration: Record<string, unknown>,
+): MovedConfiguration {
   const providers: Record<string, unknown[]> = {};
   const requiredProviders: Record<string, unknown> = {};
-  const variables: Record<string, unknown> = {};
+  // The variables of the template's `.tf` files, as the project's reader gives them.
+  const variables: Record<string, unknown> = isRecord(configuration.variable)
+    ? { ...configuration.variable }
+    : {};
   for (const file of readdirSync(templateDir)) {
     const path = join(templateDir, file);
     if (file.endsWith(".tf")) {

@@ -29,7 +29,7 @@
  * - `outputs[name]` tells value, sensitivity and unknown-ness; `values[name]` is the bare value
  *   (sensitive values included, since tests must see them).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TerraformStack } from "cdktf";
@@ -92,7 +92,12 @@ export async function planExpressions(
   const workdir = prepareWorkdir(synthesized.dir);
   try {
     const cwd = workdir.dir;
-    if (workdir.hasModules) {
+    if (workdir.moduleManifest !== undefined) {
+      // Every call is local (stubs among them): the manifest saves an init, and is the only
+      // way to a registry call of a `.tf` file, which stays as written (template-workdir.ts).
+      mkdirSync(join(cwd, ".terraform", "modules"), { recursive: true });
+      writeFileSync(join(cwd, ".terraform", "modules", "modules.json"), workdir.moduleManifest);
+    } else if (workdir.hasModules) {
       await runTerraform(["init", "-backend=false", "-input=false", "-no-color"], { cwd });
     }
     writeFileSync(join(cwd, VAR_FILE), JSON.stringify(variables));

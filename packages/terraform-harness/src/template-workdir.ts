@@ -6,6 +6,7 @@
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -42,6 +43,40 @@ export interface PreparedWorkdir {
   cleanup(): void;
 }
 
+/**
+ * Reads the whole configuration of a directory as Terraform JSON (at least its `module` and
+ * `variable` blocks): a project whose synth writes them in `.tf` files, which the harness
+ * does not parse, tells the harness through {@link setConfigurationReader}.
+ */
+export type ConfigurationReader = (dir: string) => Record<string, unknown>;
+
+/** By default the harness knows only the `*.tf.json` files' blocks, which it reads itself. */
+let configurationReader: ConfigurationReader = () => ({});
+
+/** Sets how the harness learns the blocks of a directory's `.tf` files (see above). */
+export function setConfigurationReader(reader: ConfigurationReader): void {
+  configurationReader = reader;
+}
+
+/** The configuration of `dir`, as the project's reader gives it. */
+export function readConfiguration(dir: string): Record<string, unknown> {
+  return configurationReader(dir);
+}
+
+/**
+ * Where prepareWorkdir records the module calls of the `.tf` files (by name: source as
+ * written, version, directory in the workdir), for {@link localModuleManifest}: the calls
+ * stay as the template ships them, and the manifest points Terraform at the stubs.
+ */
+const HCL_CALLS_FILE = join(STUBS_IN_WORKDIR, "calls.json");
+
+/** One module call of a `.tf` file, as {@link HCL_CALLS_FILE} records it. */
+interface HclCall {
+  readonly Source: string;
+  readonly Version?: string;
+  readonly Dir: string;
+}
+
 /** Another run's init, state or plan: never part of what a harness call works on. */
 export function isRunLeftover(path: string): boolean {
   return /(^|\/)(\.terraform|\.terraform\.lock\.hcl|terraform\.tfstate[^/]*|tfplan)$/.test(path);
@@ -63,14 +98,17 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
   };
   let hasModules = false;
   try {
+    const inJson = new Set<string>();
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".tf.json"))) {
       const path = join(dir, file);
       const config: unknown = JSON.parse(readFileSync(path, "utf8"));
       if (!isRecord(config)) continue;
       stripBackend(config);
+      if (isRecord(config.module)) Object.keys(config.module).forEach((n) => inJson.add(n));
       hasModules = rewriteRegistryModules(config, dir) || hasModules;
       writeFileSync(path, JSON.stringify(config, null, 2));
     }
+    hasModules = recordHclCalls(readConfiguration(sourceDir), inJson, dir) || hasModules;
     hasModules ||= hasHclModules(dir);
   } catch (error) {
     cleanup();
@@ -82,6 +120,46 @@ export function prepareWorkdir(sourceDir: string): PreparedWorkdir {
     moduleManifest: hasModules ? localModuleManifest(dir) : undefined,
     cleanup,
   };
+}
+
+/**
+ * Records the module calls of `config` that no `*.tf.json` file holds (they are in `.tf`
+ * files) in {@link HCL_CALLS_FILE}: a registry module's stub is copied into the workdir as
+ * for a JSON call, and the call keeps its source and version, which the manifest names
+ * (Terraform checks that they match the call). Returns whether there is any.
+ */
+function recordHclCalls(
+  config: Record<string, unknown>,
+  inJson: ReadonlySet<string>,
+  workdir: string,
+): boolean {
+  const calls: Record<string, HclCall> = {};
+  const modules = isRecord(config.module) ? config.module : {};
+  for (const [name, block] of Object.entries(modules)) {
+    if (inJson.has(name) || !isRecord(block) || typeof block.source !== "string") continue;
+    const source = block.source;
+    const version = typeof block.version === "string" ? block.version : undefined;
+    if (source.startsWith("./") || source.startsWith("../")) {
+      calls[name] = { Source: source, Dir: posix.normalize(source) };
+      continue;
+    }
+    const stub = stubNameFor(source, version);
+    const exact = version === undefined ? undefined : /\d+\.\d+\.\d+/.exec(version)?.[0];
+    if (!stub || (version !== undefined && exact === undefined)) {
+      throw new Error(
+        `module "${name}": source "${source}"${version ? ` (version "${version}")` : ""} ` +
+          `cannot be fetched offline and has no stub in ${MODULE_STUBS_DIR} ` +
+          `(stubs exist for: ${availableStubs().join(", ")})`,
+      );
+    }
+    const target = join(workdir, STUBS_IN_WORKDIR, stub);
+    if (!existsSync(target)) cpSync(join(MODULE_STUBS_DIR, stub), target, { recursive: true });
+    calls[name] = { Source: source, Version: exact, Dir: posix.join(STUBS_IN_WORKDIR, stub) };
+  }
+  if (Object.keys(calls).length === 0) return false;
+  mkdirSync(join(workdir, STUBS_IN_WORKDIR), { recursive: true });
+  writeFileSync(join(workdir, HCL_CALLS_FILE), JSON.stringify(calls, null, 2));
+  return true;
 }
 
 /** Whether a `.tf` file in `dir` calls a module (HCL calls are not read here). */
@@ -101,10 +179,23 @@ function hasHclModules(dir: string): boolean {
  * `terraform get` runs.
  */
 export function localModuleManifest(root: string): string | undefined {
-  const entries: { Key: string; Source: string; Dir: string }[] = [];
+  const entries: { Key: string; Source: string; Version?: string; Dir: string }[] = [];
   const visit = (dir: string, prefix: string): boolean => {
     const path = join(root, dir);
-    if (!existsSync(path) || hasHclModules(path)) return false;
+    if (!existsSync(path)) return false;
+    const hclCalls = join(path, HCL_CALLS_FILE);
+    if (existsSync(hclCalls)) {
+      const calls = JSON.parse(readFileSync(hclCalls, "utf8")) as Record<string, HclCall>;
+      for (const [name, call] of Object.entries(calls)) {
+        const key = `${prefix}${name}`;
+        const called = posix.join(dir, call.Dir);
+        if (called.startsWith("..")) return false;
+        entries.push({ Key: key, Source: call.Source, Version: call.Version, Dir: called });
+        if (!visit(called, `${key}.`)) return false;
+      }
+    } else if (hasHclModules(path)) {
+      return false;
+    }
     for (const file of readdirSync(path).filter((f) => f.endsWith(".tf.json"))) {
       const config: unknown = JSON.parse(readFileSync(join(path, file), "utf8"));
       if (!isRecord(config) || !isRecord(config.module)) continue;

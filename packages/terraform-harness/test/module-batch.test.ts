@@ -10,7 +10,7 @@ import {
   TerraformHarness,
 } from "../src/index";
 import { runTerraform } from "../src/terraform-cli";
-import { prepareWorkdir } from "../src/template-workdir";
+import { prepareWorkdir, setConfigurationReader } from "../src/template-workdir";
 
 const MOCK_TEMPLATE = join(__dirname, "testdata", "mock-template");
 const MODULE_TEMPLATE = join(__dirname, "testdata", "module-template");
@@ -225,5 +225,119 @@ describe("module batches", () => {
     expect(() => prepareModuleBatch(template, { a: { max_cpus: 2 } })).toThrow(
       /instance "a" sets max_cpus, which the template .* does not declare/,
     );
+  });
+});
+
+/**
+ * MODULE_TEMPLATE with its module calls and a variable in a `.tf` file, as the project's synth
+ * writes them (main.tf), and the configuration its reader gives for it (the harness parses
+ * no HCL). `clone` turns the git_clone call off.
+ */
+function moduleTemplateInHcl(): { dir: string; configuration: Record<string, unknown> } {
+  const dir = mkdtempSync(join(tmpdir(), "batch-hcl-"));
+  const json = JSON.parse(readFileSync(join(MODULE_TEMPLATE, "main.tf.json"), "utf8")) as Record<
+    string,
+    Record<string, Record<string, unknown>>
+  >;
+  const { module, ...rest } = json;
+  writeFileSync(join(dir, "cdk.tf.json"), JSON.stringify(rest));
+  const web = module.vscode_web;
+  const clone = module.git_clone;
+  writeFileSync(
+    join(dir, "main.tf"),
+    [
+      'variable "clone" {',
+      "  type    = bool",
+      "  default = true",
+      "}",
+      "",
+      'module "vscode_web" {',
+      `  source         = "${String(web.source)}"`,
+      `  version        = "${String(web.version)}"`,
+      "  count          = data.coder_workspace.me.start_count",
+      "  agent_id       = coder_agent.main.id",
+      "  accept_license = true",
+      '  folder         = "/home/coder/app"',
+      "  subdomain      = false",
+      "}",
+      "",
+      'module "git_clone" {',
+      `  source   = "${String(clone.source)}"`,
+      `  version  = "${String(clone.version)}"`,
+      "  count    = var.clone ? data.coder_workspace.me.start_count : 0",
+      "  agent_id = coder_agent.main.id",
+      '  url      = "https://git.example.com/team/app.git"',
+      '  base_dir = "/home/coder"',
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const configuration = {
+    ...rest,
+    variable: { clone: { type: "bool", default: true } },
+    module: {
+      vscode_web: web,
+      git_clone: { ...clone, count: "${var.clone ? data.coder_workspace.me.start_count : 0}" },
+    },
+  };
+  return { dir, configuration };
+}
+
+describe("module calls and variables in a .tf file", () => {
+  let tf: TerraformHarness;
+  let template: { dir: string; configuration: Record<string, unknown> };
+  beforeAll(async () => {
+    tf = await TerraformHarness.start();
+    template = moduleTemplateInHcl();
+    setConfigurationReader((dir) => (dir === template.dir ? template.configuration : {}));
+  });
+  afterAll(async () => {
+    setConfigurationReader(() => ({}));
+    await tf.stop();
+    rmSync(template.dir, { recursive: true, force: true });
+  });
+
+  it("plans the calls as written against the stubs, as the same calls in JSON plan", async () => {
+    const workdir = prepareWorkdir(template.dir);
+    try {
+      // The .tf file stays as the template ships it; the manifest points at the stubs.
+      expect(readFileSync(join(workdir.dir, "main.tf"), "utf8")).toBe(
+        readFileSync(join(template.dir, "main.tf"), "utf8"),
+      );
+      expect(JSON.parse(workdir.moduleManifest ?? "{}").Modules).toEqual(
+        expect.arrayContaining([
+          {
+            Key: "git_clone",
+            Source: "registry.coder.com/coder/git-clone/coder",
+            Version: "2.0.3",
+            Dir: ".harness-modules/git-clone",
+          },
+        ]),
+      );
+    } finally {
+      workdir.cleanup();
+    }
+    const [inHcl, inJson] = await Promise.all([
+      tf.plan(template.dir, { workspace: { startCount: 1 } }),
+      tf.plan(MODULE_TEMPLATE, { workspace: { startCount: 1 } }),
+    ]);
+    expect(inHcl.addresses()).toEqual(inJson.addresses());
+    expect(inHcl.addresses().some((a) => a.startsWith("module.git_clone[0]."))).toBe(true);
+    expect(inHcl.outputs).toEqual(inJson.outputs);
+  });
+
+  it("batches the template with the variables of its .tf file", async () => {
+    const batch = prepareModuleBatch(template.dir, { off: { clone: false }, on: {} });
+    try {
+      const plan = await tf.plan(batch.dir, { workspace: { startCount: 1 } });
+      const cloned = (key: string) =>
+        plan
+          .instance(batch.instanceAddress(key))
+          .addresses()
+          .some((a) => a.startsWith("module.git_clone[0]."));
+      expect({ off: cloned("off"), on: cloned("on") }).toEqual({ off: false, on: true });
+    } finally {
+      batch.cleanup();
+    }
   });
 });

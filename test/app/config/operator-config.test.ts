@@ -11,6 +11,7 @@ import {
 import { projectRoot } from "../../../lib/core/project-root";
 import { TEMPLATES } from "../../../app/registry";
 import { synthTemplates } from "../../../app/synth";
+import { stackConfiguration } from "../../../lib/private/stack-configuration";
 import { taggedTemplate } from "../provisioners/tagged-template";
 import { thrownMessage } from "../../support/thrown-message";
 
@@ -175,10 +176,11 @@ describe("variable defaults at synth", () => {
     );
     return synthTemplates({ outdir: tempDir(), config, templates });
   };
+  // What synth wrote to the folder (its variables are in main.tf).
   const variablesOf = (dir: string) =>
-    JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8")).variable;
+    stackConfiguration(dir).variable as Record<string, { default?: unknown }>;
 
-  it("become the TerraformVariable defaults in cdk.tf.json, and the config names and tags the template", () => {
+  it("become the TerraformVariable defaults in main.tf, and the config names and tags the template", () => {
     const [k8s] = synthWith(
       '{ "templates": { "kubernetes": { "name": "k8s", "provisionerTags": { "cluster": "a" },\n' +
         '  "variables": { "namespace": "ws", "use_kubeconfig": true } } } }',

@@ -133,16 +133,13 @@ describe("an operator's variable default that breaks the variable's rule", () =>
     );
   });
 
-  it("values that follow the rules become the defaults in cdk.tf.json", () => {
+  it("values that follow the rules become the defaults in main.tf", () => {
     const built = synthWith(
       '{ "templates": {\n' +
         '  "devcontainer": { "variables": { "namespace": "dev-ws", "max_cpu": 0.5, "max_forwarded_ports": 0, "image_pull_secret_name": "" } },\n' +
         '  "packer-builder": { "variables": { "max_memory": 16, "repository_url": "git@git.example.com:infra/core.git" } } } }',
     );
-    const variables = (id: string) =>
-      JSON.parse(
-        fs.readFileSync(path.join(built.find((t) => t.id === id)!.dir, "cdk.tf.json"), "utf8"),
-      ).variable;
+    const variables = (id: string) => built.find((t) => t.id === id)!.model.variable;
     expect(variables("devcontainer")).toMatchObject({
       namespace: { default: "dev-ws" },
       max_cpu: { default: 0.5 },

@@ -5,7 +5,7 @@
 import type { Fixtures, PlanOptions } from "@coder-cdktf/terraform-harness";
 import { type SynthesizedTemplate, synthTemplate } from "../../support/synth-template";
 
-/** The synthesized template directory and its cdk.tf.json. */
+/** The synthesized template directory and its configuration (synth's model). */
 export type SynthesizedDevcontainer = SynthesizedTemplate<Record<string, any>>;
 
 /** The template as `npm run synth` writes it (the folder Coder would receive). */

@@ -115,9 +115,7 @@ describe("packer-builder CA pinning", () => {
 
   it("synthesizes an operator's plain-http ca_url with ca_sha256 as defaults", () => {
     const [built] = synthWith({ ca_url: HTTP_CA, ca_sha256: PIN });
-    const variables = JSON.parse(
-      fs.readFileSync(path.join(built.dir, "cdk.tf.json"), "utf8"),
-    ).variable;
+    const variables = built.model.variable as Record<string, { default?: unknown }>;
     expect(variables.ca_url.default).toBe(HTTP_CA);
     expect(variables.ca_sha256.default).toBe(PIN);
   });

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -11,7 +11,9 @@ import {
   synthPackerBuilder,
   TOKEN_SECRET_FIXTURES,
   type SynthesizedPackerBuilder,
+  type TerraformJson,
 } from "./synthesized-template";
+import { writeHclFiles } from "../../../lib/private/hcl-files";
 
 // Deleting a running workspace (`terraform destroy`, run by real Terraform against the mock
 // providers): the pod's stop sweep needs the Harvester identity until the pod is gone. The
@@ -118,14 +120,12 @@ describe.each(MODES)("packer-builder destroy order, %s", (_mode, modeVariables, 
     const before = mkdtempSync(join(tmpdir(), "packer-before-order-"));
     try {
       cpSync(template.dir, before, { recursive: true });
-      const mainTf = join(before, "main.tf");
-      const text = readFileSync(mainTf, "utf8");
-      const withoutOrder = text.replace(
-        /(resource "kubernetes_persistent_volume_claim_v1" "persistent" \{\n(?:.*\n)*?)\s*depends_on = \[[^\]]*\]\n/,
-        "$1",
-      );
-      expect(withoutOrder).not.toBe(text);
-      writeFileSync(mainTf, withoutOrder);
+      // Written as synth writes it (main.tf also holds the variables the harness reads).
+      const withoutOrder = JSON.parse(JSON.stringify(template.config)) as TerraformJson;
+      const claim = withoutOrder.resource.kubernetes_persistent_volume_claim_v1.persistent;
+      expect(claim.depends_on).toBeDefined();
+      delete claim.depends_on;
+      writeHclFiles(before, withoutOrder);
       const options = {
         variables: { ...REQUIRED_VARIABLES, ...modeVariables },
         fixtures: { resources: TOKEN_SECRET_FIXTURES },

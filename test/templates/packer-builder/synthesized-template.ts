@@ -2,7 +2,7 @@ import { type SynthesizedTemplate, synthTemplate } from "../../support/synth-tem
 
 export type TerraformJson = Record<string, any>;
 
-/** The synthesized packer-builder template and its cdk.tf.json. */
+/** The synthesized packer-builder template and its configuration (synth's model). */
 export type SynthesizedPackerBuilder = SynthesizedTemplate<TerraformJson>;
 
 export function synthPackerBuilder(): SynthesizedPackerBuilder {

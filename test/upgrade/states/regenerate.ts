@@ -18,6 +18,8 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { TerraformHarness, type PlanOptions } from "@coder-cdktf/terraform-harness";
 import { synthAtCommit } from "../../../scripts/synth-at-commit";
+import { useStackConfigurations } from "../../../app/harness-configuration";
+import { stackConfiguration } from "../../../lib/private/stack-configuration";
 import { TEMPLATE_INPUTS } from "../../prebuilds/template-inputs";
 import { fixtureState, STATE_CASES, STATES_COMMIT, stateFile } from "./state-cases";
 
@@ -27,12 +29,13 @@ async function main(commit: string, only: readonly string[], out: string): Promi
   const tree = fs.mkdtempSync(path.join(os.tmpdir(), `states-${commit}-`));
   try {
     const stacks = synthAtCommit(commit, tree);
+    useStackConfigurations();
     const tf = await TerraformHarness.start();
     try {
       for (const c of STATE_CASES.filter((c) => only.length === 0 || only.includes(c.name))) {
         const inputs = TEMPLATE_INPUTS.find((t) => t.id === c.template)!.options;
         const dir = path.join(stacks, c.template);
-        const config = JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8"));
+        const config = stackConfiguration(dir) as { variable?: Record<string, unknown> };
         const declared = Object.keys(config.variable ?? {});
         // Only the variables that version declares (a later one may have added some).
         const variables = Object.fromEntries(
