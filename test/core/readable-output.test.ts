@@ -64,7 +64,6 @@ const NON_OBVIOUS: Readonly<Record<string, readonly string[]>> = {
     "gpu_limits",
     "workspace_folder",
     "repository_folder",
-    "workspace_folder_mount_path",
     "capabilities_requested",
     "privileged",
     "seccomp_profiles",
