@@ -3,7 +3,7 @@
  * evaluates most (locals, resources, data sources) and the declarations an operator reads
  * with them (variables, modules, checks), in HCL native syntax, which Terraform
  * parses once per run where it re-parses a `.tf.json` string at every use. See
- * locals-file.ts, resources-file.ts and declarations-file.ts; docs/architecture.md says why.
+ * locals-file.ts, resources-file.ts and declarations-file.ts; docs/design-notes.md says why.
  */
 import * as fs from "fs";
 import * as path from "path";
