@@ -14,7 +14,7 @@ import type { BlockSchemas } from "./block-schemas";
 import {
   type HclBlock,
   type HclBodyItem,
-  HclExpression,
+  HclExpressionText,
   hclValueOf,
   type HclWriterValue,
   literalAsTemplate,
@@ -118,7 +118,7 @@ function moduleBlock(name: string, body: Json): HclBlock {
       return {
         kind: "attribute",
         name: key,
-        value: new HclExpression(
+        value: new HclExpressionText(
           `{ ${Object.entries(passed)
             .map(([inner, outer]) => `${inner} = ${reference(outer, `${at}.${inner}`).expression}`)
             .join(", ")} }`,
@@ -165,11 +165,11 @@ function conditionBlock(type: string, rule: Json, where: string): HclBlock {
 }
 
 /** A variable's type: JSON gives the type expression as a string (`"list(string)"`). */
-function typeExpression(value: unknown, where: string): HclExpression {
+function typeExpression(value: unknown, where: string): HclExpressionText {
   if (typeof value !== "string") {
     throw new Error(`${where}: expected a type expression, got ${JSON.stringify(value)}`);
   }
-  return new HclExpression(value);
+  return new HclExpressionText(value);
 }
 
 /** A literal value (no string in it interpolates), for a file written as templates. */

@@ -26,7 +26,7 @@ export class HclReference {
  * Any HCL expression, laid out by hcl-layout.ts: spaced as terraform fmt spaces it, and broken
  * over lines where it is too long (only whitespace changes).
  */
-export class HclExpression {
+export class HclExpressionText {
   constructor(public readonly expression: string) {}
 }
 
@@ -45,7 +45,7 @@ export type HclWriterValue =
   | boolean
   | null
   | HclReference
-  | HclExpression
+  | HclExpressionText
   | HclObjectBody
   | readonly HclWriterValue[]
   | { readonly [key: string]: HclWriterValue };
@@ -295,7 +295,7 @@ function renderValue(
     if (value.items.length === 0) return "{}";
     return `{\n${renderBody(value.items, indent + "  ", kind)}\n${indent}}`;
   }
-  if (value instanceof HclExpression) {
+  if (value instanceof HclExpressionText) {
     const laidOut = layoutExpression(value.expression, column, indent);
     if (laidOut !== undefined) return laidOut;
     const lines = value.expression.split("\n");
@@ -353,7 +353,7 @@ function isList(value: HclWriterValue): value is readonly HclWriterValue[] {
 export function hclValueOf(value: unknown, where: string): HclWriterValue {
   if (typeof value === "string") {
     const expression = soleInterpolation(value);
-    return expression === undefined ? value : new HclExpression(expression);
+    return expression === undefined ? value : new HclExpressionText(expression);
   }
   if (value === null || typeof value === "number" || typeof value === "boolean") return value;
   if (Array.isArray(value)) return value.map((v, i) => hclValueOf(v, `${where}[${i}]`));

@@ -15,7 +15,7 @@ import { soleInterpolation } from "./hcl-template";
 import {
   type HclBlock,
   type HclBodyItem,
-  HclExpression,
+  HclExpressionText,
   hclValueOf,
   renderHclFile,
 } from "./hcl-writer";
@@ -178,7 +178,7 @@ function lifecycleItems(lifecycle: Json, where: string): HclBodyItem[] {
   return Object.entries(lifecycle).flatMap(([key, value]): HclBodyItem[] => {
     const at = `${where}.${key}`;
     if (key === "ignore_changes" && value === "all") {
-      return [{ kind: "attribute", name: key, value: new HclExpression("all") }];
+      return [{ kind: "attribute", name: key, value: new HclExpressionText("all") }];
     }
     if (key === "ignore_changes" || key === "replace_triggered_by") {
       const refs = list(value, at).map((v, i) => reference(v, `${at}[${i}]`));
@@ -195,14 +195,14 @@ function lifecycleItems(lifecycle: Json, where: string): HclBodyItem[] {
 }
 
 /** A reference or traversal given as a JSON string (`"a.b"` or `"${a.b}"`), bare. */
-export function reference(value: unknown, where: string): HclExpression {
+export function reference(value: unknown, where: string): HclExpressionText {
   if (typeof value !== "string")
     throw new Error(`${where}: expected a reference, got ${JSON.stringify(value)}`);
   const text = soleInterpolation(value) ?? value;
   if (!/^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*|\[("[^"]*"|\d+|\*)\])*$/.test(text)) {
     throw new Error(`${where}: ${JSON.stringify(value)} is not a reference`);
   }
-  return new HclExpression(text);
+  return new HclExpressionText(text);
 }
 
 /** A nested block given as one object or a list of them (null: none). */
