@@ -84,27 +84,24 @@ export class DevcontainerWorkspace extends Construct {
 
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceProps) {
     super(scope, id);
-    const inputs: TemplateInputs = {
-      vars: props.variables,
-      caps: props.caps,
-      monitoring: props.monitoring,
-      ws: props.workspace,
-      params: props.parameters,
-    };
-    const source = this.repositorySource(inputs);
-    const mapping = this.podMapping(inputs, source);
-    const warnings = this.buildLogWarnings(inputs, source, mapping);
-    const agent = this.devcontainerAgent(inputs, source, mapping, warnings);
-    const volumes = this.workspaceVolumes(inputs, mapping);
-    this.scriptsAndApps(inputs, source, mapping, agent);
-    const pod = this.workspacePod(inputs, source, mapping, agent, volumes);
-    this.resourcesMetadata(inputs, source, mapping, pod, volumes.data);
+    const source = this.repositorySource(props);
+    const mapping = this.podMapping(props, source);
+    const warnings = this.buildLogWarnings(props, source, mapping);
+    const agent = this.devcontainerAgent(props, source, mapping, warnings);
+    const volumes = this.workspaceVolumes(props, mapping);
+    this.scriptsAndApps(props, source, mapping, agent);
+    const pod = this.workspacePod(props, source, mapping, agent, volumes);
+    this.resourcesMetadata(props, source, mapping, pod, volumes.data);
     this.agent = agent.agent;
     this.deployment = pod.deployment;
   }
 
   /** The repository's configuration and image, read and built with the user's git credentials. */
-  private repositorySource({ vars, ws, params }: TemplateInputs): DevcontainerSource {
+  private repositorySource({
+    variables: vars,
+    workspace: ws,
+    parameters: params,
+  }: DevcontainerWorkspaceProps): DevcontainerSource {
     const git = new DevcontainerGitCredentials(this, "git", {
       externalAuthId: vars.externalAuthId,
       username: vars.gitCredentialsUsername,
@@ -126,8 +123,8 @@ export class DevcontainerWorkspace extends Construct {
   }
 
   /** What the configuration maps to on the pod: its user, size, place, folder, runtime, mounts. */
-  private podMapping(inputs: TemplateInputs, source: DevcontainerSource): PodMapping {
-    const { vars, ws } = inputs;
+  private podMapping(inputs: DevcontainerWorkspaceProps, source: DevcontainerSource): PodMapping {
+    const { variables: vars, workspace: ws } = inputs;
     const { user, sizing, placement } = this.userSizeAndPlacement(inputs, source);
     const folder = this.workspaceFolder(inputs, source, user);
     const runtime = new DevcontainerRuntime(this, "runtime", {
@@ -219,7 +216,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The container's user, its requests and limits, and the node it may run on. */
   private userSizeAndPlacement(
-    { vars, caps, params }: TemplateInputs,
+    { variables: vars, caps, parameters: params }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
   ): Pick<PodMapping, "user" | "sizing" | "placement"> {
     const dc = source.dc.asString;
@@ -256,7 +253,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** Where the repository and the workspace folder live in the container. */
   private workspaceFolder(
-    { ws, params }: TemplateInputs,
+    { workspace: ws, parameters: params }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     user: DevcontainerWorkspaceUser,
   ): DevcontainerWorkspaceFolder {
@@ -271,7 +268,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The build log's warnings: every value of the repository's that was refused or capped. */
   private buildLogWarnings(
-    { vars, params }: TemplateInputs,
+    { variables: vars, parameters: params }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     mapping: PodMapping,
   ): DevcontainerWarnings {
@@ -292,7 +289,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The agent, the user's dotfiles and git identity, and the agent's environment. */
   private devcontainerAgent(
-    { monitoring, ws, params }: TemplateInputs,
+    { monitoring, workspace: ws, parameters: params }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     { user, sizing, runtime }: PodMapping,
     warnings: DevcontainerWarnings,
@@ -326,7 +323,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The Secret with the Dev Container variables and the data volume. */
   private workspaceVolumes(
-    { vars, ws, params }: TemplateInputs,
+    { variables: vars, workspace: ws, parameters: params }: DevcontainerWorkspaceProps,
     { sizing }: PodMapping,
   ): WorkspaceVolumes {
     const variablesSecret = new DevcontainerVariablesSecret(this, "variables_secret", {
@@ -347,7 +344,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The clone, the lifecycle hooks and the settings merge, and the IDEs and forwarded ports. */
   private scriptsAndApps(
-    { vars, ws, params }: TemplateInputs,
+    { variables: vars, workspace: ws, parameters: params }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     { folder, waitFor, userSecrets, localFolder }: PodMapping,
     agent: DevcontainerAgent,
@@ -386,7 +383,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The workspace's pod: the built image as the mapped user, sized, placed and mounted. */
   private workspacePod(
-    { vars, ws }: TemplateInputs,
+    { variables: vars, workspace: ws }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     mapping: PodMapping,
     agent: DevcontainerAgent,
@@ -432,7 +429,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** What the workspace page shows about the pod and the data volume. */
   private resourcesMetadata(
-    { vars, ws }: TemplateInputs,
+    { variables: vars, workspace: ws }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     { placement }: PodMapping,
     pod: DevcontainerPod,
@@ -470,15 +467,6 @@ export class DevcontainerWorkspace extends Construct {
 /** The data volume's claim: the home, /workspaces and the repository's volumes. */
 function dataClaimName(ws: WorkspaceData): string {
   return `coder-${ws.id}-data`;
-}
-
-/** What every step reads: the operator's variables and caps, the workspace, its parameters. */
-interface TemplateInputs {
-  readonly vars: DevcontainerTemplateVariables;
-  readonly caps: DevcontainerQuantityCaps;
-  readonly monitoring: ResourcesMonitoringVariables;
-  readonly ws: WorkspaceData;
-  readonly params: DevcontainerParameters;
 }
 
 /** The repository's configuration, mapped onto the pod. */
