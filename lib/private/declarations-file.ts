@@ -19,7 +19,7 @@ import {
   type HclWriterValue,
   literalAsTemplate,
 } from "./hcl-writer";
-import { reference, resourceBlock } from "./resources-file";
+import { asObject, blockList, list, reference, resourceBlock } from "./resources-file";
 
 type Json = Record<string, unknown>;
 
@@ -83,7 +83,7 @@ function variableBlock(name: string, body: Json): HclBlock {
           : literal(value, at);
     items.push({ kind: "attribute", name: key, value: written });
   }
-  for (const [i, rule] of blockList(body.validation, `${where}.validation`).entries()) {
+  for (const [i, rule] of blocks(body.validation, `${where}.validation`).entries()) {
     items.push({
       kind: "block",
       block: conditionBlock("validation", rule, `${where}.validation[${i}]`),
@@ -146,7 +146,7 @@ function checkBlock(name: string, body: Json, schemas: BlockSchemas): HclBlock |
   }
   const unknown = Object.keys(body).filter((k) => k !== "//" && k !== "data" && k !== "assert");
   if (unknown.length > 0) throw new Error(`${where}: cannot write ${unknown.join(", ")} in HCL`);
-  for (const [i, rule] of blockList(body.assert, `${where}.assert`).entries()) {
+  for (const [i, rule] of blocks(body.assert, `${where}.assert`).entries()) {
     items.push({ kind: "block", block: conditionBlock("assert", rule, `${where}.assert[${i}]`) });
   }
   return { type: "check", labels: [name], body: items };
@@ -188,23 +188,7 @@ function literal(value: unknown, where: string): HclWriterValue {
   throw new Error(`${where}: ${typeof value} cannot be written in HCL`);
 }
 
-/** A nested block given as one object or a list of them (null: none). */
-function blockList(value: unknown, where: string): Json[] {
-  if (value === undefined || value === null) return [];
-  return (Array.isArray(value) ? value : [value]).map((v, i) => asObject(v, `${where}[${i}]`));
-}
-
-function list(value: unknown, where: string): unknown[] {
-  if (!Array.isArray(value)) {
-    throw new Error(`${where}: expected a list, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-function asObject(value: unknown, where: string): Json {
-  if (value === undefined) return {};
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new Error(`${where}: expected an object, got ${JSON.stringify(value)}`);
-  }
-  return value as Json;
+/** A nested block given as one object or a list of them (absent or null: none). */
+function blocks(value: unknown, where: string): Json[] {
+  return value === undefined ? [] : blockList(value, where);
 }

@@ -206,18 +206,18 @@ export function reference(value: unknown, where: string): HclExpressionText {
 }
 
 /** A nested block given as one object or a list of them (null: none). */
-function blockList(value: unknown, where: string): Json[] {
+export function blockList(value: unknown, where: string): Json[] {
   if (value === null) return [];
   return (Array.isArray(value) ? value : [value]).map((v, i) => asObject(v, `${where}[${i}]`));
 }
 
-function list(value: unknown, where: string): unknown[] {
+export function list(value: unknown, where: string): unknown[] {
   if (!Array.isArray(value))
     throw new Error(`${where}: expected a list, got ${JSON.stringify(value)}`);
   return value;
 }
 
-function asObject(value: unknown, where: string): Json {
+export function asObject(value: unknown, where: string): Json {
   if (value === undefined) return {};
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new Error(`${where}: expected an object, got ${JSON.stringify(value)}`);

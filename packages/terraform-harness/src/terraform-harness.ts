@@ -236,18 +236,7 @@ export class TerraformHarness {
     env: Record<string, string>,
     options: PlanOptions,
   ): Promise<PlanRun> {
-    const { diagnostics } = await runWithDiagnostics(
-      [
-        "plan",
-        "-input=false",
-        "-lock=false",
-        "-json",
-        ...(options.refresh === false ? ["-refresh=false"] : []),
-        `-var-file=${VAR_FILE}`,
-        `-out=${PLAN_FILE}`,
-      ],
-      { cwd, env },
-    );
+    const { diagnostics } = await runWithDiagnostics(planArguments(options), { cwd, env });
     const show = await runTerraform(["show", "-json", PLAN_FILE], { cwd, env });
     return { show: JSON.parse(show.stdout) as Record<string, unknown>, diagnostics };
   }
@@ -269,20 +258,7 @@ export class TerraformHarness {
       options,
       async (cwd, env) => {
         await step("init", () => runTerraform(["init", "-input=false", "-no-color"], { cwd, env }));
-        await step("plan", () =>
-          runWithDiagnostics(
-            [
-              "plan",
-              "-input=false",
-              "-lock=false",
-              "-json",
-              ...(options.refresh === false ? ["-refresh=false"] : []),
-              `-var-file=${VAR_FILE}`,
-              `-out=${PLAN_FILE}`,
-            ],
-            { cwd, env },
-          ),
-        );
+        await step("plan", () => runWithDiagnostics(planArguments(options), { cwd, env }));
       },
       { installModules: false },
     );
@@ -508,4 +484,17 @@ function appliedObjects(applied: ApplyResult): PlanResult {
     },
     [],
   );
+}
+
+/** The arguments of every harness plan: JSON diagnostics, the inputs file, the plan file kept. */
+function planArguments(options: PlanOptions): string[] {
+  return [
+    "plan",
+    "-input=false",
+    "-lock=false",
+    "-json",
+    ...(options.refresh === false ? ["-refresh=false"] : []),
+    `-var-file=${VAR_FILE}`,
+    `-out=${PLAN_FILE}`,
+  ];
 }
