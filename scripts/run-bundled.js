@@ -28,6 +28,25 @@ function bundled(entry, name, label) {
   return bundle;
 }
 
+/**
+ * Removes `dir` and all it holds, again while it fails with ENOTEMPTY: on a Ctrl-C a child
+ * (Terraform winding down, the mock provider) may still add files to its work dir while the
+ * tree is removed, and a plain rmSync then throws, which turns exit 130 into 1. Once its
+ * folder is gone the child cannot add anything, so a few tries are enough. The same loop as
+ * app/upgrade/push-hook.ts's: this file cannot import app/ before the bundle loads.
+ */
+function removeTreeSync(dir) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (error.code !== "ENOTEMPTY" || attempt === 50) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
 /** A command that runs itself from process.argv.slice(2) when its bundle loads (push, promote). */
 function runBundled(command) {
   process.env.CHECKPOINT_DISABLE = "1";
@@ -50,7 +69,7 @@ function runPlanningCommand({ entry, name, tmpPrefix, label, prepare }) {
   process.env.CHECKPOINT_DISABLE = "1";
   const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
   process.env.TMPDIR = runTmp;
-  process.on("exit", () => fs.rmSync(runTmp, { recursive: true, force: true }));
+  process.on("exit", () => removeTreeSync(runTmp));
   for (const [signal, code] of [
     ["SIGINT", 130],
     ["SIGTERM", 143],

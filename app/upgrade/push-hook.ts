@@ -94,7 +94,7 @@ export async function checkUpgradeBeforePush(
 async function inPrivateTemp<T>(fn: () => Promise<T>): Promise<T> {
   const previous = process.env.TMPDIR;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "coder-cdktf-upgrade-check-"));
-  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  const remove = () => removeTreeSync(dir);
   const onSignal = (signal: NodeJS.Signals) => {
     remove();
     process.exit(signal === "SIGINT" ? 130 : 143);
@@ -114,5 +114,24 @@ async function inPrivateTemp<T>(fn: () => Promise<T>): Promise<T> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     remove();
+  }
+}
+
+/**
+ * Removes `dir` and all it holds, again while it fails with ENOTEMPTY: on a Ctrl-C a child
+ * (Terraform winding down, the mock provider) may still add files to its work dir while the
+ * tree is removed, and a plain rmSync then throws, which turned exit 130 into 1. Once its
+ * folder is gone the child cannot add anything, so a few tries are enough. The same loop as
+ * scripts/run-bundled.js's, which cannot import app/ before the bundle loads.
+ */
+function removeTreeSync(dir: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || attempt === 50) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
   }
 }
