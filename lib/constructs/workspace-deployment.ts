@@ -6,6 +6,7 @@ import {
   type DeploymentV1SpecTemplateSpecContainer,
   type DeploymentV1SpecTemplateSpecContainerSecurityContext,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
+import { Expr, hcl } from "../core/expr";
 import type { WorkspaceData } from "./workspace-data";
 import { claimStableLabels, type WorkspaceObjectMeta } from "./workspace-labels";
 import type { WorkspaceAgent } from "./workspace-agent";
@@ -156,7 +157,10 @@ export class WorkspaceDeployment extends Construct {
         for_each: props.tolerations,
         iterator: "toleration",
         content: Object.fromEntries(
-          TOLERATION_FIELDS.map(([, key]) => [key, `\${lookup(toleration.value, "${key}", null)}`]),
+          TOLERATION_FIELDS.map(([, key]) => [
+            key,
+            hcl`lookup(${Expr.ref("toleration.value")}, ${key}, null)`,
+          ]),
         ),
       });
     }

@@ -1,7 +1,7 @@
 import * as path from "path";
 import { type IConstruct, type IResolvable, Token } from "./cdk";
 import { escapeTemplateLiteral } from "./escape";
-import { hcl, hclRaw } from "./expr";
+import { hcl } from "./expr";
 import { readProjectFile } from "./project-root";
 import { ShippedFile } from "./shipped-file";
 
@@ -61,7 +61,7 @@ export function embeddedScript(
   const newline = text.indexOf("\n");
   if (text.startsWith("#!") && newline >= 0) {
     const shebang = text.slice(0, newline + 1);
-    const rest = Token.asString(hcl`trimprefix(${hclRaw(file.fileCall)}, ${shebang})`);
+    const rest = Token.asString(hcl`trimprefix(${file.fileExpression()}, ${shebang})`);
     return escapeTemplateLiteral(shebang) + lines + rest;
   }
   return lines + Token.asString(file.fileExpression());
@@ -114,5 +114,5 @@ export function shippedScriptBody(scope: IConstruct, relPath: string): IResolvab
     source: relPath,
     path: `scripts/${path.posix.basename(relPath)}`,
   });
-  return hcl`chomp(replace(${hclRaw(file.fileCall)}, ${HEADER_PATTERN}, ""))`;
+  return hcl`chomp(replace(${file.fileExpression()}, ${HEADER_PATTERN}, ""))`;
 }

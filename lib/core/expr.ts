@@ -72,9 +72,45 @@ export class Expr<T = unknown> implements IResolvable {
     this.values.forEach((value, index) => {
       text += renderValue(context, value) + this.fragments[index + 1];
     });
-    // A lone reference needs no parentheses: `local.x`, not `(local.x)`.
-    if (nested) return this.reference ? text : `(${text})`;
+    // Only operators need parentheses inside another expression: `local.x`, `try(a, b)` and
+    // `[for …]` stay as they are, `a + b` becomes `(a + b)`.
+    if (nested) return this.reference || isPrimary(text) ? text : `(${text})`;
     return `\${${text}}`;
+  }
+
+  /**
+   * A reference by name that is no token: a `for` expression's variable, an attribute path
+   * under one (`entry.resources.requests`), a dynamic block's iterator or `path.module`.
+   * Only names and dots pass, so no data can become code through it.
+   */
+  public static ref<T = unknown>(path: string): Expr<T> {
+    if (!REFERENCE_PATH.test(path)) {
+      throw new Error(`Expr.ref: ${JSON.stringify(path)} is not a name or a dotted path of names`);
+    }
+    return new Expr<T>([path], [], true);
+  }
+
+  /**
+   * A decimal number written as it is, for a literal a JavaScript number cannot hold exactly
+   * (2^60, a quantity suffix's factor). Only digits, one point and a sign pass.
+   */
+  public static number(decimal: string): Expr<number> {
+    if (!DECIMAL.test(decimal)) {
+      throw new Error(`Expr.number: ${JSON.stringify(decimal)} is not a decimal number`);
+    }
+    return new Expr<number>([decimal], [], true);
+  }
+
+  /**
+   * `file("${path.module}/<relPath>")`: the text of a file shipped with the template, read
+   * wherever Coder unpacks it. The path is plain segments (letters, digits, `._-`), no `..`.
+   */
+  public static moduleFile(relPath: string): Expr<string> {
+    const segments = relPath.split("/");
+    if (!segments.every((segment) => SHIPPED_SEGMENT.test(segment) && !/^\.+$/.test(segment))) {
+      throw new Error(`Expr.moduleFile: ${JSON.stringify(relPath)} is not a plain relative path`);
+    }
+    return new Expr<string>([`file("\${path.module}/${relPath}")`], [], true);
   }
 
   /** As a string token, for a binding's string attribute. */
@@ -119,22 +155,45 @@ export function hcl<T = unknown>(strings: TemplateStringsArray, ...values: HclVa
   return new Expr<T>(fragments, values);
 }
 
-/**
- * Verbatim HCL text, for names that are not tokens: a `for` expression's loop
- * variable, or a fragment built by a snippet function. Never pass data through it.
- */
-export function hclRaw(text: string): IResolvable {
-  const raw: IResolvable = {
-    creationStack: [],
-    resolve: () => text,
-    toString: () => Token.asString(raw),
-  };
-  return raw;
-}
+const REFERENCE_PATH = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
+const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+const SHIPPED_SEGMENT = /^[A-Za-z0-9._-]+$/;
 
 /** An HCL string literal for `text` (`${`/`%{` escaped, so it never interpolates). */
 export function hclString(text: string): string {
   return escapeTemplateLiteral(JSON.stringify(text));
+}
+
+/**
+ * Whether `text` is one primary expression (a name or path, a call, an index, a literal, a
+ * bracketed whole), which keeps its meaning inside any other expression: nothing but names,
+ * dots and brackets at its top level. When unsure (a string with a template sequence), no.
+ */
+function isPrimary(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      i = endOfPlainString(text, i);
+      if (i < 0) return false;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (--depth < 0) return false;
+    } else if (depth === 0 && !/[A-Za-z0-9_.]/.test(c)) return false;
+  }
+  return depth === 0 && text.length > 0;
+}
+
+/** The index of the quote that ends the string starting at `start`, or -1 when it holds a
+ * template sequence (or does not end). */
+function endOfPlainString(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === '"') return i;
+    else if ((c === "$" || c === "%") && (text[i + 1] === "{" || text[i + 1] === c)) return -1;
+  }
+  return -1;
 }
 
 function renderValue(context: IResolveContext, value: HclValue): string {

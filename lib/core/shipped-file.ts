@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
-import { Construct, type IConstruct, type IResolvable, TerraformStack } from "./cdk";
-import { hcl, hclRaw } from "./expr";
+import { Construct, type IConstruct, TerraformStack } from "./cdk";
+import { Expr } from "./expr";
 import { projectRoot } from "./project-root";
 
 /** A relative path inside the template folder: letters, digits, `._-`, `/` between parts. */
@@ -58,14 +58,9 @@ export class ShippedFile extends Construct {
     this.path = props.path;
   }
 
-  /** HCL `file("${path.module}/<path>")`: the file's text, wherever the module is. */
-  public get fileCall(): string {
-    return `file("\${path.module}/${this.path}")`;
-  }
-
-  /** {@link fileCall} as an expression token. */
-  public fileExpression(): IResolvable {
-    return hcl`${hclRaw(this.fileCall)}`;
+  /** `file("${path.module}/<path>")`: the file's text, wherever the module is. */
+  public fileExpression(): Expr<string> {
+    return Expr.moduleFile(this.path);
   }
 }
 

@@ -13,7 +13,7 @@
  * object, `tolerations` that is no list, …) is named in a warning of its own here.
  */
 import { Construct, IResolvable } from "../core/cdk";
-import { Expr, hcl, hclRaw, HclValue } from "../core/expr";
+import { Expr, hcl, HclValue } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /** The keys of a `customizations.kubernetes` entry the template reads; others get a warning. */
@@ -125,7 +125,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const merged = (name: string, path: string, why?: string) =>
       locals.add(
         name,
-        hcl`try(merge([for entry in ${entries} : entry.${hclRaw(path)} if can(keys(entry.${hclRaw(path)}))]...), {})`,
+        hcl`try(merge([for entry in ${entries} : ${Expr.ref(`entry.${path}`)} if can(keys(${Expr.ref(`entry.${path}`)}))]...), {})`,
         why,
       );
     const requestsMerged = merged(
@@ -144,7 +144,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       "Every entry counts, a later one winning per name: the checks then read one map.",
     );
     const described = (map: IResolvable) =>
-      hcl`{ for name, value in ${firstNames(map)} : name => { value = ${scalarString("value", '""')}, json = jsonencode(value) } }`;
+      hcl`{ for name, value in ${firstNames(map)} : name => { value = ${scalarString(Expr.ref("value"), "")}, json = jsonencode(value) } }`;
     const requests = locals.add(
       "k8s_requests_given",
       described(requestsMerged),
@@ -160,7 +160,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const givenSelector = firstNames(selectorMerged);
     const nodeSelector = locals.add(
       "k8s_node_selector_given",
-      hcl`{ for name, value in ${givenSelector} : name => ${scalarString("value", "null")} }`,
+      hcl`{ for name, value in ${givenSelector} : name => ${scalarString(Expr.ref("value"), null)} }`,
       'A value that is no string or number is null: "" would pin the pod to nodes nobody named.',
     );
     const nodeSelectorJson = locals.add(
@@ -188,7 +188,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const storageValues = locals.add(
       "k8s_storage_values",
       hcl`[for entry in ${entries} : {
-        value = ${scalarString("entry.storage", '""')}, json = jsonencode(entry.storage)
+        value = ${scalarString(Expr.ref("entry.storage"), "")}, json = jsonencode(entry.storage)
       } if try(entry.storage, null) != null && try(entry.storage, null) != ""]`,
       "An empty string means unset, as null does: such an entry is no request and no warning.",
     );
@@ -222,8 +222,8 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const normalized = locals.add(
       "k8s_tolerations_normalized",
       hcl`[for toleration in ${tolerationsRead} : {
-            for field, source in ${TOLERATION_FIELDS} : field => ${scalarString("try(toleration[source], null)", "null")}
-          } if can(keys(toleration)) && !${malformed("toleration")}]`,
+            for field, source in ${TOLERATION_FIELDS} : field => ${scalarString(hcl`try(toleration[source], null)`, null)}
+          } if can(keys(toleration)) && !${malformed(Expr.ref("toleration"))}]`,
       "A field of another type than string or number would change what the toleration means.",
     );
     // A toleration listed twice is kept once, at its first place: each one's first position
@@ -255,8 +255,8 @@ export class DevcontainerKubernetesCustomizations extends Construct {
 
     // A field that is set (not null) but of a type nothing here reads.
     const notObject = (path: string) =>
-      hcl`[for entry in ${entries} : format(${`customizations.kubernetes ${path}: %s is not an object, ignored`}, jsonencode(entry.${hclRaw(path)}))
-        if try(entry.${hclRaw(path)}, null) != null && !can(keys(entry.${hclRaw(path)}))]`;
+      hcl`[for entry in ${entries} : format(${`customizations.kubernetes ${path}: %s is not an object, ignored`}, jsonencode(${Expr.ref(`entry.${path}`)}))
+        if try(${Expr.ref(`entry.${path}`)}, null) != null && !can(keys(${Expr.ref(`entry.${path}`)}))]`;
     // The first keys of an entry the template does not read, in name order, from no more of
     // its keys than can hold them, and how many there are: neither walks all of an entry's
     // keys (setsubtract() and sort() on 8,000 keys took seconds).
@@ -294,7 +294,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
         length(${tolerationsListed}) > ${TOLERATIONS_READ} ? [format(${`customizations.kubernetes tolerations lists %d entries; only the first ${TOLERATIONS_READ} are read.`}, length(${tolerationsListed}))] : [],
         [for toleration in ${tolerationsRead} : format(
             "customizations.kubernetes tolerations: %s is not a valid toleration, ignored", jsonencode(toleration))
-          if !can(keys(toleration)) || ${malformed("toleration")}]
+          if !can(keys(toleration)) || ${malformed(Expr.ref("toleration"))}]
       )`,
     );
     return { resourceShapeWarnings, placementShapeWarnings };
@@ -329,17 +329,15 @@ const TOLERATION_FIELDS = {
 };
 // A field set to something else than a string or number: reading it as null would change
 // what the toleration means (no tolerationSeconds tolerates NoExecute forever).
-const malformed = (toleration: string) =>
+const malformed = (toleration: Expr) =>
   hcl`anytrue([for source in values(${TOLERATION_FIELDS}) :
-      try(${hclRaw(toleration)}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${hclRaw(toleration)}[source])))])`;
+      try(${toleration}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${toleration}[source])))])`;
 
 /**
  * HCL for "a string or number as its string, anything else `fallback`". The JSON text
  * tells the type apart: only strings start with `"`, only numbers with a digit or `-`.
  * Errors in the branch not taken are not reported, so tostring() of an object is safe.
  */
-export function scalarString(expression: string, fallback: string): IResolvable {
-  return hclRaw(
-    `(can(regex("^[\\"0-9-]", jsonencode(${expression}))) ? tostring(${expression}) : ${fallback})`,
-  );
+export function scalarString(expression: Expr, fallback: HclValue): Expr<string> {
+  return hcl`can(regex("^[\"0-9-]", jsonencode(${expression}))) ? tostring(${expression}) : ${fallback}`;
 }

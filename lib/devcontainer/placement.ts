@@ -8,7 +8,7 @@
 import type { DeploymentV1SpecTemplateSpecAffinity } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { WORKSPACE_POD_ANTI_AFFINITY } from "../constructs/workspace-deployment";
 import { Construct, IResolvable } from "../core/cdk";
-import { Expr, hcl, hclRaw, HclValue } from "../core/expr";
+import { Expr, hcl, HclValue } from "../core/expr";
 import type { DevcontainerKubernetesCustomizations } from "./kubernetes-customizations";
 import {
   LABEL_KEY_LONG_PREFIX_PATTERN,
@@ -78,13 +78,13 @@ export class DevcontainerPlacement extends Construct {
       LABEL_VALUE_PATTERN,
       "Every selector value is checked as the API server checks a label value: written once.",
     ).asString;
-    const isKey = (key: string) =>
-      hcl`(can(regex(${keyPattern}, ${hclRaw(key)})) && !can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${hclRaw(key)})))`;
-    const isValue = (value: string) => hcl`can(regex(${valuePattern}, ${hclRaw(value)}))`;
+    const isKey = (key: Expr<string>) =>
+      hcl`can(regex(${keyPattern}, ${key})) && !can(regex(${LABEL_KEY_LONG_PREFIX_PATTERN}, ${key}))`;
+    const isValue = (value: Expr<string>) => hcl`can(regex(${valuePattern}, ${value}))`;
 
     const selectorChecks = locals.add(
       "node_selector_checks",
-      hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey("label")} && value != null && ${isValue('value == null ? "" : value')} }`,
+      hcl`{ for label, value in ${k8s.nodeSelector} : label => ${isKey(Expr.ref("label"))} && value != null && ${isValue(hcl`value == null ? "" : value`)} }`,
       "A selector label the API server would refuse (a bad key or value) is dropped, with a warning.",
     );
     const nodeSelector = locals.add(
@@ -105,8 +105,8 @@ export class DevcontainerPlacement extends Construct {
           && contains(${TOLERATION_EFFECTS}, toleration.effect == null ? "" : toleration.effect)
           && (toleration.operator == "Exists" || (toleration.key != null && toleration.key != ""))
           && !(toleration.operator == "Exists" && toleration.value != null && toleration.value != "")
-          && (toleration.key == null || toleration.key == "" || ${isKey("toleration.key")})
-          && (toleration.operator == "Exists" || ${isValue('toleration.value == null ? "" : toleration.value')})
+          && (toleration.key == null || toleration.key == "" || ${isKey(Expr.ref("toleration.key"))})
+          && (toleration.operator == "Exists" || ${isValue(hcl`toleration.value == null ? "" : toleration.value`)})
           && (toleration.toleration_seconds == null
             || (toleration.effect == "NoExecute" && can(regex("^-?[0-9]{1,18}$", toleration.toleration_seconds)))),
           false)

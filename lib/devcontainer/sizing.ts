@@ -17,8 +17,8 @@
  * Every value a repository gives that cannot be used becomes a warning naming the
  * field and the value; none of them can fail the plan.
  */
-import { Construct, IResolvable, Token } from "../core/cdk";
-import { Expr, hcl, hclRaw, HclValue } from "../core/expr";
+import { Construct, IResolvable } from "../core/cdk";
+import { Expr, hcl, HclValue } from "../core/expr";
 import {
   BINARY_SUFFIXES,
   DEFAULT_CPU_REQUEST,
@@ -94,26 +94,6 @@ const any = (l: Expr) => l;
 /** The text of one of {@link QuantityTexts}: `name` is a key of its map. */
 const text = (texts: Expr, name: string) => hcl`${any(texts)}[${name}]`;
 const lookupAmount = (map: Expr, name: string) => hcl`lookup(${any(map)}, ${name}, null)`;
-/**
- * `expression` written into another as it is, without the parentheses `hcl` gives a nested
- * expression: the branch or argument one quantity adds to an expression written for both keeps
- * the text it had when each was written by hand.
- */
-function inline(expression: IResolvable): IResolvable {
-  const inlined: IResolvable = {
-    creationStack: [],
-    resolve: (context) => {
-      const text = String(expression.resolve(context));
-      if (!text.startsWith("(") || !text.endsWith(")")) {
-        throw new Error(`inline: ${text} is not a nested expression`);
-      }
-      return text.slice(1, -1);
-    },
-    toString: () => Token.asString(inlined),
-  };
-  return inlined;
-}
-
 /** The API server's quantity and resource name syntax, as every check reads it. */
 type QuantitySyntax = {
   readonly pattern: string;
@@ -171,11 +151,12 @@ interface ReservedQuantity {
 type Reservation = Locals<"request" | "limitRaised" | "limit"> & {
   readonly capWarning: IResolvable;
 };
-/** What a limit from hostRequirements adds: the request without a reservation, an amount, a branch. */
+/** What a limit from hostRequirements adds: the request without a reservation, an amount to the
+ * smallest, a branch before the limit's last one. */
 type HrLimit = {
   readonly unreserved: HclValue;
-  readonly amounts: IResolvable;
-  readonly limit: IResolvable;
+  readonly lowest: (a: HclValue, b: HclValue) => Expr;
+  readonly limit: (otherwise: Expr) => Expr;
 };
 type Reservations = {
   readonly cpu: Reservation;
@@ -255,7 +236,7 @@ export class DevcontainerSizing extends Construct {
     ).asString;
     const factors = locals.add(
       "quantity_factors",
-      hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, hclRaw(factor)]))}`,
+      hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, Expr.number(factor)]))}`,
       "Quantities are compared as numbers: each suffix's factor turns one into bytes or cores.",
     );
     return { pattern, namePattern, factors };
@@ -419,7 +400,11 @@ export class DevcontainerSizing extends Construct {
       positive("storage_bytes", 1),
       "A byte count must be at least one: zero or less would be a request Kubernetes rejects.",
     );
-    const hrGpu = locals.add("hr_gpu_json", hcl`try(tostring(${hr}.gpu_json), null)`);
+    const hrGpu = locals.add(
+      "hr_gpu_json",
+      hcl`try(tostring(${hr}.gpu_json), null)`,
+      "hostRequirements.gpu is a bool, a string or an object, so it arrives as JSON text.",
+    );
     const hrGpuRequested = locals.add(
       "hr_gpu_requested",
       hcl`try(jsondecode(${str(hrGpu)}) == true || can(keys(jsondecode(${str(hrGpu)}))), false)`,
@@ -506,7 +491,7 @@ export class DevcontainerSizing extends Construct {
       max: props.maxCpu,
       hrField: "cpus",
       hrAmount: hrCpus,
-      hrShown: inline(hcl`tostring(${num(hrCpus)})`),
+      hrShown: hcl`tostring(${hrCpus})`,
       texts: cpuTexts,
       defaultRequest: DEFAULT_CPU_REQUEST,
       defaultAmount: DEFAULT_CPU_REQUEST_CORES,
@@ -548,19 +533,18 @@ export class DevcontainerSizing extends Construct {
     const { name, defaultAmount } = q;
     const bytes = q.unit === "bytes";
     // Memory's parameter and maximum are GiB, its amounts bytes.
-    const perGib = hclRaw(bytes ? ` * ${GIB}` : "");
-    const hrAmount = num(q.hrAmount);
-    const { hrIsLimit } = q;
+    const amountOf = (gib: HclValue) => (bytes ? hcl`${gib} * ${GIB}` : gib);
+    const { hrIsLimit, hrAmount } = q;
     const required = locals.add(
       `required_${name}`,
-      hcl`${any(k8sSet)} ? ${lookupAmount(requestAmounts, name)}
-        : ${hrIsLimit ? inline(hcl`${hrIsLimit} ? null : ${hrAmount}`) : hrAmount}`,
+      hcl`${k8sSet} ? ${lookupAmount(requestAmounts, name)}
+        : ${hrIsLimit ? hcl`${hrIsLimit} ? null : ${hrAmount}` : hrAmount}`,
       q.requiredWhy,
     );
     const hrLimit = this.hrLimit(k8sSet, q);
     const capped = locals.add(
       `${name}_capped`,
-      hcl`try(${num(required)} > ${q.max}${perGib}, false)`,
+      hcl`try(${required} > ${amountOf(q.max)}, false)`,
       `A repository may not reserve more than the operator's max_${name} on the node.`,
     );
     const request = locals.add(
@@ -574,12 +558,12 @@ export class DevcontainerSizing extends Construct {
     );
     // Bytes are whole: a fractional max_memory (0.1 GiB) is floored.
     const cappedAmount = bytes
-      ? inline(hcl`${any(capped)} ? floor(${q.max}${perGib}) : ${num(required)}`)
-      : inline(hcl`min(${num(required)}, ${q.max})`);
+      ? hcl`${capped} ? floor(${amountOf(q.max)}) : ${required}`
+      : hcl`min(${required}, ${q.max})`;
     const amount = locals.add(
       `${name}_request_amount`,
-      hcl`${num(required)} == null
-        ? min(${defaultAmount}, try(${any(limitAmounts)}[${name}], ${defaultAmount})${hrLimit.amounts})
+      hcl`${required} == null
+        ? ${hrLimit.lowest(defaultAmount, hcl`try(${limitAmounts}[${name}], ${defaultAmount})`)}
         : ${cappedAmount}`,
       `The limit is compared with the request as a number of ${q.unit}, capped like the request.`,
     );
@@ -592,16 +576,16 @@ export class DevcontainerSizing extends Construct {
       `${name}_limit`,
       hcl`contains(keys(${any(limits)}), ${name})
         ? (${any(limitRaised)} ? ${str(request)} : ${any(limits)}[${name}])
-        : ${hrLimit.limit} try(${num(required)} != null && ${num(amount)} > tonumber(${q.parameter})${perGib}, false) ? ${str(request)}
-        : ${bytes ? inline(hcl`format("%sGi", tostring(${q.parameter}))`) : inline(hcl`tostring(${q.parameter})`)}`,
+        : ${hrLimit.limit(hcl`try(${required} != null && ${amount} > ${amountOf(hcl`tonumber(${q.parameter})`)}, false) ? ${request}
+          : ${bytes ? hcl`format("%sGi", tostring(${q.parameter}))` : hcl`tostring(${q.parameter})`}`)}`,
       "The repository's limit wins (raised to the request); else the larger of request and parameter.",
     );
     const exceeds = `exceeds max_${name} %s${bytes ? " GiB" : ""}: reserving %s`;
-    const capWarning = inline(hcl`${any(capped)} ? [${any(k8sSet)}
+    const capWarning = hcl`${capped} ? [${k8sSet}
         ? format(${`customizations.kubernetes resources.requests["${name}"] = %s ${exceeds}`},
           jsonencode(${any(requests)}[${name}]), tostring(${q.max}), ${str(request)})
-        : format(${`hostRequirements.${q.hrField} %s ${exceeds}`}, ${q.hrShown}, tostring(${q.max}), ${str(request)})
-      ] : []`);
+        : format(${`hostRequirements.${q.hrField} %s ${exceeds}`}, ${q.hrShown}, tostring(${q.max}), ${request})
+      ] : []`;
     return { request, limitRaised, limit, capWarning };
   }
 
@@ -613,7 +597,11 @@ export class DevcontainerSizing extends Construct {
   private hrLimit(k8sSet: Expr, q: ReservedQuantity): HrLimit {
     const { hrIsLimit, defaultRequest, defaultAmount } = q;
     if (hrIsLimit === undefined) {
-      return { unreserved: defaultRequest, amounts: hclRaw(""), limit: hclRaw("") };
+      return {
+        unreserved: defaultRequest,
+        lowest: (a, b) => hcl`min(${a}, ${b})`,
+        limit: (otherwise) => otherwise,
+      };
     }
     const hrLimit = this.locals.add(
       `run_args_${q.name}_limit`,
@@ -621,10 +609,10 @@ export class DevcontainerSizing extends Construct {
       "docker run --memory caps the container and reserves nothing: it becomes the limit.",
     ).asNumber;
     return {
-      unreserved: inline(hcl`try(${hrLimit} < ${defaultAmount}, false) ? tostring(floor(${hrLimit}))
-        : ${defaultRequest}`),
-      amounts: inline(hcl`, try(floor(${hrLimit}), ${defaultAmount})`),
-      limit: inline(hcl`${hrLimit} != null ? tostring(floor(${hrLimit})) :`),
+      unreserved: hcl`try(${hrLimit} < ${defaultAmount}, false) ? tostring(floor(${hrLimit}))
+        : ${defaultRequest}`,
+      lowest: (a, b) => hcl`min(${a}, ${b}, try(floor(${hrLimit}), ${defaultAmount}))`,
+      limit: (otherwise) => hcl`${hrLimit} != null ? tostring(floor(${hrLimit})) : ${otherwise}`,
     };
   }
 
@@ -843,6 +831,7 @@ export class DevcontainerSizing extends Construct {
     const resourceRequests = locals.add(
       "resource_requests",
       hcl`{ for name, value in ${standard(cpu.request, memory.request, ephemeralRequest)} : name => value if value != null }`,
+      "A quantity nobody reserves is left out, so the pod asks for none of it (not a null).",
     );
     const resourceLimits = locals.add(
       "resource_limits",
@@ -851,6 +840,7 @@ export class DevcontainerSizing extends Construct {
           ${any(gpuLimits)},
           ${any(extendedLimits)}
         ) : name => value if value != null }`,
+      "The standard, GPU and extended limits in one map, as the container's limits take them.",
     );
     return { resourceRequests, resourceLimits };
   }
@@ -897,6 +887,7 @@ export class DevcontainerSizing extends Construct {
     const summary = locals.add(
       "resources_summary",
       hcl`try(nonsensitive(${str(summaryText)}), ${str(summaryText)})`,
+      "nonsensitive() fails on a value that is not marked, and the text may be either: tried.",
     );
     return summary;
   }

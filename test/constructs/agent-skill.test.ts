@@ -36,7 +36,7 @@ describe("at synth", () => {
     expect(script.run_on_start).toBe(true);
     expect(script.script).toContain("SKILL_NAME='packer-builder'\n");
     expect(script.script).toContain(
-      `SKILL_B64='\${base64encode((file("\${path.module}/m/x.md")))}'`,
+      `SKILL_B64='\${base64encode(file("\${path.module}/m/x.md"))}'`,
     );
   });
 

@@ -4,11 +4,17 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, TerraformStack } from "../../lib/core/cdk";
+import { App, TerraformLocal, TerraformStack } from "../../lib/core/cdk";
 import { readProjectFile } from "../../lib/core/project-root";
 import { ShippedFile, shippedFiles, writeShippedFiles } from "../../lib/core/shipped-file";
 
 const SCRIPT = "templates/devcontainer/scripts/after-lifecycle.sh";
+
+/** What `value` synthesizes to as a local's value. */
+function localValue(stack: TerraformStack, value: unknown): unknown {
+  new TerraformLocal(stack, "probe", value).overrideLogicalId("probe");
+  return (stack.toTerraform() as { locals: Record<string, unknown> }).locals.probe;
+}
 
 const newStack = () => new TerraformStack(new App({ outdir: tmpdir() }), "s");
 
@@ -18,7 +24,9 @@ it("is one file per path and stack, whoever asks for it", () => {
   const again = ShippedFile.of(stack, { source: SCRIPT, path: "scripts/after-lifecycle.sh" });
   expect(again).toBe(first);
   expect(shippedFiles(stack)).toEqual([first]);
-  expect(first.fileCall).toBe('file("${path.module}/scripts/after-lifecycle.sh")');
+  expect(localValue(stack, first.fileExpression())).toBe(
+    '${file("${path.module}/scripts/after-lifecycle.sh")}',
+  );
 });
 
 it("refuses two sources at one path, naming both", () => {

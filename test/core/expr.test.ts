@@ -157,4 +157,27 @@ describe("Expr", () => {
       as_map: "${upper(var.x)}",
     });
   });
+
+  it("writes names, exact decimals and shipped files by rule, refusing anything else", () => {
+    const json = synth((stack) => {
+      new TerraformLocal(
+        stack,
+        "ref",
+        hcl`[for entry in ${["a"]} : ${Expr.ref("entry.requests")}]`,
+      );
+      new TerraformLocal(stack, "number", hcl`${Expr.number("1152921504606846976")} * 2`);
+      new TerraformLocal(stack, "file", hcl`chomp(${Expr.moduleFile("scripts/a-b_c.sh")})`);
+    });
+    expect(json.locals).toEqual({
+      ref: '${[for entry in ["a"] : entry.requests]}',
+      number: "${1152921504606846976 * 2}",
+      file: '${chomp(file("${path.module}/scripts/a-b_c.sh"))}',
+    });
+    for (const bad of ["entry[0]", "a b", "x) || true", "", "a.", '"x"'])
+      expect(() => Expr.ref(bad)).toThrow("is not a name or a dotted path of names");
+    for (const bad of ["1e3", "0x10", "01", "1.", "1 + 1", ""])
+      expect(() => Expr.number(bad)).toThrow("is not a decimal number");
+    for (const bad of ["../x", "a/../b", "/abs", 'a"b', "a/${b}", "a//b", ""])
+      expect(() => Expr.moduleFile(bad)).toThrow("is not a plain relative path");
+  });
 });
