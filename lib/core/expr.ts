@@ -17,7 +17,8 @@
  *
  * How interpolated values are written:
  * - a token (a string/number/list/map token, or an IResolvable) → its bare expression;
- *   a nested `hcl` expression is wrapped in parentheses so precedence is kept;
+ *   a nested `hcl` expression is wrapped in parentheses when an operator stands at its top
+ *   level (`(a + b) * 2`), so precedence is kept, and only then (`max(try(a, 0), 1)`);
  * - a plain string → an HCL string literal (quotes, backslashes, control characters,
  *   `${` and `%{` escaped), so repository data can never become code;
  * - a number or boolean → its literal; null/undefined → `null`;
