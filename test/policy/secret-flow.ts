@@ -79,6 +79,8 @@ class SecretSources {
   private readonly sensitiveVariables: Set<string>;
   private readonly locals: Json;
   private readonly localSource = new Map<string, string | undefined>();
+  /** terraform_data resources by name: `output` is the `input` it was given, credentials too. */
+  private readonly terraformData: Json;
 
   constructor(
     config: Json,
@@ -91,6 +93,7 @@ class SecretSources {
         .map(([k]) => k),
     );
     this.locals = asRecord(config.locals);
+    this.terraformData = asRecord(asRecord(config.resource).terraform_data);
   }
 
   /**
@@ -113,6 +116,8 @@ class SecretSources {
       return this.attributeSource(`data.${parts[1]}`, parts[2], parts.slice(3), without);
     if (["count", "each", "self", "path", "terraform", "module"].includes(parts[0]))
       return undefined;
+    if (parts[0] === "terraform_data" && (parts[2] === "output" || parts[2] === "input"))
+      return this.terraformDataSource(parts[1], seen);
     return this.attributeSource(`resource.${parts[0]}`, parts[1], parts.slice(2), without);
   }
 
@@ -135,6 +140,20 @@ class SecretSources {
       if (path === "" || s === path || path.startsWith(`${s}.`) || s.startsWith(`${path}.`)) {
         return `${address}.${path === "" ? s : path}`;
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * `terraform_data.name.output` (or `.input`): whatever its `input` carries. The schema marks
+   * neither sensitive, as Terraform keeps the input's own marks, so the scan follows it.
+   */
+  private terraformDataSource(name: string, seen: ReadonlySet<string>): string | undefined {
+    const key = `terraform_data.${name}`;
+    if (seen.has(key) || !(name in this.terraformData)) return undefined;
+    for (const ref of referencesOf(asRecord(this.terraformData[name]).input)) {
+      const found = this.sourceOf(ref, new Set([...seen, key]));
+      if (found) return `${found} (through ${key})`;
     }
     return undefined;
   }
@@ -206,10 +225,12 @@ function wholeObjectAlias(value: unknown): ObjectAlias | undefined {
 }
 
 /**
- * `x != null` / `x == null` only tells whether something exists; the comparison carries
- * no part of `x`, so such operands are dropped before references are collected.
+ * `x != null` / `x == null` only tells whether something exists, and `x != ""` whether it is
+ * empty (git-credentials.ts: whether the user linked a token); the comparison carries no
+ * part of `x`, so such operands are dropped before references are collected.
  */
-const NULL_TEST = /[A-Za-z_][A-Za-z0-9_.-]*(?:\[[^\]]*\][A-Za-z0-9_.-]*)*\s*[!=]=\s*null\b/g;
+const NULL_TEST =
+  /[A-Za-z_][A-Za-z0-9_.-]*(?:\[[^\]]*\][A-Za-z0-9_.-]*)*\s*[!=]=\s*(?:null\b|""(?![^\s),:?]))/g;
 
 function referencesOf(value: unknown): string[] {
   if (typeof value === "string") {

@@ -114,6 +114,30 @@ describe("the reference scan", () => {
     expect(leaks).toHaveLength(9);
   });
 
+  it("follows a credential through terraform_data's input to its output, and not a plain one", () => {
+    const leaks = findSecretLeaks({
+      resource: {
+        terraform_data: {
+          carried: { input: { header: "${local.auth}" } },
+          plain: { input: "${var.branch}" },
+          loop: { input: "${terraform_data.loop.output}" },
+        },
+        coder_script: {
+          clone: { script: "git -c ${terraform_data.carried.output.header} clone" },
+          plain: { script: "echo ${terraform_data.plain.output} ${terraform_data.loop.output}" },
+          linked: { script: 'echo ${coder_agent.main.token != "" ? "linked" : "not linked"}' },
+        },
+      },
+      locals: { auth: "${base64encode(coder_agent.main.token)}" },
+    });
+    expect(leaks).toEqual([
+      {
+        place: "coder_script.clone script",
+        source: "coder_agent.main.token (through local.auth) (through terraform_data.carried)",
+      },
+    ]);
+  });
+
   it("reads a credential from a Secret through secret_key_ref, and not a leak", () => {
     const leaks = findSecretLeaks({
       resource: {
