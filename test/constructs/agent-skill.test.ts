@@ -35,9 +35,7 @@ describe("at synth", () => {
     const script = tf.resource.coder_script.manual;
     expect(script.run_on_start).toBe(true);
     expect(script.script).toContain("SKILL_NAME='packer-builder'\n");
-    expect(script.script).toContain(
-      `SKILL_B64='\${base64encode(file("\${path.module}/m/x.md"))}'`,
-    );
+    expect(script.script).toContain(`SKILL_B64='\${base64encode(file("\${path.module}/m/x.md"))}'`);
   });
 
   it.each([
