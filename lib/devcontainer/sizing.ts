@@ -85,40 +85,56 @@ export interface DevcontainerSizingProps {
   readonly maxExtendedResources?: Expr<Record<string, number>>;
 }
 
-/** Named locals, by the names the steps give them. */
-type Locals<K extends string, T = unknown> = { readonly [name in K]: Expr<T> };
+/** A named local's expression, of a map from names to `T`. */
+type ByName<T> = Expr<Record<string, T>>;
 
 /** The text of one of {@link QuantityTexts}: `name` is a key of its map. */
-const text = (texts: Expr, name: string) => hcl<string>`${texts}[${name}]`;
-const lookupAmount = (map: Expr, name: string) => hcl`lookup(${map}, ${name}, null)`;
+const text = (texts: ByName<string>, name: string) => hcl<string>`${texts}[${name}]`;
+const lookupAmount = (map: ByName<number>, name: string) =>
+  hcl<number>`lookup(${map}, ${name}, null)`;
 /** The API server's quantity and resource name syntax, as every check reads it. */
-type QuantitySyntax = {
+interface QuantitySyntax {
   readonly pattern: Expr<string>;
   readonly namePattern: Expr<string>;
-} & Locals<"factors">;
+  /** Each suffix's factor: a quantity's amount is its number times its suffix's factor. */
+  readonly factors: ByName<number>;
+}
 /** customizations.kubernetes' requests or limits as given, why each is refused, and those kept. */
-type GivenSide = { readonly given: Expr<unknown> } & Locals<"problems" | "valid" | "amounts">;
+interface GivenSide {
+  readonly given: Expr<unknown>;
+  readonly problems: ByName<string>;
+  readonly valid: ByName<string>;
+  readonly amounts: ByName<number>;
+}
 /** customizations.kubernetes' usable requests, limits and storage, and the warnings for the rest. */
-type KubernetesResources = Locals<
-  | "requests"
-  | "limits"
-  | "requestAmounts"
-  | "limitAmounts"
-  | "storage"
-  | "storageAmount"
-  | "invalidWarnings"
-  | "k8sSet"
->;
-/** hostRequirements' usable numbers, and the warnings for the rest. */
-type HostRequirements = Locals<
-  "hrCpus" | "hrMemory" | "hrStorage" | "hrGpu" | "hrGpuRequested" | "hrInvalid" | "hrIgnored"
-> &
-  QuantityTexts;
+interface KubernetesResources {
+  readonly requests: ByName<string>;
+  readonly limits: ByName<string>;
+  readonly requestAmounts: ByName<number>;
+  readonly limitAmounts: ByName<number>;
+  readonly storage: Expr<string>;
+  readonly storageAmount: Expr<number>;
+  readonly invalidWarnings: Expr<string[]>;
+  readonly k8sSet: Expr<boolean>;
+}
 /**
  * Every size the template derives (hostRequirements' numbers, the operator's maxima) as the
  * text Kubernetes and the user read, by name: `byteTexts` for bytes, `cpuTexts` for cores.
  */
-type QuantityTexts = Locals<"byteTexts" | "cpuTexts">;
+interface QuantityTexts {
+  readonly byteTexts: ByName<string>;
+  readonly cpuTexts: ByName<string>;
+}
+/** hostRequirements' usable numbers, and the warnings for the rest. */
+interface HostRequirements extends QuantityTexts {
+  readonly hrCpus: Expr<number>;
+  readonly hrMemory: Expr<number>;
+  readonly hrStorage: Expr<number>;
+  readonly hrGpu: Expr<string>;
+  readonly hrGpuRequested: Expr<boolean>;
+  readonly hrInvalid: Expr<string[]>;
+  readonly hrIgnored: Expr<string[]>;
+}
 /** What the CPU and the memory reservation differ in; the rest is decided once for both. */
 interface ReservedQuantity {
   /** Kubernetes' name of the resource; its locals are `<name>_request`, its maximum `max_<name>`. */
@@ -131,11 +147,11 @@ interface ReservedQuantity {
   readonly max: Expr<number>;
   /** hostRequirements' field (`cpus`, `memory`) and its amount, or null. */
   readonly hrField: string;
-  readonly hrAmount: Expr;
+  readonly hrAmount: Expr<number>;
   /** hostRequirements' amount as a warning shows it. */
   readonly hrShown: Expr<string>;
   /** {@link QuantityTexts} of the unit, holding `hr_<hrField>` and `max_<name>`. */
-  readonly texts: Expr;
+  readonly texts: ByName<string>;
   /** The request when nothing is reserved, as a quantity and as an amount. */
   readonly defaultRequest: string;
   readonly defaultAmount: number;
@@ -145,33 +161,49 @@ interface ReservedQuantity {
   readonly hrIsLimit?: Expr<boolean>;
 }
 /** One reservation's request and limit, and its warning when the maximum caps it. */
-type Reservation = Locals<"request" | "limitRaised" | "limit"> & {
+interface Reservation {
+  readonly request: Expr<string>;
+  readonly limitRaised: Expr<boolean>;
+  readonly limit: Expr<string>;
   readonly capWarning: Expr<string[]>;
-};
+}
 /** What a limit from hostRequirements adds: the request without a reservation, an amount to the
  * smallest, a branch before the limit's last one. */
-type HrLimit = {
+interface HrLimit {
   readonly unreserved: Expr<string> | string;
   readonly lowest: (a: number, b: Expr<number>) => Expr<number>;
-  readonly limit: (otherwise: Expr) => Expr;
-};
-type Reservations = {
+  readonly limit: (otherwise: Expr<string>) => Expr<string>;
+}
+interface Reservations {
   readonly cpu: Reservation;
   readonly memory: Reservation;
-} & Locals<"capWarnings">;
-type Disk = Locals<"diskCapped" | "storageWarnings"> & Locals<"diskSize", string>;
-type EphemeralStorage = Locals<
-  | "ephemeralRequestCapped"
-  | "ephemeralRequest"
-  | "ephemeralLimitCapped"
-  | "ephemeralLimit"
-  | "raisedWarnings"
->;
+  readonly capWarnings: Expr<string[]>;
+}
+interface Disk {
+  readonly diskCapped: Expr<boolean>;
+  readonly diskSize: Expr<string>;
+  readonly storageWarnings: Expr<string[]>;
+}
+interface EphemeralStorage {
+  readonly ephemeralRequestCapped: Expr<boolean>;
+  readonly ephemeralRequest: Expr<string>;
+  readonly ephemeralLimitCapped: Expr<boolean>;
+  readonly ephemeralLimit: Expr<string>;
+  readonly raisedWarnings: Expr<string[]>;
+}
 /** The extended resources and hugepages that pass, and the GPU hostRequirements asks for. */
-type ExtendedResources = Locals<
-  "extendedNames" | "extendedLimits" | "extendedWarnings" | "gpuLimits"
-> & { readonly allowedNames: Expr<string>; readonly gpuAllowed: Expr<boolean> };
-type ContainerResources = Locals<"resourceRequests" | "resourceLimits", Record<string, string>>;
+interface ExtendedResources {
+  readonly extendedNames: Expr<string[]>;
+  readonly extendedLimits: ByName<string>;
+  readonly extendedWarnings: Expr<string[]>;
+  readonly gpuLimits: ByName<string>;
+  readonly allowedNames: Expr<string>;
+  readonly gpuAllowed: Expr<boolean>;
+}
+interface ContainerResources {
+  readonly resourceRequests: ByName<string>;
+  readonly resourceLimits: ByName<string>;
+}
 
 /** The container resources and disk size, as named locals. */
 export class DevcontainerSizing extends Construct {
@@ -234,7 +266,7 @@ export class DevcontainerSizing extends Construct {
       RESOURCE_NAME_PATTERN,
       "Every resource name is checked as the API server checks one: written once, here.",
     );
-    const factors = locals.add(
+    const factors = locals.add<Record<string, number>>(
       "quantity_factors",
       hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, Expr.number(factor)]))}`,
       "Quantities are compared as numbers: each suffix's factor turns one into bytes or cores.",
@@ -254,12 +286,12 @@ export class DevcontainerSizing extends Construct {
     const given = side === "request" ? props.customizations.requests : props.customizations.limits;
     // Each given quantity parsed once, its number and suffix (null when it does not parse),
     // and its amount (null when it has none): its problem tests them many ways.
-    const parts = locals.add(
+    const parts = locals.add<Record<string, string[]>>(
       `k8s_${side}_given_parts`,
       hcl`{ for name, given in ${given} : name => try(regex(${pattern}, given.value), null) }`,
       `Each ${side} is parsed once here; null marks one the API server would refuse to parse.`,
     );
-    const givenAmounts = locals.add(
+    const givenAmounts = locals.add<Record<string, number>>(
       `k8s_${side}_given_amounts`,
       hcl`{ for name, parts in ${parts} : name => try(tonumber(parts[0]) * ${factors}[parts[1]], null) }`,
       `The problems test a ${side}'s amount several ways: it is computed once.`,
@@ -294,19 +326,19 @@ export class DevcontainerSizing extends Construct {
         : strcontains(name, "/")
         ? (try(${amountOf} == floor(${amountOf}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
         : ${side === "limit" ? zeroLimit : ""})`;
-    const problems = locals.add(
+    const problems = locals.add<Record<string, string>>(
       `k8s_${side}_problems`,
       hcl`{ for name, given in ${given} : name => ${problem} }`,
       side === "request"
         ? "The API server would refuse the whole pod for one bad request: each is checked beforehand."
         : "As for requests, and a zero cpu or memory limit would be no limit at all to the kubelet.",
     );
-    const valid = locals.add(
+    const valid = locals.add<Record<string, string>>(
       `k8s_${side}s`,
       hcl`{ for name, given in ${given} : name => given.value if ${problems}[name] == "" }`,
       `Only the ${side}s without a problem reach the pod; the others become warnings.`,
     );
-    const amounts = locals.add(
+    const amounts = locals.add<Record<string, number>>(
       `k8s_${side}_amounts`,
       hcl`{ for name, quantity in ${valid} :
         name => tonumber(regex(${pattern}, quantity)[0]) * ${factors}[regex(${pattern}, quantity)[1]] }`,
@@ -324,12 +356,12 @@ export class DevcontainerSizing extends Construct {
     const request = this.givenSide(syntax, "request");
     const limit = this.givenSide(syntax, "limit");
     const k8s = props.customizations;
-    const storage = locals.add(
+    const storage = locals.add<string>(
       "k8s_storage",
       hcl`can(regex(${pattern}, ${k8s.storage}.value)) ? ${k8s.storage}.value : null`,
       "Only a storage quantity that parses can size the PVC: the API server refuses the rest.",
     );
-    const storageAmount = locals.add(
+    const storageAmount = locals.add<number>(
       "k8s_storage_bytes",
       hcl`try(tonumber(regex(${pattern}, ${storage})[0]) * ${factors}[regex(${pattern}, ${storage})[1]], null)`,
       "The storage is compared with the disk parameter and max_disk as a number of bytes.",
@@ -339,7 +371,7 @@ export class DevcontainerSizing extends Construct {
         format("customizations.kubernetes resources.%s[%s] = %s: %s, ignored",
           ${section}, jsonencode(name), given.json, ${problems}[name])
         if ${problems}[name] != ""]`;
-    const invalidWarnings = locals.add(
+    const invalidWarnings = locals.add<string[]>(
       "k8s_invalid_resource_warnings",
       hcl`concat(
         ${invalidEntries("requests", request)},
@@ -350,7 +382,7 @@ export class DevcontainerSizing extends Construct {
           : []
       )`,
     );
-    const k8sSet = locals.add(
+    const k8sSet = locals.add<boolean>(
       "k8s_resources_set",
       hcl`length(${request.valid}) + length(${limit.valid}) > 0`,
       "Any valid request or limit makes customizations.kubernetes win over hostRequirements.",
@@ -374,7 +406,7 @@ export class DevcontainerSizing extends Construct {
   ): HostRequirements {
     const { locals, props } = this;
     const hr = props.hostRequirements;
-    const hrGiven = locals.add(
+    const hrGiven = locals.add<Record<string, number>>(
       "hr_given",
       hcl`{
         cpus = try(tonumber(${hr}.cpus), null),
@@ -385,32 +417,32 @@ export class DevcontainerSizing extends Construct {
     );
     const positive = (field: string, minimum: number) =>
       hcl`try(${hrGiven}[${field}] >= ${minimum}, false) ? ${hrGiven}[${field}] : null`;
-    const hrCpus = locals.add(
+    const hrCpus = locals.add<number>(
       "hr_cpus",
       hcl`try(${hrGiven}.cpus > 0, false) ? ${hrGiven}.cpus : null`,
       "A count of CPUs must be positive to reserve anything; 0 or less means none was asked for.",
     );
-    const hrMemory = locals.add(
+    const hrMemory = locals.add<number>(
       "hr_memory_bytes",
       positive("memory_bytes", 1),
       "A byte count must be at least one: zero or less would be a request Kubernetes rejects.",
     );
-    const hrStorage = locals.add(
+    const hrStorage = locals.add<number>(
       "hr_storage_bytes",
       positive("storage_bytes", 1),
       "A byte count must be at least one: zero or less would be a request Kubernetes rejects.",
     );
-    const hrGpu = locals.add(
+    const hrGpu = locals.add<string>(
       "hr_gpu_json",
       hcl`try(tostring(${hr}.gpu_json), null)`,
       "hostRequirements.gpu is a bool, a string or an object, so it arrives as JSON text.",
     );
-    const hrGpuRequested = locals.add(
+    const hrGpuRequested = locals.add<boolean>(
       "hr_gpu_requested",
       hcl`try(jsondecode(${hrGpu}) == true || can(keys(jsondecode(${hrGpu}))), false)`,
       'gpu is true, false, "optional" or {cores, memory}: only true and an object ask for a GPU.',
     );
-    const hrInvalid = locals.add(
+    const hrInvalid = locals.add<string[]>(
       "hr_invalid_warnings",
       hcl`concat(
         ${hrGiven}.cpus != null && ${hrCpus} == null ? [format(
@@ -426,7 +458,7 @@ export class DevcontainerSizing extends Construct {
       )`,
     );
     const texts = this.quantityTexts(factors, hrCpus, hrMemory, hrStorage);
-    const hrIgnored = locals.add(
+    const hrIgnored = locals.add<string[]>(
       "hr_ignored_warnings",
       hcl`${k8sSet} && (${hrCpus} != null || ${hrMemory} != null) ? [format(
         "hostRequirements %s ignored: customizations.kubernetes resources are set",
@@ -446,14 +478,14 @@ export class DevcontainerSizing extends Construct {
    * never changes: the text is exact, so nothing is rounded up or down by writing it.
    */
   private quantityTexts(
-    factors: Expr,
-    hrCpus: Expr,
-    hrMemory: Expr,
-    hrStorage: Expr,
+    factors: ByName<number>,
+    hrCpus: Expr<number>,
+    hrMemory: Expr<number>,
+    hrStorage: Expr<number>,
   ): QuantityTexts {
     const { locals, props } = this;
     // A fractional byte count (a maximum such as 0.1 GiB) has no exact unit but GiB itself.
-    const byteTexts = locals.add(
+    const byteTexts = locals.add<Record<string, string>>(
       "byte_quantity_texts",
       hcl`{ for name, bytes in {
           hr_memory = try(floor(${hrMemory}), null),
@@ -467,7 +499,7 @@ export class DevcontainerSizing extends Construct {
             if bytes >= ${factors}[suffix] && bytes % ${factors}[suffix] == 0], [tostring(bytes)])[0] }`,
       "Every size the template derives, in the largest binary unit that holds it exactly.",
     );
-    const cpuTexts = locals.add(
+    const cpuTexts = locals.add<Record<string, string>>(
       "cpu_quantity_texts",
       hcl`{ for name, cores in { hr_cpus = ${hrCpus}, max_cpu = ${props.maxCpu} } : name => cores == null ? null
         : cores == floor(cores) ? tostring(cores)
@@ -513,7 +545,7 @@ export class DevcontainerSizing extends Construct {
       requiredWhy:
         "One source of the reservation, customizations.kubernetes first; runArgs --memory is a limit.",
     });
-    const capWarnings = locals.add(
+    const capWarnings = locals.add<string[]>(
       "resource_cap_warnings",
       hcl`concat(${cpu.capWarning}, ${memory.capWarning})`,
     );
@@ -535,19 +567,19 @@ export class DevcontainerSizing extends Construct {
     // Memory's parameter and maximum are GiB, its amounts bytes.
     const amountOf = (gib: Expr<number>) => (bytes ? hcl<number>`${gib} * ${GIB}` : gib);
     const { hrIsLimit, hrAmount } = q;
-    const required = locals.add(
+    const required = locals.add<number>(
       `required_${name}`,
       hcl`${k8sSet} ? ${lookupAmount(requestAmounts, name)}
         : ${hrIsLimit ? hcl`${hrIsLimit} ? null : ${hrAmount}` : hrAmount}`,
       q.requiredWhy,
     );
     const hrLimit = this.hrLimit(k8sSet, q);
-    const capped = locals.add(
+    const capped = locals.add<boolean>(
       `${name}_capped`,
       hcl`try(${required} > ${amountOf(q.max)}, false)`,
       `A repository may not reserve more than the operator's max_${name} on the node.`,
     );
-    const request = locals.add(
+    const request = locals.add<string>(
       `${name}_request`,
       hcl`${required} == null
         ? (try(${limitAmounts}[${name}] < ${defaultAmount}, false) ? ${limits}[${name}] : ${hrLimit.unreserved})
@@ -560,19 +592,19 @@ export class DevcontainerSizing extends Construct {
     const cappedAmount = bytes
       ? hcl`${capped} ? floor(${amountOf(q.max)}) : ${required}`
       : hcl`min(${required}, ${q.max})`;
-    const amount = locals.add(
+    const amount = locals.add<number>(
       `${name}_request_amount`,
       hcl`${required} == null
         ? ${hrLimit.lowest(defaultAmount, hcl`try(${limitAmounts}[${name}], ${defaultAmount})`)}
         : ${cappedAmount}`,
       `The limit is compared with the request as a number of ${q.unit}, capped like the request.`,
     );
-    const limitRaised = locals.add(
+    const limitRaised = locals.add<boolean>(
       `${name}_limit_raised`,
       hcl`try(${limitAmounts}[${name}] < ${amount}, false)`,
       "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
     );
-    const limit = locals.add(
+    const limit = locals.add<string>(
       `${name}_limit`,
       hcl`contains(keys(${limits}), ${name})
         ? (${limitRaised} ? ${request} : ${limits}[${name}])
@@ -594,7 +626,7 @@ export class DevcontainerSizing extends Construct {
    * run): `run_args_<name>_limit`, and what it adds to the request without a reservation, to
    * that request's amount and to the limit. Nothing for a quantity it is no limit of.
    */
-  private hrLimit(k8sSet: Expr, q: ReservedQuantity): HrLimit {
+  private hrLimit(k8sSet: Expr<boolean>, q: ReservedQuantity): HrLimit {
     const { hrIsLimit, defaultRequest, defaultAmount } = q;
     if (hrIsLimit === undefined) {
       return {
@@ -603,7 +635,7 @@ export class DevcontainerSizing extends Construct {
         limit: (otherwise) => otherwise,
       };
     }
-    const hrLimit = this.locals.add(
+    const hrLimit = this.locals.add<number>(
       `run_args_${q.name}_limit`,
       hcl`!${k8sSet} && ${hrIsLimit} ? ${q.hrAmount} : null`,
       "docker run --memory caps the container and reserves nothing: it becomes the limit.",
@@ -624,18 +656,18 @@ export class DevcontainerSizing extends Construct {
     const { locals, props } = this;
     // The parameter keeps the form it always had, so an existing workspace's size reads the same.
     const parameterDisk = hcl`format("%sGi", tostring(${props.diskSize}))`;
-    const requiredDisk = locals.add(
+    const requiredDisk = locals.add<number>(
       "required_disk",
       hcl`${storageAmount} != null ? ${storageAmount} : ${hrStorage}`,
       "customizations.kubernetes storage is the more specific ask, so it wins over hostRequirements.",
     );
-    const diskRaised = locals.add(
+    const diskRaised = locals.add<boolean>(
       "disk_raised",
       hcl`try(${requiredDisk} > tonumber(${props.diskSize}) * ${GIB}, false)`,
       "Only a repository's ask above the parameter counts: it raises the disk, never lowers it.",
     );
     // The repository raises the disk up to max_disk; the parameter, the user's own, stays.
-    const diskCapped = locals.add(
+    const diskCapped = locals.add<boolean>(
       "disk_capped",
       hcl`${diskRaised} && try(${requiredDisk} > ${props.maxDisk} * ${GIB}, false)`,
       "The repository raises the disk up to the operator's max_disk, never beyond.",
@@ -647,7 +679,7 @@ export class DevcontainerSizing extends Construct {
         : ${parameterDisk}`,
       "The repository may raise the disk within max_disk, never lower the user's parameter.",
     );
-    const storageWarnings = locals.add(
+    const storageWarnings = locals.add<string[]>(
       "storage_warnings",
       hcl`${storage} != null && ${hrStorage} != null ? [format(
         "hostRequirements.storage %s ignored: customizations.kubernetes storage %s is used instead",
@@ -665,36 +697,38 @@ export class DevcontainerSizing extends Construct {
     const { locals, props } = this;
     const maxEphemeralBytes = hcl`${props.maxEphemeralStorage} * ${GIB}`;
     const maxEphemeralQuantity = text(byteTexts, "max_ephemeral_storage");
-    const ephemeralRequestCapped = locals.add(
+    const ephemeralRequestCapped = locals.add<boolean>(
       "ephemeral_storage_request_capped",
       hcl`try(${requestAmounts}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
       "A repository may not reserve more node disk than max_ephemeral_storage.",
     );
-    const ephemeralRequest = locals.add(
+    const ephemeralRequest = locals.add<string>(
       "ephemeral_storage_request",
       hcl`${ephemeralRequestCapped} ? ${maxEphemeralQuantity} : lookup(${requests}, "ephemeral-storage", null)`,
       "Passed through, but capped: the node's disk is shared by every pod on it.",
     );
-    const ephemeralLimitCapped = locals.add(
+    const ephemeralLimitCapped = locals.add<boolean>(
       "ephemeral_storage_limit_capped",
       hcl`try(${limitAmounts}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
       "A repository may not be allowed more node disk than max_ephemeral_storage.",
     );
-    const ephemeralRaised = locals.add(
+    const ephemeralRaised = locals.add<boolean>(
       "ephemeral_storage_limit_raised",
       hcl`try(${limitAmounts}["ephemeral-storage"] < min(${requestAmounts}["ephemeral-storage"], ${maxEphemeralBytes}), false)`,
       "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
     );
-    const ephemeralLimit = locals.add(
+    const ephemeralLimit = locals.add<string>(
       "ephemeral_storage_limit",
       hcl`${ephemeralRaised} ? ${ephemeralRequest}
         : ${ephemeralLimitCapped} ? ${maxEphemeralQuantity}
         : lookup(${limits}, "ephemeral-storage", null)`,
       "A limit below the request is raised to it, one above max_ephemeral_storage lowered.",
     );
-    const raised = (name: string, { limitRaised, request }: Locals<"limitRaised" | "request">) =>
-      hcl`{ name = ${name}, raised = ${limitRaised}, request = ${request} }`;
-    const raisedWarnings = locals.add(
+    const raised = (
+      name: string,
+      { limitRaised, request }: Pick<Reservation, "limitRaised" | "request">,
+    ) => hcl`{ name = ${name}, raised = ${limitRaised}, request = ${request} }`;
+    const raisedWarnings = locals.add<string[]>(
       "limit_raised_warnings",
       hcl`[for limit in [
           ${raised("cpu", cpu)},
@@ -720,36 +754,36 @@ export class DevcontainerSizing extends Construct {
     { hrGpuRequested }: HostRequirements,
   ): ExtendedResources {
     const { locals, props } = this;
-    const extendedNames = locals.add(
+    const extendedNames = locals.add<string[]>(
       "extended_resource_names",
       hcl`sort(setsubtract(setunion(keys(${requests}), keys(${limits})), ${STANDARD_RESOURCE_NAMES}))`,
       "Everything not cpu, memory or ephemeral-storage is an extended resource or hugepages.",
     );
     // Kubernetes reserves an extended resource's limit, so only the names the operator lists
     // pass, each up to its most (hugepages, no extended resource, are capped by max_memory).
-    const extendedMaxima = locals.add(
+    const extendedMaxima = locals.add<Record<string, number>>(
       "extended_resource_maxima",
       hcl`${props.maxExtendedResources}`,
       "Kubernetes reserves an extended resource's limit: only what the operator allows may pass.",
     );
-    const extendedAllowed = locals.add(
+    const extendedAllowed = locals.add<Record<string, boolean>>(
       "extended_resource_allowed",
       hcl`{ for name in ${extendedNames} :
         name => !strcontains(name, "/") || contains(keys(${extendedMaxima}), name) }`,
       "Hugepages are memory (capped by max_memory); other extended resources must be listed.",
     );
-    const givenExtended = locals.add(
+    const givenExtended = locals.add<Record<string, string>>(
       "extended_resource_given",
       hcl`{ for name in ${extendedNames} : name => lookup(${limits}, name, lookup(${requests}, name, null)) }`,
       "A limit wins over a request: Kubernetes needs them equal for extended resources.",
     );
-    const extendedCapped = locals.add(
+    const extendedCapped = locals.add<Record<string, boolean>>(
       "extended_resource_capped",
       hcl`{ for name in ${extendedNames} : name => strcontains(name, "/") && try(
         lookup(${limitAmounts}, name, lookup(${requestAmounts}, name, 0)) > ${extendedMaxima}[name], false) }`,
       "Each allowed extended resource is capped at the operator's most for it.",
     );
-    const extendedLimits = locals.add(
+    const extendedLimits = locals.add<Record<string, string>>(
       "extended_resource_limits",
       hcl`{ for name in ${extendedNames} :
         name => ${extendedCapped}[name] ? tostring(${extendedMaxima}[name]) : ${givenExtended}[name]
@@ -757,7 +791,7 @@ export class DevcontainerSizing extends Construct {
       "Kubernetes wants request = limit for these: only the limit is set, and it reserves.",
     );
     const allowedNames = hcl<string>`length(${extendedMaxima}) == 0 ? "none" : join(", ", keys(${extendedMaxima}))`;
-    const extendedWarnings = locals.add(
+    const extendedWarnings = locals.add<string[]>(
       "extended_resource_warnings",
       hcl`concat(
         [for name in ${extendedNames} : format(
@@ -775,7 +809,7 @@ export class DevcontainerSizing extends Construct {
       )`,
     );
     const gpuAllowed = hcl<boolean>`try(${extendedMaxima}[${HOST_REQUIREMENTS_GPU_RESOURCE}] >= 1, false)`;
-    const gpuLimits = locals.add(
+    const gpuLimits = locals.add<Record<string, string>>(
       "gpu_limits",
       hcl`{ for name, value in { ${HOST_REQUIREMENTS_GPU_RESOURCE} = "1" } : name => value
         if ${hrGpuRequested} && ${gpuAllowed} }`,
@@ -796,9 +830,9 @@ export class DevcontainerSizing extends Construct {
       ephemeralLimit,
     }: EphemeralStorage,
     { allowedNames, gpuAllowed }: ExtendedResources,
-  ): Expr {
+  ): Expr<string[]> {
     const { locals, props } = this;
-    const quantityCapWarnings = locals.add(
+    const quantityCapWarnings = locals.add<string[]>(
       "quantity_cap_warnings",
       hcl`concat(
         ${diskCapped} ? [${storage} != null
@@ -826,7 +860,7 @@ export class DevcontainerSizing extends Construct {
     { gpuLimits, extendedLimits }: ExtendedResources,
   ): ContainerResources {
     const { locals } = this;
-    const standard = (cpu: Expr, memory: Expr, ephemeral: Expr) =>
+    const standard = (cpu: Expr<string>, memory: Expr<string>, ephemeral: Expr<string>) =>
       hcl`{ cpu = ${cpu}, memory = ${memory}, "ephemeral-storage" = ${ephemeral} }`;
     const resourceRequests = locals.add<Record<string, string>>(
       "resource_requests",
@@ -855,7 +889,7 @@ export class DevcontainerSizing extends Construct {
     { resourceRequests, resourceLimits }: ContainerResources,
   ): Expr<string> {
     const { locals } = this;
-    const source = locals.add(
+    const source = locals.add<string>(
       "resources_source",
       hcl`coalesce(join(" and ", compact([
         ${k8sSet} || ${storage} != null ? "customizations.kubernetes" : "",
@@ -868,7 +902,7 @@ export class DevcontainerSizing extends Construct {
     );
     // Shown on the dashboard: not secret, even when derived from the (sensitive-marked)
     // data source.
-    const summaryText = locals.add(
+    const summaryText = locals.add<string>(
       "resources_summary_text",
       hcl`join(" · ", concat(
         [
@@ -897,7 +931,7 @@ export class DevcontainerSizing extends Construct {
     { invalidWarnings }: KubernetesResources,
     { hrInvalid, hrIgnored }: HostRequirements,
     { capWarnings }: Reservations,
-    quantityCapWarnings: Expr,
+    quantityCapWarnings: Expr<string[]>,
     { storageWarnings }: Disk,
     { raisedWarnings }: EphemeralStorage,
     { extendedWarnings }: ExtendedResources,
