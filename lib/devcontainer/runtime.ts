@@ -223,12 +223,12 @@ export class DevcontainerRuntime extends Construct {
     // (DNS names are case-insensitive; Kubernetes accepts only lower case). Lists are cut
     // first (slice() is linear), and a capability named twice is kept at its first place,
     // found through one map (distinct() compares every pair).
-    const capabilitiesGiven = locals.add(
+    const capabilitiesGiven = locals.add<unknown[]>(
       "capabilities_given",
       hcl`try(concat(${runtime}.cap_add, []), [])`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
     );
-    const capabilitiesNormalized = locals.add(
+    const capabilitiesNormalized = locals.add<string[]>(
       "capabilities_normalized",
       hcl`try([
         for c in slice(${capabilitiesGiven}, 0, min(length(${capabilitiesGiven}), ${CAPABILITIES_READ})) :
@@ -236,12 +236,12 @@ export class DevcontainerRuntime extends Construct {
       ], [])`,
       "Docker takes CAP_X or X in any case; Kubernetes only the bare upper-case name.",
     );
-    const capabilityFirst = locals.add(
+    const capabilityFirst = locals.add<Record<string, number[]>>(
       "capabilities_first_position",
       hcl`{ for position, c in ${capabilitiesNormalized} : c => position... }`,
       "One map finds each name's first place: distinct() would compare every pair.",
     );
-    const hostAliasesGiven = locals.add(
+    const hostAliasesGiven = locals.add<unknown[]>(
       "host_aliases_given",
       hcl`try(concat(${runtime}.host_aliases, []), [])`,
       "The list is cut before it is walked: every entry costs each plan and apply.",

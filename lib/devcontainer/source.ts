@@ -192,7 +192,7 @@ export class DevcontainerSource extends Construct {
     // registry_credentials sensitive, and Terraform carries that mark onto anything computed
     // from an object holding it (one(), comparisons, conditionals): user ids, resources and
     // app URLs would all plan as "(sensitive value)", and each marked path costs plan time.
-    const dc = (this.dc = locals.add(
+    const dc = (this.dc = locals.add<unknown>(
       "dc",
       hcl`one([for metadata in ${this.devcontainer.fqn} : { for attribute, value in metadata : attribute => value if attribute != "registry_credentials" }])`,
       "Without registry_credentials: its sensitive mark would spread to every value computed from dc.",
@@ -202,7 +202,7 @@ export class DevcontainerSource extends Construct {
       hcl`${this.build.commit} == null ? "" : ${this.build.commit}`,
       'A service before 0.3.0 records no commit: "" keeps the scripts\' input a plain string.',
     );
-    this.runtime = locals.add("runtime", hcl`try(${dc}.runtime, null)`);
+    this.runtime = locals.add<unknown>("runtime", hcl`try(${dc}.runtime, null)`);
     // A for expression fails on null, so try() turns a null collection into its fallback.
     this.lifecycleScripts = locals.add<Record<string, string>>(
       "lifecycle_scripts",
@@ -218,7 +218,7 @@ export class DevcontainerSource extends Construct {
       hcl`try(coalesce(${dc}.settings_json), "{}")`,
       'The settings reach the IDE as a JSON file: none is {} rather than null or "".',
     );
-    this.hostRequirements = locals.add(
+    this.hostRequirements = locals.add<unknown>(
       "host_requirements",
       hcl`try(${dc}.host_requirements, null)`,
     );
@@ -345,12 +345,12 @@ export class DevcontainerSource extends Construct {
   ): { readonly vscodeExtensions: Expr<string[]>; readonly extensionWarnings: Expr<string[]> } {
     // An ID becomes an argument of `code-server --install-extension`: EXTENSION_ID_PATTERN only.
     const extensionValid = hcl`can(regex(${EXTENSION_ID_PATTERN}, extension))`;
-    const extensionsGiven = locals.add(
+    const extensionsGiven = locals.add<unknown[]>(
       "extensions_given",
       hcl`try(concat(${dc}.extensions, []), [])`,
       "A null or non-list extensions becomes []: a for expression fails on null.",
     );
-    const extensionsRead = locals.add(
+    const extensionsRead = locals.add<unknown[]>(
       "extensions_read",
       hcl`slice(${extensionsGiven}, 0, min(length(${extensionsGiven}), ${EXTENSIONS_READ}))`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
@@ -374,7 +374,7 @@ export class DevcontainerSource extends Construct {
 
   /** The service's warnings about the configuration, the first SERVICE_WARNINGS_READ of them. */
   private serviceWarnings(locals: NamedLocals, dc: Expr<unknown>): Expr<string[]> {
-    const warningsGiven = locals.add(
+    const warningsGiven = locals.add<unknown[]>(
       "dc_warnings_given",
       hcl`try(concat(${dc}.warnings, []), [])`,
       "A null or non-list warnings becomes []: a for expression fails on null.",
@@ -393,7 +393,7 @@ export class DevcontainerSource extends Construct {
     locals: NamedLocals,
     dc: Expr<unknown>,
   ): { readonly variables: Expr<unknown[]>; readonly variableWarnings: Expr<string[]> } {
-    const variablesGiven = locals.add(
+    const variablesGiven = locals.add<unknown[]>(
       "variables_given",
       hcl`try(concat(${dc}.variables, []), [])`,
       "A null or non-list variables becomes []: a for expression fails on null.",
@@ -455,7 +455,7 @@ export class DevcontainerSource extends Construct {
       "Control characters become spaces: names reach the dashboard and the operator's terminal.",
     );
     const label = hcl`${labels}[index]`;
-    const labelsTooLong = locals.add(
+    const labelsTooLong = locals.add<boolean[]>(
       "forward_ports_labels_too_long",
       hcl`[for label in ${labels} : try(${utf8Bytes(Expr.ref<string>("label"))} > ${DISPLAY_NAME_MAX_BYTES}, false)]`,
       "The coder provider refuses a display_name over 64 bytes: longer labels are cut.",
@@ -464,12 +464,12 @@ export class DevcontainerSource extends Construct {
     // Only the labels over the limit are cut, by index: Terraform evaluates both sides of a
     // conditional, so a cut inside `too_long ? cut : label` ran for every label (some 100
     // function calls each), and 1,000 labelled ports made a build 7.8–13.5× a plain one.
-    const cutLabels = locals.add(
+    const cutLabels = locals.add<Record<string, string>>(
       "forward_ports_labels_cut",
       hcl`{ for index, label in ${labels} : index => ${capUtf8Bytes(Expr.ref<string>("label"), DISPLAY_NAME_MAX_BYTES)} if ${labelsTooLong}[index] }`,
       "Cut on a character boundary to 64 bytes; null (the app is named after its port) if none fits.",
     );
-    const cappedLabel = hcl`${locals.add(
+    const cappedLabel = hcl<string>`${locals.add<string[]>(
       "forward_ports_names",
       hcl`[for index, label in ${labels} : lookup(${cutLabels}, index, label)]`,
       "Each label as the app shows it: its cut when it was too long, else itself.",
@@ -486,7 +486,7 @@ export class DevcontainerSource extends Construct {
     // app, the first entry's: a second would take a slot for the same URL. Each port's first
     // position comes from one map, built once: searching the list for every entry made a list
     // of n ports cost n² (65,535 ports, under preview's size limit, took hours to plan).
-    const firstPositions = locals.add(
+    const firstPositions = locals.add<Record<string, number[]>>(
       "ports_first_position",
       hcl`{ for position, port in ${validPorts} : tostring(port.port) => position... }`,
       "A port listed twice gets one app; one map finds each port's first place, not n² searches.",
@@ -523,12 +523,12 @@ export class DevcontainerSource extends Construct {
     // merge() rejects anything but an object (it skips null), so a JSON list or string also
     // becomes {}, and text that is no JSON decodes to false, which merge() rejects too.
     // Decoded once: the text is the repository's whole configuration (up to preview's 1 MiB).
-    const decoded = locals.add(
+    const decoded = locals.add<unknown>(
       "dc_configuration_decoded",
       hcl`try(jsondecode(${dc}.configuration_json), false)`,
       "Decoded once: the text is the repository's whole configuration, up to 1 MiB.",
     );
-    const configuration = locals.add(
+    const configuration = locals.add<unknown>(
       "dc_configuration",
       hcl`try(merge({}, ${decoded}), {})`,
       "merge() accepts only an object, so a JSON list, string or undecodable text becomes {}.",
