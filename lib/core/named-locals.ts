@@ -6,10 +6,7 @@ import { explainLocal } from "./local-comments";
 const TAKEN = new WeakMap<TerraformStack, Map<string, string>>();
 
 /** Locals {@link NamedLocals.shared} declared per stack, by name. */
-const SHARED = new WeakMap<
-  TerraformStack,
-  Map<string, { local: Expr<unknown>; value: string }>
->();
+const SHARED = new WeakMap<TerraformStack, Map<string, { local: Expr<unknown>; value: string }>>();
 
 /**
  * Creates the named locals of an apply-time mapping construct.
