@@ -72,7 +72,7 @@ export interface DevcontainerPodProps {
   /** Every volume and mount of the pod, and the folders seed-home creates. */
   readonly mounts: DevcontainerMounts;
   /** `var.image_pull_secret_name`: "" for none. */
-  readonly imagePullSecretName: string;
+  readonly imagePullSecretName: Expr<string>;
 }
 
 /**

@@ -423,7 +423,7 @@ export class DevcontainerWorkspace extends Construct {
       affinity: placement.affinity,
       runtime,
       mounts,
-      imagePullSecretName: vars.imagePullSecretName.stringValue,
+      imagePullSecretName: Expr.of<string>(vars.imagePullSecretName.stringValue),
     });
   }
 

@@ -78,7 +78,7 @@ beforeAll(() => {
       affinity: {},
       runtime,
       mounts,
-      imagePullSecretName: v("pull_secret").stringValue,
+      imagePullSecretName: Expr.of<string>(v("pull_secret").stringValue),
     });
   });
   deployment = tf.resource.kubernetes_deployment_v1.main;
