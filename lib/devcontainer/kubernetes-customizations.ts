@@ -54,7 +54,7 @@ export interface DevcontainerKubernetesCustomizationsProps {
 /**
  * `local.k8s_*`: customizations.kubernetes, merged across contributors.
  *
- * Outputs (all tokens):
+ * Outputs (all Expr, typed by what they hold):
  * - `requests`, `limits`: map of resource name → `{ value, json }`; `value` is the
  *   string the repository gave (a number becomes its string, any other type `""`),
  *   `json` the value as JSON, for warnings.

@@ -52,11 +52,11 @@ export interface DevcontainerSizingProps {
    * `storage_bytes`, `gpu_json`), or null (stopped workspace, old service).
    */
   readonly hostRequirements: Expr<unknown>;
-  /** The CPU parameter, in cores (string or number). */
+  /** The CPU parameter, in cores (as Coder gives a parameter: a string). */
   readonly cpu: Expr<string>;
-  /** The Memory parameter, in GiB (string or number). */
+  /** The Memory parameter, in GiB (a string). */
   readonly memory: Expr<string>;
-  /** The Disk size parameter, in GiB (string or number). */
+  /** The Disk size parameter, in GiB (a string). */
   readonly diskSize: Expr<string>;
   /** var.max_cpu: the most cores a repository may reserve. */
   readonly maxCpu: Expr<number>;
