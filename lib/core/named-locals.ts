@@ -1,15 +1,12 @@
 import { Construct, TerraformLocal, TerraformStack } from "./cdk";
-import { Expr } from "./expr";
+import { Expr, type HclValue } from "./expr";
 import { explainLocal } from "./local-comments";
 
 /** Local names taken per stack: two constructs must never silently share a local. */
 const TAKEN = new WeakMap<TerraformStack, Map<string, string>>();
 
 /** Locals {@link NamedLocals.shared} declared per stack, by name. */
-const SHARED = new WeakMap<
-  TerraformStack,
-  Map<string, { local: Expr<unknown>; expression: string }>
->();
+const SHARED = new WeakMap<TerraformStack, Map<string, { local: Expr<unknown>; value: string }>>();
 
 /**
  * Creates the named locals of an apply-time mapping construct.
@@ -34,7 +31,7 @@ export class NamedLocals {
    * `local.<prefix><name> = expression`; `why`, when the local is not obvious, is written
    * above it in locals.tf as a `#` comment.
    */
-  public add<T = unknown>(name: string, expression: unknown, why?: string): Expr<T> {
+  public add<T = unknown>(name: string, expression: HclValue, why?: string): Expr<T> {
     const fullName = this.nameOf(name);
     const stack = TerraformStack.of(this.scope);
     const taken = TAKEN.get(stack) ?? new Map<string, string>();
@@ -55,15 +52,17 @@ export class NamedLocals {
   }
 
   /**
-   * `local.<name> = expression`, declared once in `scope`'s stack and without a prefix: a
-   * value that many constructs (and every case of a multi-case test) read, such as a regex
-   * pattern, written once in locals.tf instead of at each use. Later calls with the same
-   * name return the first one's local; the expression must be the same.
+   * `local.<name> = "value"`, declared once in `scope`'s stack and without a prefix: a
+   * constant string literal that many constructs (and every case of a multi-case test) read,
+   * such as a regex pattern or a path, written once in locals.tf instead of at each use. The
+   * value is a plain string, never a token: later calls with the same name compare their value
+   * with the first one's, return the first one's local when they are equal, and refuse a
+   * different value under the same name.
    */
   public static shared<T = unknown>(
     scope: Construct,
     name: string,
-    expression: string,
+    value: string,
     why?: string,
   ): Expr<T> {
     const stack = TerraformStack.of(scope);
@@ -71,13 +70,13 @@ export class NamedLocals {
     SHARED.set(stack, shared);
     const existing = shared.get(name);
     if (existing !== undefined) {
-      if (existing.expression !== expression) {
+      if (existing.value !== value) {
         throw new Error(`${scope.node.path}: local.${name} is shared with another value`);
       }
       return existing.local as Expr<T>;
     }
-    const local = new NamedLocals(stack, "").add<T>(name, expression, why);
-    shared.set(name, { local, expression });
+    const local = new NamedLocals(stack, "").add<T>(name, value, why);
+    shared.set(name, { local, value });
     return local;
   }
 

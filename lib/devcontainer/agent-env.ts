@@ -1,6 +1,6 @@
-import { Construct, Token } from "../core/cdk";
+import { Construct } from "../core/cdk";
 import { Env } from "../../.gen/providers/coder/env";
-import { hcl } from "../core/expr";
+import { type Expr, hcl } from "../core/expr";
 import type { WorkspaceData } from "../constructs/workspace-data";
 
 export interface DevcontainerAgentEnvProps {
@@ -8,11 +8,11 @@ export interface DevcontainerAgentEnvProps {
   /** The agent's id. */
   readonly agentId: string;
   /** The commit the image was built from, or "". */
-  readonly imageCommit: string;
+  readonly imageCommit: Expr<string>;
   /** The `branch` parameter's value. */
-  readonly branch: string;
+  readonly branch: Expr<string>;
   /** The `rebuild` parameter's value. */
-  readonly rebuild: string;
+  readonly rebuild: Expr<string>;
   /**
    * Instances of the git author and committer variables: 0 where Coder's git-config module
    * sets them instead (two coder_env of one name would clash). @default the claimed count
@@ -36,10 +36,10 @@ export class DevcontainerAgentEnv extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerAgentEnvProps) {
     super(scope, id);
     const owner = props.workspace.owner;
-    const fullName = hcl`coalesce(${owner.fullName}, ${owner.name})`;
+    const fullName = hcl<string>`coalesce(${owner.fullName}, ${owner.name})`;
     const always = undefined;
     const claimed = props.gitIdentityCount ?? props.workspace.claimedCount;
-    const values: [string, string, string | ReturnType<typeof hcl>, number | undefined][] = [
+    const values: [string, string, string | Expr<string>, number | undefined][] = [
       ["devcontainer_image_commit", "DEVCONTAINER_IMAGE_COMMIT", props.imageCommit, always],
       ["devcontainer_branch", "DEVCONTAINER_BRANCH", props.branch, always],
       ["devcontainer_rebuild", "DEVCONTAINER_REBUILD", props.rebuild, always],
@@ -54,7 +54,7 @@ export class DevcontainerAgentEnv extends Construct {
           count,
           agentId: props.agentId,
           name,
-          value: typeof value === "string" ? value : Token.asString(value),
+          value: typeof value === "string" ? value : value.asString,
         }),
     );
   }

@@ -1,15 +1,15 @@
-import { Construct, Token } from "../core/cdk";
+import { Construct } from "../core/cdk";
 import { item, standardMetadata } from "../constructs/agent-metadata";
-import { hcl } from "../core/expr";
+import { type Expr, hcl } from "../core/expr";
 import { WorkspaceAgent, type WorkspaceAgentProps } from "../constructs/workspace-agent";
 
 export interface DevcontainerAgentProps {
   /** "Dev Container variables": prints `unset: …` or `all set` (DevcontainerWarnings). */
-  readonly variablesMetadataScript: string;
+  readonly variablesMetadataScript: Expr<string>;
   /** "Dev Container warnings": prints `none` or `<n> - see the build log` (DevcontainerWarnings). */
-  readonly warningsMetadataScript: string;
+  readonly warningsMetadataScript: Expr<string>;
   /** The "Resources (reserved / limit)" text (DevcontainerSizing.summary). */
-  readonly resourcesSummary: string;
+  readonly resourcesSummary: Expr<string>;
   /**
    * "Dev Container lifecycle after login": prints what the non-blocking lifecycle script
    * (the hooks after waitFor) is doing or what failed. @default none shown
@@ -21,7 +21,7 @@ export interface DevcontainerAgentProps {
    */
   readonly postAttachScript?: string;
   /** The Pod Security level the pod meets (DevcontainerRuntime.levelMet). @default none shown */
-  readonly podSecurityLevel?: string;
+  readonly podSecurityLevel?: Expr<string>;
   /** @default "amd64" */
   readonly arch?: string;
   /** Memory and data-volume alerts. @default none */
@@ -40,9 +40,8 @@ export class DevcontainerAgent extends Construct {
   constructor(scope: Construct, id: string, props: DevcontainerAgentProps) {
     super(scope, id);
     // The summary is echoed as one single-quoted word.
-    const resourcesScript = Token.asString(
-      hcl`format("echo '%s'", replace(${props.resourcesSummary}, "'", "'\\''"))`,
-    );
+    const resourcesScript =
+      hcl<string>`format("echo '%s'", replace(${props.resourcesSummary}, "'", "'\\''"))`.asString;
     this.agent = new WorkspaceAgent(this, "agent", {
       arch: props.arch,
       displayApps: { vscode: false },
@@ -54,14 +53,14 @@ export class DevcontainerAgent extends Construct {
         item(
           "Dev Container variables",
           "7_devcontainer_variables",
-          props.variablesMetadataScript,
+          props.variablesMetadataScript.asString,
           60,
         ),
         item("Resources (reserved / limit)", "9_resources", resourcesScript, 3600),
         item(
           "Dev Container warnings",
           "8_devcontainer_warnings",
-          props.warningsMetadataScript,
+          props.warningsMetadataScript.asString,
           3600,
         ),
         ...(props.backgroundLifecycleScript === undefined
@@ -91,7 +90,7 @@ export class DevcontainerAgent extends Construct {
                 "Pod Security",
                 "9_pod_security",
                 // One of three fixed words, safe to echo.
-                Token.asString(hcl`format("echo %s", ${props.podSecurityLevel})`),
+                hcl<string>`format("echo %s", ${props.podSecurityLevel})`.asString,
                 3600,
               ),
             ]),

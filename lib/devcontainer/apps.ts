@@ -1,6 +1,6 @@
-import { Construct, Token, type IResolvable } from "../core/cdk";
+import { Construct } from "../core/cdk";
 import { App } from "../../.gen/providers/coder/app";
-import { hcl } from "../core/expr";
+import { type Expr, hcl } from "../core/expr";
 import { IDE_MODULES } from "../constructs/ide-modules";
 import { RegistryModule } from "../constructs/registry-module";
 
@@ -15,15 +15,15 @@ export interface DevcontainerAppsProps {
   readonly startCount: number;
   readonly agentId: string;
   /** The folder both IDEs open. */
-  readonly workspaceFolder: string;
+  readonly workspaceFolder: Expr<string>;
   /** `var.accept_vscode_license`: vscode-web is Microsoft's server, under its license. */
-  readonly acceptVscodeLicense: IResolvable;
+  readonly acceptVscodeLicense: Expr<boolean>;
   /** `var.subdomain_apps`. */
-  readonly subdomainApps: IResolvable;
+  readonly subdomainApps: Expr<boolean>;
   /** `var.max_forwarded_ports`: number of port app slots. */
-  readonly maxForwardedPorts: number;
+  readonly maxForwardedPorts: Expr<number>;
   /** The forwardPorts with a port number: `{ port, label, protocol, on_auto_forward }`. */
-  readonly ports: IResolvable;
+  readonly ports: Expr<unknown[]>;
 }
 
 /**
@@ -46,10 +46,10 @@ export class DevcontainerApps extends Construct {
     this.vscodeWeb = new RegistryModule(this, "vscode_web", {
       source: VSCODE_WEB_MODULE,
       version: VSCODE_WEB_VERSION,
-      count: Token.asNumber(hcl`${props.acceptVscodeLicense} ? ${props.startCount} : 0`),
+      count: hcl<number>`${props.acceptVscodeLicense} ? ${props.startCount} : 0`.asNumber,
       inputs: {
         agent_id: props.agentId,
-        folder: props.workspaceFolder,
+        folder: props.workspaceFolder.asString,
         accept_license: true,
         // Inside the persisted home, so a restart does not download the server again.
         install_prefix: "$HOME/.cache/vscode-web",
@@ -60,23 +60,22 @@ export class DevcontainerApps extends Construct {
       source: VSCODE_DESKTOP_MODULE,
       version: VSCODE_DESKTOP_VERSION,
       count: props.startCount,
-      inputs: { agent_id: props.agentId, folder: props.workspaceFolder },
+      inputs: { agent_id: props.agentId, folder: props.workspaceFolder.asString },
     });
 
     const ports = props.ports;
-    const used = hcl`count.index < length(${ports})`;
+    const used = hcl<boolean>`count.index < length(${ports})`;
     const port = hcl`${ports}[count.index]`;
     this.forwardedPorts = new App(this, "forwarded_port", {
-      count: Token.asNumber(hcl`${props.startCount} * ${props.maxForwardedPorts}`),
+      count: hcl<number>`${props.startCount} * ${props.maxForwardedPorts}`.asNumber,
       agentId: props.agentId,
-      slug: Token.asString(hcl`format("port-%d", count.index)`),
-      displayName: Token.asString(
-        hcl`${used} ? try(coalesce(trimspace(${port}.label)), format("Port %d", ${port}.port)) : null`,
-      ),
-      icon: Token.asString(hcl`${used} ? "/icon/widgets.svg" : null`),
-      url: Token.asString(
-        hcl`${used} ? format("%s://localhost:%s", try(${port}.protocol, null) == "https" ? "https" : "http", tostring(${port}.port)) : "http://localhost:0"`,
-      ),
+      slug: hcl<string>`format("port-%d", count.index)`.asString,
+      displayName:
+        hcl<string>`${used} ? try(coalesce(trimspace(${port}.label)), format("Port %d", ${port}.port)) : null`
+          .asString,
+      icon: hcl<string>`${used} ? "/icon/widgets.svg" : null`.asString,
+      url: hcl<string>`${used} ? format("%s://localhost:%s", try(${port}.protocol, null) == "https" ? "https" : "http", tostring(${port}.port)) : "http://localhost:0"`
+        .asString,
       hidden: hcl`!(${used})`,
       subdomain: props.subdomainApps,
       share: "owner",
@@ -95,10 +94,10 @@ const LISTED_PORTS = 10;
  * @param ports the forwardPorts with a port number, as {@link DevcontainerAppsProps.ports}
  * @param slots `var.max_forwarded_ports`
  */
-export function portSlotWarnings(ports: IResolvable, slots: number): IResolvable {
+export function portSlotWarnings(ports: Expr<unknown[]>, slots: Expr<number>): Expr<string[]> {
   const count = hcl`length(${ports})`;
   const listed = hcl`[for port in slice(${ports}, ${slots}, min(${count}, ${slots} + ${LISTED_PORTS})) : tostring(port.port)]`;
-  return hcl`try(${count} > ${slots} ? [format(
+  return hcl<string[]>`try(${count} > ${slots} ? [format(
     "forwardPorts has %d ports and the template %d port apps (its variable max_forwarded_ports): %s %s no app.",
     ${count}, ${slots}, join(", ", ${listed}),
     ${count} > ${slots} + ${LISTED_PORTS} ? format("and %d more get", ${count} - ${slots} - ${LISTED_PORTS}) : "get")] : [], [])`;

@@ -12,7 +12,7 @@
  * Inputs may be anything; the plan never fails on them.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 
@@ -43,14 +43,14 @@ export const SHELL_COMMENT_PATTERN = "(^|[ \\x09\\x0A])#[^\\x0A]*";
 
 export interface DevcontainerDockerWarningsProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
-  readonly configuration: HclValue;
+  readonly configuration: Expr<unknown>;
   /** Hook name → rendered script (DevcontainerSource.lifecycleScripts). */
-  readonly lifecycleScripts: HclValue;
+  readonly lifecycleScripts: Expr<Record<string, string>>;
   /**
    * The image's devcontainer.metadata label entries, decoded (a list; each installed Feature
    * has an entry with its `id`): the template decodes the data source's `metadata_json` once. @default []
    */
-  readonly metadata?: HclValue;
+  readonly metadata?: Expr<unknown[]>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -70,7 +70,7 @@ export const COMPOSE_FILES_READ = 10;
  */
 export class DevcontainerDockerWarnings extends Construct {
   /** Local `docker_warnings`: list(string), the lines for the build log. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerDockerWarningsProps) {
     super(scope, id);
@@ -80,7 +80,7 @@ export class DevcontainerDockerWarnings extends Construct {
     // was built with (a base image's too), which the merged configuration need not list.
     // Deduplicated through map keys (which come sorted), not distinct(), which compares every
     // pair of a list the repository controls; the warnings name MAX_DOCKER_FEATURES at most.
-    const featureSet = locals.add(
+    const featureSet = locals.add<Record<string, boolean>>(
       "docker_feature_set",
       hcl`merge(
         try({ for id, options in ${config}.features : id => true if can(regex(${DOCKER_FEATURE_PATTERN}, id)) }, {}),
@@ -88,18 +88,18 @@ export class DevcontainerDockerWarnings extends Construct {
       )`,
       "A base image's Features are in its labels, not the configuration; map keys dedupe linearly.",
     );
-    const features = locals.add(
+    const features = locals.add<string[]>(
       "docker_features",
       hcl`slice(keys(${featureSet}), 0, min(${MAX_DOCKER_FEATURES}, length(keys(${featureSet}))))`,
       "The warnings name 10 Features at most: the list is the repository's to make long.",
     );
-    const hooks = locals.add(
+    const hooks = locals.add<string[]>(
       "hooks_calling_docker",
       hcl`try(sort([for hook, script in ${props.lifecycleScripts} : hook
         if can(regex(${CALLS_DOCKER_PATTERN}, replace(script, ${`/${SHELL_COMMENT_PATTERN}/`}, "$1")))]), [])`,
       "The warning names the hooks that run docker as a command (comments and words do not count).",
     );
-    const compose = locals.add(
+    const compose = locals.add<unknown>(
       "docker_compose_file",
       hcl`try(${config}.dockerComposeFile, null)`,
       "Compose's other services never run in a one-container workspace: the warning says so.",
@@ -108,18 +108,18 @@ export class DevcontainerDockerWarnings extends Construct {
     // converts a tuple to a list (for join(), or to unify a conditional's two sides) at the
     // square of its length (60,000 entries took ~50 s), so only the first
     // COMPOSE_FILES_READ are ever joined, and no conditional holds the whole list.
-    const composeIsList = hcl`can(slice(${compose}, 0, 0))`;
-    const composeListed = locals.add(
+    const composeIsList = hcl<boolean>`can(slice(${compose}, 0, 0))`;
+    const composeListed = locals.add<number>(
       "docker_compose_files_listed",
       hcl`${composeIsList} ? length(${compose}) : 1`,
       "Counted before anything reads the list, so the warning can say how many were left out.",
     );
-    const composeRead = locals.add(
+    const composeRead = locals.add<string[]>(
       "docker_compose_files",
       hcl`try(slice(${compose}, 0, min(length(${compose}), ${COMPOSE_FILES_READ})), [${compose}])`,
       "Only these are joined: Terraform's join() of a long tuple costs its length squared.",
     );
-    const composeFiles = hcl`try(join(", ", ${composeRead}), jsonencode(${composeRead}))`;
+    const composeFiles = hcl<string>`try(join(", ", ${composeRead}), jsonencode(${composeRead}))`;
     const composeMessage =
       "dockerComposeFile %s: the workspace is one container, the image of the Compose service %s; " +
       "the file's other services (databases, caches, ...) do not run, and their volumes and environment are not set up; " +
@@ -129,14 +129,14 @@ export class DevcontainerDockerWarnings extends Construct {
       "Feature %s cannot give this workspace Docker: it needs a privileged container with a root " +
       "entrypoint, or the host's Docker socket; the workspace has no host and starts Feature entrypoints " +
       "as the remote user (root only through sudo, privileged only with allow_privileged), so `docker` is not available%s.";
-    this.warnings = locals.add(
+    this.warnings = locals.add<string[]>(
       "docker_warnings",
       hcl`concat(
         ${composeListed} > ${COMPOSE_FILES_READ} ? [format("dockerComposeFile lists %d entries; only the first ${COMPOSE_FILES_READ} are read.", ${composeListed})] : [],
         ${compose} != null ? [format(${composeMessage}, ${quotedForWarning(composeFiles)}, ${quotedForWarning(hcl`try(tostring(${config}.service), "(service not set)")`)})] : [],
-        [for id in ${features} : format(${dockerMessage}, ${quotedForWarning(hcl`id`)},
+        [for id in ${features} : format(${dockerMessage}, ${quotedForWarning(Expr.ref("id"))},
           length(${hooks}) > 0 ? format("; these lifecycle commands call it: %s", join(", ", ${hooks})) : "")]
       )`,
-    ).asList;
+    );
   }
 }

@@ -11,7 +11,7 @@
  * Inputs may be anything; the plan never fails on them.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 
@@ -26,7 +26,7 @@ export interface DevcontainerFeatureEntrypointsProps {
    * The image's devcontainer.metadata label entries, decoded (a list; each installed Feature
    * has an entry with its `id`): the template decodes the data source's `metadata_json` once.
    */
-  readonly metadata: HclValue;
+  readonly metadata: Expr<unknown[]>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -37,14 +37,14 @@ export interface DevcontainerFeatureEntrypointsProps {
  */
 export class DevcontainerFeatureEntrypoints extends Construct {
   /** Local `feature_entrypoints`: `<feature id>\t<path>` lines for DC_FEATURE_ENTRYPOINTS. */
-  public readonly text: string;
+  public readonly text: Expr<string>;
   /** Local `feature_entrypoint_warnings`: one line per entrypoint that is not run. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerFeatureEntrypointsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const given = locals.add(
+    const given = locals.add<unknown[]>(
       "feature_entrypoints_given",
       hcl`try([for e in ${props.metadata} : {
         id = try(tostring(e.id), "(a label entry without id)"),
@@ -54,35 +54,35 @@ export class DevcontainerFeatureEntrypoints extends Construct {
     );
     // Whether each entry can be run: decided once, read by the list the wrapper gets and by
     // the warnings about the others.
-    const runnable = locals.add(
+    const runnable = locals.add<boolean[]>(
       "feature_entrypoints_runnable",
       hcl`[for e in ${given} : can(regex(${ENTRYPOINT_PATTERN}, e.entrypoint)) && can(regex("^[^\\t\\n]*$", e.id))]`,
       "An entrypoint is run only as an absolute path of plain characters, from an id without tabs.",
     );
-    const usable = locals.add(
+    const usable = locals.add<unknown[]>(
       "feature_entrypoints_usable",
       hcl`[for i, e in ${given} : e if ${runnable}[i]]`,
       "The runnable ones, in the label's order: the wrapper gets the first of them.",
     );
-    const usableCount = locals.add(
+    const usableCount = locals.add<number>(
       "feature_entrypoints_usable_count",
       hcl`length(${usable})`,
       "Counted once for the cap on entrypoints and the warning that names what it drops.",
     );
-    this.text = locals.add(
+    this.text = locals.add<string>(
       "feature_entrypoints",
       hcl`join("\n", [for e in slice(${usable}, 0, min(${MAX_FEATURE_ENTRYPOINTS}, ${usableCount})) : format("%s\t%s", e.id, e.entrypoint)])`,
       "One Feature a line for the wrapper: its id (for the log) and the script it runs.",
-    ).asString;
+    );
     const message =
       "Feature %s: its entrypoint %s is not run (an entrypoint must be an absolute path of letters, digits and . _ / + -).";
-    this.warnings = locals.add(
+    this.warnings = locals.add<string[]>(
       "feature_entrypoint_warnings",
       hcl`concat(
-        [for i, e in ${given} : format(${message}, ${quotedForWarning(hcl`e.id`)}, ${quotedForWarning(hcl`e.entrypoint`)})
+        [for i, e in ${given} : format(${message}, ${quotedForWarning(Expr.ref("e.id"))}, ${quotedForWarning(Expr.ref("e.entrypoint"))})
           if !${runnable}[i]],
         ${usableCount} > ${MAX_FEATURE_ENTRYPOINTS} ? [format("%d Features have an entrypoint; the first ${MAX_FEATURE_ENTRYPOINTS} are run.", ${usableCount})] : []
       )`,
-    ).asList;
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { Construct, Token, type IResolvable, type TerraformVariable } from "../core/cdk";
+import { Construct, type TerraformVariable } from "../core/cdk";
 import { DataCoderExternalAuth } from "../../.gen/providers/coder/data-coder-external-auth";
 import { CheckBlock } from "../core/check-block";
 import { Expr, hcl } from "../core/expr";
@@ -46,14 +46,14 @@ export interface DevcontainerGitCredentialsProps {
    */
   readonly allowTemplateFallback: TerraformVariable;
   /** The `repository` parameter's value: whose host decides which credentials, if any, go. */
-  readonly repository: string;
+  readonly repository: Expr<string>;
   /**
    * `data.coder_workspace.me.is_prebuild`: a prebuild has no user, so only template-wide
    * credentials (with the fallback allowed) can build a private repository; without them the
    * build log says so.
    * @default no prebuild warning
    */
-  readonly isPrebuild?: boolean | IResolvable;
+  readonly isPrebuild?: Expr<boolean>;
 }
 
 /**
@@ -85,16 +85,16 @@ export interface DevcontainerGitCredentialsProps {
 export class DevcontainerGitCredentials extends Construct {
   public readonly externalAuth: DataCoderExternalAuth;
   /** An object `{ username, token }` or null, for the build's nested attribute. */
-  public readonly buildCredentials: IResolvable;
+  public readonly buildCredentials: Expr<unknown>;
   /** `local.git_repository_host`: the repository's normalized `host[:port]`, "" for none. */
-  public readonly repositoryHost: Expr;
+  public readonly repositoryHost: Expr<string>;
   /** `local.git_build_credential`: which credential the build gets ({@link GitBuildCredential}). */
-  public readonly credential: Expr;
+  public readonly credential: Expr<string>;
   /**
    * `local.git_build_credential_name`: that credential as the workspace page names it
    * ("your linked github account", "the template's token for github.com", "none"), no value.
    */
-  public readonly credentialName: Expr;
+  public readonly credentialName: Expr<string>;
   /** `check.git_credentials_host`: credentials are configured, none for this host. */
   public readonly hostCheck: CheckBlock;
 
@@ -103,7 +103,7 @@ export class DevcontainerGitCredentials extends Construct {
     const authId = props.externalAuthId.stringValue;
     const username = props.username.stringValue;
     this.externalAuth = new DataCoderExternalAuth(this, "git", {
-      count: Token.asNumber(hcl`${authId} != "" ? 1 : 0`),
+      count: hcl<number>`${authId} != "" ? 1 : 0`.asNumber,
       id: authId,
     });
     const locals = new NamedLocals(this, "");
@@ -112,12 +112,12 @@ export class DevcontainerGitCredentials extends Construct {
       repositoryCredentialHost(props.repository, locals),
       "Credentials go only to the host they belong to, and over plain http only to a cluster Service.",
     );
-    const host = this.repositoryHost.asString;
+    const host = this.repositoryHost;
     // Exact comparison; the variables' rules keep their entries in the normalized form.
-    const templateWideHere = hcl`${host} != "" && contains(${props.hosts.listValue}, ${host})`;
-    const externalHere = hcl`${host} != "" && ${props.externalAuthHost.stringValue} == ${host}`;
+    const templateWideHere = hcl<boolean>`${host} != "" && contains(${props.hosts.listValue}, ${host})`;
+    const externalHere = hcl<boolean>`${host} != "" && ${props.externalAuthHost.stringValue} == ${host}`;
     this.credential = this.chooseCredential(props, templateWideHere, externalHere);
-    const chosen = this.credential.asString;
+    const chosen = this.credential;
     const linked = this.externalAuth.fqn;
     this.buildCredentials = hcl`
       ${chosen} == "user"
@@ -140,9 +140,9 @@ export class DevcontainerGitCredentials extends Construct {
    */
   private chooseCredential(
     props: DevcontainerGitCredentialsProps,
-    templateWideHere: IResolvable,
-    externalHere: IResolvable,
-  ): Expr {
+    templateWideHere: Expr<boolean>,
+    externalHere: Expr<boolean>,
+  ): Expr<string> {
     const linked = this.externalAuth.fqn;
     // The emptiness test carries one bit of the token (the secret-flow scan reads it so).
     const linkedHere = hcl`${externalHere} && try(nonsensitive(${linked}[0].access_token != ""), ${linked}[0].access_token != "", false)`;
@@ -157,10 +157,10 @@ export class DevcontainerGitCredentials extends Construct {
   private checks(
     props: DevcontainerGitCredentialsProps,
     at: {
-      readonly host: string;
-      readonly templateWideHere: IResolvable;
-      readonly externalHere: IResolvable;
-      readonly chosen: string;
+      readonly host: Expr<string>;
+      readonly templateWideHere: Expr<boolean>;
+      readonly externalHere: Expr<boolean>;
+      readonly chosen: Expr<string>;
     },
   ): CheckBlock {
     const authId = props.externalAuthId.stringValue;
@@ -173,9 +173,9 @@ export class DevcontainerGitCredentials extends Construct {
       assertions: [
         {
           condition: hcl`(${username} == "" && ${authId} == "") || (${username} != "" && ${at.templateWideHere}) || (${authId} != "" && ${at.externalHere})`,
-          errorMessage: Token.asString(
-            hcl`format(${HOST_MESSAGE}, ${at.host} == "" ? "no https host the credentials could be for (an ssh or scp-style URL, or one whose host is not plain ASCII)" : format("host %s", ${at.host}), length(${hosts}) == 0 ? "none" : join(", ", ${hosts}), ${authHost} == "" ? "none" : ${authHost})`,
-          ),
+          errorMessage:
+            hcl<string>`format(${HOST_MESSAGE}, ${at.host} == "" ? "no https host the credentials could be for (an ssh or scp-style URL, or one whose host is not plain ASCII)" : format("host %s", ${at.host}), length(${hosts}) == 0 ? "none" : join(", ", ${hosts}), ${authHost} == "" ? "none" : ${authHost})`
+              .asString,
         },
       ],
     });
@@ -185,7 +185,7 @@ export class DevcontainerGitCredentials extends Construct {
       assertions: [
         {
           condition: hcl`${at.chosen} != "template_refused" || ${prebuild}`,
-          errorMessage: Token.asString(hcl`format(${FALLBACK_MESSAGE}, ${at.host})`),
+          errorMessage: hcl<string>`format(${FALLBACK_MESSAGE}, ${at.host})`.asString,
         },
       ],
     });

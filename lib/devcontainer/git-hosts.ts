@@ -20,9 +20,8 @@
  * - plain `http://` carries credentials only to a Service in the cluster (`*.svc`,
  *   `*.svc.cluster.local`), and the repository parameter refuses it elsewhere.
  */
-import { type IResolvable } from "../core/cdk";
 import type { NamedLocals } from "../core/named-locals";
-import { hcl, type HclValue } from "../core/expr";
+import { type Expr, hcl } from "../core/expr";
 import { patternRule, type Rule } from "../core/validate";
 
 /** A credential's host as the operator names it: lowercase ASCII, no trailing dot, a port only when not the default. */
@@ -71,33 +70,35 @@ const HTTP_URL_PARTS = "^([hH][tT][tT][pP][sS]?)://([A-Za-z0-9.-]+)(:[0-9]{1,5})
  * URL's parts are locals (`git_repository_url_parts`, `_scheme`, `_host`, `_port`), each
  * computed once; without, one expression.
  */
-export function repositoryCredentialHost(url: HclValue, locals?: NamedLocals): IResolvable {
+export function repositoryCredentialHost(url: Expr<string>, locals?: NamedLocals): Expr<string> {
   // try(): a URL that is no http(s) URL, or a part that is missing, is null here and "" below.
-  const part = (name: string, expression: IResolvable, why?: string): IResolvable =>
-    locals === undefined ? expression : locals.add(`git_repository_url_${name}`, expression, why);
+  const part = <T>(name: string, expression: Expr<T>, why?: string): Expr<T> =>
+    locals === undefined
+      ? expression
+      : locals.add<T>(`git_repository_url_${name}`, expression, why);
   const parts = part(
     "parts",
-    hcl`try(regex(${HTTP_URL_PARTS}, ${url}), null)`,
+    hcl<string[]>`try(regex(${HTTP_URL_PARTS}, ${url}), null)`,
     "Only an http(s) URL with a plain host can match a credential host; any other URL gets none.",
   );
   const scheme = part(
     "scheme",
-    hcl`try(lower(${parts}[0]), null)`,
+    hcl<string>`try(lower(${parts}[0]), null)`,
     "HTTPS and https are one scheme: the default port and the plain-http rule compare it.",
   );
   const host = part(
     "host",
-    hcl`try(lower(trimsuffix(${parts}[1], ".")), null)`,
+    hcl<string>`try(lower(trimsuffix(${parts}[1], ".")), null)`,
     "DNS names are case-insensitive, and github.com. is github.com: compared in one form.",
   );
   const port = part(
     "port",
-    hcl`try(${parts}[2] == null ? -1 : tonumber(trimprefix(${parts}[2], ":")), null)`,
+    hcl<number>`try(${parts}[2] == null ? -1 : tonumber(trimprefix(${parts}[2], ":")), null)`,
     "The scheme's default port is the same service as none; any other port is another one.",
   );
   const defaultPort = hcl`(${scheme} == "https" ? 443 : 80)`;
   const inCluster = hcl`can(regex("[.]svc([.]cluster[.]local)?$", ${host}))`;
-  return hcl`try(
+  return hcl<string>`try(
     ${scheme} == "https" || ${inCluster}
       ? format("%s%s", ${host}, contains([-1, ${defaultPort}], ${port}) ? "" : format(":%d", ${port}))
       : "",

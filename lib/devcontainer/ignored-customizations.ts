@@ -9,7 +9,7 @@
  * fails on them.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 
@@ -18,7 +18,7 @@ export const JETBRAINS_KEYS_NAMED = 10;
 
 export interface DevcontainerIgnoredCustomizationsProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
-  readonly configuration: HclValue;
+  readonly configuration: Expr<unknown>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -26,13 +26,13 @@ export interface DevcontainerIgnoredCustomizationsProps {
 /** Locals (with `localPrefix`): `jetbrains_entries`, `ignored_customizations_warnings`. */
 export class DevcontainerIgnoredCustomizations extends Construct {
   /** Local `ignored_customizations_warnings`: list(string). */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerIgnoredCustomizationsProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     // One entry per contributor when it is a list (the merged form); a bare object is one.
-    const entries = locals.add(
+    const entries = locals.add<unknown[]>(
       "jetbrains_entries",
       hcl`try([for e in flatten([${props.configuration}.customizations.jetbrains]) : e if can(keys(e))], [])`,
       "customizations.jetbrains has one entry per contributor; only objects say anything.",
@@ -43,12 +43,12 @@ export class DevcontainerIgnoredCustomizations extends Construct {
     const message =
       "customizations.jetbrains%s is not applied: the workspace installs VS Code only; " +
       "JetBrains Gateway or Toolbox connect through Coder and choose the IDE backend and plugins themselves.";
-    this.warnings = locals.add(
+    this.warnings = locals.add<string[]>(
       "ignored_customizations_warnings",
       hcl`length(${entries}) > 0 ? [format(${message}, format(" (%s%s)",
         join(", ", ${named}),
         length(${backends}) > 0 ? format("; backend %s", ${quotedForWarning(hcl`${backends}[length(${backends}) - 1]`)}) : ""))] : []`,
       "The warning names the keys and the backend; their values are the file's.",
-    ).asList;
+    );
   }
 }

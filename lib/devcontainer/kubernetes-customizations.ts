@@ -12,8 +12,8 @@
  * constructs can name them in warnings. A piece of the wrong type (an entry that is no
  * object, `tolerations` that is no list, …) is named in a warning of its own here.
  */
-import { Construct, IResolvable } from "../core/cdk";
-import { Expr, hcl, HclValue } from "../core/expr";
+import { Construct } from "../core/cdk";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /** The keys of a `customizations.kubernetes` entry the template reads; others get a warning. */
@@ -46,7 +46,7 @@ export interface DevcontainerKubernetesCustomizationsProps {
    * The decoded merged configuration (`jsondecode(configuration_json)`, or `{}`/null
    * while the workspace is stopped), any type.
    */
-  readonly configuration: HclValue;
+  readonly configuration: Expr<unknown>;
   /** Prefix of every local's name (tests plan many instances at once). @default "" */
   readonly localPrefix?: string;
 }
@@ -54,7 +54,7 @@ export interface DevcontainerKubernetesCustomizationsProps {
 /**
  * `local.k8s_*`: customizations.kubernetes, merged across contributors.
  *
- * Outputs (all tokens):
+ * Outputs (all Expr, typed by what they hold):
  * - `requests`, `limits`: map of resource name → `{ value, json }`; `value` is the
  *   string the repository gave (a number becomes its string, any other type `""`),
  *   `json` the value as JSON, for warnings.
@@ -71,16 +71,16 @@ export interface DevcontainerKubernetesCustomizationsProps {
  *   each quoting the value as JSON.
  */
 export class DevcontainerKubernetesCustomizations extends Construct {
-  public readonly entries: Expr;
-  public readonly requests: IResolvable;
-  public readonly limits: IResolvable;
-  public readonly nodeSelector: IResolvable;
-  public readonly nodeSelectorJson: IResolvable;
-  public readonly storage: IResolvable;
-  public readonly rejectedStorage: IResolvable;
-  public readonly tolerations: IResolvable;
-  public readonly resourceShapeWarnings: IResolvable;
-  public readonly placementShapeWarnings: IResolvable;
+  public readonly entries: Expr<unknown[]>;
+  public readonly requests: Expr<Record<string, GivenValue>>;
+  public readonly limits: Expr<Record<string, GivenValue>>;
+  public readonly nodeSelector: Expr<Record<string, string>>;
+  public readonly nodeSelectorJson: Expr<Record<string, string>>;
+  public readonly storage: Expr<GivenValue>;
+  public readonly rejectedStorage: Expr<string[]>;
+  public readonly tolerations: Expr<Toleration[]>;
+  public readonly resourceShapeWarnings: Expr<string[]>;
+  public readonly placementShapeWarnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerKubernetesCustomizationsProps) {
     super(scope, id);
@@ -90,18 +90,20 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     // string is treated as absent rather than iterated.
     // Every list and map is cut (slice(), keys()) before a for expression walks it: those
     // are Terraform's own linear steps, where a for expression costs per entry.
-    const listed = locals.add(
+    const listed = locals.add<unknown[]>(
       "k8s_customizations_listed",
       hcl`try(concat(${props.configuration}.customizations.kubernetes, []), [])`,
       "concat() takes only lists: an object or a string here is treated as absent, not walked.",
     );
-    const firstEntries = hcl`slice(${listed}, 0, min(length(${listed}), ${KUBERNETES_ENTRIES_READ}))`;
-    this.entries = locals.add(
+    const firstEntries = hcl<
+      unknown[]
+    >`slice(${listed}, 0, min(length(${listed}), ${KUBERNETES_ENTRIES_READ}))`;
+    this.entries = locals.add<unknown[]>(
       "k8s_customizations",
       hcl`[for entry in ${firstEntries} : entry if can(keys(entry))]`,
       "Only the first entries are read, and of those the objects: each costs every plan and apply.",
     );
-    const entries = this.entries.asList;
+    const entries = this.entries;
     const given = this.resourcesAndSelector(locals, entries);
     ({ requests: this.requests, limits: this.limits } = given);
     ({ nodeSelector: this.nodeSelector, nodeSelectorJson: this.nodeSelectorJson } = given);
@@ -118,12 +120,14 @@ export class DevcontainerKubernetesCustomizations extends Construct {
   }
 
   /** The merged resources and nodeSelector, their first KUBERNETES_NAMES_READ names described. */
-  private resourcesAndSelector(locals: NamedLocals, entries: string[]): MergedMaps {
+  private resourcesAndSelector(locals: NamedLocals, entries: Expr<unknown[]>): MergedMaps {
     /** The first KUBERNETES_NAMES_READ names of a merged map, with their values. */
-    const firstNames = (merged: IResolvable) =>
-      hcl`{ for name in slice(keys(${merged}), 0, min(length(${merged}), ${KUBERNETES_NAMES_READ})) : name => ${merged}[name] }`;
+    const firstNames = (merged: Expr<Record<string, unknown>>) =>
+      hcl<
+        Record<string, unknown>
+      >`{ for name in slice(keys(${merged}), 0, min(length(${merged}), ${KUBERNETES_NAMES_READ})) : name => ${merged}[name] }`;
     const merged = (name: string, path: string, why?: string) =>
-      locals.add(
+      locals.add<Record<string, unknown>>(
         name,
         hcl`try(merge([for entry in ${entries} : ${Expr.ref(`entry.${path}`)} if can(keys(${Expr.ref(`entry.${path}`)}))]...), {})`,
         why,
@@ -143,14 +147,16 @@ export class DevcontainerKubernetesCustomizations extends Construct {
       "nodeSelector",
       "Every entry counts, a later one winning per name: the checks then read one map.",
     );
-    const described = (map: IResolvable) =>
-      hcl`{ for name, value in ${firstNames(map)} : name => { value = ${scalarString(Expr.ref("value"), "")}, json = jsonencode(value) } }`;
-    const requests = locals.add(
+    const described = (map: Expr<Record<string, unknown>>) =>
+      hcl<
+        Record<string, GivenValue>
+      >`{ for name, value in ${firstNames(map)} : name => { value = ${scalarString(Expr.ref("value"), "")}, json = jsonencode(value) } }`;
+    const requests = locals.add<Record<string, GivenValue>>(
       "k8s_requests_given",
       described(requestsMerged),
       "Each request keeps its JSON text beside its value, so a warning can quote it as written.",
     );
-    const limits = locals.add(
+    const limits = locals.add<Record<string, GivenValue>>(
       "k8s_limits_given",
       described(limitsMerged),
       "Each limit keeps its JSON text beside its value, so a warning can quote it as written.",
@@ -158,12 +164,12 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     // A value that is no string or number (true, null, an object) is null here, and invalid:
     // "" would be a valid label value that pins the pod to nodes the repository never named.
     const givenSelector = firstNames(selectorMerged);
-    const nodeSelector = locals.add(
+    const nodeSelector = locals.add<Record<string, string>>(
       "k8s_node_selector_given",
       hcl`{ for name, value in ${givenSelector} : name => ${scalarString(Expr.ref("value"), null)} }`,
       'A value that is no string or number is null: "" would pin the pod to nodes nobody named.',
     );
-    const nodeSelectorJson = locals.add(
+    const nodeSelectorJson = locals.add<Record<string, string>>(
       "k8s_node_selector_json",
       hcl`{ for name, value in ${givenSelector} : name => jsonencode(value) }`,
       "Warnings quote each selector value as the repository wrote it.",
@@ -182,44 +188,44 @@ export class DevcontainerKubernetesCustomizations extends Construct {
   /** The last storage that is a string or number, and the JSON of those that are neither. */
   private storageGiven(
     locals: NamedLocals,
-    entries: string[],
-  ): { readonly storage: IResolvable; readonly rejectedStorage: IResolvable } {
+    entries: Expr<unknown[]>,
+  ): { readonly storage: Expr<GivenValue>; readonly rejectedStorage: Expr<string[]> } {
     // An empty string means unset, as null does (no warning).
-    const storageValues = locals.add(
+    const storageValues = locals.add<GivenValue[]>(
       "k8s_storage_values",
       hcl`[for entry in ${entries} : {
         value = ${scalarString(Expr.ref("entry.storage"), "")}, json = jsonencode(entry.storage)
       } if try(entry.storage, null) != null && try(entry.storage, null) != ""]`,
       "An empty string means unset, as null does: such an entry is no request and no warning.",
     );
-    const storage = locals.add(
+    const storage = locals.add<GivenValue>(
       "k8s_storage_given",
-      hcl`try(reverse([for storage in ${storageValues.asList} : storage if storage.value != ""])[0], null)`,
+      hcl`try(reverse([for storage in ${storageValues} : storage if storage.value != ""])[0], null)`,
       "Of the entries that give storage, the last one counts, as later settings win.",
     );
-    const rejectedStorage = locals.add(
+    const rejectedStorage = locals.add<string[]>(
       "k8s_storage_rejected",
-      hcl`[for storage in ${storageValues.asList} : storage.json if storage.value == ""]`,
+      hcl`[for storage in ${storageValues} : storage.json if storage.value == ""]`,
       "Warnings quote the storage values that are no string or number, as written.",
     );
     return { storage, rejectedStorage };
   }
 
   /** The first TOLERATIONS_READ tolerations, normalized, each kept once. */
-  private tolerationsGiven(locals: NamedLocals, entries: string[]): Tolerations {
+  private tolerationsGiven(locals: NamedLocals, entries: Expr<unknown[]>): Tolerations {
     // All entries' tolerations in order (concat() is linear; flatten() would also open a
     // toleration that is itself a list), then the first TOLERATIONS_READ of them.
-    const tolerationsListed = locals.add(
+    const tolerationsListed = locals.add<unknown[]>(
       "k8s_tolerations_listed",
       hcl`concat([], [for entry in ${entries} : entry.tolerations if can(concat(entry.tolerations, []))]...)`,
       "concat() is linear; flatten() would also open a toleration that is itself a list.",
     );
-    const tolerationsRead = locals.add(
+    const tolerationsRead = locals.add<unknown[]>(
       "k8s_tolerations_read",
       hcl`slice(${tolerationsListed}, 0, min(length(${tolerationsListed}), ${TOLERATIONS_READ}))`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
     );
-    const normalized = locals.add(
+    const normalized = locals.add<Toleration[]>(
       "k8s_tolerations_normalized",
       hcl`[for toleration in ${tolerationsRead} : {
             for field, source in ${TOLERATION_FIELDS} : field => ${scalarString(hcl`try(toleration[source], null)`, null)}
@@ -228,12 +234,12 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     );
     // A toleration listed twice is kept once, at its first place: each one's first position
     // comes from one map (distinct() compares every pair).
-    const firstPosition = locals.add(
+    const firstPosition = locals.add<Record<string, number[]>>(
       "k8s_tolerations_first_position",
       hcl`{ for position, toleration in ${normalized} : jsonencode(toleration) => position... }`,
       "A toleration listed twice is kept once: one map finds each one's first place.",
     );
-    const tolerations = locals.add(
+    const tolerations = locals.add<Toleration[]>(
       "k8s_tolerations_given",
       hcl`[for position, toleration in ${normalized} : toleration if ${firstPosition}[jsonencode(toleration)][0] == position]`,
       "Duplicates add nothing to a pod's tolerations: each is kept once, at its first place.",
@@ -244,13 +250,16 @@ export class DevcontainerKubernetesCustomizations extends Construct {
   /** Warning lines for the pieces of the wrong type the sizing and the placement skip. */
   private shapeWarnings(
     locals: NamedLocals,
-    listed: IResolvable,
-    firstEntries: IResolvable,
-    entries: string[],
+    listed: Expr<unknown[]>,
+    firstEntries: Expr<unknown[]>,
+    entries: Expr<unknown[]>,
     { requestsMerged, limitsMerged, selectorMerged }: MergedMaps,
     { tolerationsListed, tolerationsRead }: Tolerations,
-  ): { readonly resourceShapeWarnings: IResolvable; readonly placementShapeWarnings: IResolvable } {
-    const tooManyNames = (map: IResolvable, what: string) =>
+  ): {
+    readonly resourceShapeWarnings: Expr<string[]>;
+    readonly placementShapeWarnings: Expr<string[]>;
+  } {
+    const tooManyNames = (map: Expr<Record<string, unknown>>, what: string) =>
       hcl`length(${map}) > ${KUBERNETES_NAMES_READ} ? [format(${`customizations.kubernetes ${what} names %d entries; only the first ${KUBERNETES_NAMES_READ} (in name order) are read.`}, length(${map}))] : []`;
 
     // A field that is set (not null) but of a type nothing here reads.
@@ -263,7 +272,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
     const known = KUBERNETES_CUSTOMIZATION_KEYS;
     const unknownKeys = hcl`[for key in slice(keys(entry), 0, min(length(entry), ${UNKNOWN_KEYS_NAMED + known.length})) : key if !contains(${known}, key)]`;
     const unknownCount = hcl`(length(entry) - length([for key in ${known} : key if can(entry[key])]))`;
-    const resourceShapeWarnings = locals.add(
+    const resourceShapeWarnings = locals.add<string[]>(
       "k8s_resource_shape_warnings",
       hcl`concat(
         length(${listed}) > ${KUBERNETES_ENTRIES_READ} ? [format(${`customizations.kubernetes lists %d entries; only the first ${KUBERNETES_ENTRIES_READ} are read.`}, length(${listed}))] : [],
@@ -284,7 +293,7 @@ export class DevcontainerKubernetesCustomizations extends Construct {
         ${notObject("resources.limits")}
       )`,
     );
-    const placementShapeWarnings = locals.add(
+    const placementShapeWarnings = locals.add<string[]>(
       "k8s_placement_shape_warnings",
       hcl`concat(
         ${notObject("nodeSelector")},
@@ -303,21 +312,32 @@ export class DevcontainerKubernetesCustomizations extends Construct {
 
 /** The merged maps of resources and nodeSelector, and what is given in them. */
 interface MergedMaps {
-  readonly requestsMerged: IResolvable;
-  readonly limitsMerged: IResolvable;
-  readonly selectorMerged: IResolvable;
-  readonly requests: IResolvable;
-  readonly limits: IResolvable;
-  readonly nodeSelector: IResolvable;
-  readonly nodeSelectorJson: IResolvable;
+  readonly requestsMerged: Expr<Record<string, unknown>>;
+  readonly limitsMerged: Expr<Record<string, unknown>>;
+  readonly selectorMerged: Expr<Record<string, unknown>>;
+  readonly requests: Expr<Record<string, GivenValue>>;
+  readonly limits: Expr<Record<string, GivenValue>>;
+  readonly nodeSelector: Expr<Record<string, string>>;
+  readonly nodeSelectorJson: Expr<Record<string, string>>;
 }
 
 /** The tolerations given, listed and read. */
 interface Tolerations {
-  readonly tolerations: IResolvable;
-  readonly tolerationsListed: IResolvable;
-  readonly tolerationsRead: IResolvable;
+  readonly tolerations: Expr<Toleration[]>;
+  readonly tolerationsListed: Expr<unknown[]>;
+  readonly tolerationsRead: Expr<unknown[]>;
 }
+
+/** A value the repository gave: as a string (`""` for another type), and as its JSON text. */
+interface GivenValue {
+  readonly value: string;
+  readonly json: string;
+}
+
+/** A toleration, normalized: every field a string or null. */
+type Toleration = Readonly<
+  Record<"key" | "operator" | "value" | "effect" | "toleration_seconds", string | null>
+>;
 
 // The JSON field names of a toleration, by the names the kubernetes provider uses.
 const TOLERATION_FIELDS = {
@@ -329,8 +349,8 @@ const TOLERATION_FIELDS = {
 };
 // A field set to something else than a string or number: reading it as null would change
 // what the toleration means (no tolerationSeconds tolerates NoExecute forever).
-const malformed = (toleration: Expr) =>
-  hcl`anytrue([for source in values(${TOLERATION_FIELDS}) :
+const malformed = (toleration: Expr<unknown>) =>
+  hcl<boolean>`anytrue([for source in values(${TOLERATION_FIELDS}) :
       try(${toleration}[source], null) != null && !can(regex("^[\"0-9-]", jsonencode(${toleration}[source])))])`;
 
 /**
@@ -338,6 +358,6 @@ const malformed = (toleration: Expr) =>
  * tells the type apart: only strings start with `"`, only numbers with a digit or `-`.
  * Errors in the branch not taken are not reported, so tostring() of an object is safe.
  */
-export function scalarString(expression: Expr, fallback: HclValue): Expr<string> {
+export function scalarString(expression: Expr<unknown>, fallback: string | null): Expr<string> {
   return hcl`can(regex("^[\"0-9-]", jsonencode(${expression}))) ? tostring(${expression}) : ${fallback}`;
 }

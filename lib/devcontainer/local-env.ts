@@ -11,7 +11,7 @@
  * `local.localenv_defaults` is one map so that other sources of values can be merged into it.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /** localEnv names every host has that the workspace user's own identity stands in for. */
@@ -22,9 +22,9 @@ export const CONTAINER_LOCALENV_DEFAULTS: readonly string[] = ["PATH", "SHELL"];
 
 export interface DevcontainerLocalEnvProps {
   /** The remote user's home ({@link DevcontainerWorkspaceUser.homeDir}). */
-  readonly homeDir: HclValue;
+  readonly homeDir: Expr<string>;
   /** The remote user's name ({@link DevcontainerWorkspaceUser.remoteUser}). */
-  readonly remoteUser: HclValue;
+  readonly remoteUser: Expr<string>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -32,33 +32,33 @@ export interface DevcontainerLocalEnvProps {
 /** Locals (with `localPrefix`): `localenv_defaults`, `localenv_defaults_text`, `localenv_default_names`. */
 export class DevcontainerLocalEnv extends Construct {
   /** Local `localenv_defaults`: map(string), NAME → the value used when the user sets none. */
-  public readonly values: string;
+  public readonly values: Expr<Record<string, string>>;
   /** Local `localenv_defaults_text`: the map as `NAME=value` lines, for the pod's wrapper. */
-  public readonly text: string;
+  public readonly text: Expr<string>;
   /**
    * Local `localenv_default_names`: every name with a default, the container's included: a
    * repository's `${localEnv:NAME}` of these is never missing.
    */
-  public readonly names: string[];
+  public readonly names: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerLocalEnvProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const values = locals.add(
+    const values = locals.add<Record<string, string>>(
       "localenv_defaults",
       hcl`{ HOME = ${props.homeDir}, USER = ${props.remoteUser}, LOGNAME = ${props.remoteUser} }`,
       "The Dev Containers tools take ${localEnv:HOME}, USER, LOGNAME from the host: these stand in.",
     );
-    this.values = values.asString;
-    this.text = locals.add(
+    this.values = values;
+    this.text = locals.add<string>(
       "localenv_defaults_text",
       hcl`join("\n", [for name, value in ${values} : format("%s=%s", name, value)])`,
       "The pod's wrapper reads NAME=value lines: an env var cannot carry a map.",
-    ).asString;
-    this.names = locals.add(
+    );
+    this.names = locals.add<string[]>(
       "localenv_default_names",
       hcl`distinct(concat(keys(${values}), ${CONTAINER_LOCALENV_DEFAULTS}))`,
       "A ${localEnv:NAME} with a default is never missing: the variables check skips these names.",
-    ).asList;
+    );
   }
 }

@@ -15,7 +15,7 @@
  * which is `${localWorkspaceFolder}` there.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /** The warning when initializeCommand names both folders: `%s` the workspace folder, the clone. */
@@ -25,11 +25,11 @@ const BOTH_FOLDERS_MESSAGE =
 
 export interface DevcontainerLocalWorkspaceFolderProps {
   /** The data source's `variables` (`kind`, `name`, `used_in`); null means none. */
-  readonly variables: HclValue;
+  readonly variables: Expr<unknown[]>;
   /** The workspace folder (DevcontainerWorkspaceFolder.path). */
-  readonly workspaceFolder: HclValue;
+  readonly workspaceFolder: Expr<string>;
   /** The clone (DevcontainerWorkspaceFolder.repositoryFolder). */
-  readonly repositoryFolder: HclValue;
+  readonly repositoryFolder: Expr<string>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -41,35 +41,35 @@ export class DevcontainerLocalWorkspaceFolder extends Construct {
    * container's folder (its `$DEVCONTAINER_WORKSPACE_FOLDER` stays the workspace folder), else
    * `""` (it is the clone).
    */
-  public readonly initializeFolderVariable: string;
+  public readonly initializeFolderVariable: Expr<string>;
   /** Local `local_workspace_folder_warnings`: one line when initializeCommand names both. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerLocalWorkspaceFolderProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
     const usedInInitialize = (prefix: string) =>
-      hcl`anytrue([for v in try(concat(${props.variables}, []), []) : try(
+      hcl<boolean>`anytrue([for v in try(concat(${props.variables}, []), []) : try(
         v.kind == "context" && startswith(v.name, ${prefix})
         && anytrue([for use in concat(v.used_in, []) : startswith(use, "initializeCommand")]), false)])`;
-    const container = locals.add(
+    const container = locals.add<boolean>(
       "initialize_names_container_folder",
       usedInInitialize("containerWorkspaceFolder"),
       "The service writes both folder forms as one shell variable: only the variables list tells.",
     );
-    const local = locals.add(
+    const local = locals.add<boolean>(
       "initialize_names_local_folder",
       usedInInitialize("localWorkspaceFolder"),
     );
-    this.initializeFolderVariable = locals.add(
+    this.initializeFolderVariable = locals.add<string>(
       "initialize_folder_variable",
       hcl`${container} ? "workspace" : ""`,
       "initializeCommand's folder variable is the clone unless the hook names the container's.",
-    ).asString;
-    this.warnings = locals.add(
+    );
+    this.warnings = locals.add<string[]>(
       "local_workspace_folder_warnings",
       hcl`${container} && ${local} && ${props.workspaceFolder} != ${props.repositoryFolder} ? [format(
         ${BOTH_FOLDERS_MESSAGE}, ${props.workspaceFolder}, ${props.repositoryFolder})] : []`,
-    ).asList;
+    );
   }
 }

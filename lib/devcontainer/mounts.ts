@@ -16,8 +16,8 @@
  * kubernetes_deployment_v1 (cdktf's typed dynamic blocks cannot sit inside the list of
  * containers, nor nest, so these are raw overrides).
  */
-import { Construct, Fn, type IResolvable, Token } from "../core/cdk";
-import { Expr, hcl, type HclValue } from "../core/expr";
+import { Construct, Fn, Token } from "../core/cdk";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import type {
   DeploymentV1,
@@ -52,22 +52,22 @@ export interface DevcontainerMountsProps {
    * The metadata's `mounts`: list of `{ kind, source, target, read_only }` (kind `volume` or
    * `tmpfs`; bind mounts never get here). Null while stopped or before 0.3.0.
    */
-  readonly mounts: HclValue;
+  readonly mounts: Expr<unknown[]>;
   /** The workspace folder ({@link DevcontainerWorkspaceFolder.path}). */
-  readonly workspaceFolder: HclValue;
+  readonly workspaceFolder: Expr<string>;
   /**
    * Where the repository is cloned ({@link DevcontainerWorkspaceFolder.repositoryFolder}), the folder the
    * PVC's `workspace-folder/` is mounted at. @default the workspace folder
    */
-  readonly repositoryFolder?: HclValue;
+  readonly repositoryFolder?: Expr<string>;
   /** Whether it gets the PVC's `workspace-folder/` ({@link DevcontainerWorkspaceFolder.mounted}). */
-  readonly workspaceFolderMounted: HclValue;
+  readonly workspaceFolderMounted: Expr<boolean>;
   /** The remote user's home ({@link DevcontainerWorkspaceUser.homeDir}). */
-  readonly homeDir: HclValue;
+  readonly homeDir: Expr<string>;
   /** The Coder workspace id, for `${devcontainerId}`. */
-  readonly workspaceId: HclValue;
+  readonly workspaceId: Expr<string>;
   /** size_limit of /dev/shm ({@link DevcontainerRuntime.shmSizeLimit}). */
-  readonly shmSizeLimit: HclValue;
+  readonly shmSizeLimit: Expr<string>;
   /**
    * Name of the workspace's PersistentVolumeClaim: a literal, a token, or a string mixing
    * both (e.g. `coder-${workspace.id}-data`).
@@ -88,25 +88,25 @@ export class DevcontainerMounts extends Construct {
    * `{ name, mount_path, sub_path (string or null), read_only }`: home, /workspaces, the
    * workspace folder, each kept volume and tmpfs mount in order, /dev/shm.
    */
-  public readonly volumeMounts: IResolvable;
+  public readonly volumeMounts: Expr<unknown[]>;
   /**
    * Local `pod_volumes`: list of `{ name, persistent_volume_claim, empty_dir }`, where the
    * last two are lists of zero or one `{ claim_name, read_only }` / `{ medium, size_limit }`:
    * `data` (the PVC), `dshm`, then `tmpfs-<index>` per kept tmpfs mount.
    */
-  public readonly podVolumes: IResolvable;
+  public readonly podVolumes: Expr<unknown[]>;
   /** Local `seed_volume_dirs`: list(string) of `volumes/<source>` / `volumes/anonymous-<i>`. */
-  public readonly seedVolumeDirs: string[];
+  public readonly seedVolumeDirs: Expr<string[]>;
   /**
    * Local `seed_volumes`: list(string) of `<volume dir>=<target>`, one per volume (its first
    * kept mount): seed-home copies the image's content at the target into the volume on its
    * first use, as Docker does for a new, empty volume.
    */
-  public readonly seedVolumes: string[];
+  public readonly seedVolumes: Expr<string[]>;
   /** Local `seed_mount_point_dirs`: list(string) of PVC-relative mount-point directories. */
-  public readonly seedMountPointDirs: string[];
+  public readonly seedMountPointDirs: Expr<string[]>;
   /** Local `mount_warnings`: list(string), one per dropped mount. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerMountsProps) {
     super(scope, id);
@@ -117,8 +117,8 @@ export class DevcontainerMounts extends Construct {
     const claimName = Token.isUnresolved(props.claimName)
       ? Fn.format("%s", [props.claimName])
       : props.claimName;
-    const mounted = hcl`${props.workspaceFolderMounted} == true`;
-    const folderMountPath = hcl`${mounted} ? ${repositoryFolder} : ${unusedWorkspaceFolderMount(this)}`;
+    const mounted = hcl<boolean>`${props.workspaceFolderMounted} == true`;
+    const folderMountPath = hcl<string>`${mounted} ? ${repositoryFolder} : ${unusedWorkspaceFolderMount(this)}`;
     const requests = this.mountRequests(locals, props, folder, repositoryFolder);
     const { decisions, kept } = this.mountDecisions(
       locals,
@@ -139,10 +139,10 @@ export class DevcontainerMounts extends Construct {
 
     this.volumeMounts = volumeMounts;
     this.podVolumes = podVolumes;
-    this.seedVolumeDirs = seeds.seedVolumeDirs.asList;
-    this.seedVolumes = seeds.seedVolumes.asList;
-    this.seedMountPointDirs = seeds.seedMountPointDirs.asList;
-    this.warnings = warnings.asList;
+    this.seedVolumeDirs = seeds.seedVolumeDirs;
+    this.seedVolumes = seeds.seedVolumes;
+    this.seedMountPointDirs = seeds.seedMountPointDirs;
+    this.warnings = warnings;
   }
 
   /**
@@ -153,22 +153,22 @@ export class DevcontainerMounts extends Construct {
   private mountRequests(
     locals: NamedLocals,
     props: DevcontainerMountsProps,
-    folder: HclValue,
-    repositoryFolder: HclValue,
-  ): Expr {
+    folder: Expr<string>,
+    repositoryFolder: Expr<string>,
+  ): Expr<unknown[]> {
     // The container forms name the workspace folder; the local ones the clone, which is where
     // the repository is, as on the machine that runs the Dev Containers tools (a source
     // `${localWorkspaceFolderBasename}-node_modules` is named after the repository, even when
     // the workspace folder is a subfolder of it).
-    const substitute = (text: HclValue) =>
-      hcl`replace(replace(replace(replace(replace(${text},
+    const substitute = (text: Expr<string>) =>
+      hcl<string>`replace(replace(replace(replace(replace(${text},
         ${BASENAME_PLACEHOLDERS[0]}, basename(${folder})), ${BASENAME_PLACEHOLDERS[1]}, basename(${repositoryFolder})),
         ${FOLDER_PLACEHOLDERS[0]}, ${folder}), ${FOLDER_PLACEHOLDERS[1]}, ${repositoryFolder}),
         ${"${devcontainerId}"}, ${props.workspaceId})`;
 
     // Every request costs each plan and apply time, and no workspace needs this many: the
     // rest is not read (mount_warnings says so). Cut at the end, so indexes stay the same.
-    return locals.add(
+    return locals.add<unknown[]>(
       "mount_requests",
       hcl`try([
         for i, m in slice(${props.mounts}, 0, min(length(${props.mounts}), ${MOUNTS_READ})) : {
@@ -188,10 +188,10 @@ export class DevcontainerMounts extends Construct {
   private mountDecisions(
     locals: NamedLocals,
     props: DevcontainerMountsProps,
-    requests: Expr,
-    mounted: IResolvable,
-    folderMountPath: IResolvable,
-  ): { readonly decisions: Expr; readonly kept: Expr } {
+    requests: Expr<unknown[]>,
+    mounted: Expr<boolean>,
+    folderMountPath: Expr<string>,
+  ): { readonly decisions: Expr<unknown[]>; readonly kept: Expr<unknown[]> } {
     // Paths the pod mounts anyway, with what the warning calls them.
     const reserved = hcl`[
       { path = "/workspaces", what = "/workspaces" },
@@ -200,31 +200,31 @@ export class DevcontainerMounts extends Construct {
       { path = "/dev/shm", what = "/dev/shm" },
     ]`;
     // A target usable as a mount path and in seed-home's space-separated lists (POD_PATH_PATTERN).
-    const targetValid = (t: IResolvable) =>
-      hcl`try(can(regex(${POD_PATH_PATTERN}, ${t})) && !can(regex("(^|/)[.][.]?(/|$)", ${t})), false)`;
+    const targetValid = (t: Expr<string>) =>
+      hcl<boolean>`try(can(regex(${POD_PATH_PATTERN}, ${t})) && !can(regex("(^|/)[.][.]?(/|$)", ${t})), false)`;
     // A segment no file system can create (the target's letters may be multi-byte).
-    const longSegment = (t: IResolvable) =>
-      hcl`try(anytrue([for s in split("/", ${t}) : ${utf8Bytes(hcl`s`)} > ${MAX_SEGMENT_BYTES}]), false)`;
+    const longSegment = (t: Expr<string>) =>
+      hcl<boolean>`try(anytrue([for s in split("/", ${t}) : ${utf8Bytes(Expr.ref<string>("s"))} > ${MAX_SEGMENT_BYTES}]), false)`;
     // Each target's first request, from one map built once: searching the earlier requests for
     // every request made a list of n mounts cost n².
-    const firstRequest = locals.add(
+    const firstRequest = locals.add<Record<string, number[]>>(
       "mount_first_request",
       hcl`{ for r in ${requests} : r.target => r.index... if r.target != null }`,
       "One map finds each target's first request: searching earlier ones would cost n².",
     );
-    const decisions = locals.add(
+    const decisions = locals.add<unknown[]>(
       "mount_decisions",
       hcl`[
         for r in ${requests} : merge(r, {
           volume_dir = r.kind == "volume" ? format("volumes/%s", coalesce(r.source, format("anonymous-%d", r.index))) : null,
           problem = (
             !try(contains(["volume", "tmpfs"], r.kind), false) ? "kind" :
-            !${targetValid(hcl`r.target`)} ? "target" :
-            ${longSegment(hcl`r.target`)} ? "long_target" :
+            !${targetValid(Expr.ref<string>("r.target"))} ? "target" :
+            ${longSegment(Expr.ref<string>("r.target"))} ? "long_target" :
             r.kind == "volume" && !try(r.source == null || can(regex("^[A-Za-z0-9][A-Za-z0-9_.-]*$", r.source)), false) ? "source" :
             r.kind == "volume" && try(length(r.source) > ${MAX_SEGMENT_BYTES}, false) ? "long_source" :
             try(contains(${reserved}[*].path, r.target), false) ? "reserved" :
-            try(${isSystemPath(hcl`r.target`)}, false) ? "system" :
+            try(${isSystemPath(Expr.ref<string>("r.target"))}, false) ? "system" :
             try(${firstRequest}[r.target][0] < r.index, false) ? "earlier" : null
           ),
           collides_with = try(one([for p in ${reserved} : p.what if p.path == r.target]), null),
@@ -232,7 +232,7 @@ export class DevcontainerMounts extends Construct {
       ]`,
       "Each mount's one problem, if any: a mount the pod cannot have is dropped, never fatal.",
     );
-    const kept = locals.add(
+    const kept = locals.add<unknown[]>(
       "kept_mounts",
       hcl`[for d in ${decisions} : d if d.problem == null]`,
       "Only mounts without a problem reach the pod; the others are warnings, never a failed plan.",
@@ -244,11 +244,11 @@ export class DevcontainerMounts extends Construct {
   private volumes(
     locals: NamedLocals,
     props: DevcontainerMountsProps,
-    kept: Expr,
-    folderMountPath: IResolvable,
-    claimName: HclValue,
-  ): { readonly volumeMounts: Expr; readonly podVolumes: Expr } {
-    const volumeMounts = locals.add(
+    kept: Expr<unknown[]>,
+    folderMountPath: Expr<string>,
+    claimName: string,
+  ): { readonly volumeMounts: Expr<unknown[]>; readonly podVolumes: Expr<unknown[]> } {
+    const volumeMounts = locals.add<unknown[]>(
       "volume_mounts",
       hcl`concat(
         [
@@ -266,7 +266,7 @@ export class DevcontainerMounts extends Construct {
       )`,
       "Home, /workspaces and the folder are mounted on every pod, so no repository can drop them.",
     );
-    const podVolumes = locals.add(
+    const podVolumes = locals.add<unknown[]>(
       "pod_volumes",
       hcl`concat(
         [
@@ -288,23 +288,23 @@ export class DevcontainerMounts extends Construct {
   private seeds(
     locals: NamedLocals,
     props: DevcontainerMountsProps,
-    kept: Expr,
-    mounted: IResolvable,
-    folder: HclValue,
-    repositoryFolder: HclValue,
+    kept: Expr<unknown[]>,
+    mounted: Expr<boolean>,
+    folder: Expr<string>,
+    repositoryFolder: Expr<string>,
   ): {
-    readonly seedVolumeDirs: Expr;
-    readonly seedVolumes: Expr;
-    readonly seedMountPointDirs: Expr;
+    readonly seedVolumeDirs: Expr<string[]>;
+    readonly seedVolumes: Expr<string[]>;
+    readonly seedMountPointDirs: Expr<string[]>;
   } {
-    const seedVolumeDirs = locals.add(
+    const seedVolumeDirs = locals.add<string[]>(
       "seed_volume_dirs",
       hcl`distinct([for m in ${kept} : m.volume_dir if m.kind == "volume"])`,
       "seed-home creates each volume's directory as the remote user, not root as kubelet would.",
     );
     // Docker seeds a volume at the first mount that creates it; a second mount of the same
     // volume elsewhere sees that content.
-    const seedVolumes = locals.add(
+    const seedVolumes = locals.add<string[]>(
       "seed_volumes",
       hcl`[for dir, targets in { for m in ${kept} : m.volume_dir => m.target... if m.kind == "volume" } : format("%s=%s", dir, targets[0])]`,
       "Docker seeds a volume at its first mount only: a second mount elsewhere sees that content.",
@@ -315,7 +315,7 @@ export class DevcontainerMounts extends Construct {
       [{ prefix = "/workspaces/", dir = "workspaces/" }, { prefix = format("%s/", ${props.homeDir}), dir = "home/" }],
       ${mounted} ? [{ prefix = format("%s/", ${repositoryFolder}), dir = "workspace-folder/" }] : []
     )`;
-    const seedMountPointDirs = locals.add(
+    const seedMountPointDirs = locals.add<string[]>(
       "seed_mount_point_dirs",
       hcl`distinct(compact([
         for path in concat(distinct([${repositoryFolder}, ${folder}]), [for m in ${kept} : m.target]) : try(one([
@@ -329,9 +329,13 @@ export class DevcontainerMounts extends Construct {
   }
 
   /** `mount_warnings`: one line per mount that is not mounted, and why. */
-  private warningLines(locals: NamedLocals, props: DevcontainerMountsProps, decisions: Expr): Expr {
+  private warningLines(
+    locals: NamedLocals,
+    props: DevcontainerMountsProps,
+    decisions: Expr<unknown[]>,
+  ): Expr<string[]> {
     // The problems of a target, as its warning says them: one format() quotes the target.
-    const targetProblems = locals.add(
+    const targetProblems = locals.add<Record<string, string>>(
       "mount_target_problems",
       {
         target:
@@ -342,12 +346,12 @@ export class DevcontainerMounts extends Construct {
       },
       "Three problems share one warning's wording: one format() quotes the target.",
     );
-    return locals.add(
+    return locals.add<string[]>(
       "mount_warnings",
       hcl`concat(can(slice(${props.mounts}, 0, 0)) && try(length(${props.mounts}), 0) > ${MOUNTS_READ} ? [format("mounts lists %d entries; only the first ${MOUNTS_READ} are read.", length(${props.mounts}))] : [], [
         for d in ${decisions} : (
           d.problem == "kind" ? format("mounts[%d]: kind %s is not supported (only volume and tmpfs); the mount at %s is not mounted.", d.index, jsonencode(d.kind), jsonencode(d.requested_target)) :
-          contains(keys(${targetProblems}), d.problem) ? format("mounts[%d].target %s %s; the %s mount is not mounted.", d.index, ${quotedForWarning(hcl`d.requested_target`)}, ${targetProblems}[d.problem], d.kind) :
+          contains(keys(${targetProblems}), d.problem) ? format("mounts[%d].target %s %s; the %s mount is not mounted.", d.index, ${quotedForWarning(Expr.ref("d.requested_target"))}, ${targetProblems}[d.problem], d.kind) :
           d.problem == "source" ? format("mounts[%d].source %s is not a volume name (letters, digits, _ . -); the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "long_source" ? format("mounts[%d].source %s is longer than ${MAX_SEGMENT_BYTES} bytes, too long for its volume directory; the volume mount at %s is not mounted.", d.index, jsonencode(d.source), d.target) :
           d.problem == "reserved" ? format("The %s mount at %s is not mounted: that path is already a mount point (%s).", d.kind, d.target, d.collides_with) :
@@ -408,7 +412,7 @@ export interface SeedHomeInitContainerProps {
   /** The seed-home shell script, run with `sh -c` (it must `set -eu`). */
   readonly script: string;
   /** The remote user's home ({@link DevcontainerWorkspaceUser.homeDir}). */
-  readonly homeDir: string;
+  readonly homeDir: Expr<string>;
   /** The workspace's mounts, for the directories to create. */
   readonly mounts: DevcontainerMounts;
 }
@@ -429,16 +433,16 @@ export function seedHomeInitContainer(
     imagePullPolicy: "IfNotPresent",
     command: ["sh", "-c", props.script],
     env: [
-      { name: "HOME_DIR", value: props.homeDir },
+      { name: "HOME_DIR", value: props.homeDir.asString },
       {
         name: "VOLUME_DIRS",
-        value: Token.asString(hcl`join(" ", ${props.mounts.seedVolumeDirs})`),
+        value: hcl<string>`join(" ", ${props.mounts.seedVolumeDirs})`.asString,
       },
       {
         name: "MOUNT_POINT_DIRS",
-        value: Token.asString(hcl`join(" ", ${props.mounts.seedMountPointDirs})`),
+        value: hcl<string>`join(" ", ${props.mounts.seedMountPointDirs})`.asString,
       },
-      { name: "SEED_VOLUMES", value: Token.asString(hcl`join(" ", ${props.mounts.seedVolumes})`) },
+      { name: "SEED_VOLUMES", value: hcl<string>`join(" ", ${props.mounts.seedVolumes})`.asString },
     ],
     resources: {
       requests: { cpu: "50m", memory: "64Mi" },

@@ -1,4 +1,4 @@
-import { Construct, Token, type IResolvable, type ITerraformDependable } from "../core/cdk";
+import { Construct, type ITerraformDependable } from "../core/cdk";
 import type {
   DeploymentV1SpecTemplateSpecAffinity,
   DeploymentV1SpecTemplateSpecContainer,
@@ -6,7 +6,7 @@ import type {
   DeploymentV1SpecTemplateSpecInitContainer,
 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { embeddedScript } from "../core/embedded-script";
-import { hcl } from "../core/expr";
+import { type Expr, hcl } from "../core/expr";
 import { agentContainer, WorkspaceDeployment } from "../constructs/workspace-deployment";
 import type { WorkspaceAgent } from "../constructs/workspace-agent";
 import type { AgentTokenSecretRef } from "../constructs/agent-token-secret";
@@ -31,13 +31,13 @@ export interface DevcontainerPodProps {
   readonly dependsOn: readonly ITerraformDependable[];
   /** The remote user: name, ids and home. */
   readonly user: {
-    readonly remoteUser: string;
-    readonly uid: number;
-    readonly gid: number;
-    readonly homeDir: string;
+    readonly remoteUser: Expr<string>;
+    readonly uid: Expr<number>;
+    readonly gid: Expr<number>;
+    readonly homeDir: Expr<string>;
   };
   /** The workspace folder (the container's DC_WORKSPACE_FOLDER). */
-  readonly workspaceFolder: { readonly path: string };
+  readonly workspaceFolder: { readonly path: Expr<string> };
   /**
    * The workspace's Secret holding the "Dev Container variables" text (key
    * {@link VARIABLES_SECRET_KEY}; DevcontainerVariablesSecret): the pod reads it through
@@ -49,30 +49,30 @@ export interface DevcontainerPodProps {
    * ({@link DevcontainerLocalEnv.text}): the workspace user's own HOME, USER and the like, no
    * secret. @default ""
    */
-  readonly localEnvDefaults?: string;
+  readonly localEnvDefaults?: Expr<string>;
   /**
    * `userEnvProbe` (DevcontainerUserEnvProbe.mode): which shell of the remote user the
    * wrapper probes for the agent's environment. @default "loginInteractiveShell"
    */
-  readonly userEnvProbe?: string;
+  readonly userEnvProbe?: Expr<string>;
   /**
    * The Features' entrypoints to start before the agent, `<id>\t<path>` lines
    * (DevcontainerFeatureEntrypoints.text). @default ""
    */
-  readonly featureEntrypoints?: string;
+  readonly featureEntrypoints?: Expr<string>;
   /** Map with `containerEnv` / `remoteEnv` rendered scripts (absent when empty). */
-  readonly envScripts: IResolvable;
+  readonly envScripts: Expr<Record<string, string>>;
   readonly resources: DeploymentV1SpecTemplateSpecContainerResources;
   /** Node selector map; always pins the architecture. */
-  readonly nodeSelector: IResolvable;
+  readonly nodeSelector: Expr<Record<string, string>>;
   /** Tolerations: a list of `{ key, operator, value, effect, toleration_seconds }`. */
-  readonly tolerations: IResolvable;
+  readonly tolerations: Expr<unknown[]>;
   readonly affinity: DeploymentV1SpecTemplateSpecAffinity;
   readonly runtime: DevcontainerRuntime;
   /** Every volume and mount of the pod, and the folders seed-home creates. */
   readonly mounts: DevcontainerMounts;
   /** `var.image_pull_secret_name`: "" for none. */
-  readonly imagePullSecretName: string;
+  readonly imagePullSecretName: Expr<string>;
 }
 
 /**
@@ -97,7 +97,7 @@ export class DevcontainerPod extends Construct {
     const user = props.user;
     // Both explicit: the kubernetes provider sends an unset runAsNonRoot as false and an unset
     // allowPrivilegeEscalation as true. Root only when the image's remote user is root.
-    const nonRoot = Token.asAny(hcl`${user.uid} != 0`) as IResolvable;
+    const nonRoot = hcl<boolean>`${user.uid} != 0`;
     const runtime = props.runtime;
     const seedHome = embeddedScript(this, `${SCRIPTS_DIR}/seed-home.sh`);
     const entrypoint = embeddedScript(this, `${SCRIPTS_DIR}/dev-entrypoint.sh`);
@@ -110,17 +110,17 @@ export class DevcontainerPod extends Construct {
       dependsOn: props.dependsOn,
       pod: {
         securityContext: {
-          runAsUser: Token.asString(user.uid),
-          runAsGroup: Token.asString(user.gid),
-          fsGroup: Token.asString(user.gid),
+          runAsUser: user.uid.asString,
+          runAsGroup: user.gid.asString,
+          fsGroup: user.gid.asString,
           fsGroupChangePolicy: "OnRootMismatch",
           // Docker's default profile, as `devcontainer up` would run the container; the dev
           // container's Unconfined (behind allow_privileged) overrides it.
           seccompProfile: { type: "RuntimeDefault" },
         },
         shareProcessNamespace: runtime.shareProcessNamespace,
-        hostname: runtime.hostname,
-        nodeSelector: props.nodeSelector as unknown as Record<string, string>,
+        hostname: runtime.hostname.asString,
+        nodeSelector: props.nodeSelector.asStringMap,
         initContainer: [this.seedHomeContainer(props, seedHome, nonRoot)],
         container: [this.devContainer(props, entrypoint, nonRoot)],
         affinity: props.affinity,
@@ -133,7 +133,7 @@ export class DevcontainerPod extends Construct {
   private seedHomeContainer(
     props: DevcontainerPodProps,
     seedHome: string,
-    nonRoot: IResolvable,
+    nonRoot: Expr<boolean>,
   ): DeploymentV1SpecTemplateSpecInitContainer {
     const user = props.user;
     const runtime = props.runtime;
@@ -157,12 +157,12 @@ export class DevcontainerPod extends Construct {
   private devContainer(
     props: DevcontainerPodProps,
     entrypoint: string,
-    nonRoot: IResolvable,
+    nonRoot: Expr<boolean>,
   ): DeploymentV1SpecTemplateSpecContainer {
     const user = props.user;
     const runtime = props.runtime;
     const envScript = (kind: string) =>
-      Token.asString(hcl`base64encode(lookup(${props.envScripts}, ${kind}, ""))`);
+      hcl<string>`base64encode(lookup(${props.envScripts}, ${kind}, ""))`.asString;
     return agentContainer({
       name: "dev",
       image: props.image,
@@ -172,9 +172,9 @@ export class DevcontainerPod extends Construct {
       securityContext: { ...runtime.containerSecurityContext, runAsNonRoot: nonRoot },
       env: [
         { name: "DC_INIT_SCRIPT", value: props.agent.initScript },
-        { name: "DC_REMOTE_USER", value: user.remoteUser },
-        { name: "DC_HOME", value: user.homeDir },
-        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.path },
+        { name: "DC_REMOTE_USER", value: user.remoteUser.asString },
+        { name: "DC_HOME", value: user.homeDir.asString },
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.path.asString },
         { name: "DC_ID", value: props.workspace.id },
         {
           name: "DC_VARIABLES",
@@ -182,11 +182,14 @@ export class DevcontainerPod extends Construct {
             secretKeyRef: { name: props.variablesSecretName, key: VARIABLES_SECRET_KEY },
           },
         },
-        { name: "DC_LOCALENV_DEFAULTS", value: props.localEnvDefaults ?? "" },
+        { name: "DC_LOCALENV_DEFAULTS", value: props.localEnvDefaults?.asString ?? "" },
         { name: "DC_CONTAINER_ENV", value: envScript("containerEnv") },
         { name: "DC_REMOTE_ENV", value: envScript("remoteEnv") },
-        { name: "DC_USER_ENV_PROBE", value: props.userEnvProbe ?? "loginInteractiveShell" },
-        { name: "DC_FEATURE_ENTRYPOINTS", value: props.featureEntrypoints ?? "" },
+        {
+          name: "DC_USER_ENV_PROBE",
+          value: props.userEnvProbe?.asString ?? "loginInteractiveShell",
+        },
+        { name: "DC_FEATURE_ENTRYPOINTS", value: props.featureEntrypoints?.asString ?? "" },
       ],
       resources: props.resources,
     });

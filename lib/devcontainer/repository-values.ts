@@ -8,8 +8,8 @@
  * naming the field and the value, never a failed plan. The patterns are RE2 and JavaScript
  * (with the `u` flag) alike, so tests check planned values with the same text.
  */
-import type { Construct, IResolvable } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import type { Construct } from "../core/cdk";
+import { type Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 
 /**
@@ -78,13 +78,13 @@ const CONTROL_OR_HIDDEN = `[\\p{Cc}${HIDDEN_FORMAT_CHARACTERS.map(([a, b]) =>
  * CLI prints the build log to the user's terminal, where an escape sequence would act, and
  * the dashboard shows app names, where a right-to-left override would reverse one.
  */
-export function controlCharacters(scope: Construct): string {
-  return NamedLocals.shared(
+export function controlCharacters(scope: Construct): Expr<string> {
+  return NamedLocals.shared<string>(
     scope,
     "control_characters",
     `/${CONTROL_OR_HIDDEN}+/`,
     "Repository text reaches terminals (the build log) and the dashboard: these become spaces.",
-  ).asString;
+  );
 }
 
 /** Most bytes (UTF-8, Go's len) the coder provider accepts in a coder_app display_name. */
@@ -96,13 +96,13 @@ export const DISPLAY_NAME_MAX_BYTES = 64;
  * the text `\u0026` itself is JSON `\\u0026` and stays so: escaped backslashes are set aside
  * (as NUL, which jsonencode never writes) while the escapes are replaced.
  */
-export function quotedForWarning(value: HclValue): IResolvable {
-  return hcl`replace(replace(replace(replace(replace(jsonencode(${value}), "\\\\", "\u0000"), "\\u0026", "&"), "\\u003c", "<"), "\\u003e", ">"), "\u0000", "\\\\")`;
+export function quotedForWarning(value: Expr<unknown>): Expr<string> {
+  return hcl<string>`replace(replace(replace(replace(replace(jsonencode(${value}), "\\\\", "\u0000"), "\\u0026", "&"), "\\u003c", "<"), "\\u003e", ">"), "\u0000", "\\\\")`;
 }
 
 /** The number of bytes of a string in UTF-8 (Terraform's length() counts characters). */
-export function utf8Bytes(value: HclValue): IResolvable {
-  return hcl`(length(base64encode(${value})) / 4 * 3 - (length(base64encode(${value})) - length(trimsuffix(trimsuffix(base64encode(${value}), "="), "="))))`;
+export function utf8Bytes(value: Expr<string>): Expr<number> {
+  return hcl<number>`(length(base64encode(${value})) / 4 * 3 - (length(base64encode(${value})) - length(trimsuffix(trimsuffix(base64encode(${value}), "="), "="))))`;
 }
 
 /**
@@ -110,7 +110,7 @@ export function utf8Bytes(value: HclValue): IResolvable {
  * boundary (Terraform's substr() counts grapheme clusters, so none is split); null when even
  * the first character is longer.
  */
-export function capUtf8Bytes(value: HclValue, maxBytes: number): IResolvable {
-  const prefix = hcl`substr(${value}, 0, n)`;
-  return hcl`try([for n in range(min(${maxBytes}, length(${value})), 0, -1) : ${prefix} if ${utf8Bytes(prefix)} <= ${maxBytes}][0], null)`;
+export function capUtf8Bytes(value: Expr<string>, maxBytes: number): Expr<string> {
+  const prefix = hcl<string>`substr(${value}, 0, n)`;
+  return hcl<string>`try([for n in range(min(${maxBytes}, length(${value})), 0, -1) : ${prefix} if ${utf8Bytes(prefix)} <= ${maxBytes}][0], null)`;
 }

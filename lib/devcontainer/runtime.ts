@@ -10,8 +10,8 @@
  * (a hostname that is not a DNS label, a host alias whose IP is not an IP, …) are dropped
  * with a warning naming field and value, so they cannot fail the apply.
  */
-import { Construct, type IResolvable, Token } from "../core/cdk";
-import { Expr, hcl, type HclValue } from "../core/expr";
+import { Construct } from "../core/cdk";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import type {
   DeploymentV1,
@@ -103,43 +103,42 @@ export const HOST_ALIAS_HOSTNAMES_READ = 20;
 export const DEFAULT_SHM_SIZE = "64Mi";
 
 /** The container's privileges, from capAdd, privileged and seccomp. */
-type Privileges = {
-  readonly [
-    name in
-      | "capabilitiesRequested"
-      | "capabilitiesAdd"
-      | "capabilitiesDropped"
-      | "privileged"
-      | "seccompProfiles"
-      | "levelMet"
-  ]: Expr;
-};
+interface Privileges {
+  readonly capabilitiesRequested: Expr<string[]>;
+  readonly capabilitiesAdd: Expr<string[]>;
+  readonly capabilitiesDropped: Expr<string[]>;
+  readonly privileged: Expr<boolean>;
+  readonly seccompProfiles: Expr<unknown[]>;
+  readonly levelMet: Expr<string>;
+}
+/** `runtime_requested`: the metadata's runtime object, normalized (an object of these fields). */
+type RuntimeRequested = Record<string, unknown>;
 /** The pod's init, /dev/shm and hostname settings, and the tests their warnings read. */
 interface PodSettings {
-  readonly shareProcessNamespace: Expr;
-  readonly shmSizeLimit: Expr;
-  readonly hostname: Expr;
-  readonly shmValid: IResolvable;
-  readonly hostnameValid: IResolvable;
+  readonly shareProcessNamespace: Expr<boolean>;
+  readonly shmSizeLimit: Expr<string>;
+  readonly hostname: Expr<string>;
+  readonly shmValid: Expr<boolean>;
+  readonly hostnameValid: Expr<boolean>;
 }
 export interface DevcontainerRuntimeProps {
   /**
    * The metadata's `runtime` object: `cap_add`, `privileged`, `seccomp_unconfined`, `init`,
    * `shm_size_bytes`, `hostname`, `host_aliases`. Null while stopped or before 0.3.0.
    */
-  readonly runtime: HclValue;
+  readonly runtime: Expr<unknown>;
   /**
    * The `allow_privileged` template variable (bool), passed as the bare variable reference so
    * that the privilege policy sees the gate. Declare it non-nullable: null fails the plan.
    */
-  readonly allowPrivileged: HclValue;
+  readonly allowPrivileged: Expr<boolean>;
   /**
    * The Pod Security level the pod must meet, `"baseline"` or `"restricted"` (the
    * `pod_security_level` template variable). @default "baseline"
    */
-  readonly podSecurityLevel?: HclValue;
+  readonly podSecurityLevel?: Expr<string>;
   /** The uid the pod runs as (DevcontainerWorkspaceUser.uid): root cannot meet restricted. @default 1000 */
-  readonly uid?: HclValue;
+  readonly uid?: Expr<number>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -152,28 +151,28 @@ export interface DevcontainerRuntimeProps {
  */
 export class DevcontainerRuntime extends Construct {
   /** Local `capabilities_add`: list(string) for the `dev` container's `capabilities.add`. */
-  public readonly capabilitiesAdd: string[];
+  public readonly capabilitiesAdd: Expr<string[]>;
   /** Local `privileged`: bool for the `dev` container's `security_context.privileged`. */
-  public readonly privileged: IResolvable;
+  public readonly privileged: Expr<boolean>;
   /**
    * Local `seccomp_profiles`: `[{ type = "Unconfined" }]` or `[]`, the `for_each` of a dynamic
    * `seccomp_profile` block in the `dev` container's security context.
    */
-  public readonly seccompProfiles: IResolvable;
+  public readonly seccompProfiles: Expr<unknown[]>;
   /** Local `share_process_namespace`: bool for the pod (devcontainer.json `init`). */
-  public readonly shareProcessNamespace: IResolvable;
+  public readonly shareProcessNamespace: Expr<boolean>;
   /** Local `shm_size_limit`: the `dshm` emptyDir's size_limit, e.g. `"64Mi"` or `"268435456"`. */
-  public readonly shmSizeLimit: string;
+  public readonly shmSizeLimit: Expr<string>;
   /** Local `hostname`: the pod hostname, or null. */
-  public readonly hostname: string;
+  public readonly hostname: Expr<string>;
   /** Local `host_aliases`: list of `{ ip, hostnames }`, the `for_each` of dynamic `host_aliases`. */
-  public readonly hostAliases: IResolvable;
+  public readonly hostAliases: Expr<unknown[]>;
   /** Local `runtime_warnings`: list(string), dropped settings and bad values. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
   /** Local `pod_security_restricted`: bool, the operator asked for restricted. */
-  public readonly restricted: IResolvable;
+  public readonly restricted: Expr<boolean>;
   /** Local `pod_security_level_met`: the Pod Security level the pod meets. */
-  public readonly levelMet: string;
+  public readonly levelMet: Expr<string>;
 
   constructor(scope: Construct, id: string, props: DevcontainerRuntimeProps) {
     super(scope, id);
@@ -182,8 +181,8 @@ export class DevcontainerRuntime extends Construct {
     // Written bare, not `== true`: the template policy (lib/policy/privileged-containers.ts)
     // recognizes the gate only as `var.allow_privileged && …`.
     const allowed = props.allowPrivileged;
-    const level = props.podSecurityLevel ?? "baseline";
-    const restricted = locals.add(
+    const level = props.podSecurityLevel ?? Expr.of<string>("baseline");
+    const restricted = locals.add<boolean>(
       "pod_security_restricted",
       hcl`${level} == "restricted"`,
       "Under restricted, the pod may add NET_BIND_SERVICE only, whatever allow_privileged says.",
@@ -205,31 +204,31 @@ export class DevcontainerRuntime extends Construct {
       hostAliases.hostAliasChecks,
     );
 
-    this.capabilitiesAdd = privileges.capabilitiesAdd.asList;
+    this.capabilitiesAdd = privileges.capabilitiesAdd;
     this.restricted = restricted;
-    this.levelMet = privileges.levelMet.asString;
+    this.levelMet = privileges.levelMet;
     this.privileged = privileges.privileged;
     this.seccompProfiles = privileges.seccompProfiles;
     this.shareProcessNamespace = pod.shareProcessNamespace;
-    this.shmSizeLimit = pod.shmSizeLimit.asString;
-    this.hostname = pod.hostname.asString;
+    this.shmSizeLimit = pod.shmSizeLimit;
+    this.hostname = pod.hostname;
     this.hostAliases = hostAliases.hostAliases;
-    this.warnings = warnings.asList;
+    this.warnings = warnings;
   }
 
   /** `runtime_requested`: everything the metadata's runtime object asks for, normalized. */
-  private requested(locals: NamedLocals, runtime: HclValue): Expr {
+  private requested(locals: NamedLocals, runtime: Expr<unknown>): Expr<RuntimeRequested> {
     // Everything read from the metadata, normalized: capability names upper case without
     // `CAP_` (Docker accepts both; Kubernetes wants the bare name), hostnames lower case
     // (DNS names are case-insensitive; Kubernetes accepts only lower case). Lists are cut
     // first (slice() is linear), and a capability named twice is kept at its first place,
     // found through one map (distinct() compares every pair).
-    const capabilitiesGiven = locals.add(
+    const capabilitiesGiven = locals.add<unknown[]>(
       "capabilities_given",
       hcl`try(concat(${runtime}.cap_add, []), [])`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
     );
-    const capabilitiesNormalized = locals.add(
+    const capabilitiesNormalized = locals.add<string[]>(
       "capabilities_normalized",
       hcl`try([
         for c in slice(${capabilitiesGiven}, 0, min(length(${capabilitiesGiven}), ${CAPABILITIES_READ})) :
@@ -237,17 +236,17 @@ export class DevcontainerRuntime extends Construct {
       ], [])`,
       "Docker takes CAP_X or X in any case; Kubernetes only the bare upper-case name.",
     );
-    const capabilityFirst = locals.add(
+    const capabilityFirst = locals.add<Record<string, number[]>>(
       "capabilities_first_position",
       hcl`{ for position, c in ${capabilitiesNormalized} : c => position... }`,
       "One map finds each name's first place: distinct() would compare every pair.",
     );
-    const hostAliasesGiven = locals.add(
+    const hostAliasesGiven = locals.add<unknown[]>(
       "host_aliases_given",
       hcl`try(concat(${runtime}.host_aliases, []), [])`,
       "The list is cut before it is walked: every entry costs each plan and apply.",
     );
-    return locals.add(
+    return locals.add<RuntimeRequested>(
       "runtime_requested",
       hcl`{
         capabilities = [for position, c in ${capabilitiesNormalized} : c if ${capabilityFirst}[c][0] == position],
@@ -277,47 +276,47 @@ export class DevcontainerRuntime extends Construct {
   private privileges(
     locals: NamedLocals,
     props: DevcontainerRuntimeProps,
-    r: HclValue,
-    allowed: HclValue,
-    isRestricted: IResolvable,
+    r: Expr<RuntimeRequested>,
+    allowed: Expr<boolean>,
+    isRestricted: Expr<boolean>,
   ): Privileges {
     // Only names the runtime knows: an unknown one (FOO_BAR, a typo) would keep the pod from
     // starting, so it is dropped with the "is not a capability name" warning.
-    const capabilitiesRequested = locals.add(
+    const capabilitiesRequested = locals.add<string[]>(
       "capabilities_requested",
       hcl`[for c in ${r}.capabilities : c if contains(${KNOWN_CAPABILITIES}, c)]`,
       "An unknown name (FOO_BAR, a typo) would keep the pod from starting, so it is dropped.",
     );
     // restricted lets a container add NET_BIND_SERVICE only, whatever allow_privileged says.
-    const capabilitiesAdd = locals.add(
+    const capabilitiesAdd = locals.add<string[]>(
       "capabilities_add",
-      hcl`[for c in ${capabilitiesRequested.asList} : c if ${isRestricted}
+      hcl`[for c in ${capabilitiesRequested} : c if ${isRestricted}
         ? c == "NET_BIND_SERVICE"
         : (${allowed} || contains(${BASELINE_CAPABILITIES}, c))]`,
       "Beyond the Pod Security baseline only with allow_privileged: the operator decides.",
     );
-    const capabilitiesDropped = locals.add(
+    const capabilitiesDropped = locals.add<string[]>(
       "capabilities_dropped",
-      hcl`[for c in ${capabilitiesRequested.asList} : c if !contains(${capabilitiesAdd.asList}, c)]`,
+      hcl`[for c in ${capabilitiesRequested} : c if !contains(${capabilitiesAdd}, c)]`,
       "The warning names what the pod does not get, and the variable that would allow it.",
     );
-    const privileged = locals.add(
+    const privileged = locals.add<boolean>(
       "privileged",
       hcl`${allowed} && ${r}.privileged && !${isRestricted}`,
       "A privileged container is the node's root: only the operator's allow_privileged permits it.",
     );
-    const seccompProfiles = locals.add(
+    const seccompProfiles = locals.add<unknown[]>(
       "seccomp_profiles",
       hcl`${allowed} && ${r}.seccomp_unconfined && !${isRestricted} ? [{ type = "Unconfined" }] : []`,
       "Unconfined lifts the kernel's syscall filter: only with the operator's allow_privileged.",
     );
-    const uid = props.uid ?? 1000;
+    const uid = props.uid ?? Expr.of<number>(1000);
     // The level the pod meets (shown on the workspace page): restricted needs a non-root user.
-    const levelMet = locals.add(
+    const levelMet = locals.add<string>(
       "pod_security_level_met",
       hcl`${isRestricted} && ${uid} != 0 ? "restricted"
         : ${privileged} || length(${seccompProfiles}) > 0
-          || length([for c in ${capabilitiesAdd.asList} : c if !contains(${BASELINE_CAPABILITIES}, c)]) > 0
+          || length([for c in ${capabilitiesAdd} : c if !contains(${BASELINE_CAPABILITIES}, c)]) > 0
         ? "privileged" : "baseline"`,
       "Shown on the workspace page: the level the pod meets; restricted needs a non-root user.",
     );
@@ -332,23 +331,23 @@ export class DevcontainerRuntime extends Construct {
   }
 
   /** The pod's init, /dev/shm size and hostname, and the tests of the latter two. */
-  private podSettings(locals: NamedLocals, r: HclValue): PodSettings {
-    const shareProcessNamespace = locals.add(
+  private podSettings(locals: NamedLocals, r: Expr<RuntimeRequested>): PodSettings {
+    const shareProcessNamespace = locals.add<boolean>(
       "share_process_namespace",
       hcl`${r}.init`,
       "devcontainer.json init: a shared process namespace lets the pause process reap zombies.",
     );
 
-    const shmValid = hcl`try(floor(${r}.shm_size_bytes) == ${r}.shm_size_bytes && ${r}.shm_size_bytes > 0, false)`;
-    const shmSizeLimit = locals.add(
+    const shmValid = hcl<boolean>`try(floor(${r}.shm_size_bytes) == ${r}.shm_size_bytes && ${r}.shm_size_bytes > 0, false)`;
+    const shmSizeLimit = locals.add<string>(
       "shm_size_limit",
       hcl`${shmValid} ? format("%d", ${r}.shm_size_bytes) : ${DEFAULT_SHM_SIZE}`,
       "Kubernetes has no shm size: /dev/shm is a memory-backed emptyDir of this size limit.",
     );
 
     // A pod hostname must be a DNS label (RFC 1123).
-    const hostnameValid = hcl`can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ${r}.hostname))`;
-    const hostname = locals.add(
+    const hostnameValid = hcl<boolean>`can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ${r}.hostname))`;
+    const hostname = locals.add<string>(
       "hostname",
       hcl`${hostnameValid} ? ${r}.hostname : null`,
       "Kubernetes rejects a pod hostname that is not a DNS label, so such a value is dropped.",
@@ -359,8 +358,8 @@ export class DevcontainerRuntime extends Construct {
   /** The host aliases Kubernetes accepts, and each one's checks. */
   private hostAliasesOf(
     locals: NamedLocals,
-    r: HclValue,
-  ): { readonly hostAliasChecks: Expr; readonly hostAliases: Expr } {
+    r: Expr<RuntimeRequested>,
+  ): { readonly hostAliasChecks: Expr<unknown[]>; readonly hostAliases: Expr<unknown[]> } {
     // Kubernetes rejects a host alias whose IP is not an IP address (Docker's `host-gateway`
     // has no pod equivalent) and hostnames that are not DNS subdomains. The pattern admits
     // only IP characters; an IPv6 address (any ":") must also parse, which cidrhost() does.
@@ -376,15 +375,15 @@ export class DevcontainerRuntime extends Construct {
         bad_hostnames = [for h in a.hostnames : h if !(can(regex(${hostnamePattern}, h)) && length(h) <= 253)],
       }
     ]`;
-    const hostAliasChecks = locals.add(
+    const hostAliasChecks = locals.add<unknown[]>(
       "host_alias_checks",
       aliasChecks,
       "Kubernetes rejects a host alias without an IP address or with a bad host name: checked first.",
     );
-    const hostAliases = locals.add(
+    const hostAliases = locals.add<unknown[]>(
       "host_aliases",
       hcl`[
-        for a in ${hostAliasChecks.asList} : { ip = a.ip, hostnames = a.hostnames }
+        for a in ${hostAliasChecks} : { ip = a.ip, hostnames = a.hostnames }
         if a.ip_valid && length(a.hostnames) > 0
       ]`,
       "Only the aliases Kubernetes accepts reach the pod; the others become warnings.",
@@ -396,21 +395,21 @@ export class DevcontainerRuntime extends Construct {
   private warningLines(
     locals: NamedLocals,
     props: DevcontainerRuntimeProps,
-    r: HclValue,
-    allowed: HclValue,
-    isRestricted: IResolvable,
+    r: Expr<RuntimeRequested>,
+    allowed: Expr<boolean>,
+    isRestricted: Expr<boolean>,
     { capabilitiesDropped, capabilitiesRequested }: Privileges,
     { shmValid, hostnameValid }: PodSettings,
-    hostAliasChecks: Expr,
-  ): Expr {
-    const uid = props.uid ?? 1000;
-    return locals.add(
+    hostAliasChecks: Expr<unknown[]>,
+  ): Expr<string[]> {
+    const uid = props.uid ?? Expr.of<number>(1000);
+    return locals.add<string[]>(
       "runtime_warnings",
       hcl`concat(
-        length(${capabilitiesDropped.asList}) > 0 ? [format(${isRestricted}
+        length(${capabilitiesDropped}) > 0 ? [format(${isRestricted}
           ? "capAdd: %s not added; the template's Pod Security level restricted allows only NET_BIND_SERVICE."
           : "capAdd: %s not added; only the Pod Security baseline capabilities are allowed while the template variable allow_privileged is off.",
-          join(", ", ${capabilitiesDropped.asList}))] : [],
+          join(", ", ${capabilitiesDropped}))] : [],
         ${r}.privileged && !(${allowed}) && !${isRestricted} ? [
           "privileged: the container does not run privileged because the template variable allow_privileged is off."] : [],
         ${r}.seccomp_unconfined && !(${allowed}) && !${isRestricted} ? [
@@ -427,18 +426,18 @@ export class DevcontainerRuntime extends Construct {
           "capAdd lists %d entries; only the first ${CAPABILITIES_READ} are read.", ${r}.capabilities_listed)] : [],
         ${r}.host_aliases_listed > ${HOST_ALIASES_READ} ? [format(
           "runtime.host_aliases lists %d entries; only the first ${HOST_ALIASES_READ} are read.", ${r}.host_aliases_listed)] : [],
-        [for i, a in ${hostAliasChecks.asList} : format(
+        [for i, a in ${hostAliasChecks} : format(
           "runtime.host_aliases[%d] lists %d host names; only the first ${HOST_ALIAS_HOSTNAMES_READ} are read.", i, a.hostnames_listed)
           if a.hostnames_listed > ${HOST_ALIAS_HOSTNAMES_READ}],
         [for c in ${r}.capabilities : format("capAdd %s is not a capability name; it is not added.", jsonencode(c))
-          if !contains(${capabilitiesRequested.asList}, c)],
+          if !contains(${capabilitiesRequested}, c)],
         ${r}.shm_size_bytes != null && !${shmValid} ? [format(
           "runtime.shm_size_bytes %s is not a positive whole number of bytes; /dev/shm gets %s.",
           jsonencode(${r}.shm_size_bytes), ${DEFAULT_SHM_SIZE})] : [],
         ${r}.hostname != "" && !${hostnameValid} ? [format(
           "runtime.hostname %s is not a valid pod hostname (a DNS label of at most 63 characters); the pod keeps its default hostname.",
           jsonencode(${r}.hostname))] : [],
-        flatten([for i, a in ${hostAliasChecks.asList} : concat(
+        flatten([for i, a in ${hostAliasChecks} : concat(
           a.ip_valid ? [] : [format(
             "runtime.host_aliases[%d].ip %s is not an IP address; the host alias for %s is not added.",
             i, jsonencode(a.ip), jsonencode(concat(a.hostnames, a.bad_hostnames)))],
@@ -461,14 +460,14 @@ export class DevcontainerRuntime extends Construct {
     // it), restricted does not; explicit because the provider's default, true, is invisible.
     return {
       privileged: this.privileged,
-      allowPrivilegeEscalation: Token.asAny(hcl`!${this.restricted}`) as IResolvable,
-      capabilities: { add: this.capabilitiesAdd, drop: this.dropUnderRestricted },
+      allowPrivilegeEscalation: hcl<boolean>`!${this.restricted}`,
+      capabilities: { add: this.capabilitiesAdd.asList, drop: this.dropUnderRestricted },
     };
   }
 
   /** `capabilities.drop` of every container: ALL under restricted, else none. */
   get dropUnderRestricted(): string[] {
-    return Token.asList(hcl`${this.restricted} ? ["ALL"] : []`);
+    return hcl<string[]>`${this.restricted} ? ["ALL"] : []`.asList;
   }
 
   /**

@@ -1,7 +1,7 @@
-import { Construct, Token, type IResolvable } from "../core/cdk";
+import { Construct } from "../core/cdk";
 import { Script } from "../../.gen/providers/coder/script";
 import { embeddedScript, type ShellAssignment } from "../core/embedded-script";
-import { hcl } from "../core/expr";
+import { type Expr, hcl } from "../core/expr";
 import type { DevcontainerWaitFor } from "./wait-for";
 
 /**
@@ -55,43 +55,43 @@ export interface DevcontainerScriptsProps {
   readonly startCount: number;
   readonly agentId: string;
   /** The workspace folder (the hooks' working directory, and the clone target by default). */
-  readonly workspaceFolder: string;
+  readonly workspaceFolder: Expr<string>;
   /**
    * Where the repository is cloned when not the workspace folder (workspaceMount's target,
    * {@link DevcontainerWorkspaceFolder.repositoryFolder}). @default the workspace folder
    */
-  readonly repositoryFolder?: string;
+  readonly repositoryFolder?: Expr<string>;
   /**
    * `"workspace"` when initializeCommand names the container's folder
    * (DevcontainerLocalWorkspaceFolder.initializeFolderVariable), else `""`: its
    * `$DEVCONTAINER_WORKSPACE_FOLDER` is then the clone. @default ""
    */
-  readonly initializeFolderVariable?: string;
+  readonly initializeFolderVariable?: Expr<string>;
   /** The `repository` and `branch` parameters. */
-  readonly repository: string;
-  readonly branch: string;
+  readonly repository: Expr<string>;
+  readonly branch: Expr<string>;
   /** The commit the image was built from, or "". */
-  readonly commit: string;
+  readonly commit: Expr<string>;
   /** Map of hook name → rendered sh script (hooks absent when unset). */
-  readonly lifecycleScripts: IResolvable;
+  readonly lifecycleScripts: Expr<Record<string, string>>;
   /** Which hooks run before login (`waitFor`). */
   readonly waitFor: DevcontainerWaitFor;
   /** The repository's VS Code extension IDs. */
-  readonly vscodeExtensions: string[];
+  readonly vscodeExtensions: Expr<string[]>;
   /** The repository's merged VS Code settings as JSON text. */
-  readonly vscodeSettings: string;
+  readonly vscodeSettings: Expr<string>;
   /** `var.vscode_extension`: the project's own extension (ID or VSIX URL), or "". */
-  readonly ownExtension: string;
+  readonly ownExtension: Expr<string>;
   /**
    * The repository's `${localEnv:NAME}` names a user's Coder secret may give, space-separated
    * shell names ({@link DevcontainerUserSecrets.secretNames}). @default "" (none)
    */
-  readonly localEnvSecretNames?: string;
+  readonly localEnvSecretNames?: Expr<string>;
   /**
    * Seconds the login-blocking lifecycle script may run before the agent ends it (and the
    * user can log in); 0 is no limit. @default 0
    */
-  readonly lifecycleTimeoutSeconds?: number;
+  readonly lifecycleTimeoutSeconds?: Expr<number>;
 }
 
 /**
@@ -120,11 +120,11 @@ export class DevcontainerScripts extends Construct {
 
   constructor(scope: Construct, id: string, props: DevcontainerScriptsProps) {
     super(scope, id);
-    const hook = (name: string) => hcl`lookup(${props.lifecycleScripts}, ${name}, "")`;
+    const hook = (name: string) => hcl<string>`lookup(${props.lifecycleScripts}, ${name}, "")`;
     const blocking = (name: string) =>
-      Token.asString(hcl`${props.waitFor.blocksLogin(name)} ? ${hook(name)} : ""`);
+      hcl<string>`${props.waitFor.blocksLogin(name)} ? ${hook(name)} : ""`.asString;
     const background = (name: string) =>
-      Token.asString(hcl`${props.waitFor.blocksLogin(name)} ? "" : ${hook(name)}`);
+      hcl<string>`${props.waitFor.blocksLogin(name)} ? "" : ${hook(name)}`.asString;
     const common = { agentId: props.agentId, count: props.startCount, runOnStart: true };
     const hookScript = (file: string, inputs: readonly ShellAssignment[]) =>
       hookScriptText(this, props, file, inputs);
@@ -134,14 +134,20 @@ export class DevcontainerScripts extends Construct {
       displayName: "Dev Container lifecycle",
       icon: "/icon/docker.svg",
       startBlocksLogin: true,
-      timeout: props.lifecycleTimeoutSeconds,
+      timeout: props.lifecycleTimeoutSeconds?.asNumber,
       script: hookScript("lifecycle.sh", [
-        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
-        { name: "DC_REPOSITORY_FOLDER", value: props.repositoryFolder ?? props.workspaceFolder },
-        { name: "DC_REPOSITORY", value: props.repository },
-        { name: "DC_BRANCH", value: props.branch },
-        { name: "DC_COMMIT", value: props.commit },
-        { name: "DC_INITIALIZE_FOLDER_VARIABLE", value: props.initializeFolderVariable ?? "" },
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.asString },
+        {
+          name: "DC_REPOSITORY_FOLDER",
+          value: (props.repositoryFolder ?? props.workspaceFolder).asString,
+        },
+        { name: "DC_REPOSITORY", value: props.repository.asString },
+        { name: "DC_BRANCH", value: props.branch.asString },
+        { name: "DC_COMMIT", value: props.commit.asString },
+        {
+          name: "DC_INITIALIZE_FOLDER_VARIABLE",
+          value: props.initializeFolderVariable?.asString ?? "",
+        },
         ...LIFECYCLE_HOOKS.map(([name, variable]) => ({
           name: variable,
           value: blocking(name),
@@ -155,7 +161,7 @@ export class DevcontainerScripts extends Construct {
       icon: "/icon/docker.svg",
       startBlocksLogin: false,
       script: hookScript("after-lifecycle.sh", [
-        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.asString },
         { name: "DC_LOG_NAME", value: "devcontainer-lifecycle-after-login" },
         { name: "DC_STATE_FILE", value: BACKGROUND_STATE_FILE },
         ...BACKGROUND_HOOKS.map(([name, variable]) => ({
@@ -165,11 +171,7 @@ export class DevcontainerScripts extends Construct {
         })),
       ]),
     });
-    this.postAttach = this.postAttachScript(
-      props,
-      common,
-      Token.asString(hook("postAttachCommand")),
-    );
+    this.postAttach = this.postAttachScript(props, common, hook("postAttachCommand"));
     this.vscode = new Script(this, "devcontainer_vscode", {
       ...common,
       displayName: "Dev Container VS Code extensions",
@@ -178,10 +180,14 @@ export class DevcontainerScripts extends Construct {
       script: embeddedScript(this, `${SCRIPTS_DIR}/vscode-extensions.sh`, [
         {
           name: "DC_VSCODE_EXTENSIONS",
-          value: Token.asString(hcl`join("\n", ${props.vscodeExtensions})`),
+          value: hcl<string>`join("\n", ${props.vscodeExtensions})`.asString,
         },
-        { name: "DC_VSCODE_SETTINGS_B64", value: props.vscodeSettings, encoding: "base64" },
-        { name: "DC_VSCODE_OWN_EXTENSION", value: props.ownExtension },
+        {
+          name: "DC_VSCODE_SETTINGS_B64",
+          value: props.vscodeSettings.asString,
+          encoding: "base64",
+        },
+        { name: "DC_VSCODE_OWN_EXTENSION", value: props.ownExtension.asString },
       ]),
     });
   }
@@ -190,31 +196,31 @@ export class DevcontainerScripts extends Construct {
   private postAttachScript(
     props: DevcontainerScriptsProps,
     common: { readonly agentId: string; readonly count: number; readonly runOnStart: boolean },
-    postAttachHook: string,
+    postAttachHook: Expr<string>,
   ): Script {
     // A postAttachCommand that blocks login (waitFor names it) gets the login-blocking
     // script's limit, from the agent (the coder_script timeout) and from the script itself a
     // little earlier, so that its state can say so on the workspace page (issue 43.7). One
     // that runs after login has none: it may be a dev server that never returns.
     const attachBlocks = props.waitFor.blocksLogin("postAttachCommand");
-    const attachTimeout = hcl`${attachBlocks} ? ${props.lifecycleTimeoutSeconds ?? 0} : 0`;
+    const attachTimeout = hcl<number>`${attachBlocks} ? ${props.lifecycleTimeoutSeconds ?? 0} : 0`;
     return new Script(this, "devcontainer_post_attach", {
       ...common,
       displayName: "Dev Container postAttachCommand",
       icon: "/icon/docker.svg",
       startBlocksLogin: attachBlocks,
-      timeout: Token.asNumber(attachTimeout),
+      timeout: attachTimeout.asNumber,
       script: hookScriptText(this, props, "after-lifecycle.sh", [
-        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder },
+        { name: "DC_WORKSPACE_FOLDER", value: props.workspaceFolder.asString },
         { name: "DC_LOG_NAME", value: "devcontainer-post-attach" },
         { name: "DC_STATE_FILE", value: POST_ATTACH_STATE_FILE },
         {
           name: "DC_ATTACH_TIMEOUT_SECONDS",
-          value: Token.asString(hcl`tostring(${attachTimeout})`),
+          value: hcl<string>`tostring(${attachTimeout})`.asString,
         },
         {
           name: "DC_HOOK_POST_ATTACH_COMMAND",
-          value: postAttachHook,
+          value: postAttachHook.asString,
           encoding: "base64",
         },
       ]),
@@ -232,7 +238,10 @@ function hookScriptText(
   file: string,
   inputs: readonly ShellAssignment[],
 ): string {
-  const secrets = { name: "DC_LOCALENV_SECRET_NAMES", value: props.localEnvSecretNames ?? "" };
+  const secrets = {
+    name: "DC_LOCALENV_SECRET_NAMES",
+    value: props.localEnvSecretNames?.asString ?? "",
+  };
   return embeddedScript(
     scope,
     `${SCRIPTS_DIR}/${file}`,

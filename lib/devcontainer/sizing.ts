@@ -17,8 +17,8 @@
  * Every value a repository gives that cannot be used becomes a warning naming the
  * field and the value; none of them can fail the plan.
  */
-import { Construct, IResolvable } from "../core/cdk";
-import { Expr, hcl, HclValue } from "../core/expr";
+import { Construct } from "../core/cdk";
+import { Expr, hcl } from "../core/expr";
 import {
   BINARY_SUFFIXES,
   DEFAULT_CPU_REQUEST,
@@ -51,77 +51,90 @@ export interface DevcontainerSizingProps {
    * The data source's `host_requirements` object (`cpus`, `memory_bytes`,
    * `storage_bytes`, `gpu_json`), or null (stopped workspace, old service).
    */
-  readonly hostRequirements: HclValue;
-  /** The CPU parameter, in cores (string or number). */
-  readonly cpu: HclValue;
-  /** The Memory parameter, in GiB (string or number). */
-  readonly memory: HclValue;
-  /** The Disk size parameter, in GiB (string or number). */
-  readonly diskSize: HclValue;
+  readonly hostRequirements: Expr<unknown>;
+  /** The CPU parameter, in cores (as Coder gives a parameter: a string). */
+  readonly cpu: Expr<string>;
+  /** The Memory parameter, in GiB (a string). */
+  readonly memory: Expr<string>;
+  /** The Disk size parameter, in GiB (a string). */
+  readonly diskSize: Expr<string>;
   /** var.max_cpu: the most cores a repository may reserve. */
-  readonly maxCpu: HclValue;
+  readonly maxCpu: Expr<number>;
   /** var.max_memory: the most GiB a repository may reserve. */
-  readonly maxMemory: HclValue;
+  readonly maxMemory: Expr<number>;
   /**
    * Whether the configuration's runArgs set `--memory` (`-m`), which the service reports as
    * host_requirements.memory_bytes: as for `docker run`, that is the container's limit, not a
    * reservation (docs/templates/devcontainer.md). @default false
    */
-  readonly memoryIsLimit?: HclValue;
+  readonly memoryIsLimit?: Expr<boolean>;
   /**
    * var.max_disk: the most GiB a repository's storage may raise the disk to.
    * @default DEFAULT_MAX_DISK_GIB
    */
-  readonly maxDisk?: HclValue;
+  readonly maxDisk?: Expr<number>;
   /**
    * var.max_ephemeral_storage: the most GiB of ephemeral-storage request and limit.
    * @default DEFAULT_MAX_EPHEMERAL_STORAGE_GIB
    */
-  readonly maxEphemeralStorage?: HclValue;
+  readonly maxEphemeralStorage?: Expr<number>;
   /**
    * var.max_extended_resources: map of extended resource name → the most a workspace gets;
    * other names are dropped. @default DEFAULT_MAX_EXTENDED_RESOURCES
    */
-  readonly maxExtendedResources?: HclValue;
+  readonly maxExtendedResources?: Expr<Record<string, number>>;
 }
 
-/** Named locals, by the names the steps give them. */
-type Locals<K extends string> = { readonly [name in K]: Expr };
+/** A named local's expression, of a map from names to `T`. */
+type ByName<T> = Expr<Record<string, T>>;
 
-const str = (l: Expr) => l.asString;
-const num = (l: Expr) => l.asNumber;
-const any = (l: Expr) => l;
 /** The text of one of {@link QuantityTexts}: `name` is a key of its map. */
-const text = (texts: Expr, name: string) => hcl`${any(texts)}[${name}]`;
-const lookupAmount = (map: Expr, name: string) => hcl`lookup(${any(map)}, ${name}, null)`;
+const text = (texts: ByName<string>, name: string) => hcl<string>`${texts}[${name}]`;
+const lookupAmount = (map: ByName<number>, name: string) =>
+  hcl<number>`lookup(${map}, ${name}, null)`;
 /** The API server's quantity and resource name syntax, as every check reads it. */
-type QuantitySyntax = {
-  readonly pattern: string;
-  readonly namePattern: string;
-} & Locals<"factors">;
+interface QuantitySyntax {
+  readonly pattern: Expr<string>;
+  readonly namePattern: Expr<string>;
+  /** Each suffix's factor: a quantity's amount is its number times its suffix's factor. */
+  readonly factors: ByName<number>;
+}
 /** customizations.kubernetes' requests or limits as given, why each is refused, and those kept. */
-type GivenSide = { readonly given: IResolvable } & Locals<"problems" | "valid" | "amounts">;
+interface GivenSide {
+  readonly given: Expr<unknown>;
+  readonly problems: ByName<string>;
+  readonly valid: ByName<string>;
+  readonly amounts: ByName<number>;
+}
 /** customizations.kubernetes' usable requests, limits and storage, and the warnings for the rest. */
-type KubernetesResources = Locals<
-  | "requests"
-  | "limits"
-  | "requestAmounts"
-  | "limitAmounts"
-  | "storage"
-  | "storageAmount"
-  | "invalidWarnings"
-  | "k8sSet"
->;
-/** hostRequirements' usable numbers, and the warnings for the rest. */
-type HostRequirements = Locals<
-  "hrCpus" | "hrMemory" | "hrStorage" | "hrGpu" | "hrGpuRequested" | "hrInvalid" | "hrIgnored"
-> &
-  QuantityTexts;
+interface KubernetesResources {
+  readonly requests: ByName<string>;
+  readonly limits: ByName<string>;
+  readonly requestAmounts: ByName<number>;
+  readonly limitAmounts: ByName<number>;
+  readonly storage: Expr<string>;
+  readonly storageAmount: Expr<number>;
+  readonly invalidWarnings: Expr<string[]>;
+  readonly k8sSet: Expr<boolean>;
+}
 /**
  * Every size the template derives (hostRequirements' numbers, the operator's maxima) as the
  * text Kubernetes and the user read, by name: `byteTexts` for bytes, `cpuTexts` for cores.
  */
-type QuantityTexts = Locals<"byteTexts" | "cpuTexts">;
+interface QuantityTexts {
+  readonly byteTexts: ByName<string>;
+  readonly cpuTexts: ByName<string>;
+}
+/** hostRequirements' usable numbers, and the warnings for the rest. */
+interface HostRequirements extends QuantityTexts {
+  readonly hrCpus: Expr<number>;
+  readonly hrMemory: Expr<number>;
+  readonly hrStorage: Expr<number>;
+  readonly hrGpu: Expr<string>;
+  readonly hrGpuRequested: Expr<boolean>;
+  readonly hrInvalid: Expr<string[]>;
+  readonly hrIgnored: Expr<string[]>;
+}
 /** What the CPU and the memory reservation differ in; the rest is decided once for both. */
 interface ReservedQuantity {
   /** Kubernetes' name of the resource; its locals are `<name>_request`, its maximum `max_<name>`. */
@@ -129,52 +142,68 @@ interface ReservedQuantity {
   /** What amounts count: cores, or bytes (whose parameter and maximum are GiB). */
   readonly unit: "cores" | "bytes";
   /** The parameter (cores or GiB): the limit when the repository reserves less. */
-  readonly parameter: HclValue;
+  readonly parameter: Expr<string>;
   /** The operator's maximum (cores or GiB) of what a repository reserves. */
-  readonly max: HclValue;
+  readonly max: Expr<number>;
   /** hostRequirements' field (`cpus`, `memory`) and its amount, or null. */
   readonly hrField: string;
-  readonly hrAmount: Expr;
+  readonly hrAmount: Expr<number>;
   /** hostRequirements' amount as a warning shows it. */
-  readonly hrShown: IResolvable;
+  readonly hrShown: Expr<string>;
   /** {@link QuantityTexts} of the unit, holding `hr_<hrField>` and `max_<name>`. */
-  readonly texts: Expr;
+  readonly texts: ByName<string>;
   /** The request when nothing is reserved, as a quantity and as an amount. */
   readonly defaultRequest: string;
   readonly defaultAmount: number;
   /** Why the reservation comes from where it does (above `required_<name>`). */
   readonly requiredWhy: string;
   /** Whether hostRequirements' amount is the limit, not a reservation (runArgs `--memory`). */
-  readonly hrIsLimit?: IResolvable;
+  readonly hrIsLimit?: Expr<boolean>;
 }
 /** One reservation's request and limit, and its warning when the maximum caps it. */
-type Reservation = Locals<"request" | "limitRaised" | "limit"> & {
-  readonly capWarning: IResolvable;
-};
+interface Reservation {
+  readonly request: Expr<string>;
+  readonly limitRaised: Expr<boolean>;
+  readonly limit: Expr<string>;
+  readonly capWarning: Expr<string[]>;
+}
 /** What a limit from hostRequirements adds: the request without a reservation, an amount to the
  * smallest, a branch before the limit's last one. */
-type HrLimit = {
-  readonly unreserved: HclValue;
-  readonly lowest: (a: HclValue, b: HclValue) => Expr;
-  readonly limit: (otherwise: Expr) => Expr;
-};
-type Reservations = {
+interface HrLimit {
+  readonly unreserved: Expr<string> | string;
+  readonly lowest: (a: number, b: Expr<number>) => Expr<number>;
+  readonly limit: (otherwise: Expr<string>) => Expr<string>;
+}
+interface Reservations {
   readonly cpu: Reservation;
   readonly memory: Reservation;
-} & Locals<"capWarnings">;
-type Disk = Locals<"diskCapped" | "diskSize" | "storageWarnings">;
-type EphemeralStorage = Locals<
-  | "ephemeralRequestCapped"
-  | "ephemeralRequest"
-  | "ephemeralLimitCapped"
-  | "ephemeralLimit"
-  | "raisedWarnings"
->;
+  readonly capWarnings: Expr<string[]>;
+}
+interface Disk {
+  readonly diskCapped: Expr<boolean>;
+  readonly diskSize: Expr<string>;
+  readonly storageWarnings: Expr<string[]>;
+}
+interface EphemeralStorage {
+  readonly ephemeralRequestCapped: Expr<boolean>;
+  readonly ephemeralRequest: Expr<string>;
+  readonly ephemeralLimitCapped: Expr<boolean>;
+  readonly ephemeralLimit: Expr<string>;
+  readonly raisedWarnings: Expr<string[]>;
+}
 /** The extended resources and hugepages that pass, and the GPU hostRequirements asks for. */
-type ExtendedResources = Locals<
-  "extendedNames" | "extendedLimits" | "extendedWarnings" | "gpuLimits"
-> & { readonly allowedNames: IResolvable; readonly gpuAllowed: IResolvable };
-type ContainerResources = Locals<"resourceRequests" | "resourceLimits">;
+interface ExtendedResources {
+  readonly extendedNames: Expr<string[]>;
+  readonly extendedLimits: ByName<string>;
+  readonly extendedWarnings: Expr<string[]>;
+  readonly gpuLimits: ByName<string>;
+  readonly allowedNames: Expr<string>;
+  readonly gpuAllowed: Expr<boolean>;
+}
+interface ContainerResources {
+  readonly resourceRequests: ByName<string>;
+  readonly resourceLimits: ByName<string>;
+}
 
 /** The container resources and disk size, as named locals. */
 export class DevcontainerSizing extends Construct {
@@ -182,25 +211,28 @@ export class DevcontainerSizing extends Construct {
   /** The props, with the defaults in place. */
   private readonly props: Required<DevcontainerSizingProps>;
   /** `local.resource_requests`: the container's `resources.requests` map (no nulls). */
-  public readonly requests: IResolvable;
+  public readonly requests: Expr<Record<string, string>>;
   /** `local.resource_limits`: the container's `resources.limits` map (no nulls). */
-  public readonly limits: IResolvable;
+  public readonly limits: Expr<Record<string, string>>;
   /** `local.disk_size`: the data volume's `requests.storage`, e.g. "10Gi". */
-  public readonly diskSize: string;
+  public readonly diskSize: Expr<string>;
   /** `local.resources_summary`: the "Resources (reserved / limit)" text. */
-  public readonly summary: string;
+  public readonly summary: Expr<string>;
   /** `local.resource_warnings`: list of warning lines. */
-  public readonly warnings: IResolvable;
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerSizingProps) {
     super(scope, id);
     this.locals = new NamedLocals(this, "");
     this.props = {
       ...props,
-      memoryIsLimit: props.memoryIsLimit ?? false,
-      maxDisk: props.maxDisk ?? DEFAULT_MAX_DISK_GIB,
-      maxEphemeralStorage: props.maxEphemeralStorage ?? DEFAULT_MAX_EPHEMERAL_STORAGE_GIB,
-      maxExtendedResources: props.maxExtendedResources ?? { ...DEFAULT_MAX_EXTENDED_RESOURCES },
+      memoryIsLimit: props.memoryIsLimit ?? Expr.of<boolean>(false),
+      maxDisk: props.maxDisk ?? Expr.of<number>(DEFAULT_MAX_DISK_GIB),
+      maxEphemeralStorage:
+        props.maxEphemeralStorage ?? Expr.of<number>(DEFAULT_MAX_EPHEMERAL_STORAGE_GIB),
+      maxExtendedResources:
+        props.maxExtendedResources ??
+        Expr.of<Record<string, number>>({ ...DEFAULT_MAX_EXTENDED_RESOURCES }),
     };
     const syntax = this.quantitySyntax();
     const given = this.kubernetesResources(syntax);
@@ -214,27 +246,27 @@ export class DevcontainerSizing extends Construct {
     const summary = this.resourcesSummary(given, hr, reserved, disk, extended, container);
     const warnings = this.warningLines(given, hr, reserved, capped, disk, ephemeral, extended);
 
-    this.requests = any(container.resourceRequests);
-    this.limits = any(container.resourceLimits);
-    this.diskSize = str(disk.diskSize);
-    this.summary = str(summary);
-    this.warnings = any(warnings);
+    this.requests = container.resourceRequests;
+    this.limits = container.resourceLimits;
+    this.diskSize = disk.diskSize;
+    this.summary = summary;
+    this.warnings = warnings;
   }
 
   /** The quantity syntax and suffix factors, written once for every check. */
   private quantitySyntax(): QuantitySyntax {
     const { locals } = this;
-    const pattern = locals.add(
+    const pattern = locals.add<string>(
       "quantity_pattern",
       QUANTITY_PATTERN,
       "Every quantity check reads the API server's quantity syntax: it is written once, here.",
-    ).asString;
-    const namePattern = locals.add(
+    );
+    const namePattern = locals.add<string>(
       "resource_name_pattern",
       RESOURCE_NAME_PATTERN,
       "Every resource name is checked as the API server checks one: written once, here.",
-    ).asString;
-    const factors = locals.add(
+    );
+    const factors = locals.add<Record<string, number>>(
       "quantity_factors",
       hcl`${Object.fromEntries(Object.entries(QUANTITY_SUFFIX_FACTORS).map(([suffix, factor]) => [suffix, Expr.number(factor)]))}`,
       "Quantities are compared as numbers: each suffix's factor turns one into bytes or cores.",
@@ -254,14 +286,14 @@ export class DevcontainerSizing extends Construct {
     const given = side === "request" ? props.customizations.requests : props.customizations.limits;
     // Each given quantity parsed once, its number and suffix (null when it does not parse),
     // and its amount (null when it has none): its problem tests them many ways.
-    const parts = locals.add(
+    const parts = locals.add<Record<string, string[]>>(
       `k8s_${side}_given_parts`,
       hcl`{ for name, given in ${given} : name => try(regex(${pattern}, given.value), null) }`,
       `Each ${side} is parsed once here; null marks one the API server would refuse to parse.`,
     );
-    const givenAmounts = locals.add(
+    const givenAmounts = locals.add<Record<string, number>>(
       `k8s_${side}_given_amounts`,
-      hcl`{ for name, parts in ${any(parts)} : name => try(tonumber(parts[0]) * ${any(factors)}[parts[1]], null) }`,
+      hcl`{ for name, parts in ${parts} : name => try(tonumber(parts[0]) * ${factors}[parts[1]], null) }`,
       `The problems test a ${side}'s amount several ways: it is computed once.`,
     );
     // Why the API server would refuse a resource, or "" (pkg/apis/core/validation): a name
@@ -271,8 +303,8 @@ export class DevcontainerSizing extends Construct {
     // over 244 characters), a quantity that does not parse, an extended resource that is not
     // a whole number, or hugepages that are not a positive multiple of their page size.
     // (A zero cpu or memory limit is no limit to the kubelet: the container would run unbounded.)
-    const parses = hcl`${any(parts)}[name] != null`;
-    const amountOf = hcl`${any(givenAmounts)}[name]`;
+    const parses = hcl`${parts}[name] != null`;
+    const amountOf = hcl`${givenAmounts}[name]`;
     const zeroLimit = hcl`contains(["cpu", "memory"], name) && try(${amountOf} == 0, false)
       ? "invalid quantity (a zero limit is no limit to Kubernetes)" : ""`;
     const problem = hcl`(!can(regex(${namePattern}, name)) || strcontains(name, "..")
@@ -286,7 +318,7 @@ export class DevcontainerSizing extends Construct {
         ? "invalid resource name (an extended resource's domain may have at most 244 characters)"
         : !${parses} ? "invalid quantity"
         : startswith(name, "hugepages-")
-        ? (try(${amountOf} > 0 && ${amountOf} % (tonumber(regex("^hugepages-([0-9]+)", name)[0]) * ${any(factors)}[regex("([KMG]i)$", name)[0]]) == 0, false)
+        ? (try(${amountOf} > 0 && ${amountOf} % (tonumber(regex("^hugepages-([0-9]+)", name)[0]) * ${factors}[regex("([KMG]i)$", name)[0]]) == 0, false)
           ? (try(${amountOf} > ${props.maxMemory} * ${GIB}, false)
             ? format("more than max_memory (%s GiB): hugepages are memory the node sets aside", tostring(${props.maxMemory}))
             : "")
@@ -294,22 +326,22 @@ export class DevcontainerSizing extends Construct {
         : strcontains(name, "/")
         ? (try(${amountOf} == floor(${amountOf}), false) ? "" : "invalid quantity (an extended resource must be a whole number)")
         : ${side === "limit" ? zeroLimit : ""})`;
-    const problems = locals.add(
+    const problems = locals.add<Record<string, string>>(
       `k8s_${side}_problems`,
       hcl`{ for name, given in ${given} : name => ${problem} }`,
       side === "request"
         ? "The API server would refuse the whole pod for one bad request: each is checked beforehand."
         : "As for requests, and a zero cpu or memory limit would be no limit at all to the kubelet.",
     );
-    const valid = locals.add(
+    const valid = locals.add<Record<string, string>>(
       `k8s_${side}s`,
-      hcl`{ for name, given in ${given} : name => given.value if ${any(problems)}[name] == "" }`,
+      hcl`{ for name, given in ${given} : name => given.value if ${problems}[name] == "" }`,
       `Only the ${side}s without a problem reach the pod; the others become warnings.`,
     );
-    const amounts = locals.add(
+    const amounts = locals.add<Record<string, number>>(
       `k8s_${side}_amounts`,
-      hcl`{ for name, quantity in ${any(valid)} :
-        name => tonumber(regex(${pattern}, quantity)[0]) * ${any(factors)}[regex(${pattern}, quantity)[1]] }`,
+      hcl`{ for name, quantity in ${valid} :
+        name => tonumber(regex(${pattern}, quantity)[0]) * ${factors}[regex(${pattern}, quantity)[1]] }`,
       side === "request"
         ? "Requests are compared with limits and the operator's maxima as numbers, not text."
         : "Limits are compared with requests and the operator's maxima as numbers, not text.",
@@ -324,35 +356,35 @@ export class DevcontainerSizing extends Construct {
     const request = this.givenSide(syntax, "request");
     const limit = this.givenSide(syntax, "limit");
     const k8s = props.customizations;
-    const storage = locals.add(
+    const storage = locals.add<string>(
       "k8s_storage",
       hcl`can(regex(${pattern}, ${k8s.storage}.value)) ? ${k8s.storage}.value : null`,
       "Only a storage quantity that parses can size the PVC: the API server refuses the rest.",
     );
-    const storageAmount = locals.add(
+    const storageAmount = locals.add<number>(
       "k8s_storage_bytes",
-      hcl`try(tonumber(regex(${pattern}, ${str(storage)})[0]) * ${any(factors)}[regex(${pattern}, ${str(storage)})[1]], null)`,
+      hcl`try(tonumber(regex(${pattern}, ${storage})[0]) * ${factors}[regex(${pattern}, ${storage})[1]], null)`,
       "The storage is compared with the disk parameter and max_disk as a number of bytes.",
     );
     const invalidEntries = (section: string, { given, problems }: GivenSide) =>
       hcl`[for name, given in ${given} :
         format("customizations.kubernetes resources.%s[%s] = %s: %s, ignored",
-          ${section}, jsonencode(name), given.json, ${any(problems)}[name])
-        if ${any(problems)}[name] != ""]`;
-    const invalidWarnings = locals.add(
+          ${section}, jsonencode(name), given.json, ${problems}[name])
+        if ${problems}[name] != ""]`;
+    const invalidWarnings = locals.add<string[]>(
       "k8s_invalid_resource_warnings",
       hcl`concat(
         ${invalidEntries("requests", request)},
         ${invalidEntries("limits", limit)},
         [for json in ${k8s.rejectedStorage} : format("customizations.kubernetes storage = %s: invalid quantity, ignored", json)],
-        try(${k8s.storage}.value, null) != null && ${str(storage)} == null
+        try(${k8s.storage}.value, null) != null && ${storage} == null
           ? [format("customizations.kubernetes storage = %s: invalid quantity, ignored", ${k8s.storage}.json)]
           : []
       )`,
     );
-    const k8sSet = locals.add(
+    const k8sSet = locals.add<boolean>(
       "k8s_resources_set",
-      hcl`length(${any(request.valid)}) + length(${any(limit.valid)}) > 0`,
+      hcl`length(${request.valid}) + length(${limit.valid}) > 0`,
       "Any valid request or limit makes customizations.kubernetes win over hostRequirements.",
     );
     return {
@@ -374,7 +406,7 @@ export class DevcontainerSizing extends Construct {
   ): HostRequirements {
     const { locals, props } = this;
     const hr = props.hostRequirements;
-    const hrGiven = locals.add(
+    const hrGiven = locals.add<Record<string, number>>(
       "hr_given",
       hcl`{
         cpus = try(tonumber(${hr}.cpus), null),
@@ -385,54 +417,54 @@ export class DevcontainerSizing extends Construct {
     );
     const positive = (field: string, minimum: number) =>
       hcl`try(${hrGiven}[${field}] >= ${minimum}, false) ? ${hrGiven}[${field}] : null`;
-    const hrCpus = locals.add(
+    const hrCpus = locals.add<number>(
       "hr_cpus",
       hcl`try(${hrGiven}.cpus > 0, false) ? ${hrGiven}.cpus : null`,
       "A count of CPUs must be positive to reserve anything; 0 or less means none was asked for.",
     );
-    const hrMemory = locals.add(
+    const hrMemory = locals.add<number>(
       "hr_memory_bytes",
       positive("memory_bytes", 1),
       "A byte count must be at least one: zero or less would be a request Kubernetes rejects.",
     );
-    const hrStorage = locals.add(
+    const hrStorage = locals.add<number>(
       "hr_storage_bytes",
       positive("storage_bytes", 1),
       "A byte count must be at least one: zero or less would be a request Kubernetes rejects.",
     );
-    const hrGpu = locals.add(
+    const hrGpu = locals.add<string>(
       "hr_gpu_json",
       hcl`try(tostring(${hr}.gpu_json), null)`,
       "hostRequirements.gpu is a bool, a string or an object, so it arrives as JSON text.",
     );
-    const hrGpuRequested = locals.add(
+    const hrGpuRequested = locals.add<boolean>(
       "hr_gpu_requested",
-      hcl`try(jsondecode(${str(hrGpu)}) == true || can(keys(jsondecode(${str(hrGpu)}))), false)`,
+      hcl`try(jsondecode(${hrGpu}) == true || can(keys(jsondecode(${hrGpu}))), false)`,
       'gpu is true, false, "optional" or {cores, memory}: only true and an object ask for a GPU.',
     );
-    const hrInvalid = locals.add(
+    const hrInvalid = locals.add<string[]>(
       "hr_invalid_warnings",
       hcl`concat(
-        ${hrGiven}.cpus != null && ${num(hrCpus)} == null ? [format(
+        ${hrGiven}.cpus != null && ${hrCpus} == null ? [format(
           "hostRequirements.cpus %s is not a positive number; it is ignored", tostring(${hrGiven}.cpus))] : [],
         [for field, name in { memory_bytes = "memory", storage_bytes = "storage" } : format(
           "hostRequirements.%s %s bytes is not a positive size; it is ignored", name, tostring(${hrGiven}[field]))
           if try(!(${hrGiven}[field] >= 1), false)],
-        try(${str(hrGpu)} != "" && !${any(hrGpuRequested)} && !(jsondecode(${str(hrGpu)}) == false
-          || jsondecode(${str(hrGpu)}) == "optional" || jsondecode(${str(hrGpu)}) == null),
-          ${str(hrGpu)} != null && ${str(hrGpu)} != "")
+        try(${hrGpu} != "" && !${hrGpuRequested} && !(jsondecode(${hrGpu}) == false
+          || jsondecode(${hrGpu}) == "optional" || jsondecode(${hrGpu}) == null),
+          ${hrGpu} != null && ${hrGpu} != "")
           ? [format("hostRequirements.gpu %s is not true, false, \"optional\" or an object; no GPU is requested",
-            can(jsondecode(${str(hrGpu)})) ? ${str(hrGpu)} : jsonencode(${str(hrGpu)}))] : []
+            can(jsondecode(${hrGpu})) ? ${hrGpu} : jsonencode(${hrGpu}))] : []
       )`,
     );
     const texts = this.quantityTexts(factors, hrCpus, hrMemory, hrStorage);
-    const hrIgnored = locals.add(
+    const hrIgnored = locals.add<string[]>(
       "hr_ignored_warnings",
-      hcl`${any(k8sSet)} && (${num(hrCpus)} != null || ${num(hrMemory)} != null) ? [format(
+      hcl`${k8sSet} && (${hrCpus} != null || ${hrMemory} != null) ? [format(
         "hostRequirements %s ignored: customizations.kubernetes resources are set",
         join(", ", compact([
-          ${num(hrCpus)} != null ? format("cpus %s", tostring(${num(hrCpus)})) : "",
-          ${num(hrMemory)} != null ? format("memory %s", ${text(texts.byteTexts, "hr_memory")}) : ""
+          ${hrCpus} != null ? format("cpus %s", tostring(${hrCpus})) : "",
+          ${hrMemory} != null ? format("memory %s", ${text(texts.byteTexts, "hr_memory")}) : ""
         ]))
       )] : []`,
     );
@@ -446,30 +478,30 @@ export class DevcontainerSizing extends Construct {
    * never changes: the text is exact, so nothing is rounded up or down by writing it.
    */
   private quantityTexts(
-    factors: Expr,
-    hrCpus: Expr,
-    hrMemory: Expr,
-    hrStorage: Expr,
+    factors: ByName<number>,
+    hrCpus: Expr<number>,
+    hrMemory: Expr<number>,
+    hrStorage: Expr<number>,
   ): QuantityTexts {
     const { locals, props } = this;
     // A fractional byte count (a maximum such as 0.1 GiB) has no exact unit but GiB itself.
-    const byteTexts = locals.add(
+    const byteTexts = locals.add<Record<string, string>>(
       "byte_quantity_texts",
       hcl`{ for name, bytes in {
-          hr_memory = try(floor(${num(hrMemory)}), null),
-          hr_storage = try(floor(${num(hrStorage)}), null),
+          hr_memory = try(floor(${hrMemory}), null),
+          hr_storage = try(floor(${hrStorage}), null),
           max_memory = ${props.maxMemory} * ${GIB},
           max_disk = ${props.maxDisk} * ${GIB},
           max_ephemeral_storage = ${props.maxEphemeralStorage} * ${GIB},
         } : name => bytes == null ? null
           : bytes != floor(bytes) ? format("%sGi", tostring(bytes / ${GIB}))
-          : concat([for suffix in ${BINARY_SUFFIXES} : format("%s%s", tostring(bytes / ${any(factors)}[suffix]), suffix)
-            if bytes >= ${any(factors)}[suffix] && bytes % ${any(factors)}[suffix] == 0], [tostring(bytes)])[0] }`,
+          : concat([for suffix in ${BINARY_SUFFIXES} : format("%s%s", tostring(bytes / ${factors}[suffix]), suffix)
+            if bytes >= ${factors}[suffix] && bytes % ${factors}[suffix] == 0], [tostring(bytes)])[0] }`,
       "Every size the template derives, in the largest binary unit that holds it exactly.",
     );
-    const cpuTexts = locals.add(
+    const cpuTexts = locals.add<Record<string, string>>(
       "cpu_quantity_texts",
-      hcl`{ for name, cores in { hr_cpus = ${num(hrCpus)}, max_cpu = ${props.maxCpu} } : name => cores == null ? null
+      hcl`{ for name, cores in { hr_cpus = ${hrCpus}, max_cpu = ${props.maxCpu} } : name => cores == null ? null
         : cores == floor(cores) ? tostring(cores)
         : cores * 1000 == floor(cores * 1000) ? format("%sm", tostring(cores * 1000))
         : tostring(cores) }`,
@@ -491,7 +523,7 @@ export class DevcontainerSizing extends Construct {
       max: props.maxCpu,
       hrField: "cpus",
       hrAmount: hrCpus,
-      hrShown: hcl`tostring(${hrCpus})`,
+      hrShown: hcl<string>`tostring(${hrCpus})`,
       texts: cpuTexts,
       defaultRequest: DEFAULT_CPU_REQUEST,
       defaultAmount: DEFAULT_CPU_REQUEST_CORES,
@@ -509,11 +541,11 @@ export class DevcontainerSizing extends Construct {
       texts: byteTexts,
       defaultRequest: DEFAULT_MEMORY_REQUEST,
       defaultAmount: DEFAULT_MEMORY_REQUEST_BYTES,
-      hrIsLimit: hcl`try(${props.memoryIsLimit} == true, false)`,
+      hrIsLimit: hcl<boolean>`try(${props.memoryIsLimit} == true, false)`,
       requiredWhy:
         "One source of the reservation, customizations.kubernetes first; runArgs --memory is a limit.",
     });
-    const capWarnings = locals.add(
+    const capWarnings = locals.add<string[]>(
       "resource_cap_warnings",
       hcl`concat(${cpu.capWarning}, ${memory.capWarning})`,
     );
@@ -533,26 +565,26 @@ export class DevcontainerSizing extends Construct {
     const { name, defaultAmount } = q;
     const bytes = q.unit === "bytes";
     // Memory's parameter and maximum are GiB, its amounts bytes.
-    const amountOf = (gib: HclValue) => (bytes ? hcl`${gib} * ${GIB}` : gib);
+    const amountOf = (gib: Expr<number>) => (bytes ? hcl<number>`${gib} * ${GIB}` : gib);
     const { hrIsLimit, hrAmount } = q;
-    const required = locals.add(
+    const required = locals.add<number>(
       `required_${name}`,
       hcl`${k8sSet} ? ${lookupAmount(requestAmounts, name)}
         : ${hrIsLimit ? hcl`${hrIsLimit} ? null : ${hrAmount}` : hrAmount}`,
       q.requiredWhy,
     );
     const hrLimit = this.hrLimit(k8sSet, q);
-    const capped = locals.add(
+    const capped = locals.add<boolean>(
       `${name}_capped`,
       hcl`try(${required} > ${amountOf(q.max)}, false)`,
       `A repository may not reserve more than the operator's max_${name} on the node.`,
     );
-    const request = locals.add(
+    const request = locals.add<string>(
       `${name}_request`,
-      hcl`${num(required)} == null
-        ? (try(${any(limitAmounts)}[${name}] < ${defaultAmount}, false) ? ${any(limits)}[${name}] : ${hrLimit.unreserved})
-        : ${any(capped)} ? ${text(q.texts, `max_${name}`)}
-        : ${any(k8sSet)} ? ${any(requests)}[${name}]
+      hcl`${required} == null
+        ? (try(${limitAmounts}[${name}] < ${defaultAmount}, false) ? ${limits}[${name}] : ${hrLimit.unreserved})
+        : ${capped} ? ${text(q.texts, `max_${name}`)}
+        : ${k8sSet} ? ${requests}[${name}]
         : ${text(q.texts, `hr_${q.hrField}`)}`,
       `Without a reservation ${q.defaultRequest}, lowered to a smaller limit: the API refuses request > limit.`,
     );
@@ -560,30 +592,30 @@ export class DevcontainerSizing extends Construct {
     const cappedAmount = bytes
       ? hcl`${capped} ? floor(${amountOf(q.max)}) : ${required}`
       : hcl`min(${required}, ${q.max})`;
-    const amount = locals.add(
+    const amount = locals.add<number>(
       `${name}_request_amount`,
       hcl`${required} == null
         ? ${hrLimit.lowest(defaultAmount, hcl`try(${limitAmounts}[${name}], ${defaultAmount})`)}
         : ${cappedAmount}`,
       `The limit is compared with the request as a number of ${q.unit}, capped like the request.`,
     );
-    const limitRaised = locals.add(
+    const limitRaised = locals.add<boolean>(
       `${name}_limit_raised`,
-      hcl`try(${any(limitAmounts)}[${name}] < ${num(amount)}, false)`,
+      hcl`try(${limitAmounts}[${name}] < ${amount}, false)`,
       "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
     );
-    const limit = locals.add(
+    const limit = locals.add<string>(
       `${name}_limit`,
-      hcl`contains(keys(${any(limits)}), ${name})
-        ? (${any(limitRaised)} ? ${str(request)} : ${any(limits)}[${name}])
-        : ${hrLimit.limit(hcl`try(${required} != null && ${amount} > ${amountOf(hcl`tonumber(${q.parameter})`)}, false) ? ${request}
+      hcl`contains(keys(${limits}), ${name})
+        ? (${limitRaised} ? ${request} : ${limits}[${name}])
+        : ${hrLimit.limit(hcl`try(${required} != null && ${amount} > ${amountOf(hcl<number>`tonumber(${q.parameter})`)}, false) ? ${request}
           : ${bytes ? hcl`format("%sGi", tostring(${q.parameter}))` : hcl`tostring(${q.parameter})`}`)}`,
       "The repository's limit wins (raised to the request); else the larger of request and parameter.",
     );
     const exceeds = `exceeds max_${name} %s${bytes ? " GiB" : ""}: reserving %s`;
-    const capWarning = hcl`${capped} ? [${k8sSet}
+    const capWarning = hcl<string[]>`${capped} ? [${k8sSet}
         ? format(${`customizations.kubernetes resources.requests["${name}"] = %s ${exceeds}`},
-          jsonencode(${any(requests)}[${name}]), tostring(${q.max}), ${str(request)})
+          jsonencode(${requests}[${name}]), tostring(${q.max}), ${request})
         : format(${`hostRequirements.${q.hrField} %s ${exceeds}`}, ${q.hrShown}, tostring(${q.max}), ${request})
       ] : []`;
     return { request, limitRaised, limit, capWarning };
@@ -594,7 +626,7 @@ export class DevcontainerSizing extends Construct {
    * run): `run_args_<name>_limit`, and what it adds to the request without a reservation, to
    * that request's amount and to the limit. Nothing for a quantity it is no limit of.
    */
-  private hrLimit(k8sSet: Expr, q: ReservedQuantity): HrLimit {
+  private hrLimit(k8sSet: Expr<boolean>, q: ReservedQuantity): HrLimit {
     const { hrIsLimit, defaultRequest, defaultAmount } = q;
     if (hrIsLimit === undefined) {
       return {
@@ -603,11 +635,11 @@ export class DevcontainerSizing extends Construct {
         limit: (otherwise) => otherwise,
       };
     }
-    const hrLimit = this.locals.add(
+    const hrLimit = this.locals.add<number>(
       `run_args_${q.name}_limit`,
-      hcl`!${any(k8sSet)} && ${hrIsLimit} ? ${num(q.hrAmount)} : null`,
+      hcl`!${k8sSet} && ${hrIsLimit} ? ${q.hrAmount} : null`,
       "docker run --memory caps the container and reserves nothing: it becomes the limit.",
-    ).asNumber;
+    );
     return {
       unreserved: hcl`try(${hrLimit} < ${defaultAmount}, false) ? tostring(floor(${hrLimit}))
         : ${defaultRequest}`,
@@ -624,34 +656,34 @@ export class DevcontainerSizing extends Construct {
     const { locals, props } = this;
     // The parameter keeps the form it always had, so an existing workspace's size reads the same.
     const parameterDisk = hcl`format("%sGi", tostring(${props.diskSize}))`;
-    const requiredDisk = locals.add(
+    const requiredDisk = locals.add<number>(
       "required_disk",
-      hcl`${num(storageAmount)} != null ? ${num(storageAmount)} : ${num(hrStorage)}`,
+      hcl`${storageAmount} != null ? ${storageAmount} : ${hrStorage}`,
       "customizations.kubernetes storage is the more specific ask, so it wins over hostRequirements.",
     );
-    const diskRaised = locals.add(
+    const diskRaised = locals.add<boolean>(
       "disk_raised",
-      hcl`try(${num(requiredDisk)} > tonumber(${props.diskSize}) * ${GIB}, false)`,
+      hcl`try(${requiredDisk} > tonumber(${props.diskSize}) * ${GIB}, false)`,
       "Only a repository's ask above the parameter counts: it raises the disk, never lowers it.",
     );
     // The repository raises the disk up to max_disk; the parameter, the user's own, stays.
-    const diskCapped = locals.add(
+    const diskCapped = locals.add<boolean>(
       "disk_capped",
-      hcl`${any(diskRaised)} && try(${num(requiredDisk)} > ${props.maxDisk} * ${GIB}, false)`,
+      hcl`${diskRaised} && try(${requiredDisk} > ${props.maxDisk} * ${GIB}, false)`,
       "The repository raises the disk up to the operator's max_disk, never beyond.",
     );
-    const diskSize = locals.add(
+    const diskSize = locals.add<string>(
       "disk_size",
-      hcl`${any(diskCapped)} ? (tonumber(${props.diskSize}) > ${props.maxDisk} ? ${parameterDisk} : ${text(byteTexts, "max_disk")})
-        : ${any(diskRaised)} ? (${str(storage)} != null ? ${str(storage)} : ${text(byteTexts, "hr_storage")})
+      hcl`${diskCapped} ? (tonumber(${props.diskSize}) > ${props.maxDisk} ? ${parameterDisk} : ${text(byteTexts, "max_disk")})
+        : ${diskRaised} ? (${storage} != null ? ${storage} : ${text(byteTexts, "hr_storage")})
         : ${parameterDisk}`,
       "The repository may raise the disk within max_disk, never lower the user's parameter.",
     );
-    const storageWarnings = locals.add(
+    const storageWarnings = locals.add<string[]>(
       "storage_warnings",
-      hcl`${str(storage)} != null && ${num(hrStorage)} != null ? [format(
+      hcl`${storage} != null && ${hrStorage} != null ? [format(
         "hostRequirements.storage %s ignored: customizations.kubernetes storage %s is used instead",
-        ${text(byteTexts, "hr_storage")}, jsonencode(${str(storage)}))] : []`,
+        ${text(byteTexts, "hr_storage")}, jsonencode(${storage}))] : []`,
     );
     return { diskCapped, diskSize, storageWarnings };
   }
@@ -665,36 +697,38 @@ export class DevcontainerSizing extends Construct {
     const { locals, props } = this;
     const maxEphemeralBytes = hcl`${props.maxEphemeralStorage} * ${GIB}`;
     const maxEphemeralQuantity = text(byteTexts, "max_ephemeral_storage");
-    const ephemeralRequestCapped = locals.add(
+    const ephemeralRequestCapped = locals.add<boolean>(
       "ephemeral_storage_request_capped",
-      hcl`try(${any(requestAmounts)}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
+      hcl`try(${requestAmounts}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
       "A repository may not reserve more node disk than max_ephemeral_storage.",
     );
-    const ephemeralRequest = locals.add(
+    const ephemeralRequest = locals.add<string>(
       "ephemeral_storage_request",
-      hcl`${any(ephemeralRequestCapped)} ? ${maxEphemeralQuantity} : lookup(${any(requests)}, "ephemeral-storage", null)`,
+      hcl`${ephemeralRequestCapped} ? ${maxEphemeralQuantity} : lookup(${requests}, "ephemeral-storage", null)`,
       "Passed through, but capped: the node's disk is shared by every pod on it.",
     );
-    const ephemeralLimitCapped = locals.add(
+    const ephemeralLimitCapped = locals.add<boolean>(
       "ephemeral_storage_limit_capped",
-      hcl`try(${any(limitAmounts)}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
+      hcl`try(${limitAmounts}["ephemeral-storage"] > ${maxEphemeralBytes}, false)`,
       "A repository may not be allowed more node disk than max_ephemeral_storage.",
     );
-    const ephemeralRaised = locals.add(
+    const ephemeralRaised = locals.add<boolean>(
       "ephemeral_storage_limit_raised",
-      hcl`try(${any(limitAmounts)}["ephemeral-storage"] < min(${any(requestAmounts)}["ephemeral-storage"], ${maxEphemeralBytes}), false)`,
+      hcl`try(${limitAmounts}["ephemeral-storage"] < min(${requestAmounts}["ephemeral-storage"], ${maxEphemeralBytes}), false)`,
       "Kubernetes rejects a limit below its request, so such a limit is raised to the request.",
     );
-    const ephemeralLimit = locals.add(
+    const ephemeralLimit = locals.add<string>(
       "ephemeral_storage_limit",
-      hcl`${any(ephemeralRaised)} ? ${str(ephemeralRequest)}
-        : ${any(ephemeralLimitCapped)} ? ${maxEphemeralQuantity}
-        : lookup(${any(limits)}, "ephemeral-storage", null)`,
+      hcl`${ephemeralRaised} ? ${ephemeralRequest}
+        : ${ephemeralLimitCapped} ? ${maxEphemeralQuantity}
+        : lookup(${limits}, "ephemeral-storage", null)`,
       "A limit below the request is raised to it, one above max_ephemeral_storage lowered.",
     );
-    const raised = (name: string, { limitRaised, request }: Locals<"limitRaised" | "request">) =>
-      hcl`{ name = ${name}, raised = ${any(limitRaised)}, request = ${str(request)} }`;
-    const raisedWarnings = locals.add(
+    const raised = (
+      name: string,
+      { limitRaised, request }: Pick<Reservation, "limitRaised" | "request">,
+    ) => hcl`{ name = ${name}, raised = ${limitRaised}, request = ${request} }`;
+    const raisedWarnings = locals.add<string[]>(
       "limit_raised_warnings",
       hcl`[for limit in [
           ${raised("cpu", cpu)},
@@ -702,7 +736,7 @@ export class DevcontainerSizing extends Construct {
           ${raised("ephemeral-storage", { limitRaised: ephemeralRaised, request: ephemeralRequest })},
         ] : format(
           "customizations.kubernetes resources.limits[\"%s\"] = %s is below the request %s: the limit is raised to it",
-          limit.name, jsonencode(${any(limits)}[limit.name]), limit.request)
+          limit.name, jsonencode(${limits}[limit.name]), limit.request)
         if limit.raised]`,
     );
     return {
@@ -720,65 +754,65 @@ export class DevcontainerSizing extends Construct {
     { hrGpuRequested }: HostRequirements,
   ): ExtendedResources {
     const { locals, props } = this;
-    const extendedNames = locals.add(
+    const extendedNames = locals.add<string[]>(
       "extended_resource_names",
-      hcl`sort(setsubtract(setunion(keys(${any(requests)}), keys(${any(limits)})), ${STANDARD_RESOURCE_NAMES}))`,
+      hcl`sort(setsubtract(setunion(keys(${requests}), keys(${limits})), ${STANDARD_RESOURCE_NAMES}))`,
       "Everything not cpu, memory or ephemeral-storage is an extended resource or hugepages.",
     );
     // Kubernetes reserves an extended resource's limit, so only the names the operator lists
     // pass, each up to its most (hugepages, no extended resource, are capped by max_memory).
-    const extendedMaxima = locals.add(
+    const extendedMaxima = locals.add<Record<string, number>>(
       "extended_resource_maxima",
       hcl`${props.maxExtendedResources}`,
       "Kubernetes reserves an extended resource's limit: only what the operator allows may pass.",
     );
-    const extendedAllowed = locals.add(
+    const extendedAllowed = locals.add<Record<string, boolean>>(
       "extended_resource_allowed",
-      hcl`{ for name in ${extendedNames.asList} :
+      hcl`{ for name in ${extendedNames} :
         name => !strcontains(name, "/") || contains(keys(${extendedMaxima}), name) }`,
       "Hugepages are memory (capped by max_memory); other extended resources must be listed.",
     );
-    const givenExtended = locals.add(
+    const givenExtended = locals.add<Record<string, string>>(
       "extended_resource_given",
-      hcl`{ for name in ${extendedNames.asList} : name => lookup(${any(limits)}, name, lookup(${any(requests)}, name, null)) }`,
+      hcl`{ for name in ${extendedNames} : name => lookup(${limits}, name, lookup(${requests}, name, null)) }`,
       "A limit wins over a request: Kubernetes needs them equal for extended resources.",
     );
-    const extendedCapped = locals.add(
+    const extendedCapped = locals.add<Record<string, boolean>>(
       "extended_resource_capped",
-      hcl`{ for name in ${extendedNames.asList} : name => strcontains(name, "/") && try(
-        lookup(${any(limitAmounts)}, name, lookup(${any(requestAmounts)}, name, 0)) > ${extendedMaxima}[name], false) }`,
+      hcl`{ for name in ${extendedNames} : name => strcontains(name, "/") && try(
+        lookup(${limitAmounts}, name, lookup(${requestAmounts}, name, 0)) > ${extendedMaxima}[name], false) }`,
       "Each allowed extended resource is capped at the operator's most for it.",
     );
-    const extendedLimits = locals.add(
+    const extendedLimits = locals.add<Record<string, string>>(
       "extended_resource_limits",
-      hcl`{ for name in ${extendedNames.asList} :
-        name => ${any(extendedCapped)}[name] ? tostring(${extendedMaxima}[name]) : ${givenExtended}[name]
-        if ${any(extendedAllowed)}[name] }`,
+      hcl`{ for name in ${extendedNames} :
+        name => ${extendedCapped}[name] ? tostring(${extendedMaxima}[name]) : ${givenExtended}[name]
+        if ${extendedAllowed}[name] }`,
       "Kubernetes wants request = limit for these: only the limit is set, and it reserves.",
     );
-    const allowedNames = hcl`length(${extendedMaxima}) == 0 ? "none" : join(", ", keys(${extendedMaxima}))`;
-    const extendedWarnings = locals.add(
+    const allowedNames = hcl<string>`length(${extendedMaxima}) == 0 ? "none" : join(", ", keys(${extendedMaxima}))`;
+    const extendedWarnings = locals.add<string[]>(
       "extended_resource_warnings",
       hcl`concat(
-        [for name in ${extendedNames.asList} : format(
+        [for name in ${extendedNames} : format(
           "customizations.kubernetes resources[%s] = %s: not an extended resource the template variable max_extended_resources allows (%s), ignored",
           jsonencode(name), jsonencode(${givenExtended}[name]), ${allowedNames})
-          if !${any(extendedAllowed)}[name]],
-        [for name in ${extendedNames.asList} : format(
+          if !${extendedAllowed}[name]],
+        [for name in ${extendedNames} : format(
           "customizations.kubernetes resources[%s] = %s exceeds max_extended_resources[%s] = %s: the limit is %s",
-          jsonencode(name), jsonencode(${givenExtended}[name]), jsonencode(name), tostring(${extendedMaxima}[name]), ${any(extendedLimits)}[name])
-          if ${any(extendedAllowed)}[name] && ${any(extendedCapped)}[name]],
-        [for name in ${extendedNames.asList} : format(
+          jsonencode(name), jsonencode(${givenExtended}[name]), jsonencode(name), tostring(${extendedMaxima}[name]), ${extendedLimits}[name])
+          if ${extendedAllowed}[name] && ${extendedCapped}[name]],
+        [for name in ${extendedNames} : format(
           "customizations.kubernetes resources[%s]: the request %s and the limit %s differ; Kubernetes needs them equal, so the limit is used",
-          jsonencode(name), jsonencode(${any(requests)}[name]), jsonencode(${any(limits)}[name]))
-          if ${any(extendedAllowed)}[name] && try(${any(requestAmounts)}[name] != ${any(limitAmounts)}[name], false)]
+          jsonencode(name), jsonencode(${requests}[name]), jsonencode(${limits}[name]))
+          if ${extendedAllowed}[name] && try(${requestAmounts}[name] != ${limitAmounts}[name], false)]
       )`,
     );
-    const gpuAllowed = hcl`try(${extendedMaxima}[${HOST_REQUIREMENTS_GPU_RESOURCE}] >= 1, false)`;
-    const gpuLimits = locals.add(
+    const gpuAllowed = hcl<boolean>`try(${extendedMaxima}[${HOST_REQUIREMENTS_GPU_RESOURCE}] >= 1, false)`;
+    const gpuLimits = locals.add<Record<string, string>>(
       "gpu_limits",
       hcl`{ for name, value in { ${HOST_REQUIREMENTS_GPU_RESOURCE} = "1" } : name => value
-        if ${any(hrGpuRequested)} && ${gpuAllowed} }`,
+        if ${hrGpuRequested} && ${gpuAllowed} }`,
       "hostRequirements.gpu asks for one GPU, given only when max_extended_resources allows one.",
     );
     return { extendedNames, extendedLimits, extendedWarnings, gpuLimits, allowedNames, gpuAllowed };
@@ -796,24 +830,24 @@ export class DevcontainerSizing extends Construct {
       ephemeralLimit,
     }: EphemeralStorage,
     { allowedNames, gpuAllowed }: ExtendedResources,
-  ): Expr {
+  ): Expr<string[]> {
     const { locals, props } = this;
-    const quantityCapWarnings = locals.add(
+    const quantityCapWarnings = locals.add<string[]>(
       "quantity_cap_warnings",
       hcl`concat(
-        ${any(diskCapped)} ? [${str(storage)} != null
-          ? format("customizations.kubernetes storage = %s exceeds max_disk %s GiB: the disk is %s", jsonencode(${str(storage)}), tostring(${props.maxDisk}), ${str(diskSize)})
-          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${text(byteTexts, "hr_storage")}, tostring(${props.maxDisk}), ${str(diskSize)})
+        ${diskCapped} ? [${storage} != null
+          ? format("customizations.kubernetes storage = %s exceeds max_disk %s GiB: the disk is %s", jsonencode(${storage}), tostring(${props.maxDisk}), ${diskSize})
+          : format("hostRequirements.storage %s exceeds max_disk %s GiB: the disk is %s", ${text(byteTexts, "hr_storage")}, tostring(${props.maxDisk}), ${diskSize})
         ] : [],
-        ${any(ephemeralRequestCapped)} ? [format(
+        ${ephemeralRequestCapped} ? [format(
           "customizations.kubernetes resources.requests[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: reserving %s",
-          jsonencode(${any(requests)}["ephemeral-storage"]), tostring(${props.maxEphemeralStorage}), ${str(ephemeralRequest)})] : [],
-        ${any(ephemeralLimitCapped)} ? [format(
+          jsonencode(${requests}["ephemeral-storage"]), tostring(${props.maxEphemeralStorage}), ${ephemeralRequest})] : [],
+        ${ephemeralLimitCapped} ? [format(
           "customizations.kubernetes resources.limits[\"ephemeral-storage\"] = %s exceeds max_ephemeral_storage %s GiB: the limit is %s",
-          jsonencode(${any(limits)}["ephemeral-storage"]), tostring(${props.maxEphemeralStorage}), ${str(ephemeralLimit)})] : [],
-        ${any(hrGpuRequested)} && !${gpuAllowed} ? [format(
+          jsonencode(${limits}["ephemeral-storage"]), tostring(${props.maxEphemeralStorage}), ${ephemeralLimit})] : [],
+        ${hrGpuRequested} && !${gpuAllowed} ? [format(
           "hostRequirements.gpu %s asks for a GPU; %s is not in the template variable max_extended_resources (%s), so none is requested",
-          ${str(hrGpu)}, ${HOST_REQUIREMENTS_GPU_RESOURCE}, ${allowedNames})] : []
+          ${hrGpu}, ${HOST_REQUIREMENTS_GPU_RESOURCE}, ${allowedNames})] : []
       )`,
     );
     return quantityCapWarnings;
@@ -826,19 +860,19 @@ export class DevcontainerSizing extends Construct {
     { gpuLimits, extendedLimits }: ExtendedResources,
   ): ContainerResources {
     const { locals } = this;
-    const standard = (cpu: Expr, memory: Expr, ephemeral: Expr) =>
-      hcl`{ cpu = ${str(cpu)}, memory = ${str(memory)}, "ephemeral-storage" = ${str(ephemeral)} }`;
-    const resourceRequests = locals.add(
+    const standard = (cpu: Expr<string>, memory: Expr<string>, ephemeral: Expr<string>) =>
+      hcl`{ cpu = ${cpu}, memory = ${memory}, "ephemeral-storage" = ${ephemeral} }`;
+    const resourceRequests = locals.add<Record<string, string>>(
       "resource_requests",
       hcl`{ for name, value in ${standard(cpu.request, memory.request, ephemeralRequest)} : name => value if value != null }`,
       "A quantity nobody reserves is left out, so the pod asks for none of it (not a null).",
     );
-    const resourceLimits = locals.add(
+    const resourceLimits = locals.add<Record<string, string>>(
       "resource_limits",
       hcl`{ for name, value in merge(
           ${standard(cpu.limit, memory.limit, ephemeralLimit)},
-          ${any(gpuLimits)},
-          ${any(extendedLimits)}
+          ${gpuLimits},
+          ${extendedLimits}
         ) : name => value if value != null }`,
       "The standard, GPU and extended limits in one map, as the container's limits take them.",
     );
@@ -853,40 +887,40 @@ export class DevcontainerSizing extends Construct {
     { diskSize }: Disk,
     { extendedNames, gpuLimits }: ExtendedResources,
     { resourceRequests, resourceLimits }: ContainerResources,
-  ): Expr {
+  ): Expr<string> {
     const { locals } = this;
-    const source = locals.add(
+    const source = locals.add<string>(
       "resources_source",
       hcl`coalesce(join(" and ", compact([
-        ${any(k8sSet)} || ${str(storage)} != null ? "customizations.kubernetes" : "",
-        (!${any(k8sSet)} && (${num(hrCpus)} != null || ${num(hrMemory)} != null))
-          || (${str(storage)} == null && ${num(hrStorage)} != null)
-          || (length(${any(gpuLimits)}) > 0 && !contains(${extendedNames.asList}, ${HOST_REQUIREMENTS_GPU_RESOURCE}))
+        ${k8sSet} || ${storage} != null ? "customizations.kubernetes" : "",
+        (!${k8sSet} && (${hrCpus} != null || ${hrMemory} != null))
+          || (${storage} == null && ${hrStorage} != null)
+          || (length(${gpuLimits}) > 0 && !contains(${extendedNames}, ${HOST_REQUIREMENTS_GPU_RESOURCE}))
           ? "hostRequirements" : ""
       ])), "the parameters")`,
       "The summary names where the numbers came from, so users know what to edit.",
     );
     // Shown on the dashboard: not secret, even when derived from the (sensitive-marked)
     // data source.
-    const summaryText = locals.add(
+    const summaryText = locals.add<string>(
       "resources_summary_text",
       hcl`join(" · ", concat(
         [
-          format("CPU %s / %s", ${str(cpu.request)}, ${str(cpu.limit)}),
-          format("memory %s / %s", ${str(memory.request)}, ${str(memory.limit)}),
-          format("disk %s", ${str(diskSize)})
+          format("CPU %s / %s", ${cpu.request}, ${cpu.limit}),
+          format("memory %s / %s", ${memory.request}, ${memory.limit}),
+          format("disk %s", ${diskSize})
         ],
-        [for name in sort(setsubtract(setunion(keys(${any(resourceRequests)}), keys(${any(resourceLimits)})), ["cpu", "memory"])) :
+        [for name in sort(setsubtract(setunion(keys(${resourceRequests}), keys(${resourceLimits})), ["cpu", "memory"])) :
           format("%s %s / %s", name,
-            lookup(${any(resourceRequests)}, name, lookup(${any(resourceLimits)}, name, "")),
-            lookup(${any(resourceLimits)}, name, "none"))],
-        [format("from %s", ${str(source)})]
+            lookup(${resourceRequests}, name, lookup(${resourceLimits}, name, "")),
+            lookup(${resourceLimits}, name, "none"))],
+        [format("from %s", ${source})]
       ))`,
       "Shown on the dashboard: not secret, so unwrapped from the data source's sensitive mark.",
     );
-    const summary = locals.add(
+    const summary = locals.add<string>(
       "resources_summary",
-      hcl`try(nonsensitive(${str(summaryText)}), ${str(summaryText)})`,
+      hcl`try(nonsensitive(${summaryText}), ${summaryText})`,
       "nonsensitive() fails on a value that is not marked, and the text may be either: tried.",
     );
     return summary;
@@ -897,19 +931,19 @@ export class DevcontainerSizing extends Construct {
     { invalidWarnings }: KubernetesResources,
     { hrInvalid, hrIgnored }: HostRequirements,
     { capWarnings }: Reservations,
-    quantityCapWarnings: Expr,
+    quantityCapWarnings: Expr<string[]>,
     { storageWarnings }: Disk,
     { raisedWarnings }: EphemeralStorage,
     { extendedWarnings }: ExtendedResources,
-  ): Expr {
+  ): Expr<string[]> {
     const { locals, props } = this;
     const k8s = props.customizations;
-    const warnings = locals.add(
+    const warnings = locals.add<string[]>(
       "resource_warnings",
       hcl`concat(
         ${k8s.resourceShapeWarnings},
-        ${any(invalidWarnings)}, ${any(hrInvalid)}, ${any(hrIgnored)}, ${any(capWarnings)}, ${any(quantityCapWarnings)}, ${any(raisedWarnings)},
-        ${any(extendedWarnings)}, ${any(storageWarnings)}
+        ${invalidWarnings}, ${hrInvalid}, ${hrIgnored}, ${capWarnings}, ${quantityCapWarnings}, ${raisedWarnings},
+        ${extendedWarnings}, ${storageWarnings}
       )`,
     );
     return warnings;

@@ -11,7 +11,7 @@
  * {@link USER_ENV_PROBE_VALUES} becomes the default, with a warning naming the value.
  */
 import { Construct } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 
@@ -31,7 +31,7 @@ export const USER_ENV_PROBE_TIMEOUT_SECONDS = 10;
 
 export interface DevcontainerUserEnvProbeProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
-  readonly configuration: HclValue;
+  readonly configuration: Expr<unknown>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -39,28 +39,28 @@ export interface DevcontainerUserEnvProbeProps {
 /** Locals (with `localPrefix`): `user_env_probe`, `user_env_probe_warnings`. */
 export class DevcontainerUserEnvProbe extends Construct {
   /** Local `user_env_probe`: one of {@link USER_ENV_PROBE_VALUES}. */
-  public readonly mode: string;
+  public readonly mode: Expr<string>;
   /** Local `user_env_probe_warnings`: one line when `userEnvProbe` is set to something else. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerUserEnvProbeProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const requested = locals.add(
+    const requested = locals.add<string>(
       "user_env_probe_requested",
       hcl`try(${props.configuration}.userEnvProbe, null)`,
       "Read once: the decision and its warning both test the repository's value.",
     );
-    const valid = hcl`try(contains(${USER_ENV_PROBE_VALUES}, ${requested}), false)`;
-    this.mode = locals.add(
+    const valid = hcl<boolean>`try(contains(${USER_ENV_PROBE_VALUES}, ${requested}), false)`;
+    this.mode = locals.add<string>(
       "user_env_probe",
       hcl`${valid} ? ${requested} : ${DEFAULT_USER_ENV_PROBE}`,
       "A userEnvProbe that names no probe falls back to the spec's default.",
-    ).asString;
+    );
     const message = `userEnvProbe %s is not one of ${USER_ENV_PROBE_VALUES.join(", ")}; the workspace probes a ${DEFAULT_USER_ENV_PROBE} (the default).`;
-    this.warnings = locals.add(
+    this.warnings = locals.add<string[]>(
       "user_env_probe_warnings",
       hcl`${requested} != null && !${valid} ? [format(${message}, ${quotedForWarning(requested)})] : []`,
-    ).asList;
+    );
   }
 }

@@ -16,7 +16,7 @@
  * variables" metadata item says at run time which names are still unset and how to set each.
  */
 import { Construct, type TerraformVariable } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { type Rule } from "../core/validate";
 import { CONTAINER_LOCALENV_DEFAULTS, HOST_LOCALENV_DEFAULTS } from "./local-env";
@@ -47,33 +47,33 @@ export interface DevcontainerUserSecretsProps {
   /** `user_secrets` (list(string)): the names users are expected to keep as secrets. */
   readonly expected: TerraformVariable;
   /** The data source's `variables` list (`kind`, `name`, `default`, `used_in`); null is none. */
-  readonly variables: HclValue;
+  readonly variables: Expr<unknown[]>;
 }
 
 /** Local `localenv_secret_names`: the words of `DC_LOCALENV_SECRET_NAMES`. */
 export class DevcontainerUserSecrets extends Construct {
   /** The names the build log never calls missing (`var.user_secrets`). */
-  public readonly expectedNames: HclValue;
+  public readonly expectedNames: Expr<string[]>;
   /**
    * The repository's `${localEnv:NAME}` names a secret may give, space-separated: each matches
    * VARIABLE_NAME_PATTERN, so the scripts can expand them in eval; none of NOT_FROM_SECRETS.
    */
-  public readonly secretNames: string;
+  public readonly secretNames: Expr<string>;
 
   constructor(scope: Construct, id: string, props: DevcontainerUserSecretsProps) {
     super(scope, id);
-    this.expectedNames = props.expected.listValue;
+    this.expectedNames = Expr.of<string[]>(props.expected.listValue);
     const locals = new NamedLocals(this, "");
     const variables = hcl`try(concat(${props.variables}, []), [])`;
     // The names are unmarked one by one (the data source marks its values sensitive) and a
     // name twice is harmless in the scripts' loop, so no distinct() over every pair.
     const localEnvNames = hcl`[for variable in try(nonsensitive(${variables}), ${variables}) :
       tostring(try(nonsensitive(variable.name), variable.name)) if try(variable.kind == "localEnv", false)]`;
-    this.secretNames = locals.add(
+    this.secretNames = locals.add<string>(
       "localenv_secret_names",
       hcl`join(" ", [for name in ${localEnvNames} :
         name if can(regex(${VARIABLE_NAME_PATTERN}, name)) && !contains(${NOT_FROM_SECRETS}, name)])`,
       "Names only, each a shell name: the lifecycle scripts take each from the user's secrets.",
-    ).asString;
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Construct } from "../core/cdk";
 import { SecretV1 } from "@cdktf/provider-kubernetes/lib/secret-v1";
 import type { WorkspaceObjectMeta } from "../constructs/workspace-labels";
+import type { Expr } from "../core/expr";
 
 /** The key of the Secret the pod's `DC_VARIABLES` is read from. */
 export const VARIABLES_SECRET_KEY = "DC_VARIABLES";
@@ -11,7 +12,7 @@ export interface DevcontainerVariablesSecretProps {
   readonly namespace: string;
   readonly meta: WorkspaceObjectMeta;
   /** The "Dev Container variables" parameter text (`NAME=value` lines). */
-  readonly variablesText: string;
+  readonly variablesText: Expr<string>;
 }
 
 /**
@@ -40,7 +41,7 @@ export class DevcontainerVariablesSecret extends Construct {
         annotations: props.meta.annotations,
       },
       type: "Opaque",
-      data: { [VARIABLES_SECRET_KEY]: props.variablesText },
+      data: { [VARIABLES_SECRET_KEY]: props.variablesText.asString },
     });
     this.secretName = this.secret.metadata.name;
   }

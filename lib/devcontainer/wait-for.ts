@@ -11,8 +11,8 @@
  * {@link WAIT_FOR_VALUES} (another hook name, a number, an object) becomes the default, with a
  * warning naming the value; the plan never fails on it.
  */
-import { Construct, type IResolvable } from "../core/cdk";
-import { hcl, type HclValue } from "../core/expr";
+import { Construct } from "../core/cdk";
+import { type Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning } from "./repository-values";
 
@@ -33,7 +33,7 @@ export const ALWAYS_BLOCKING_HOOKS: readonly string[] = ["initializeCommand"];
 
 export interface DevcontainerWaitForProps {
   /** The merged configuration object (DevcontainerSource.configuration); `{}` when absent. */
-  readonly configuration: HclValue;
+  readonly configuration: Expr<unknown>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -41,43 +41,43 @@ export interface DevcontainerWaitForProps {
 /** Locals (with `localPrefix`): `wait_for`, `login_blocking_hooks`, `wait_for_warnings`. */
 export class DevcontainerWaitFor extends Construct {
   /** Local `wait_for`: one of {@link WAIT_FOR_VALUES}. */
-  public readonly waitFor: string;
+  public readonly waitFor: Expr<string>;
   /** Local `login_blocking_hooks`: list(string) of the hook names that run before login. */
-  public readonly loginBlockingHooks: string[];
+  public readonly loginBlockingHooks: Expr<string[]>;
   /** Local `wait_for_warnings`: one line when `waitFor` is set to something else. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerWaitForProps) {
     super(scope, id);
     const locals = new NamedLocals(this, props.localPrefix ?? "");
-    const requested = locals.add(
+    const requested = locals.add<string>(
       "wait_for_requested",
       hcl`try(${props.configuration}.waitFor, null)`,
       "Read once: the decision and its warning both test the repository's value.",
     );
-    const valid = hcl`try(contains(${WAIT_FOR_VALUES}, ${requested}), false)`;
-    const waitFor = locals.add(
+    const valid = hcl<boolean>`try(contains(${WAIT_FOR_VALUES}, ${requested}), false)`;
+    const waitFor = locals.add<string>(
       "wait_for",
       hcl`${valid} ? ${requested} : ${DEFAULT_WAIT_FOR}`,
       "A waitFor that names no hook falls back to the spec's default, updateContentCommand.",
-    ).asString;
-    const blocking = locals.add(
+    );
+    const blocking = locals.add<string[]>(
       "login_blocking_hooks",
       hcl`concat(${ALWAYS_BLOCKING_HOOKS}, slice(${WAIT_FOR_VALUES}, 0, index(${WAIT_FOR_VALUES}, ${waitFor}) + 1))`,
       "initializeCommand always blocks; then every hook up to waitFor holds the login.",
     );
     const message = `waitFor %s is not one of ${WAIT_FOR_VALUES.join(", ")}; login waits for ${DEFAULT_WAIT_FOR} (the default).`;
-    const warnings = locals.add(
+    const warnings = locals.add<string[]>(
       "wait_for_warnings",
       hcl`${requested} != null && !${valid} ? [format(${message}, ${quotedForWarning(requested)})] : []`,
     );
     this.waitFor = waitFor;
-    this.loginBlockingHooks = blocking.asList;
-    this.warnings = warnings.asList;
+    this.loginBlockingHooks = blocking;
+    this.warnings = warnings;
   }
 
   /** Whether the hook `name` runs before login (an HCL bool). */
-  blocksLogin(name: string): IResolvable {
-    return hcl`contains(${this.loginBlockingHooks}, ${name})`;
+  blocksLogin(name: string): Expr<boolean> {
+    return hcl<boolean>`contains(${this.loginBlockingHooks}, ${name})`;
   }
 }

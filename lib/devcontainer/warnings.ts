@@ -14,9 +14,9 @@
  * the list and at the element level. try() keeps that working on Terraform versions
  * where nonsensitive() rejects a value that is not sensitive.
  */
-import { Construct, IResolvable } from "../core/cdk";
+import { Construct } from "../core/cdk";
 import { CheckBlock } from "../core/check-block";
-import { Expr, hcl, HclValue } from "../core/expr";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { shippedScriptBody } from "../core/embedded-script";
 import { controlCharacters } from "./repository-values";
@@ -42,58 +42,57 @@ const VARIABLES_METADATA_SCRIPT = `${SCRIPTS_DIR}/variables-metadata.sh`;
 
 export interface DevcontainerWarningsProps {
   /** 1. The service's warnings (`dc.warnings`; null is treated as none). @default [] */
-  readonly serviceWarnings?: HclValue;
+  readonly serviceWarnings?: Expr<string[]>;
   /**
    * 1b. Warnings about the data source's values themselves (e.g. a configuration_json that
    * is not JSON), shown right after the service's. @default []
    */
-  readonly configurationWarnings?: HclValue;
+  readonly configurationWarnings?: Expr<string[]>;
   /** 2. Resource warnings (DevcontainerSizing.warnings). @default [] */
-  readonly resourceWarnings?: HclValue;
+  readonly resourceWarnings?: Expr<string[]>;
   /** 3. Placement warnings (DevcontainerPlacement.warnings). @default [] */
-  readonly placementWarnings?: HclValue;
+  readonly placementWarnings?: Expr<string[]>;
   /** 4. Mount-collision warnings. @default [] */
-  readonly mountWarnings?: HclValue;
+  readonly mountWarnings?: Expr<string[]>;
   /** 5. The dropped-capabilities warning, as a list. @default [] */
-  readonly capabilityWarnings?: HclValue;
+  readonly capabilityWarnings?: Expr<string[]>;
   /** 6. The uid-fallback warning, as a list. @default [] */
-  readonly uidWarnings?: HclValue;
+  readonly uidWarnings?: Expr<string[]>;
   /** The data source's `variables` list (`kind`, `name`, `default`, `used_in`); null means none. */
-  readonly variables: HclValue;
+  readonly variables: Expr<unknown[]>;
   /** The "Dev Container variables" parameter text (`NAME=value` lines). */
-  readonly variablesText: HclValue;
+  readonly variablesText: Expr<string>;
   /**
    * Names whose values the operator expects from elsewhere (the users' own Coder secrets,
    * which a plan cannot see): never called missing. @default []
    */
-  readonly providedVariables?: HclValue;
+  readonly providedVariables?: Expr<string[]>;
   /**
    * localEnv names the workspace gives a value when the text sets none
    * ({@link DevcontainerLocalEnv.names}): never required. @default []
    */
-  readonly defaultedVariables?: HclValue;
+  readonly defaultedVariables?: Expr<string[]>;
   /** Prefix of every local's and check block's name (tests plan many at once). @default "" */
   readonly localPrefix?: string;
 }
 
-const any = (l: Expr) => l;
-const str = (l: Expr) => l.asString;
-const list = (value: HclValue | undefined) => hcl`try(concat(${value ?? []}, []), [])`;
+const list = (value: Expr<unknown[]> | undefined) =>
+  hcl<unknown[]>`try(concat(${value ?? []}, []), [])`;
 
 /** `local.all_warnings`, the two check blocks and the metadata values. */
 export class DevcontainerWarnings extends Construct {
   /** `local.all_warnings`: every warning line, in order, not sensitive. */
-  public readonly allWarnings: IResolvable;
+  public readonly allWarnings: Expr<string[]>;
   /** `local.warnings_status`: "none" or "<n> - see the build log". */
-  public readonly warningsStatus: string;
+  public readonly warningsStatus: Expr<string>;
   /** The "Dev Container warnings" metadata script: echoes the status. */
-  public readonly warningsMetadataScript: string;
+  public readonly warningsMetadataScript: Expr<string>;
   /** `local.required_variables`: localEnv names the repository needs, not sensitive. */
-  public readonly requiredVariables: IResolvable;
+  public readonly requiredVariables: Expr<string[]>;
   /** `local.missing_variables`: required names without a `NAME=value` line. */
-  public readonly missingVariables: IResolvable;
+  public readonly missingVariables: Expr<string[]>;
   /** The "Dev Container variables" metadata script: prints `unset: …` or `all set`. */
-  public readonly variablesMetadataScript: string;
+  public readonly variablesMetadataScript: Expr<string>;
   /** `check.devcontainer_warnings`. */
   public readonly warningsCheck: CheckBlock;
   /** `check.devcontainer_variables`. */
@@ -107,23 +106,19 @@ export class DevcontainerWarnings extends Construct {
     const { required, missing, variablesCheck } = this.missingVariableNames(locals, props);
     this.variablesCheck = variablesCheck;
 
-    this.allWarnings = any(allWarnings);
-    this.warningsStatus = str(status);
-    this.warningsMetadataScript = str(
-      locals.add(
-        "warnings_metadata_script",
-        hcl`format("echo '%s'", ${str(status)})`,
-        "The status is fixed words and a number, so it is safe inside the script's quotes.",
-      ),
+    this.allWarnings = allWarnings;
+    this.warningsStatus = status;
+    this.warningsMetadataScript = locals.add<string>(
+      "warnings_metadata_script",
+      hcl`format("echo '%s'", ${status})`,
+      "The status is fixed words and a number, so it is safe inside the script's quotes.",
     );
-    this.requiredVariables = any(required);
-    this.missingVariables = any(missing);
-    this.variablesMetadataScript = str(
-      locals.add(
-        "variables_metadata_script",
-        hcl`format("names='%s'\n%s", join(" ", ${any(required)}), ${shippedScriptBody(this, VARIABLES_METADATA_SCRIPT)})`,
-        "The names are checked against VARIABLE_NAME_PATTERN, so the script can expand them in eval.",
-      ),
+    this.requiredVariables = required;
+    this.missingVariables = missing;
+    this.variablesMetadataScript = locals.add<string>(
+      "variables_metadata_script",
+      hcl`format("names='%s'\n%s", join(" ", ${required}), ${shippedScriptBody(this, VARIABLES_METADATA_SCRIPT)})`,
+      "The names are checked against VARIABLE_NAME_PATTERN, so the script can expand them in eval.",
     );
   }
 
@@ -132,11 +127,11 @@ export class DevcontainerWarnings extends Construct {
     locals: NamedLocals,
     props: DevcontainerWarningsProps,
   ): {
-    readonly allWarnings: Expr;
-    readonly status: Expr;
+    readonly allWarnings: Expr<string[]>;
+    readonly status: Expr<string>;
     readonly warningsCheck: CheckBlock;
   } {
-    const lines = locals.add(
+    const lines = locals.add<unknown[]>(
       "warning_lines",
       hcl`concat(
         ${list(props.serviceWarnings)}, ${list(props.configurationWarnings)},
@@ -151,26 +146,24 @@ export class DevcontainerWarnings extends Construct {
     // marks per line, not only on the list. Control characters (a line may quote the
     // repository) become spaces: the `coder` CLI prints the build log to the user's terminal,
     // where an escape sequence would act, and a newline would look like another entry.
-    const allWarnings = locals.add(
+    const allWarnings = locals.add<string[]>(
       "all_warnings",
-      hcl`[for line in [for line in try(nonsensitive(${any(lines)}), ${any(lines)}) : try(nonsensitive(line), line)] :
+      hcl`[for line in [for line in try(nonsensitive(${lines}), ${lines}) : try(nonsensitive(line), line)] :
         replace(tostring(line), ${controlCharacters(this)}, " ") if try(trimspace(line) != "", false)]`,
       "Unmarked per line, or the check's message is redacted; control characters act in a terminal.",
     );
-    const message = locals.add(
+    const message = locals.add<string>(
       "warnings_message",
-      hcl`format("%s\n%s", ${WARNINGS_HEADING}, join("\n", [for line in ${any(allWarnings)} : format("- %s", line)]))`,
+      hcl`format("%s\n%s", ${WARNINGS_HEADING}, join("\n", [for line in ${allWarnings} : format("- %s", line)]))`,
       "A failing check is a warning Coder shows in the build log, without failing the build.",
     );
     const warningsCheck = new CheckBlock(this, "warnings_check", {
       name: locals.nameOf("devcontainer_warnings"),
-      assertions: [
-        { condition: hcl`length(${any(allWarnings)}) == 0`, errorMessage: str(message) },
-      ],
+      assertions: [{ condition: hcl`length(${allWarnings}) == 0`, errorMessage: message.asString }],
     });
-    const status = locals.add(
+    const status = locals.add<string>(
       "warnings_status",
-      hcl`length(${any(allWarnings)}) == 0 ? "none" : format("%d - see the build log", length(${any(allWarnings)}))`,
+      hcl`length(${allWarnings}) == 0 ? "none" : format("%d - see the build log", length(${allWarnings}))`,
       "The dashboard shows a count; the lines themselves are in the build log.",
     );
     return { allWarnings, status, warningsCheck };
@@ -184,22 +177,22 @@ export class DevcontainerWarnings extends Construct {
     locals: NamedLocals,
     props: DevcontainerWarningsProps,
   ): {
-    readonly required: Expr;
-    readonly missing: Expr;
+    readonly required: Expr<string[]>;
+    readonly missing: Expr<string[]>;
     readonly variablesCheck: CheckBlock;
   } {
     // Required: localEnv variables without a default that something other than a mount or
     // the build uses (a mount's source and build.args are resolved by the service, which
     // never sees the workspace's values: no setting of the workspace can reach them). The test is
     // unmarked for the same reason as the warning lines' filter.
-    const requiredTest = hcl`try(
+    const requiredTest = hcl<boolean>`try(
       variable.kind == "localEnv" && variable.default == null
       && can(regex(${VARIABLE_NAME_PATTERN}, variable.name))
       && length([for use in concat(variable.used_in, []) : use if try(!startswith(use, "mounts") && !startswith(use, "build."), false)]) > 0,
       false)`;
     // A name listed twice is kept at its first place, found through one map (distinct()
     // compares every pair).
-    const requiredListed = locals.add(
+    const requiredListed = locals.add<string[]>(
       "required_variables_listed",
       hcl`[for variable in try(nonsensitive(${list(props.variables)}), ${list(props.variables)}) :
         tostring(try(nonsensitive(variable.name), variable.name))
@@ -208,34 +201,34 @@ export class DevcontainerWarnings extends Construct {
       ]`,
       "A mount's source and build.args are resolved by the service: no workspace value reaches them.",
     );
-    const requiredFirst = locals.add(
+    const requiredFirst = locals.add<Record<string, number[]>>(
       "required_variables_first_position",
-      hcl`{ for position, name in ${any(requiredListed)} : name => position... }`,
+      hcl`{ for position, name in ${requiredListed} : name => position... }`,
       "A name listed twice is kept at its first place: one map, not distinct()'s pairs.",
     );
-    const required = locals.add(
+    const required = locals.add<string[]>(
       "required_variables",
-      hcl`[for position, name in ${any(requiredListed)} : name if ${any(requiredFirst)}[name][0] == position]`,
+      hcl`[for position, name in ${requiredListed} : name if ${requiredFirst}[name][0] == position]`,
       "Each name once, in first-use order: the check's message and the metadata list it.",
     );
     // Only the names go into the message: Terraform prints the values a failed check
     // references, and the parameter text holds users' tokens.
-    const missing = locals.add(
+    const missing = locals.add<string[]>(
       "missing_variables",
-      hcl`[for name in ${any(required)} : name
+      hcl`[for name in ${required} : name
         if !contains(${list(props.providedVariables)}, name)
         && !can(regex(format("(?m)^%s=.", name), try(nonsensitive(${props.variablesText}), ${props.variablesText})))]`,
       "Only names reach the message: a failed check prints the values it reads, and tokens are there.",
     );
-    const variablesMessage = locals.add(
+    const variablesMessage = locals.add<string>(
       "variables_message",
-      hcl`format(${VARIABLES_MESSAGE}, join(", ", ${any(missing)}))`,
+      hcl`format(${VARIABLES_MESSAGE}, join(", ", ${missing}))`,
       "The plan cannot see the user's own secrets: the message names both ways to set a name.",
     );
     const variablesCheck = new CheckBlock(this, "variables_check", {
       name: locals.nameOf("devcontainer_variables"),
       assertions: [
-        { condition: hcl`length(${any(missing)}) == 0`, errorMessage: str(variablesMessage) },
+        { condition: hcl`length(${missing}) == 0`, errorMessage: variablesMessage.asString },
       ],
     });
     return { required, missing, variablesCheck };

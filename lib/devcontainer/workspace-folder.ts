@@ -9,8 +9,8 @@
  * with a segment over {@link MAX_SEGMENT_BYTES}. Repeated `/` are collapsed silently, as
  * trailing ones are removed.
  */
-import { Construct, type IResolvable } from "../core/cdk";
-import { Expr, hcl, type HclValue } from "../core/expr";
+import { Construct } from "../core/cdk";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { quotedForWarning, REPO_NAME_PATTERN, WORKSPACE_FOLDER_PATTERN } from "./repository-values";
 
@@ -71,40 +71,40 @@ export const MAX_SEGMENT_BYTES = 255;
  * {@link UNUSED_WORKSPACE_FOLDER_MOUNT} as `local.unused_workspace_folder_mount`: the path is
  * read wherever a folder or a mount target is checked against the pod's own mounts.
  */
-export function unusedWorkspaceFolderMount(scope: Construct): string {
-  return NamedLocals.shared(
+export function unusedWorkspaceFolderMount(scope: Construct): Expr<string> {
+  return NamedLocals.shared<string>(
     scope,
     "unused_workspace_folder_mount",
     UNUSED_WORKSPACE_FOLDER_MOUNT,
     "The PVC's workspace-folder/ goes here when unused: the pod's shape never depends on the repo.",
-  ).asString;
+  );
 }
 
 /** `path` with each run of `/` collapsed to one (`//a//b` → `/a/b`), as the kubelet compares. */
-export function collapseSlashes(path: HclValue): IResolvable {
-  return hcl`replace(${path}, "/[/]+/", "/")`;
+export function collapseSlashes(path: Expr<string>): Expr<string> {
+  return hcl<string>`replace(${path}, "/[/]+/", "/")`;
 }
 
 /** Whether `path` (collapsed, without trailing `/`) is or lies in a system directory. */
-export function isSystemPath(path: HclValue): IResolvable {
-  return hcl`contains(${SYSTEM_DIRECTORIES}, ${path}) || can(regex(${SYSTEM_TREE_PATTERN}, ${path}))`;
+export function isSystemPath(path: Expr<string>): Expr<boolean> {
+  return hcl<boolean>`contains(${SYSTEM_DIRECTORIES}, ${path}) || can(regex(${SYSTEM_TREE_PATTERN}, ${path}))`;
 }
 
 export interface DevcontainerWorkspaceFolderProps {
   /** The `repository` parameter (https, ssh or scp-style URL). */
-  readonly repository: HclValue;
+  readonly repository: Expr<string>;
   /** The metadata's `workspace_folder`; null or empty means the default. */
-  readonly workspaceFolder: HclValue;
+  readonly workspaceFolder: Expr<string>;
   /** The Coder workspace id, for `${devcontainerId}`. */
-  readonly workspaceId: HclValue;
+  readonly workspaceId: Expr<string>;
   /** The remote user's home ({@link DevcontainerWorkspaceUser.homeDir}): a folder equal to it is not mounted. */
-  readonly homeDir: HclValue;
+  readonly homeDir: Expr<string>;
   /**
    * The configuration's `workspaceMount` (a `key=value,…` mount string, or null): where it
    * names a `target`, the repository is cloned there, and the workspace folder is only where
    * the IDEs open and the hooks run. @default null
    */
-  readonly workspaceMount?: HclValue;
+  readonly workspaceMount?: Expr<string>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -114,8 +114,8 @@ export interface DevcontainerWorkspaceFolderProps {
  * modules' scripts, our scripts and the pod: absolute, not `/`, only WORKSPACE_FOLDER_PATTERN's
  * characters (so no unresolved `${…}` either), no `.`/`..` segments, not a fixed mount point.
  */
-function validFolder(path: string, unusedMount: string): IResolvable {
-  return hcl`try(
+function validFolder(path: Expr<string>, unusedMount: Expr<string>): Expr<boolean> {
+  return hcl<boolean>`try(
       can(regex(${WORKSPACE_FOLDER_PATTERN}, ${path})) &&
       !can(regex("(^|/)[.][.]?(/|$)", ${path})) &&
       !contains(["/dev/shm", ${unusedMount}], ${path}), false)`;
@@ -125,8 +125,8 @@ function validFolder(path: string, unusedMount: string): IResolvable {
  * Whether a valid `path` has a segment too long to create (the pattern is ASCII: a character
  * is a byte); with a system directory, a valid folder the container cannot have.
  */
-function tooLong(path: string): IResolvable {
-  return hcl`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
+function tooLong(path: Expr<string>): Expr<boolean> {
+  return hcl<boolean>`can(regex(${`[^/]{${MAX_SEGMENT_BYTES + 1}}`}, ${path}))`;
 }
 
 /**
@@ -142,18 +142,18 @@ function tooLong(path: string): IResolvable {
  */
 export class DevcontainerWorkspaceFolder extends Construct {
   /** Local `repo_name`: the repository's last path segment without `.git`. */
-  public readonly repoName: string;
+  public readonly repoName: Expr<string>;
   /** Local `workspace_folder`: absolute, placeholders substituted, no trailing `/`. */
-  public readonly path: string;
+  public readonly path: Expr<string>;
   /** Local `repository_folder`: where the repository is cloned (see the class comment). */
-  public readonly repositoryFolder: string;
+  public readonly repositoryFolder: Expr<string>;
   /**
    * Local `workspace_folder_mounted`: true when the repository folder gets the PVC's
    * `workspace-folder/` (it is neither `/workspaces`, under `/workspaces/`, nor the home).
    */
-  public readonly mounted: IResolvable;
+  public readonly mounted: Expr<boolean>;
   /** Local `workspace_folder_warnings`: list(string), one per bad value. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceFolderProps) {
     super(scope, id);
@@ -172,30 +172,30 @@ export class DevcontainerWorkspaceFolder extends Construct {
       target,
     );
 
-    this.repoName = repoName.asString;
-    this.path = folder.asString;
-    this.repositoryFolder = target.repositoryFolder.asString;
+    this.repoName = repoName;
+    this.path = folder;
+    this.repositoryFolder = target.repositoryFolder;
     this.mounted = target.mounted;
-    this.warnings = warnings.asList;
+    this.warnings = warnings;
   }
 
   /** The repository's name, as requested and as a folder name can be. */
   private repositoryName(
     locals: NamedLocals,
     props: DevcontainerWorkspaceFolderProps,
-  ): { readonly repoNameRequested: Expr; readonly repoName: Expr } {
+  ): { readonly repoNameRequested: Expr<string>; readonly repoName: Expr<string> } {
     // The last segment after a "/" or ":" (so scp-style `git@host:repo.git` gives `repo`),
     // trailing slashes and `.git` removed.
-    const repoNameRequested = locals.add(
+    const repoNameRequested = locals.add<string>(
       "repo_name_requested",
       hcl`try(trimsuffix(regex("[^/:]*$", replace(trimspace(${props.repository}), "/[/]+$/", "")), ".git"), null)`,
       "The last segment after / or : (scp-style git@host:repo.git too), without .git.",
     );
     // A segment of the default folder, so it has the folder's characters (WORKSPACE_FOLDER_PATTERN).
-    const repoName = locals.add(
+    const repoName = locals.add<string>(
       "repo_name",
-      hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested.asString})) &&
-        !contains([".", ".."], ${repoNameRequested.asString}), false) ? ${repoNameRequested.asString} : ${FALLBACK_REPO_NAME}`,
+      hcl`try(can(regex(${REPO_NAME_PATTERN}, ${repoNameRequested})) &&
+        !contains([".", ".."], ${repoNameRequested}), false) ? ${repoNameRequested} : ${FALLBACK_REPO_NAME}`,
       "It becomes a segment of the default folder, so it must have the folder's characters.",
     );
     return { repoNameRequested, repoName };
@@ -205,47 +205,47 @@ export class DevcontainerWorkspaceFolder extends Construct {
   private workspaceFolder(
     locals: NamedLocals,
     props: DevcontainerWorkspaceFolderProps,
-    repoName: Expr,
-    unusedMount: string,
+    repoName: Expr<string>,
+    unusedMount: Expr<string>,
   ): WorkspaceFolder {
-    const requested = locals.add(
+    const requested = locals.add<string>(
       "workspace_folder_requested",
       hcl`replace(replace(replace(replace(
         try(coalesce(trimspace(${props.workspaceFolder})), ${DEFAULT_WORKSPACE_FOLDER}),
-        ${"${localWorkspaceFolderBasename}"}, ${repoName.asString}),
-        ${"${containerWorkspaceFolderBasename}"}, ${repoName.asString}),
+        ${"${localWorkspaceFolderBasename}"}, ${repoName}),
+        ${"${containerWorkspaceFolderBasename}"}, ${repoName}),
         ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
         "/(.)[/]+$/", "$1")`,
       "The tools' placeholders substituted as the Dev Containers CLI does, before any check.",
     );
 
     // Repeated slashes collapsed before any comparison (`//workspaces` is `/workspaces`).
-    const normalized = locals.add(
+    const normalized = locals.add<string>(
       "workspace_folder_normalized",
-      collapseSlashes(requested.asString),
+      collapseSlashes(requested),
       "Repeated slashes collapsed first: //workspaces is /workspaces to the kubelet too.",
     );
 
     // Each test is one local: the folder and its warnings both read them.
-    const valid = locals.add(
+    const valid = locals.add<boolean>(
       "workspace_folder_valid",
-      validFolder(normalized.asString, unusedMount),
+      validFolder(normalized, unusedMount),
       "The folder reaches an IDE link unencoded and shell scripts: only safe characters pass.",
     );
-    const systemPath = locals.add(
+    const systemPath = locals.add<boolean>(
       "workspace_folder_is_system_path",
-      isSystemPath(normalized.asString),
+      isSystemPath(normalized),
       "An empty volume over a system directory would hide what the image needs to start.",
     );
-    const longSegment = locals.add(
+    const longSegment = locals.add<boolean>(
       "workspace_folder_segment_too_long",
-      tooLong(normalized.asString),
+      tooLong(normalized),
       "A segment over 255 bytes (NAME_MAX) cannot be created: the pod would never start.",
     );
 
-    const folder = locals.add(
+    const folder = locals.add<string>(
       "workspace_folder",
-      hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
+      hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized} : format("/workspaces/%s", ${repoName})`,
       "A folder that fails a check becomes /workspaces/<repo>: a bad value never fails the plan.",
     );
     return { requested, folder, valid, systemPath, longSegment };
@@ -255,29 +255,29 @@ export class DevcontainerWorkspaceFolder extends Construct {
   private cloneFolder(
     locals: NamedLocals,
     props: DevcontainerWorkspaceFolderProps,
-    repoName: Expr,
-    folder: Expr,
-    unusedMount: string,
+    repoName: Expr<string>,
+    folder: Expr<string>,
+    unusedMount: Expr<string>,
   ): RepositoryFolder {
     // workspaceMount's target: the value of its target (or dst, destination) key, with the
     // placeholders the tools substitute; `${containerWorkspaceFolder}` is the workspace folder.
-    const mountTargetRequested = locals.add(
+    const mountTargetRequested = locals.add<string>(
       "workspace_mount_target_requested",
       hcl`try(replace(replace(replace(replace(replace(
         trimspace(regex("(?:^|,)[ ]*(?:target|dst|destination)=([^,]*)", ${props.workspaceMount ?? hcl`null`})[0]),
-        ${"${localWorkspaceFolderBasename}"}, ${repoName.asString}),
-        ${"${containerWorkspaceFolderBasename}"}, ${repoName.asString}),
-        ${"${containerWorkspaceFolder}"}, ${folder.asString}),
+        ${"${localWorkspaceFolderBasename}"}, ${repoName}),
+        ${"${containerWorkspaceFolderBasename}"}, ${repoName}),
+        ${"${containerWorkspaceFolder}"}, ${folder}),
         ${"${devcontainerId}"}, try(tostring(${props.workspaceId}), "")),
         "/(.)[/]+$/", "$1"), null)`,
       "The Dev Containers tools clone into workspaceMount's target: the repository goes there.",
     );
-    const mountTarget = locals.add(
+    const mountTarget = locals.add<string>(
       "workspace_mount_target_normalized",
-      hcl`try(${collapseSlashes(mountTargetRequested.asString)}, null)`,
+      hcl`try(${collapseSlashes(mountTargetRequested)}, null)`,
       "Collapsed as the folder is, so the two compare as the kubelet compares paths.",
-    ).asString;
-    const targetUsable = locals.add(
+    );
+    const targetUsable = locals.add<boolean>(
       "workspace_mount_target_usable",
       hcl`${mountTarget} != null && ${validFolder(mountTarget, unusedMount)} && !try(${isSystemPath(mountTarget)}, true) && !${tooLong(mountTarget)}`,
       "The target must pass the folder's checks, or the repository goes to the workspace folder.",
@@ -285,18 +285,18 @@ export class DevcontainerWorkspaceFolder extends Construct {
     // Without workspaceMount the tools mount the repository at /workspaces/<repo>: a
     // workspaceFolder under it is a subfolder of the repository (a monorepo's package), opened
     // in the one clone at the root, never a second clone nested inside it.
-    const defaultMountTarget = locals.add(
+    const defaultMountTarget = locals.add<string>(
       "default_mount_target",
-      hcl`format("/workspaces/%s", ${repoName.asString})`,
+      hcl`format("/workspaces/%s", ${repoName})`,
       "Where the Dev Containers tools mount the source without workspaceMount.",
-    ).asString;
-    const repositoryFolder = locals.add(
+    );
+    const repositoryFolder = locals.add<string>(
       "repository_folder",
-      hcl`${targetUsable} ? ${mountTarget} : (startswith(${folder.asString}, format("%s/", ${defaultMountTarget})) ? ${defaultMountTarget} : ${folder.asString})`,
+      hcl`${targetUsable} ? ${mountTarget} : (startswith(${folder}, format("%s/", ${defaultMountTarget})) ? ${defaultMountTarget} : ${folder})`,
       "The source is at workspaceMount's target, else /workspaces/<repo>: the clone goes there.",
     );
-    const repo = repositoryFolder.asString;
-    const mounted = locals.add(
+    const repo = repositoryFolder;
+    const mounted = locals.add<boolean>(
       "workspace_folder_mounted",
       hcl`!(${repo} == "/workspaces" || startswith(${repo}, "/workspaces/") ||
         ${repo} == try(tostring(${props.homeDir}), null))`,
@@ -308,34 +308,34 @@ export class DevcontainerWorkspaceFolder extends Construct {
   /** `workspace_folder_warnings`: one line per value the folders cannot use. */
   private warningLines(
     locals: NamedLocals,
-    repoNameRequested: Expr,
-    repoName: Expr,
+    repoNameRequested: Expr<string>,
+    repoName: Expr<string>,
     { requested, folder, valid, systemPath, longSegment }: WorkspaceFolder,
     { mountTargetRequested, targetUsable }: RepositoryFolder,
-  ): Expr {
-    const quotedFolder = locals.add(
+  ): Expr<string[]> {
+    const quotedFolder = locals.add<string>(
       "workspace_folder_quoted",
-      quotedForWarning(requested.asString),
+      quotedForWarning(requested),
       "Three warnings quote the folder as given, JSON-escaped so control characters stay inert.",
-    ).asString;
-    return locals.add(
+    );
+    return locals.add<string[]>(
       "workspace_folder_warnings",
       hcl`concat(
-        try(length(${repoNameRequested.asString}) > 0 && ${repoName.asString} != ${repoNameRequested.asString}, false) ? [format(
+        try(length(${repoNameRequested}) > 0 && ${repoName} != ${repoNameRequested}, false) ? [format(
           "The repository's name %s cannot be a folder name (letters, digits and . _ @ , ~ -); the folder name placeholders and the default folder use %s.",
-          ${quotedForWarning(repoNameRequested.asString)}, ${repoName.asString})] : [],
+          ${quotedForWarning(repoNameRequested)}, ${repoName})] : [],
         ${valid} ? [] : [format(
           "workspaceFolder %s cannot be used as the workspace folder (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, without . or .. segments or unknown variables); the workspace uses %s.",
-          ${quotedFolder}, ${folder.asString})],
+          ${quotedFolder}, ${folder})],
         ${valid} && ${systemPath} ? [format(
           "workspaceFolder %s is a system directory or lies under /proc, /sys or /dev, where the workspace cannot be mounted; the workspace uses %s.",
-          ${quotedFolder}, ${folder.asString})] : [],
+          ${quotedFolder}, ${folder})] : [],
         ${valid} && !${systemPath} && ${longSegment} ? [format(
           "workspaceFolder %s has a path segment longer than ${MAX_SEGMENT_BYTES} bytes, which cannot be created; the workspace uses %s.",
-          ${quotedFolder}, ${folder.asString})] : [],
-        ${mountTargetRequested.asString} != null && !(${targetUsable}) ? [format(
+          ${quotedFolder}, ${folder})] : [],
+        ${mountTargetRequested} != null && !(${targetUsable}) ? [format(
           "workspaceMount's target %s cannot hold the repository (it must be an absolute path other than / of letters, digits and . _ @ , ~ - /, outside the system directories); it is cloned into the workspace folder %s.",
-          ${quotedForWarning(mountTargetRequested.asString)}, ${folder.asString})] : []
+          ${quotedForWarning(mountTargetRequested)}, ${folder})] : []
       )`,
     );
   }
@@ -343,17 +343,17 @@ export class DevcontainerWorkspaceFolder extends Construct {
 
 /** The workspace folder, as requested and as used, and the checks it passed or failed. */
 interface WorkspaceFolder {
-  readonly requested: Expr;
-  readonly folder: Expr;
-  readonly valid: IResolvable;
-  readonly systemPath: IResolvable;
-  readonly longSegment: IResolvable;
+  readonly requested: Expr<string>;
+  readonly folder: Expr<string>;
+  readonly valid: Expr<boolean>;
+  readonly systemPath: Expr<boolean>;
+  readonly longSegment: Expr<boolean>;
 }
 
 /** The repository folder and its mount. */
 interface RepositoryFolder {
-  readonly mountTargetRequested: Expr;
-  readonly targetUsable: IResolvable;
-  readonly repositoryFolder: Expr;
-  readonly mounted: Expr;
+  readonly mountTargetRequested: Expr<string>;
+  readonly targetUsable: Expr<boolean>;
+  readonly repositoryFolder: Expr<string>;
+  readonly mounted: Expr<boolean>;
 }

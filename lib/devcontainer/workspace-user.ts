@@ -7,8 +7,8 @@
  * image) or malformed; the plan never fails on them: a missing uid/gid becomes 1000 with a
  * warning to rebuild, a bad value becomes its fallback with a warning naming field and value.
  */
-import { Construct, type IResolvable } from "../core/cdk";
-import { Expr, hcl, type HclValue } from "../core/expr";
+import { Construct } from "../core/cdk";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { POD_PATH_PATTERN, quotedForWarning, USER_NAME_PATTERN } from "./repository-values";
 import { SEED_HOME_DATA_MOUNT } from "./mounts";
@@ -44,19 +44,19 @@ export interface DevcontainerWorkspaceUserProps {
    * The metadata's `remote_user` (devcontainer.json remoteUser, resolved by the service).
    * Null or empty falls back to `containerUser`, then to `"root"`.
    */
-  readonly remoteUser: HclValue;
+  readonly remoteUser: Expr<string>;
   /** The metadata's `container_user`. @default null */
-  readonly containerUser?: HclValue;
+  readonly containerUser?: Expr<string>;
   /**
    * The metadata's `runtime` object; its `remote_user_uid`, `remote_user_gid` and
    * `remote_user_home` are read. Null while stopped or for images built before 0.3.0.
    */
-  readonly runtime: HclValue;
+  readonly runtime: Expr<unknown>;
   /**
    * True when the metadata was read (the data source exists, i.e. the workspace starts).
    * Only then is a missing uid/gid a finding worth a warning.
    */
-  readonly metadataRead: HclValue;
+  readonly metadataRead: Expr<boolean>;
   /** Prefix of the local names, for several instances in one module. @default "" */
   readonly localPrefix?: string;
 }
@@ -66,21 +66,21 @@ export const USER_NAME_MAX_LENGTH = 32;
 
 /** What the metadata records for the remote user, as given. */
 interface RecordedUser {
-  readonly remoteGiven: IResolvable;
-  readonly requested: Expr;
-  readonly recordedUid: Expr;
-  readonly recordedGid: Expr;
-  readonly recordedHome: Expr;
-  readonly home: string;
+  readonly remoteGiven: Expr<string>;
+  readonly requested: Expr<string>;
+  readonly recordedUid: Expr<number>;
+  readonly recordedGid: Expr<number>;
+  readonly recordedHome: Expr<string>;
+  readonly home: Expr<string>;
 }
 
 /** The user the workspace runs as, decided from what is recorded. */
 interface DecidedUser {
-  readonly check: HclValue;
-  readonly remoteUser: Expr;
-  readonly uid: Expr;
-  readonly gid: Expr;
-  readonly homeDir: Expr;
+  readonly check: Expr<Record<string, boolean>>;
+  readonly remoteUser: Expr<string>;
+  readonly uid: Expr<number>;
+  readonly gid: Expr<number>;
+  readonly homeDir: Expr<string>;
 }
 
 /**
@@ -90,15 +90,15 @@ interface DecidedUser {
  */
 export class DevcontainerWorkspaceUser extends Construct {
   /** Local `remote_user`: the user name (`USER`, `LOGNAME`, the home fallback). */
-  public readonly remoteUser: string;
+  public readonly remoteUser: Expr<string>;
   /** Local `uid`: pod `run_as_user`. */
-  public readonly uid: number;
+  public readonly uid: Expr<number>;
   /** Local `gid`: pod `run_as_group` and `fs_group`. */
-  public readonly gid: number;
+  public readonly gid: Expr<number>;
   /** Local `home_dir`: absolute, no trailing `/`; where the PVC's `home/` is mounted. */
-  public readonly homeDir: string;
+  public readonly homeDir: Expr<string>;
   /** Local `user_warnings`: list(string), the uid-fallback warning and bad-data warnings. */
-  public readonly warnings: string[];
+  public readonly warnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceUserProps) {
     super(scope, id);
@@ -108,34 +108,34 @@ export class DevcontainerWorkspaceUser extends Construct {
     const decided = this.decidedUser(locals, recorded);
     const warnings = this.warningLines(locals, props, recorded, decided);
 
-    this.remoteUser = decided.remoteUser.asString;
-    this.uid = decided.uid.asNumber;
-    this.gid = decided.gid.asNumber;
-    this.homeDir = decided.homeDir.asString;
-    this.warnings = warnings.asList;
+    this.remoteUser = decided.remoteUser;
+    this.uid = decided.uid;
+    this.gid = decided.gid;
+    this.homeDir = decided.homeDir;
+    this.warnings = warnings;
   }
 
   /** The remote user's name and the uid, gid and home the image records for them. */
   private recordedUser(locals: NamedLocals, props: DevcontainerWorkspaceUserProps): RecordedUser {
     // The first of the two that is more than spaces: a remote_user of " " must not hide a
     // usable container_user. coalesce skips empty strings and fails when nothing is left.
-    const remoteGiven = hcl`try(trimspace(${props.remoteUser}), "")`;
-    const requested = locals.add(
+    const remoteGiven = hcl<string>`try(trimspace(${props.remoteUser}), "")`;
+    const requested = locals.add<string>(
       "remote_user_requested",
       hcl`try(coalesce(${remoteGiven}, try(trimspace(${props.containerUser ?? null}), "")), null)`,
       'A remote_user of spaces must not hide a usable container_user: coalesce() skips "".',
     );
-    const recordedUid = locals.add(
+    const recordedUid = locals.add<number>(
       "recorded_uid",
       hcl`try(${props.runtime}.remote_user_uid, null)`,
       "What the image records for the user: null when it records nothing, then checked below.",
     );
-    const recordedGid = locals.add(
+    const recordedGid = locals.add<number>(
       "recorded_gid",
       hcl`try(${props.runtime}.remote_user_gid, null)`,
       "The user's group as the image records it: checked as the uid is.",
     );
-    const recordedHome = locals.add(
+    const recordedHome = locals.add<string>(
       "recorded_home",
       // Trailing slashes dropped, but not the only one: "/" stays "/", and is refused (with a
       // warning) as a system directory, instead of becoming "" and passing unmentioned.
@@ -144,11 +144,11 @@ export class DevcontainerWorkspaceUser extends Construct {
     );
     // Repeated slashes collapsed: the home is compared with the folder and the mount targets,
     // which are collapsed too (`/home//vscode` is `/home/vscode`, `//proc` is `/proc`).
-    const home = locals.add(
+    const home = locals.add<string>(
       "recorded_home_normalized",
-      hcl`try(${collapseSlashes(recordedHome.asString)}, null)`,
+      hcl`try(${collapseSlashes(recordedHome)}, null)`,
       "Compared with the folder and mount targets, which are collapsed the same way.",
-    ).asString;
+    );
     return { remoteGiven, requested, recordedUid, recordedGid, recordedHome, home };
   }
 
@@ -158,12 +158,12 @@ export class DevcontainerWorkspaceUser extends Construct {
     { requested, recordedUid, recordedGid, home }: RecordedUser,
   ): DecidedUser {
     // One object of validity flags keeps the decisions below short and readable.
-    const checks = locals.add(
+    const checks = locals.add<Record<string, boolean>>(
       "user_checks",
       hcl`{
-        remote_user_valid = try(can(regex(${USER_NAME_PATTERN}, ${requested.asString})) && length(${requested.asString}) <= ${USER_NAME_MAX_LENGTH}, false),
-        uid_valid = try(floor(${recordedUid.asNumber}) == ${recordedUid.asNumber} && ${recordedUid.asNumber} >= 0 && ${recordedUid.asNumber} <= ${MAX_ID}, false),
-        gid_valid = try(floor(${recordedGid.asNumber}) == ${recordedGid.asNumber} && ${recordedGid.asNumber} >= 0 && ${recordedGid.asNumber} <= ${MAX_ID}, false),
+        remote_user_valid = try(can(regex(${USER_NAME_PATTERN}, ${requested})) && length(${requested}) <= ${USER_NAME_MAX_LENGTH}, false),
+        uid_valid = try(floor(${recordedUid}) == ${recordedUid} && ${recordedUid} >= 0 && ${recordedUid} <= ${MAX_ID}, false),
+        gid_valid = try(floor(${recordedGid}) == ${recordedGid} && ${recordedGid} >= 0 && ${recordedGid} <= ${MAX_ID}, false),
         home_valid = try(can(regex(${POD_PATH_PATTERN}, ${home})) && !can(regex("(^|/)[.][.]?(/|$)", ${home}))
           && !contains(${PATHS_NOT_A_HOME}, ${home}) && !can(regex(${SEED_MOUNT_TREE}, ${home}))
           && !(${isSystemPath(home)}), false)
@@ -172,25 +172,25 @@ export class DevcontainerWorkspaceUser extends Construct {
     );
     const check = checks;
 
-    const remoteUser = locals.add(
+    const remoteUser = locals.add<string>(
       "remote_user",
-      hcl`${check}.remote_user_valid ? ${requested.asString} : "root"`,
+      hcl`${check}.remote_user_valid ? ${requested} : "root"`,
       "A name outside the pattern would reach USER, LOGNAME and the home path: root is used instead.",
     );
-    const uid = locals.add(
+    const uid = locals.add<number>(
       "uid",
-      hcl`${check}.uid_valid ? floor(${recordedUid.asNumber}) : ${FALLBACK_UID}`,
+      hcl`${check}.uid_valid ? floor(${recordedUid}) : ${FALLBACK_UID}`,
       "Kubernetes rejects a uid that is not a whole number up to 2^31-1: the fallback runs instead.",
     );
-    const gid = locals.add(
+    const gid = locals.add<number>(
       "gid",
-      hcl`${check}.gid_valid ? floor(${recordedGid.asNumber}) : ${FALLBACK_UID}`,
+      hcl`${check}.gid_valid ? floor(${recordedGid}) : ${FALLBACK_UID}`,
       "Kubernetes rejects a gid that is not a whole number up to 2^31-1: the fallback runs instead.",
     );
-    const homeDir = locals.add(
+    const homeDir = locals.add<string>(
       "home_dir",
       hcl`${check}.home_valid ? ${home} : (
-        ${remoteUser.asString} == "root" ? "/root" : format("/home/%s", ${remoteUser.asString}))`,
+        ${remoteUser} == "root" ? "/root" : format("/home/%s", ${remoteUser}))`,
       "A home the pod cannot mount (a system path, one of its own mounts) falls back to /home/<user>.",
     );
     return { check, remoteUser, uid, gid, homeDir };
@@ -202,25 +202,25 @@ export class DevcontainerWorkspaceUser extends Construct {
     props: DevcontainerWorkspaceUserProps,
     { remoteGiven, requested, recordedUid, recordedGid, recordedHome }: RecordedUser,
     { check, remoteUser, homeDir }: DecidedUser,
-  ): Expr {
-    return locals.add(
+  ): Expr<string[]> {
+    return locals.add<string[]>(
       "user_warnings",
       hcl`concat(
-        ${props.metadataRead} == true && (${recordedUid.asNumber} == null || ${recordedGid.asNumber} == null) ? [format(
+        ${props.metadataRead} == true && (${recordedUid} == null || ${recordedGid} == null) ? [format(
           "The image records no uid/gid for the remote user %q (it was built by a devcontainer-builder older than 0.3.0), so the workspace runs as uid/gid ${FALLBACK_UID}. Increase the Rebuild parameter to rebuild the image.",
-          ${remoteUser.asString})] : [],
-        ${requested.asString} != null && !${check}.remote_user_valid ? [format(
+          ${remoteUser})] : [],
+        ${requested} != null && !${check}.remote_user_valid ? [format(
           "%s %s is not a usable user name (at most ${USER_NAME_MAX_LENGTH} letters, digits and . _ -, not starting with . or -); the workspace uses \"root\" for USER and the home fallback.",
-          ${remoteGiven} != "" ? "remote_user" : "container_user", ${quotedForWarning(requested.asString)})] : [],
-        ${recordedUid.asNumber} != null && !${check}.uid_valid ? [format(
+          ${remoteGiven} != "" ? "remote_user" : "container_user", ${quotedForWarning(requested)})] : [],
+        ${recordedUid} != null && !${check}.uid_valid ? [format(
           "runtime.remote_user_uid %s is not a valid uid; the workspace runs as uid ${FALLBACK_UID}.",
-          jsonencode(${recordedUid.asNumber}))] : [],
-        ${recordedGid.asNumber} != null && !${check}.gid_valid ? [format(
+          jsonencode(${recordedUid}))] : [],
+        ${recordedGid} != null && !${check}.gid_valid ? [format(
           "runtime.remote_user_gid %s is not a valid gid; the workspace runs as gid ${FALLBACK_UID}.",
-          jsonencode(${recordedGid.asNumber}))] : [],
-        try(length(${recordedHome.asString}) > 0, false) && !${check}.home_valid ? [format(
+          jsonencode(${recordedGid}))] : [],
+        try(length(${recordedHome}) > 0, false) && !${check}.home_valid ? [format(
           "runtime.remote_user_home %s is not usable as the home directory (an absolute path of letters, digits and . _ @ + , ~ - /, without . and .. segments, not a system directory, nothing under /proc, /sys or /dev, not a path the pod mounts itself); the home is %s.",
-          ${quotedForWarning(recordedHome.asString)}, ${homeDir.asString})] : []
+          ${quotedForWarning(recordedHome)}, ${homeDir})] : []
       )`,
     );
   }

@@ -7,8 +7,8 @@
  * each decides one thing at apply time as named locals, and each is planned alone by the tests
  * under test/devcontainer/.
  */
-import { Construct, Token } from "../core/cdk";
-import { hcl } from "../core/expr";
+import { Construct } from "../core/cdk";
+import { Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { AgentTokenSecret } from "../constructs/agent-token-secret";
 import { DataVolume } from "../constructs/data-volume";
@@ -81,9 +81,12 @@ export class DevcontainerWorkspace extends Construct {
   public readonly agent: WorkspaceAgent;
   /** The workspace's pod: a Deployment of one replica, scaled to zero when stopped. */
   public readonly deployment: WorkspaceDeployment;
+  /** The user's choices and the workspace id, each read once from its parameter or attribute. */
+  private readonly chosen: Chosen;
 
   constructor(scope: Construct, id: string, props: DevcontainerWorkspaceProps) {
     super(scope, id);
+    this.chosen = chosen(props);
     const source = this.repositorySource(props);
     const mapping = this.podMapping(props, source);
     const warnings = this.buildLogWarnings(props, source, mapping);
@@ -100,7 +103,6 @@ export class DevcontainerWorkspace extends Construct {
   private repositorySource({
     variables: vars,
     workspace: ws,
-    parameters: params,
   }: DevcontainerWorkspaceProps): DevcontainerSource {
     const git = new DevcontainerGitCredentials(this, "git", {
       externalAuthId: vars.externalAuthId,
@@ -109,16 +111,16 @@ export class DevcontainerWorkspace extends Construct {
       hosts: vars.gitCredentialsHosts,
       externalAuthHost: vars.externalAuthHost,
       allowTemplateFallback: vars.allowTemplateGitTokenFallback,
-      repository: params.repository.value,
-      isPrebuild: ws.workspace.isPrebuild,
+      repository: this.chosen.repository,
+      isPrebuild: Expr.of<boolean>(ws.workspace.isPrebuild),
     });
     return new DevcontainerSource(this, "source", {
       workspace: ws,
-      repository: params.repository.value,
-      branch: params.branch.value,
-      rebuild: params.rebuild.value,
+      repository: this.chosen.repository,
+      branch: this.chosen.branch,
+      rebuild: this.chosen.rebuild,
       gitCredentials: git.buildCredentials,
-      gitCredentialName: git.credentialName.asString,
+      gitCredentialName: git.credentialName,
     });
   }
 
@@ -126,32 +128,32 @@ export class DevcontainerWorkspace extends Construct {
   private podMapping(inputs: DevcontainerWorkspaceProps, source: DevcontainerSource): PodMapping {
     const { variables: vars, workspace: ws } = inputs;
     const { user, sizing, placement } = this.userSizeAndPlacement(inputs, source);
-    const folder = this.workspaceFolder(inputs, source, user);
+    const folder = this.workspaceFolder(source, user);
     const runtime = new DevcontainerRuntime(this, "runtime", {
-      runtime: source.runtime.asString,
-      allowPrivileged: vars.allowPrivileged.booleanValue,
-      podSecurityLevel: vars.podSecurityLevel.stringValue,
+      runtime: source.runtime,
+      allowPrivileged: Expr.of<boolean>(vars.allowPrivileged.booleanValue),
+      podSecurityLevel: Expr.of<string>(vars.podSecurityLevel.stringValue),
       uid: user.uid,
     });
     const waitFor = new DevcontainerWaitFor(this, "wait_for", {
-      configuration: source.configuration.asString,
+      configuration: source.configuration,
     });
     const localFolder = new DevcontainerLocalWorkspaceFolder(this, "local_folder", {
-      variables: source.variables.asList,
+      variables: source.variables,
       workspaceFolder: folder.path,
       repositoryFolder: folder.repositoryFolder,
     });
     const ignored = new DevcontainerIgnoredCustomizations(this, "ignored_customizations", {
-      configuration: source.configuration.asString,
+      configuration: source.configuration,
     });
     const { entrypoints, featureReport, userEnvProbe, docker } = this.imageFeatures(source);
     const mounts = new DevcontainerMounts(this, "mounts", {
-      mounts: source.mounts.asList,
+      mounts: source.mounts,
       workspaceFolder: folder.path,
       repositoryFolder: folder.repositoryFolder,
       workspaceFolderMounted: folder.mounted,
       homeDir: user.homeDir,
-      workspaceId: ws.id,
+      workspaceId: this.chosen.workspaceId,
       shmSizeLimit: runtime.shmSizeLimit,
       claimName: dataClaimName(ws),
     });
@@ -164,7 +166,7 @@ export class DevcontainerWorkspace extends Construct {
     // them to the lifecycle scripts); the template never reads their values.
     const userSecrets = new DevcontainerUserSecrets(this, "user_secrets", {
       expected: vars.userSecrets,
-      variables: source.variables.asList,
+      variables: source.variables,
     });
     return {
       user,
@@ -191,23 +193,23 @@ export class DevcontainerWorkspace extends Construct {
   ): Pick<PodMapping, "entrypoints" | "featureReport" | "userEnvProbe" | "docker"> {
     // The image's devcontainer.metadata label, decoded once for the three readers of its
     // Features (entrypoints, the installed list, the Docker warnings).
-    const imageMetadata = new NamedLocals(this, "").add(
+    const imageMetadata = new NamedLocals(this, "").add<unknown[]>(
       "image_metadata",
-      hcl`try(jsondecode(try(${source.dc.asString}.metadata_json, "[]")), [])`,
+      hcl`try(jsondecode(try(${source.dc}.metadata_json, "[]")), [])`,
       "The image's label entries (one per Feature and the base image), or none when unreadable.",
     );
     const entrypoints = new DevcontainerFeatureEntrypoints(this, "feature_entrypoints", {
       metadata: imageMetadata,
     });
     const featureReport = new DevcontainerFeatureReport(this, "feature_report", {
-      configuration: source.configuration.asString,
+      configuration: source.configuration,
       metadata: imageMetadata,
     });
     const userEnvProbe = new DevcontainerUserEnvProbe(this, "user_env_probe", {
-      configuration: source.configuration.asString,
+      configuration: source.configuration,
     });
     const docker = new DevcontainerDockerWarnings(this, "docker", {
-      configuration: source.configuration.asString,
+      configuration: source.configuration,
       lifecycleScripts: source.lifecycleScripts,
       metadata: imageMetadata,
     });
@@ -216,72 +218,72 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The container's user, its requests and limits, and the node it may run on. */
   private userSizeAndPlacement(
-    { variables: vars, caps, parameters: params }: DevcontainerWorkspaceProps,
+    { variables: vars, caps }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
   ): Pick<PodMapping, "user" | "sizing" | "placement"> {
-    const dc = source.dc.asString;
+    const dc = source.dc;
     const user = new DevcontainerWorkspaceUser(this, "user", {
       remoteUser: hcl`try(${dc}.remote_user, null)`,
       containerUser: hcl`try(${dc}.container_user, null)`,
-      runtime: source.runtime.asString,
+      runtime: source.runtime,
       metadataRead: hcl`${dc} != null`,
     });
     const customizations = new DevcontainerKubernetesCustomizations(this, "customizations", {
-      configuration: source.configuration.asString,
+      configuration: source.configuration,
     });
     const sizing = new DevcontainerSizing(this, "sizing", {
       customizations,
-      hostRequirements: source.hostRequirements.asString,
-      cpu: params.cpu.value,
-      memory: params.memory.value,
-      diskSize: params.diskSize.value,
-      maxCpu: vars.maxCpu.numberValue,
-      maxMemory: vars.maxMemory.numberValue,
+      hostRequirements: source.hostRequirements,
+      cpu: this.chosen.cpu,
+      memory: this.chosen.memory,
+      diskSize: this.chosen.diskSize,
+      maxCpu: Expr.of<number>(vars.maxCpu.numberValue),
+      maxMemory: Expr.of<number>(vars.maxMemory.numberValue),
       // As for docker run, --memory caps the container: the limit, not a reservation.
-      memoryIsLimit: hcl`anytrue([for a in try(concat(${source.configuration.asString}.runArgs, []), []) : can(regex("^(--memory(=|$)|-m($|[0-9]))", tostring(a)))])`,
-      maxDisk: caps.maxDisk.numberValue,
-      maxEphemeralStorage: caps.maxEphemeralStorage.numberValue,
-      maxExtendedResources: caps.maxExtendedResources.value,
+      memoryIsLimit: hcl`anytrue([for a in try(concat(${source.configuration}.runArgs, []), []) : can(regex("^(--memory(=|$)|-m($|[0-9]))", tostring(a)))])`,
+      maxDisk: Expr.of<number>(caps.maxDisk.numberValue),
+      maxEphemeralStorage: Expr.of<number>(caps.maxEphemeralStorage.numberValue),
+      maxExtendedResources: Expr.of<Record<string, number>>(caps.maxExtendedResources.value),
     });
     const placement = new DevcontainerPlacement(this, "placement", {
       customizations,
-      allowNodePlacement: vars.allowNodePlacement.booleanValue,
-      arch: source.arch.asString,
+      allowNodePlacement: Expr.of<boolean>(vars.allowNodePlacement.booleanValue),
+      arch: source.arch,
     });
     return { user, sizing, placement };
   }
 
   /** Where the repository and the workspace folder live in the container. */
   private workspaceFolder(
-    { workspace: ws, parameters: params }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     user: DevcontainerWorkspaceUser,
   ): DevcontainerWorkspaceFolder {
     return new DevcontainerWorkspaceFolder(this, "folder", {
-      repository: params.repository.value,
-      workspaceFolder: hcl`try(${source.dc.asString}.workspace_folder, null)`,
-      workspaceId: ws.id,
+      repository: this.chosen.repository,
+      workspaceFolder: hcl`try(${source.dc}.workspace_folder, null)`,
+      workspaceId: this.chosen.workspaceId,
       homeDir: user.homeDir,
-      workspaceMount: hcl`try(${source.configuration.asString}.workspaceMount, null)`,
+      workspaceMount: hcl`try(${source.configuration}.workspaceMount, null)`,
     });
   }
 
   /** The build log's warnings: every value of the repository's that was refused or capped. */
   private buildLogWarnings(
-    { variables: vars, parameters: params }: DevcontainerWorkspaceProps,
+    { variables: vars }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     mapping: PodMapping,
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
+    const slots = Expr.of<number>(vars.maxForwardedPorts.numberValue);
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings.asList}, ${source.configurationWarnings.asList}, ${source.portWarnings.asList}, ${portSlotWarnings(source.ports, vars.maxForwardedPorts.numberValue)}, ${source.extensionWarnings.asList}, ${source.variableWarnings.asList}, ${source.envScriptWarnings.asList}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings}, ${source.configurationWarnings}, ${source.portWarnings}, ${portSlotWarnings(source.ports, slots)}, ${source.extensionWarnings}, ${source.variableWarnings}, ${source.envScriptWarnings}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,
       capabilityWarnings: runtime.warnings,
       uidWarnings: user.warnings,
-      variables: source.variables.asList,
-      variablesText: params.devcontainerVariables.value,
+      variables: source.variables,
+      variablesText: this.chosen.variablesText,
       providedVariables: mapping.userSecrets.expectedNames,
       defaultedVariables: mapping.localEnv.names,
     });
@@ -289,7 +291,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The agent, the user's dotfiles and git identity, and the agent's environment. */
   private devcontainerAgent(
-    { monitoring, workspace: ws, parameters: params }: DevcontainerWorkspaceProps,
+    { monitoring, workspace: ws }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     { user, sizing, runtime }: PodMapping,
     warnings: DevcontainerWarnings,
@@ -302,7 +304,7 @@ export class DevcontainerWorkspace extends Construct {
       resourcesSummary: sizing.summary,
       podSecurityLevel: runtime.levelMet,
       // The home is on the data volume.
-      resourcesMonitoring: monitoring.monitoring(user.homeDir),
+      resourcesMonitoring: monitoring.monitoring(user.homeDir.asString),
     });
     // The user's dotfiles and git identity; not in an unclaimed prebuild (it is not theirs yet).
     const userConfig = new UserConfigModules(this, "user_config", {
@@ -314,29 +316,29 @@ export class DevcontainerWorkspace extends Construct {
       workspace: ws,
       agentId: agent.id,
       gitIdentityCount: userConfig.withoutGitConfig(ws.claimedCount),
-      imageCommit: source.commit.asString,
-      branch: params.branch.value,
-      rebuild: params.rebuild.value,
+      imageCommit: source.commit,
+      branch: this.chosen.branch,
+      rebuild: this.chosen.rebuild,
     });
     return agent;
   }
 
   /** The Secret with the Dev Container variables and the data volume. */
   private workspaceVolumes(
-    { variables: vars, workspace: ws, parameters: params }: DevcontainerWorkspaceProps,
+    { variables: vars, workspace: ws }: DevcontainerWorkspaceProps,
     { sizing }: PodMapping,
   ): WorkspaceVolumes {
     const variablesSecret = new DevcontainerVariablesSecret(this, "variables_secret", {
       name: `coder-${ws.id}-variables`,
       namespace: vars.namespace.stringValue,
       meta: workspaceObjectMeta(ws, "variables"),
-      variablesText: params.devcontainerVariables.value,
+      variablesText: this.chosen.variablesText,
     });
 
     const data = new DataVolume(this, "data", {
       name: dataClaimName(ws),
       namespace: vars.namespace.stringValue,
-      size: sizing.diskSize,
+      size: sizing.diskSize.asString,
       meta: workspaceObjectMeta(ws, "pvc"),
     });
     return { variablesSecret, data };
@@ -344,7 +346,7 @@ export class DevcontainerWorkspace extends Construct {
 
   /** The clone, the lifecycle hooks and the settings merge, and the IDEs and forwarded ports. */
   private scriptsAndApps(
-    { variables: vars, workspace: ws, parameters: params }: DevcontainerWorkspaceProps,
+    { variables: vars, workspace: ws }: DevcontainerWorkspaceProps,
     source: DevcontainerSource,
     { folder, waitFor, userSecrets, localFolder }: PodMapping,
     agent: DevcontainerAgent,
@@ -357,26 +359,24 @@ export class DevcontainerWorkspace extends Construct {
       workspaceFolder: folder.path,
       repositoryFolder: folder.repositoryFolder,
       initializeFolderVariable: localFolder.initializeFolderVariable,
-      repository: params.repository.value,
-      branch: params.branch.value,
-      commit: source.commit.asString,
+      repository: this.chosen.repository,
+      branch: this.chosen.branch,
+      commit: source.commit,
       lifecycleScripts: source.lifecycleScripts,
       waitFor,
       localEnvSecretNames: userSecrets.secretNames,
-      vscodeExtensions: source.vscodeExtensions.asList,
-      vscodeSettings: source.vscodeSettings.asString,
-      ownExtension: vars.vscodeExtension.stringValue,
-      lifecycleTimeoutSeconds: Token.asNumber(
-        hcl`${vars.lifecycleTimeoutMinutes.numberValue} * 60`,
-      ),
+      vscodeExtensions: source.vscodeExtensions,
+      vscodeSettings: source.vscodeSettings,
+      ownExtension: Expr.of<string>(vars.vscodeExtension.stringValue),
+      lifecycleTimeoutSeconds: hcl<number>`${vars.lifecycleTimeoutMinutes.numberValue} * 60`,
     });
     new DevcontainerApps(this, "apps", {
       startCount: ws.startCount,
       agentId: agent.id,
       workspaceFolder: folder.path,
-      acceptVscodeLicense: vars.acceptVscodeLicense.booleanValue,
-      subdomainApps: vars.subdomainApps.booleanValue,
-      maxForwardedPorts: vars.maxForwardedPorts.numberValue,
+      acceptVscodeLicense: Expr.of<boolean>(vars.acceptVscodeLicense.booleanValue),
+      subdomainApps: Expr.of<boolean>(vars.subdomainApps.booleanValue),
+      maxForwardedPorts: Expr.of<number>(vars.maxForwardedPorts.numberValue),
       ports: source.ports,
     });
   }
@@ -413,17 +413,17 @@ export class DevcontainerWorkspace extends Construct {
       featureEntrypoints: mapping.entrypoints.text,
       envScripts: source.envScripts,
       resources: {
-        requests: Token.asStringMap(sizing.requests),
+        requests: sizing.requests.asStringMap,
         // A plan-time map the policy cannot evaluate: cpu and memory are always in it
         // (lib/devcontainer/sizing.ts; test/templates/devcontainer plans it).
-        limits: Token.asStringMap(declareLimits(this, sizing.limits, ["cpu", "memory"])),
+        limits: declareLimits(this, sizing.limits, ["cpu", "memory"]).asStringMap,
       },
       nodeSelector: placement.nodeSelector,
       tolerations: placement.tolerations,
       affinity: placement.affinity,
       runtime,
       mounts,
-      imagePullSecretName: vars.imagePullSecretName.stringValue,
+      imagePullSecretName: Expr.of<string>(vars.imagePullSecretName.stringValue),
     });
   }
 
@@ -437,15 +437,15 @@ export class DevcontainerWorkspace extends Construct {
   ): void {
     resourceMetadata(this, "pod_info", {
       count: ws.startCount,
-      resourceId: Token.asString(hcl`${pod.deployment.deployment.fqn}[0].id`),
+      resourceId: hcl<string>`${pod.deployment.deployment.fqn}[0].id`.asString,
       items: {
         Image: source.build.image,
         "Image tag": source.imageTag.asString,
-        Commit: Token.asString(hcl`coalesce(${source.commit.asString}, "unknown")`),
+        Commit: hcl<string>`coalesce(${source.commit}, "unknown")`.asString,
         Namespace: vars.namespace.stringValue,
-        "Node placement": Token.asString(
-          hcl`join(", ", [for k, v in ${placement.nodeSelector} : format("%s=%s", k, v)])`,
-        ),
+        "Node placement":
+          hcl<string>`join(", ", [for k, v in ${placement.nodeSelector} : format("%s=%s", k, v)])`
+            .asString,
         // By name, never a value: the user's own account, the template's token, or none.
         "Build git credential": source.gitCredentialUsed,
       },
@@ -455,9 +455,8 @@ export class DevcontainerWorkspace extends Construct {
       items: {
         // The claim's own size: it is fixed at creation, so a later cap or parameter never
         // shows a size the disk does not have.
-        "Disk size": Token.asString(
-          hcl`${data.claim.fqn}.spec[0].resources[0].requests["storage"]`,
-        ),
+        "Disk size": hcl<string>`${data.claim.fqn}.spec[0].resources[0].requests["storage"]`
+          .asString,
         Namespace: vars.namespace.stringValue,
       },
     });
@@ -467,6 +466,32 @@ export class DevcontainerWorkspace extends Construct {
 /** The data volume's claim: the home, /workspaces and the repository's volumes. */
 function dataClaimName(ws: WorkspaceData): string {
   return `coder-${ws.id}-data`;
+}
+
+/** The user's choices and the workspace id, as expressions (parameter values are strings). */
+interface Chosen {
+  readonly repository: Expr<string>;
+  readonly branch: Expr<string>;
+  readonly rebuild: Expr<string>;
+  readonly cpu: Expr<string>;
+  readonly memory: Expr<string>;
+  readonly diskSize: Expr<string>;
+  readonly variablesText: Expr<string>;
+  readonly workspaceId: Expr<string>;
+}
+
+/** Each parameter's value and the workspace id, read once. */
+function chosen({ parameters: params, workspace: ws }: DevcontainerWorkspaceProps): Chosen {
+  return {
+    repository: Expr.of<string>(params.repository.value),
+    branch: Expr.of<string>(params.branch.value),
+    rebuild: Expr.of<string>(params.rebuild.value),
+    cpu: Expr.of<string>(params.cpu.value),
+    memory: Expr.of<string>(params.memory.value),
+    diskSize: Expr.of<string>(params.diskSize.value),
+    variablesText: Expr.of<string>(params.devcontainerVariables.value),
+    workspaceId: Expr.of<string>(ws.id),
+  };
 }
 
 /** The repository's configuration, mapped onto the pod. */

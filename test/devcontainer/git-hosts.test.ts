@@ -5,7 +5,7 @@
  * The whole template is planned with these in test/templates/devcontainer/git-credentials.test.ts.
  */
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
-import { hcl } from "../../lib/core/expr";
+import { Expr, hcl } from "../../lib/core/expr";
 import {
   GIT_HOST,
   GIT_HOST_LIST,
@@ -49,7 +49,9 @@ it("normalizes a repository's host exactly as the file comment says, in Terrafor
     (stack) => {
       HOSTS.forEach((_, i) => {
         const v = new TerraformVariable(stack, `u${i}`, { type: "string" });
-        new TerraformOutput(stack, `h${i}`, { value: repositoryCredentialHost(v.stringValue) });
+        new TerraformOutput(stack, `h${i}`, {
+          value: repositoryCredentialHost(Expr.of<string>(v.stringValue)),
+        });
       });
     },
     Object.fromEntries(HOSTS.map(([url], i) => [`u${i}`, url])),

@@ -20,7 +20,7 @@ import {
   planExpressions,
   prepareModuleBatch,
 } from "@coder-cdktf/terraform-harness";
-import { hcl } from "../../lib/core/expr";
+import { Expr, hcl } from "../../lib/core/expr";
 import { writeShippedFiles } from "../../lib/core/shipped-file";
 import { writeHclFiles } from "../../lib/private/hcl-files";
 
@@ -112,14 +112,16 @@ export function mappingStack(
     const sizing = new DevcontainerSizing(stack, "sizing", {
       customizations,
       hostRequirements: input("host_requirements"),
-      cpu: variable("cpu", "string").stringValue,
-      memory: variable("memory", "string").stringValue,
-      diskSize: variable("disk_size", "string").stringValue,
-      maxCpu: variable("max_cpu", "number").numberValue,
-      maxMemory: variable("max_memory", "number").numberValue,
-      maxDisk: variable("max_disk", "number").numberValue,
-      maxEphemeralStorage: variable("max_ephemeral_storage", "number").numberValue,
-      maxExtendedResources: variable("max_extended_resources", "map(number)").value,
+      cpu: Expr.of<string>(variable("cpu", "string").stringValue),
+      memory: Expr.of<string>(variable("memory", "string").stringValue),
+      diskSize: Expr.of<string>(variable("disk_size", "string").stringValue),
+      maxCpu: Expr.of<number>(variable("max_cpu", "number").numberValue),
+      maxMemory: Expr.of<number>(variable("max_memory", "number").numberValue),
+      maxDisk: Expr.of<number>(variable("max_disk", "number").numberValue),
+      maxEphemeralStorage: Expr.of<number>(variable("max_ephemeral_storage", "number").numberValue),
+      maxExtendedResources: Expr.of<Record<string, number>>(
+        variable("max_extended_resources", "map(number)").value,
+      ),
     });
     Object.assign(values, {
       summary: sizing.summary,
@@ -131,7 +133,7 @@ export function mappingStack(
   } else {
     const placement = new DevcontainerPlacement(stack, "placement", {
       customizations,
-      allowNodePlacement: variable("allow", "bool").value,
+      allowNodePlacement: Expr.of<boolean>(variable("allow", "bool").value),
     });
     Object.assign(values, {
       node_selector: placement.nodeSelector,

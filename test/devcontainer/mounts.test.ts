@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DeploymentV1 } from "@cdktf/provider-kubernetes/lib/deployment-v1";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { App, TerraformOutput, TerraformStack, TerraformVariable, Token } from "../../lib/core/cdk";
-import { hcl } from "../../lib/core/expr";
+import { App, TerraformOutput, TerraformStack, TerraformVariable } from "../../lib/core/cdk";
+import { Expr, hcl } from "../../lib/core/expr";
 import { DevcontainerMounts, seedHomeInitContainer } from "../../lib/devcontainer/mounts";
 import { DevcontainerRuntime } from "../../lib/devcontainer/runtime";
 import { DevcontainerWorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
@@ -216,12 +216,12 @@ describe("DevcontainerMounts (expressions)", () => {
           nullable: true,
         });
         const mounts = new DevcontainerMounts(stack, name, {
-          mounts: mountsVariable.value as unknown as string,
-          workspaceFolder: c.workspaceFolder,
-          workspaceFolderMounted: c.mounted,
-          homeDir: c.homeDir,
-          workspaceId: WORKSPACE_ID,
-          shmSizeLimit: "64Mi",
+          mounts: Expr.of<unknown[]>(mountsVariable.value),
+          workspaceFolder: Expr.of<string>(c.workspaceFolder),
+          workspaceFolderMounted: Expr.of<boolean>(c.mounted),
+          homeDir: Expr.of<string>(c.homeDir),
+          workspaceId: Expr.of<string>(WORKSPACE_ID),
+          shmSizeLimit: Expr.of<string>("64Mi"),
           claimName: CLAIM,
           localPrefix: `${name}_`,
         });
@@ -453,31 +453,31 @@ describe("mapping outputs in a kubernetes_deployment_v1 (mock provider)", () => 
         type: "any",
         sensitive: name === "started",
       });
-      const field = (f: string) => hcl`try(${dc.value}.${rawAttribute(f)}, null)`;
+      const field = <T>(f: string) => hcl<T>`try(${dc.value}.${rawAttribute(f)}, null)`;
       const user = new DevcontainerWorkspaceUser(stack, `${name}_user`, {
-        remoteUser: field("remote_user"),
+        remoteUser: field<string>("remote_user"),
         runtime: field("runtime"),
         metadataRead: hcl`try(${dc.value}.runtime != null, false)`,
         localPrefix: `${name}_`,
       });
       const folder = new DevcontainerWorkspaceFolder(stack, `${name}_folder`, {
-        repository: "https://github.com/acme/widgets.git",
-        workspaceFolder: field("workspace_folder"),
-        workspaceId: WORKSPACE_ID,
+        repository: Expr.of<string>("https://github.com/acme/widgets.git"),
+        workspaceFolder: field<string>("workspace_folder"),
+        workspaceId: Expr.of<string>(WORKSPACE_ID),
         homeDir: user.homeDir,
         localPrefix: `${name}_`,
       });
       const runtime = new DevcontainerRuntime(stack, `${name}_runtime`, {
         runtime: field("runtime"),
-        allowPrivileged: allowPrivileged.booleanValue,
+        allowPrivileged: Expr.of<boolean>(allowPrivileged.booleanValue),
         localPrefix: `${name}_`,
       });
       const mounts = new DevcontainerMounts(stack, `${name}_mounts`, {
-        mounts: field("mounts"),
+        mounts: field<unknown[]>("mounts"),
         workspaceFolder: folder.path,
         workspaceFolderMounted: folder.mounted,
         homeDir: user.homeDir,
-        workspaceId: WORKSPACE_ID,
+        workspaceId: Expr.of<string>(WORKSPACE_ID),
         shmSizeLimit: runtime.shmSizeLimit,
         claimName: CLAIM,
         localPrefix: `${name}_`,
@@ -490,13 +490,13 @@ describe("mapping outputs in a kubernetes_deployment_v1 (mock provider)", () => 
             metadata: { labels: { app: name } },
             spec: {
               securityContext: {
-                runAsUser: Token.asString(user.uid),
-                runAsGroup: Token.asString(user.gid),
-                fsGroup: Token.asString(user.gid),
+                runAsUser: user.uid.asString,
+                runAsGroup: user.gid.asString,
+                fsGroup: user.gid.asString,
                 fsGroupChangePolicy: "OnRootMismatch",
               },
               shareProcessNamespace: runtime.shareProcessNamespace,
-              hostname: runtime.hostname,
+              hostname: runtime.hostname.asString,
               initContainer: [
                 seedHomeInitContainer({
                   image: "registry.example/widgets:ws-1",

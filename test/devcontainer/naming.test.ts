@@ -3,6 +3,7 @@
  * check blocks that operators read in Coder's template editor.
  */
 import { App, TerraformVariable } from "../../lib/core/cdk";
+import { Expr } from "../../lib/core/expr";
 import { DevcontainerKubernetesCustomizations } from "../../lib/devcontainer/kubernetes-customizations";
 import { DevcontainerPlacement } from "../../lib/devcontainer/placement";
 import { DevcontainerSizing } from "../../lib/devcontainer/sizing";
@@ -24,27 +25,27 @@ describe("mapping construct names in a template", () => {
       stack,
       "kubernetes_customizations",
       {
-        configuration: dc.value,
+        configuration: Expr.of(dc.value),
       },
     );
     const sizing = new DevcontainerSizing(stack, "sizing", {
       customizations,
-      hostRequirements: dc.value,
-      cpu: "2",
-      memory: "2",
-      diskSize: "10",
-      maxCpu: 8,
-      maxMemory: 32,
+      hostRequirements: Expr.of(dc.value),
+      cpu: Expr.of<string>("2"),
+      memory: Expr.of<string>("2"),
+      diskSize: Expr.of<string>("10"),
+      maxCpu: Expr.of<number>(8),
+      maxMemory: Expr.of<number>(32),
     });
     const placement = new DevcontainerPlacement(stack, "placement", {
       customizations,
-      allowNodePlacement: false,
+      allowNodePlacement: Expr.of<boolean>(false),
     });
     new DevcontainerWarnings(stack, "warnings", {
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
-      variables: [],
-      variablesText: "",
+      variables: Expr.of<unknown[]>([]),
+      variablesText: Expr.of<string>(""),
     });
     const tf = JSON.parse(JSON.stringify(stack.toTerraform()));
     expect(Object.keys(tf.locals)).toEqual(
@@ -76,14 +77,14 @@ describe("mapping construct names in a template", () => {
 
   it("refuses two constructs that would define the same local", () => {
     const stack = templateStack();
-    new DevcontainerKubernetesCustomizations(stack, "a", { configuration: {} });
+    new DevcontainerKubernetesCustomizations(stack, "a", { configuration: Expr.of({}) });
     expect(
-      () => new DevcontainerKubernetesCustomizations(stack, "b", { configuration: {} }),
+      () => new DevcontainerKubernetesCustomizations(stack, "b", { configuration: Expr.of({}) }),
     ).toThrow(/local\.k8s_customizations_listed is already defined by devcontainer\/a/);
     expect(
       () =>
         new DevcontainerKubernetesCustomizations(stack, "c", {
-          configuration: {},
+          configuration: Expr.of({}),
           localPrefix: "x-",
         }),
     ).toThrow(/not a Terraform name/);

@@ -1,4 +1,5 @@
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
+import { Expr } from "../../lib/core/expr";
 import {
   BASELINE_CAPABILITIES,
   DevcontainerRuntime,
@@ -89,10 +90,11 @@ beforeAll(async () => {
   const variables: Record<string, unknown> = {};
   plan = await planExpressions((stack) => {
     for (const [name, c] of Object.entries(CASES) as [CaseName, RuntimeCase][]) {
-      const input = (field: string, value: unknown) => {
+      const input = <T>(field: string, value: unknown): Expr<T> => {
         variables[`${name}_${field}`] = value ?? null;
-        return new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true })
-          .value as unknown as string;
+        return Expr.of<T>(
+          new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true }).value,
+        );
       };
       const runtime = new DevcontainerRuntime(stack, name, {
         runtime: input("runtime", c.runtime),

@@ -1,4 +1,5 @@
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
+import { Expr } from "../../lib/core/expr";
 import { DevcontainerWorkspaceFolder } from "../../lib/devcontainer/workspace-folder";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
 
@@ -87,16 +88,17 @@ beforeAll(async () => {
   plan = await planExpressions((stack) => {
     const workspaceId = new TerraformVariable(stack, "workspace_id", { type: "string" });
     for (const [name, c] of Object.entries(CASES) as [CaseName, FolderCase][]) {
-      const input = (field: string, value: unknown) => {
+      const input = <T>(field: string, value: unknown): Expr<T> => {
         variables[`${name}_${field}`] = value ?? null;
-        return new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true })
-          .value as unknown as string;
+        return Expr.of<T>(
+          new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true }).value,
+        );
       };
       const folder = new DevcontainerWorkspaceFolder(stack, name, {
         repository: input("repository", c.repository),
         workspaceFolder: input("workspace_folder", c.workspaceFolder),
-        workspaceId: workspaceId.stringValue,
-        homeDir: c.homeDir ?? "/home/vscode",
+        workspaceId: Expr.of<string>(workspaceId.stringValue),
+        homeDir: Expr.of<string>(c.homeDir ?? "/home/vscode"),
         localPrefix: `${name}_`,
       });
       new TerraformOutput(stack, `${name}_out`, {

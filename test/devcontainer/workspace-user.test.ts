@@ -1,4 +1,5 @@
 import { TerraformOutput, TerraformVariable } from "../../lib/core/cdk";
+import { Expr } from "../../lib/core/expr";
 import { DevcontainerWorkspaceUser } from "../../lib/devcontainer/workspace-user";
 import { type ExpressionPlan, planExpressions } from "@coder-cdktf/terraform-harness";
 
@@ -90,10 +91,11 @@ beforeAll(async () => {
   const variables: Record<string, unknown> = {};
   plan = await planExpressions((stack) => {
     for (const [name, c] of Object.entries(CASES) as [CaseName, UserCase][]) {
-      const input = (field: string, value: unknown) => {
+      const input = <T>(field: string, value: unknown): Expr<T> => {
         variables[`${name}_${field}`] = value ?? null;
-        return new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true })
-          .value as unknown as string;
+        return Expr.of<T>(
+          new TerraformVariable(stack, `${name}_${field}`, { type: "any", nullable: true }).value,
+        );
       };
       const user = new DevcontainerWorkspaceUser(stack, name, {
         remoteUser: input("remote_user", c.remoteUser),

@@ -2,6 +2,8 @@
  * DevcontainerAgentEnv: the coder_env variables the VS Code extension and git read, present
  * whether or not the workspace runs.
  */
+import { TerraformVariable } from "../../../lib/core/cdk";
+import { Expr } from "../../../lib/core/expr";
 import { coderProvider } from "../../../lib/constructs/providers";
 import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
 import { WorkspaceData } from "../../../lib/constructs/workspace-data";
@@ -14,12 +16,14 @@ beforeAll(() => {
     coderProvider(stack);
     const ws = new WorkspaceData(stack, "workspace");
     const agent = new WorkspaceAgent(stack, "agent");
+    const input = (name: string) =>
+      Expr.of<string>(new TerraformVariable(stack, name, { type: "string" }).stringValue);
     new DevcontainerAgentEnv(stack, "env", {
       workspace: ws,
       agentId: agent.id,
-      imageCommit: "abc123",
-      branch: "main",
-      rebuild: "3",
+      imageCommit: input("image_commit"),
+      branch: input("branch"),
+      rebuild: input("rebuild"),
     });
   });
   env = tf.resource.coder_env;
@@ -57,9 +61,9 @@ it("creates the git identity only once a user owns the workspace (not in a prebu
 });
 
 it("passes the image commit, branch and rebuild counter through", () => {
-  expect(env.devcontainer_image_commit.value).toBe("abc123");
-  expect(env.devcontainer_branch.value).toBe("main");
-  expect(env.devcontainer_rebuild.value).toBe("3");
+  expect(env.devcontainer_image_commit.value).toBe("${var.image_commit}");
+  expect(env.devcontainer_branch.value).toBe("${var.branch}");
+  expect(env.devcontainer_rebuild.value).toBe("${var.rebuild}");
 });
 
 it("names the git author and committer by full name, else user name, and their e-mail", () => {

@@ -4,6 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { TerraformVariable } from "../../../lib/core/cdk";
+import { Expr } from "../../../lib/core/expr";
 import { coderProvider } from "../../../lib/constructs/providers";
 import type { TemplateStack } from "../../../lib/constructs/template-stack";
 import { DevcontainerAgent } from "../../../lib/devcontainer/agent";
@@ -13,10 +14,15 @@ import { synthConstruct, synthConstructToDir } from "../construct-stack";
 function buildAgent(stack: TemplateStack): void {
   coderProvider(stack);
   const summary = new TerraformVariable(stack, "summary", { type: "string" });
+  // The scripts are locals in a template: here variables, so the metadata must read them as given.
+  const script = (name: string, text: string) =>
+    Expr.of<string>(
+      new TerraformVariable(stack, name, { type: "string", default: text }).stringValue,
+    );
   new DevcontainerAgent(stack, "agent", {
-    variablesMetadataScript: "echo all set",
-    warningsMetadataScript: "echo none",
-    resourcesSummary: summary.stringValue,
+    variablesMetadataScript: script("variables_script", "echo all set"),
+    warningsMetadataScript: script("warnings_script", "echo none"),
+    resourcesSummary: Expr.of<string>(summary.stringValue),
   });
 }
 
@@ -48,8 +54,8 @@ it("lists the Dev Container items first, then the standard stats, with keys that
     "9_resources",
     "8_devcontainer_warnings",
   ]);
-  expect(metadata[0].script).toBe("echo all set");
-  expect(metadata[2].script).toBe("echo none");
+  expect(metadata[0].script).toBe("${var.variables_script}");
+  expect(metadata[2].script).toBe("${var.warnings_script}");
 });
 
 it("plans a resources script that echoes any summary verbatim, quotes and all", async () => {

@@ -3,6 +3,7 @@
  * license), and a fixed number of forwarded-port app slots.
  */
 import { TerraformVariable } from "../../../lib/core/cdk";
+import { Expr } from "../../../lib/core/expr";
 import { coderProvider } from "../../../lib/constructs/providers";
 import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
 import { WorkspaceData } from "../../../lib/constructs/workspace-data";
@@ -25,14 +26,15 @@ beforeAll(() => {
     const subdomain = new TerraformVariable(stack, "subdomain_apps", { type: "bool" });
     const slots = new TerraformVariable(stack, "max_forwarded_ports", { type: "number" });
     const ports = new TerraformVariable(stack, "ports", { type: "any" });
+    const folder = new TerraformVariable(stack, "workspace_folder", { type: "string" });
     new DevcontainerApps(stack, "apps", {
       startCount: ws.startCount,
       agentId: agent.id,
-      workspaceFolder: "/workspaces/app",
-      acceptVscodeLicense: license.booleanValue,
-      subdomainApps: subdomain.booleanValue,
-      maxForwardedPorts: slots.numberValue,
-      ports: ports.value,
+      workspaceFolder: Expr.of<string>(folder.stringValue),
+      acceptVscodeLicense: Expr.of<boolean>(license.booleanValue),
+      subdomainApps: Expr.of<boolean>(subdomain.booleanValue),
+      maxForwardedPorts: Expr.of<number>(slots.numberValue),
+      ports: Expr.of<unknown[]>(ports.value),
     });
   });
 });
@@ -62,7 +64,7 @@ it("opens the workspace folder in both IDEs, for the agent", () => {
   for (const name of ["vscode_web", "vscode_desktop"]) {
     expect(tf.module[name]).toMatchObject({
       agent_id: "${coder_agent.main.id}",
-      folder: "/workspaces/app",
+      folder: "${var.workspace_folder}",
     });
   }
   // vscode-web's server is kept in the persisted home; `$HOME` is for the module's shell.

@@ -4,6 +4,7 @@
  * external auth is read only when configured. (The template's plan tests hold the behaviour.)
  */
 import { TerraformOutput, TerraformVariable } from "../../../lib/core/cdk";
+import { Expr } from "../../../lib/core/expr";
 import { coderProvider } from "../../../lib/constructs/providers";
 import { DevcontainerGitCredentials } from "../../../lib/devcontainer/git-credentials";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
@@ -24,7 +25,7 @@ beforeAll(() => {
       allowTemplateFallback: new TerraformVariable(stack, "allow_template_git_token_fallback", {
         type: "bool",
       }),
-      repository: "${var.repository}",
+      repository: Expr.of<string>("${var.repository}"),
     });
     new TerraformOutput(stack, "credentials", { value: git.buildCredentials, sensitive: true });
   });

@@ -3,13 +3,13 @@
  * remote user; seed-home prepares the PVC; the `dev` container runs dev-entrypoint.sh, which
  * execs the agent; blocks whose number depends on the repository are dynamic.
  */
-import { TerraformVariable, type IResolvable } from "../../../lib/core/cdk";
+import { TerraformVariable } from "../../../lib/core/cdk";
 import { coderProvider } from "../../../lib/constructs/providers";
 import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
 import { WorkspaceData } from "../../../lib/constructs/workspace-data";
 import { workspaceObjectMeta } from "../../../lib/constructs/workspace-labels";
 import { DataVolume } from "../../../lib/constructs/data-volume";
-import { hcl } from "../../../lib/core/expr";
+import { Expr, hcl } from "../../../lib/core/expr";
 import { readProjectFile } from "../../../lib/core/project-root";
 import { DevcontainerMounts } from "../../../lib/devcontainer/mounts";
 import { DevcontainerRuntime } from "../../../lib/devcontainer/runtime";
@@ -17,9 +17,6 @@ import { SCRIPTS_DIR } from "../../../lib/devcontainer/scripts";
 import { DevcontainerPod } from "../../../lib/devcontainer/pod";
 import { fromStack, withShippedFiles } from "../../support/shipped-scripts";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
-
-const HOME = "/home/vscode";
-const FOLDER = "/workspaces/app";
 
 let deployment: any;
 let spec: any;
@@ -38,20 +35,23 @@ beforeAll(() => {
       size: "10Gi",
       meta: workspaceObjectMeta(ws, "pvc"),
     });
+    // The user's values come from the image at apply time: variables here.
+    const home = Expr.of<string>(v("home_dir").stringValue);
+    const folder = Expr.of<string>(v("workspace_folder").stringValue);
     const runtime = new DevcontainerRuntime(stack, "runtime", {
-      runtime: null,
+      runtime: Expr.of(null),
       // The privilege gate must default to false (template policy).
-      allowPrivileged: new TerraformVariable(stack, "allow_privileged", {
-        type: "bool",
-        default: false,
-      }).booleanValue,
+      allowPrivileged: Expr.of<boolean>(
+        new TerraformVariable(stack, "allow_privileged", { type: "bool", default: false })
+          .booleanValue,
+      ),
     });
     const mounts = new DevcontainerMounts(stack, "mounts", {
-      mounts: [],
-      workspaceFolder: FOLDER,
-      workspaceFolderMounted: false,
-      homeDir: HOME,
-      workspaceId: ws.id,
+      mounts: Expr.of<unknown[]>([]),
+      workspaceFolder: folder,
+      workspaceFolderMounted: Expr.of<boolean>(false),
+      homeDir: home,
+      workspaceId: Expr.of<string>(ws.id),
       shmSizeLimit: runtime.shmSizeLimit,
       claimName,
     });
@@ -63,17 +63,22 @@ beforeAll(() => {
       meta: workspaceObjectMeta(ws, "workspace"),
       image: "registry.example.com/app:ws-1",
       dependsOn: [data.claim],
-      user: { remoteUser: "vscode", uid: 1001, gid: 1002, homeDir: HOME },
-      workspaceFolder: { path: FOLDER },
+      user: {
+        remoteUser: Expr.of<string>(v("remote_user").stringValue),
+        uid: Expr.of<number>(v("uid", "number").numberValue),
+        gid: Expr.of<number>(v("gid", "number").numberValue),
+        homeDir: home,
+      },
+      workspaceFolder: { path: folder },
       variablesSecretName: v("variables_secret").stringValue,
-      envScripts: hcl`${v("env_scripts", "map(string)").value}`,
+      envScripts: hcl<Record<string, string>>`${v("env_scripts", "map(string)").value}`,
       resources: { requests: { cpu: "1", memory: "1Gi" }, limits: { cpu: "2", memory: "2Gi" } },
-      nodeSelector: hcl`{ "kubernetes.io/arch" = "amd64" }`,
-      tolerations: v("tolerations", "any").value as IResolvable,
+      nodeSelector: hcl<Record<string, string>>`{ "kubernetes.io/arch" = "amd64" }`,
+      tolerations: Expr.of<unknown[]>(v("tolerations", "any").value),
       affinity: {},
       runtime,
       mounts,
-      imagePullSecretName: v("pull_secret").stringValue,
+      imagePullSecretName: Expr.of<string>(v("pull_secret").stringValue),
     });
   });
   deployment = tf.resource.kubernetes_deployment_v1.main;
@@ -88,13 +93,11 @@ it("is kubernetes_deployment_v1.main, counted by start_count, after the data vol
 });
 
 it("runs the pod as the remote user's uid/gid, fsGroup changed only on a root mismatch", () => {
-  // A literal id is written as a JSON number; Terraform converts it to the string attribute.
-  const { seccomp_profile: seccompProfile, ...ids } = spec.security_context;
-  const context = Object.fromEntries(Object.entries(ids).map(([k, v]) => [k, String(v)]));
+  const { seccomp_profile: seccompProfile, ...context } = spec.security_context;
   expect(context).toEqual({
-    run_as_user: "1001",
-    run_as_group: "1002",
-    fs_group: "1002",
+    run_as_user: "${var.uid}",
+    run_as_group: "${var.gid}",
+    fs_group: "${var.gid}",
     fs_group_change_policy: "OnRootMismatch",
   });
   // Docker's default profile; the dev container's Unconfined (allow_privileged) overrides it.
@@ -156,9 +159,9 @@ it("hands the entrypoint its DC_* inputs, the agent's init script among them", (
   ]);
   expect(env).toMatchObject({
     DC_INIT_SCRIPT: "${coder_agent.main.init_script}",
-    DC_REMOTE_USER: "vscode",
-    DC_HOME: HOME,
-    DC_WORKSPACE_FOLDER: FOLDER,
+    DC_REMOTE_USER: "${var.remote_user}",
+    DC_HOME: "${var.home_dir}",
+    DC_WORKSPACE_FOLDER: "${var.workspace_folder}",
     DC_ID: "${data.coder_workspace.me.id}",
   });
   // Issue 32 item 4: the values are in the workspace's Secret, never in the Deployment.

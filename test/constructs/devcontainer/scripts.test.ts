@@ -3,6 +3,7 @@
  * inputs prepended: text as quoted words, repository-controlled scripts and settings as base64.
  */
 import { TerraformVariable } from "../../../lib/core/cdk";
+import { Expr } from "../../../lib/core/expr";
 import { coderProvider } from "../../../lib/constructs/providers";
 import { WorkspaceAgent } from "../../../lib/constructs/workspace-agent";
 import { WorkspaceData } from "../../../lib/constructs/workspace-data";
@@ -29,18 +30,18 @@ beforeAll(() => {
     new DevcontainerScripts(stack, "scripts", {
       startCount: ws.startCount,
       agentId: agent.id,
-      workspaceFolder: v("folder").stringValue,
-      repository: v("repository").stringValue,
-      branch: v("branch").stringValue,
-      commit: v("commit").stringValue,
-      lifecycleScripts: v("hooks", "map(string)").value,
+      workspaceFolder: Expr.of<string>(v("folder").stringValue),
+      repository: Expr.of<string>(v("repository").stringValue),
+      branch: Expr.of<string>(v("branch").stringValue),
+      commit: Expr.of<string>(v("commit").stringValue),
+      lifecycleScripts: Expr.of<Record<string, string>>(v("hooks", "map(string)").value),
       waitFor: new DevcontainerWaitFor(stack, "wait_for", {
-        configuration: v("configuration", "any").value,
+        configuration: Expr.of(v("configuration", "any").value),
       }),
-      vscodeExtensions: v("extensions", "list(string)").listValue,
-      vscodeSettings: v("settings").stringValue,
-      ownExtension: v("own_extension").stringValue,
-      localEnvSecretNames: v("secret_names").stringValue,
+      vscodeExtensions: Expr.of<string[]>(v("extensions", "list(string)").listValue),
+      vscodeSettings: Expr.of<string>(v("settings").stringValue),
+      ownExtension: Expr.of<string>(v("own_extension").stringValue),
+      localEnvSecretNames: Expr.of<string>(v("secret_names").stringValue),
     });
   });
   scripts = tf.resource.coder_script;

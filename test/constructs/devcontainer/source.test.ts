@@ -6,7 +6,7 @@ import { TerraformVariable } from "../../../lib/core/cdk";
 import { coderProvider } from "../../../lib/constructs/providers";
 import { WorkspaceData } from "../../../lib/constructs/workspace-data";
 import { DevcontainerSource, devcontainerBuilderProvider } from "../../../lib/devcontainer/source";
-import { hcl } from "../../../lib/core/expr";
+import { Expr, hcl } from "../../../lib/core/expr";
 import { synthConstruct, type TerraformJson } from "../construct-stack";
 
 function synthSource(arch?: string): TerraformJson {
@@ -14,7 +14,8 @@ function synthSource(arch?: string): TerraformJson {
     coderProvider(stack);
     const endpoint = new TerraformVariable(stack, "endpoint", { type: "string" });
     devcontainerBuilderProvider(stack, endpoint);
-    const v = (name: string) => new TerraformVariable(stack, name, { type: "string" }).stringValue;
+    const v = (name: string) =>
+      Expr.of<string>(new TerraformVariable(stack, name, { type: "string" }).stringValue);
     new DevcontainerSource(stack, "source", {
       workspace: new WorkspaceData(stack, "workspace"),
       repository: v("repository"),
