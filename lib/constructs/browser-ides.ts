@@ -4,8 +4,8 @@
  * Both are pinned releases (the stubs in packages/terraform-harness/src/module-stubs copy the same ones)
  * and counted by start_count: they install and run only in a started workspace.
  */
-import { Construct, Token, type IResolvable } from "../core/cdk";
-import { hcl } from "../core/expr";
+import { Construct, Token } from "../core/cdk";
+import { type Expr, hcl } from "../core/expr";
 import { IDE_MODULES } from "./ide-modules";
 import { RegistryModule } from "./registry-module";
 
@@ -25,7 +25,7 @@ export interface BrowserIdesProps {
    * on the user's machine and an image the IDE backend runs on (glibc Linux). When on, the
    * module adds a "JetBrains IDEs" parameter where users pick their IDEs.
    */
-  readonly jetbrains: IResolvable;
+  readonly jetbrains: Expr<boolean>;
   /** Position of the JetBrains parameter in the workspace form. */
   readonly jetbrainsParameterOrder: number;
 }

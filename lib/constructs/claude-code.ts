@@ -17,9 +17,9 @@
  * Everything is counted by the start count it is given (the template passes the claimed one:
  * an unclaimed prebuild belongs to Coder's `prebuilds` user, whose token must not sign in).
  */
-import { Construct, Token, type IResolvable } from "../core/cdk";
+import { Construct, Token } from "../core/cdk";
 import { shellQuote } from "../core/embedded-script";
-import { hcl } from "../core/expr";
+import { type Expr, hcl } from "../core/expr";
 import { TemplateVariable } from "../core/template-variable";
 import { oneOf } from "../core/validate";
 import { RegistryModule } from "./registry-module";
@@ -67,7 +67,7 @@ export interface ClaudeCodeProps {
   /** 1 while it should run (the claimed start count), else 0. */
   readonly startCount: number;
   /** Whether the template offers it (a `var.*` bool). */
-  readonly enabled: IResolvable;
+  readonly enabled: Expr<boolean>;
   /** `"ai_gateway"` or `"user_secret"` (a `var.*` string). */
   readonly auth: string;
   /** Where Claude Code opens (the repository clone); a literal path. */

@@ -71,7 +71,7 @@ export interface WorkspaceDeploymentProps {
 /** One plan-time check of {@link WorkspaceDeploymentProps.preconditions}. */
 export interface WorkspacePrecondition {
   /** A Terraform expression that must be true, e.g. built with `hcl`. */
-  readonly condition: string | IResolvable;
+  readonly condition: Expr<boolean>;
   /** What the plan says when it is false. */
   readonly errorMessage: string;
 }

@@ -10,12 +10,13 @@
  * Note that Terraform prints the values referenced by a failed condition in the
  * diagnostic: never reference a secret (or any user-typed value) in a condition.
  */
-import { Construct, IResolvable, TerraformElement } from "./cdk";
+import { Construct, TerraformElement } from "./cdk";
+import type { Expr } from "./expr";
 
 /** One `assert` of a check block. */
 export interface CheckAssertion {
   /** A boolean expression (usually an `hcl` token); false makes the check fail. */
-  readonly condition: IResolvable | boolean;
+  readonly condition: Expr<boolean> | boolean;
   /**
    * The message of a failed assertion: literal text or a string token. Literal
    * `${`/`%{` must be escaped (see escapeTemplateLiteral): it is a template.

@@ -14,9 +14,9 @@
  *
  * Values that are cdktf tokens (known only when Terraform runs) are not checked here.
  */
-import { Token, TerraformStack, type IConstruct, type IResolvable } from "./cdk";
+import { Token, TerraformStack, type IConstruct } from "./cdk";
 import { MAX_CODER_TEMPLATE_NAME } from "./coder-names";
-import { hcl } from "./expr";
+import { type Expr, hcl } from "./expr";
 
 /** A rule a value must follow. */
 export interface Rule {
@@ -28,7 +28,7 @@ export interface Rule {
    * The same rule as a Terraform condition on `ref` (a variable's value token), for a
    * variable `validation` block. Absent when the rule has no Terraform form.
    */
-  condition?(ref: IResolvable): IResolvable;
+  condition?(ref: Expr<unknown>): Expr<boolean>;
 }
 
 /** A prop that breaks a rule; the message is `template "<id>": <prop> = <value>: <reason>`. */

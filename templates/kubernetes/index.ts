@@ -8,6 +8,7 @@ import {
   type Construct,
   DataVolume,
   DNS_LABEL,
+  Expr,
   hcl,
   IMAGE_REFERENCE,
   resourceMetadata,
@@ -155,7 +156,7 @@ export class KubernetesTemplate extends TemplateStack {
       startCount: ws.startCount,
       agentId: agent.id,
       folder: HOME_DIR,
-      jetbrains: vars.jetbrains.booleanValue,
+      jetbrains: Expr.of<boolean>(vars.jetbrains.booleanValue),
       jetbrainsParameterOrder: 4,
     });
     // The user's dotfiles and git identity; not in an unclaimed prebuild (it is not theirs yet).

@@ -16,6 +16,7 @@ import {
   GIT_URL_WITHOUT_PASSWORD,
   harvesterKubeconfigPathVariable,
   harvesterProvider,
+  Expr,
   hcl,
   HTTP_URL,
   HTTPS_URL,
@@ -502,7 +503,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     new ClaudeCode(this, "claude_code", {
       agent,
       startCount: ws.claimedStartCount,
-      enabled: claudeCode.enabled.booleanValue,
+      enabled: Expr.of<boolean>(claudeCode.enabled.booleanValue),
       auth: claudeCode.auth.stringValue,
       workdir: CLONE_DIR,
     });

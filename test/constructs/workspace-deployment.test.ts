@@ -10,6 +10,7 @@ import { WorkspaceAgent } from "../../lib/constructs/workspace-agent";
 import { WorkspaceData } from "../../lib/constructs/workspace-data";
 import { workspaceObjectMeta } from "../../lib/constructs/workspace-labels";
 import { DataVolume } from "../../lib/constructs/data-volume";
+import { hcl } from "../../lib/core/expr";
 import { AgentTokenSecret } from "../../lib/constructs/agent-token-secret";
 import {
   agentContainer,
@@ -150,7 +151,7 @@ describe("synthesized", () => {
   it("writes preconditions as the Deployment's lifecycle.precondition blocks", () => {
     const checked = synthConstruct((stack) =>
       buildPod(stack, {
-        preconditions: [{ condition: "${var.a != var.b}", errorMessage: "a and b differ" }],
+        preconditions: [{ condition: hcl`var.a != var.b`, errorMessage: "a and b differ" }],
       }),
     );
     expect(checked.resource.kubernetes_deployment_v1.main.lifecycle).toEqual({
@@ -267,7 +268,7 @@ describe("planned", () => {
       buildPod(stack, {
         preconditions: [
           {
-            condition: '${data.coder_workspace.me.name != "dev"}',
+            condition: hcl`data.coder_workspace.me.name != "dev"`,
             errorMessage: "workspaces may not be called dev",
           },
         ],
