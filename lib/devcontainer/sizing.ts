@@ -640,11 +640,13 @@ export class DevcontainerSizing extends Construct {
       hcl`!${k8sSet} && ${hrIsLimit} ? ${q.hrAmount} : null`,
       "docker run --memory caps the container and reserves nothing: it becomes the limit.",
     );
+    // Written as every other size is (`4Gi`, not 4294967296): the provider compares quantities,
+    // so a workspace whose limit was written in bytes sees no change.
+    const written = text(q.texts, `hr_${q.hrField}`);
     return {
-      unreserved: hcl`try(${hrLimit} < ${defaultAmount}, false) ? tostring(floor(${hrLimit}))
-        : ${defaultRequest}`,
+      unreserved: hcl`try(${hrLimit} < ${defaultAmount}, false) ? ${written} : ${defaultRequest}`,
       lowest: (a, b) => hcl`min(${a}, ${b}, try(floor(${hrLimit}), ${defaultAmount}))`,
-      limit: (otherwise) => hcl`${hrLimit} != null ? tostring(floor(${hrLimit})) : ${otherwise}`,
+      limit: (otherwise) => hcl`${hrLimit} != null ? ${written} : ${otherwise}`,
     };
   }
 

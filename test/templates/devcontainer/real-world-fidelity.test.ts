@@ -283,10 +283,11 @@ describe("devcontainer template: real-world fidelity (issue 44)", () => {
   describe("9. deliberate deviations, decided", () => {
     it("runArgs --memory is the container's limit, as docker run makes it, not a reservation; hostRequirements.memory stays a reservation", () => {
       expect(plans.runArgsMemory.pod.requests.memory).toBe("512Mi");
-      expect(plans.runArgsMemory.pod.limits.memory).toBe(String(4 * GIB));
+      // Written as every size the template derives (issue 47), not in bytes.
+      expect(plans.runArgsMemory.pod.limits.memory).toBe("4Gi");
       // A limit below the default request lowers the request: the API refuses request > limit.
-      expect(plans.runArgsSmallMemory.pod.requests.memory).toBe(String(256 * 1024 ** 2));
-      expect(plans.runArgsSmallMemory.pod.limits.memory).toBe(String(256 * 1024 ** 2));
+      expect(plans.runArgsSmallMemory.pod.requests.memory).toBe("256Mi");
+      expect(plans.runArgsSmallMemory.pod.limits.memory).toBe("256Mi");
       expect(plans.hostRequirementsMemory.pod.requests.memory).toBe("4Gi");
       expect(plans.hostRequirementsMemory.pod.limits.memory).toBe("4Gi");
       for (const name of ["runArgsMemory", "runArgsSmallMemory"])
