@@ -12,6 +12,7 @@ import {
   Tokenization,
   type TerraformVariableConfig,
 } from "./cdk";
+import { Expr, type HclValue } from "./expr";
 import { invalidPropMessage, InvalidPropError, type Rule } from "./validate";
 
 export interface TemplateVariableConfig extends TerraformVariableConfig {
@@ -85,9 +86,39 @@ export class TemplateVariable extends TerraformVariable {
     return { ...attributes, default: { ...attributes.default, value: verbatim(this.default) } };
   }
 
+  /** `var.<name>` as an `Expr<boolean>`, for expressions and typed props; the type must be bool. */
+  public get booleanExpr(): Expr<boolean> {
+    return this.typed("bool", this.booleanValue);
+  }
+
+  /** `var.<name>` as an `Expr<number>`; the variable's type must be number. */
+  public get numberExpr(): Expr<number> {
+    return this.typed("number", this.numberValue);
+  }
+
+  /** `var.<name>` as an `Expr<string>`; the variable's type must be string. */
+  public get stringExpr(): Expr<string> {
+    return this.typed("string", this.stringValue);
+  }
+
+  /** `var.<name>` as an `Expr<string[]>`; the variable's type must be list(string). */
+  public get stringListExpr(): Expr<string[]> {
+    return this.typed("list(string)", this.listValue);
+  }
+
   /** The first rule `value` breaks, or undefined when it follows them all. */
   public brokenRule(value: unknown): Rule | undefined {
     return this.rules.find((rule) => !rule.test(value));
+  }
+
+  /** The value as an `Expr<T>`, refused at synth when the variable is declared another type. */
+  private typed<T>(type: string, token: HclValue): Expr<T> {
+    if (this.type !== type) {
+      throw new Error(
+        `${this.node.path}: variable ${this.node.id} is ${this.type ?? "untyped"}, not ${type}`,
+      );
+    }
+    return Expr.of<T>(token);
   }
 
   private templateId(): string {

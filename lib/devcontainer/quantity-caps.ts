@@ -4,7 +4,7 @@
  * (GPUs and other device plugins) by name. `max_cpu` and `max_memory` are declared with the
  * other template variables (lib/devcontainer/template-variables.ts); DevcontainerSizing applies all.
  */
-import { Construct, TerraformVariable } from "../core/cdk";
+import { Construct } from "../core/cdk";
 import { hcl } from "../core/expr";
 import { TemplateVariable } from "../core/template-variable";
 import { POSITIVE_NUMBER, type Rule } from "../core/validate";
@@ -60,11 +60,11 @@ export const EXTENDED_RESOURCE_MAXIMA: Rule = {
 /** `max_disk`, `max_ephemeral_storage` and `max_extended_resources`. */
 export class DevcontainerQuantityCaps extends Construct {
   /** `max_disk` (number, GiB): the most a repository's storage may raise the data volume to. */
-  public readonly maxDisk: TerraformVariable;
+  public readonly maxDisk: TemplateVariable;
   /** `max_ephemeral_storage` (number, GiB): the most ephemeral-storage request and limit. */
-  public readonly maxEphemeralStorage: TerraformVariable;
+  public readonly maxEphemeralStorage: TemplateVariable;
   /** `max_extended_resources` (map(number)): the extended resources a repository may ask for. */
-  public readonly maxExtendedResources: TerraformVariable;
+  public readonly maxExtendedResources: TemplateVariable;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);

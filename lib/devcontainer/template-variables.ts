@@ -83,51 +83,51 @@ export class DevcontainerTemplateVariables extends Construct {
   /** `use_kubeconfig` (bool, false): use ~/.kube/config instead of the in-cluster account. */
   public readonly useKubeconfig: TerraformVariable;
   /** `namespace` (string, required): where the workspaces' Deployments and PVCs go. */
-  public readonly namespace: TerraformVariable;
+  public readonly namespace: TemplateVariable;
   /** `devcontainer_builder_endpoint` (string, required): base URL of the running service. */
-  public readonly builderEndpoint: TerraformVariable;
+  public readonly builderEndpoint: TemplateVariable;
   /** `image_pull_secret_name` (string, ""): a dockerconfigjson Secret in the namespace. */
-  public readonly imagePullSecretName: TerraformVariable;
+  public readonly imagePullSecretName: TemplateVariable;
   /** `accept_vscode_license` (bool, true): gates the vscode-web module. */
-  public readonly acceptVscodeLicense: TerraformVariable;
+  public readonly acceptVscodeLicense: TemplateVariable;
   /** `allow_privileged` (bool, false): honor privileged, seccomp unconfined, extra capabilities. */
-  public readonly allowPrivileged: TerraformVariable;
+  public readonly allowPrivileged: TemplateVariable;
   /** `pod_security_level` ("baseline"): the Pod Security level workspace pods meet. */
-  public readonly podSecurityLevel: TerraformVariable;
+  public readonly podSecurityLevel: TemplateVariable;
   /** `subdomain_apps` (bool, true): serve web apps on subdomains (wildcard access URL). */
-  public readonly subdomainApps: TerraformVariable;
+  public readonly subdomainApps: TemplateVariable;
   /** `max_forwarded_ports` (number, 10): coder_app slots for forwardPorts. */
-  public readonly maxForwardedPorts: TerraformVariable;
+  public readonly maxForwardedPorts: TemplateVariable;
   /**
    * `lifecycle_timeout_minutes` (number, 60): how long the login-blocking lifecycle script
    * (clone and hooks) may run before the agent ends it and lets the user in; 0 is no limit.
    */
-  public readonly lifecycleTimeoutMinutes: TerraformVariable;
+  public readonly lifecycleTimeoutMinutes: TemplateVariable;
   /** `vscode_extension` (string): the project's own VS Code extension, ID or VSIX URL; "" for none. */
-  public readonly vscodeExtension: TerraformVariable;
+  public readonly vscodeExtension: TemplateVariable;
   /** `external_auth_id` (string, ""): Coder external auth provider for builds and clones. */
-  public readonly externalAuthId: TerraformVariable;
+  public readonly externalAuthId: TemplateVariable;
   /** `max_cpu` (number, 8): most cores a repository may reserve. */
-  public readonly maxCpu: TerraformVariable;
+  public readonly maxCpu: TemplateVariable;
   /** `max_memory` (number, 32): most GiB a repository may reserve. */
-  public readonly maxMemory: TerraformVariable;
+  public readonly maxMemory: TemplateVariable;
   /** `allow_node_placement` (bool, false): honor a repository's nodeSelector and tolerations. */
-  public readonly allowNodePlacement: TerraformVariable;
+  public readonly allowNodePlacement: TemplateVariable;
   /** `git_credentials_username` (string, ""): template-wide git username for image builds. */
-  public readonly gitCredentialsUsername: TerraformVariable;
+  public readonly gitCredentialsUsername: TemplateVariable;
   /** `git_credentials_token` (string, "", sensitive): the password or token for that username. */
-  public readonly gitCredentialsToken: TerraformVariable;
+  public readonly gitCredentialsToken: TemplateVariable;
   /** `git_credentials_hosts` (list(string), []): the only hosts the template-wide credentials go to. */
-  public readonly gitCredentialsHosts: TerraformVariable;
+  public readonly gitCredentialsHosts: TemplateVariable;
   /** `external_auth_host` (string, ""): the host of the external auth provider; its token goes there only. */
-  public readonly externalAuthHost: TerraformVariable;
+  public readonly externalAuthHost: TemplateVariable;
   /** `user_secrets` (list(string), []): names users keep as Coder secrets for `${localEnv:…}`. */
-  public readonly userSecrets: TerraformVariable;
+  public readonly userSecrets: TemplateVariable;
   /**
    * `allow_template_git_token_fallback` (bool, false): whether a build may use the template-wide
    * git credentials for a user who has no token of their own for the host.
    */
-  public readonly allowTemplateGitTokenFallback: TerraformVariable;
+  public readonly allowTemplateGitTokenFallback: TemplateVariable;
 
   // long: one declaration per template variable, in the order cdk.tf.json lists them
   constructor(scope: Construct, id: string) {
@@ -155,7 +155,7 @@ export class DevcontainerTemplateVariables extends Construct {
         "Name of an existing kubernetes.io/dockerconfigjson Secret in the namespace that nodes " +
         "use to pull workspace images. Empty: anonymous pulls.",
     });
-    this.acceptVscodeLicense = new TerraformVariable(this, "accept_vscode_license", {
+    this.acceptVscodeLicense = new TemplateVariable(this, "accept_vscode_license", {
       type: "bool",
       default: true,
       description:
@@ -163,7 +163,7 @@ export class DevcontainerTemplateVariables extends Construct {
         "behalf of the users; it enables VS Code in the browser. Set false when workspaces are " +
         "offered outside your organization. VS Code Desktop is not affected.",
     });
-    this.allowPrivileged = new TerraformVariable(this, "allow_privileged", {
+    this.allowPrivileged = new TemplateVariable(this, "allow_privileged", {
       type: "bool",
       default: false,
       description:
@@ -180,7 +180,7 @@ export class DevcontainerTemplateVariables extends Construct {
         "escalation, so no sudo; capabilities dropped; RuntimeDefault seccomp; non-root). What a " +
         "repository asks for that the level forbids is dropped with a warning.",
     });
-    this.subdomainApps = new TerraformVariable(this, "subdomain_apps", {
+    this.subdomainApps = new TemplateVariable(this, "subdomain_apps", {
       type: "bool",
       default: true,
       description:
@@ -237,14 +237,14 @@ export class DevcontainerTemplateVariables extends Construct {
         "Most memory in GiB a repository may reserve (hostRequirements.memory or " +
         "customizations.kubernetes.resources.requests.memory).",
     });
-    this.allowNodePlacement = new TerraformVariable(this, "allow_node_placement", {
+    this.allowNodePlacement = new TemplateVariable(this, "allow_node_placement", {
       type: "bool",
       default: false,
       description:
         "Honor customizations.kubernetes.nodeSelector and tolerations. The template's " +
         "kubernetes.io/arch selector always wins.",
     });
-    this.gitCredentialsUsername = new TerraformVariable(this, "git_credentials_username", {
+    this.gitCredentialsUsername = new TemplateVariable(this, "git_credentials_username", {
       type: "string",
       default: "",
       description:
@@ -252,7 +252,7 @@ export class DevcontainerTemplateVariables extends Construct {
         "and only when allow_template_git_token_fallback is on and the user has no linked " +
         "external_auth_id token for the host: the user's own token always wins.",
     });
-    this.gitCredentialsToken = new TerraformVariable(this, "git_credentials_token", {
+    this.gitCredentialsToken = new TemplateVariable(this, "git_credentials_token", {
       type: "string",
       default: "",
       sensitive: true,
@@ -289,7 +289,7 @@ export class DevcontainerTemplateVariables extends Construct {
     });
     // Off by default: the template's token reads what it can read for every user, so a user
     // could build (and read) a repository their own account cannot (issue 43.1).
-    this.allowTemplateGitTokenFallback = new TerraformVariable(
+    this.allowTemplateGitTokenFallback = new TemplateVariable(
       this,
       "allow_template_git_token_fallback",
       {

@@ -15,8 +15,8 @@
  * users to keep as secrets, which the build log then does not call missing; the "Dev Container
  * variables" metadata item says at run time which names are still unset and how to set each.
  */
-import { Construct, type TerraformVariable } from "../core/cdk";
-import { Expr, hcl } from "../core/expr";
+import { Construct } from "../core/cdk";
+import { type Expr, hcl } from "../core/expr";
 import { NamedLocals } from "../core/named-locals";
 import { type Rule } from "../core/validate";
 import { CONTAINER_LOCALENV_DEFAULTS, HOST_LOCALENV_DEFAULTS } from "./local-env";
@@ -45,7 +45,7 @@ export const NOT_FROM_SECRETS: readonly string[] = [
 
 export interface DevcontainerUserSecretsProps {
   /** `user_secrets` (list(string)): the names users are expected to keep as secrets. */
-  readonly expected: TerraformVariable;
+  readonly expected: Expr<string[]>;
   /** The data source's `variables` list (`kind`, `name`, `default`, `used_in`); null is none. */
   readonly variables: Expr<unknown[]>;
 }
@@ -62,7 +62,7 @@ export class DevcontainerUserSecrets extends Construct {
 
   constructor(scope: Construct, id: string, props: DevcontainerUserSecretsProps) {
     super(scope, id);
-    this.expectedNames = Expr.of<string[]>(props.expected.listValue);
+    this.expectedNames = props.expected;
     const locals = new NamedLocals(this, "");
     const variables = hcl`try(concat(${props.variables}, []), [])`;
     // The names are unmarked one by one (the data source marks its values sensitive) and a

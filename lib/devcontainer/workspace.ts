@@ -131,8 +131,8 @@ export class DevcontainerWorkspace extends Construct {
     const folder = this.workspaceFolder(source, user);
     const runtime = new DevcontainerRuntime(this, "runtime", {
       runtime: source.runtime,
-      allowPrivileged: Expr.of<boolean>(vars.allowPrivileged.booleanValue),
-      podSecurityLevel: Expr.of<string>(vars.podSecurityLevel.stringValue),
+      allowPrivileged: vars.allowPrivileged.booleanExpr,
+      podSecurityLevel: vars.podSecurityLevel.stringExpr,
       uid: user.uid,
     });
     const waitFor = new DevcontainerWaitFor(this, "wait_for", {
@@ -165,7 +165,7 @@ export class DevcontainerWorkspace extends Construct {
     // The user's own Coder secrets give ${localEnv:NAME} first, at run time (the agent hands
     // them to the lifecycle scripts); the template never reads their values.
     const userSecrets = new DevcontainerUserSecrets(this, "user_secrets", {
-      expected: vars.userSecrets,
+      expected: vars.userSecrets.stringListExpr,
       variables: source.variables,
     });
     return {
@@ -237,17 +237,17 @@ export class DevcontainerWorkspace extends Construct {
       cpu: this.chosen.cpu,
       memory: this.chosen.memory,
       diskSize: this.chosen.diskSize,
-      maxCpu: Expr.of<number>(vars.maxCpu.numberValue),
-      maxMemory: Expr.of<number>(vars.maxMemory.numberValue),
+      maxCpu: vars.maxCpu.numberExpr,
+      maxMemory: vars.maxMemory.numberExpr,
       // As for docker run, --memory caps the container: the limit, not a reservation.
       memoryIsLimit: hcl`anytrue([for a in try(concat(${source.configuration}.runArgs, []), []) : can(regex("^(--memory(=|$)|-m($|[0-9]))", tostring(a)))])`,
-      maxDisk: Expr.of<number>(caps.maxDisk.numberValue),
-      maxEphemeralStorage: Expr.of<number>(caps.maxEphemeralStorage.numberValue),
+      maxDisk: caps.maxDisk.numberExpr,
+      maxEphemeralStorage: caps.maxEphemeralStorage.numberExpr,
       maxExtendedResources: Expr.of<Record<string, number>>(caps.maxExtendedResources.value),
     });
     const placement = new DevcontainerPlacement(this, "placement", {
       customizations,
-      allowNodePlacement: Expr.of<boolean>(vars.allowNodePlacement.booleanValue),
+      allowNodePlacement: vars.allowNodePlacement.booleanExpr,
       arch: source.arch,
     });
     return { user, sizing, placement };
@@ -274,7 +274,7 @@ export class DevcontainerWorkspace extends Construct {
     mapping: PodMapping,
   ): DevcontainerWarnings {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
-    const slots = Expr.of<number>(vars.maxForwardedPorts.numberValue);
+    const slots = vars.maxForwardedPorts.numberExpr;
     return new DevcontainerWarnings(this, "warnings", {
       serviceWarnings: hcl`concat(${source.warnings}, ${source.configurationWarnings}, ${source.portWarnings}, ${portSlotWarnings(source.ports, slots)}, ${source.extensionWarnings}, ${source.variableWarnings}, ${source.envScriptWarnings}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
@@ -367,16 +367,16 @@ export class DevcontainerWorkspace extends Construct {
       localEnvSecretNames: userSecrets.secretNames,
       vscodeExtensions: source.vscodeExtensions,
       vscodeSettings: source.vscodeSettings,
-      ownExtension: Expr.of<string>(vars.vscodeExtension.stringValue),
+      ownExtension: vars.vscodeExtension.stringExpr,
       lifecycleTimeoutSeconds: hcl<number>`${vars.lifecycleTimeoutMinutes.numberValue} * 60`,
     });
     new DevcontainerApps(this, "apps", {
       startCount: ws.startCount,
       agentId: agent.id,
       workspaceFolder: folder.path,
-      acceptVscodeLicense: Expr.of<boolean>(vars.acceptVscodeLicense.booleanValue),
-      subdomainApps: Expr.of<boolean>(vars.subdomainApps.booleanValue),
-      maxForwardedPorts: Expr.of<number>(vars.maxForwardedPorts.numberValue),
+      acceptVscodeLicense: vars.acceptVscodeLicense.booleanExpr,
+      subdomainApps: vars.subdomainApps.booleanExpr,
+      maxForwardedPorts: vars.maxForwardedPorts.numberExpr,
       ports: source.ports,
     });
   }
@@ -423,7 +423,7 @@ export class DevcontainerWorkspace extends Construct {
       affinity: placement.affinity,
       runtime,
       mounts,
-      imagePullSecretName: Expr.of<string>(vars.imagePullSecretName.stringValue),
+      imagePullSecretName: vars.imagePullSecretName.stringExpr,
     });
   }
 

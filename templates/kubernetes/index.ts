@@ -8,7 +8,6 @@ import {
   type Construct,
   DataVolume,
   DNS_LABEL,
-  Expr,
   hcl,
   IMAGE_REFERENCE,
   resourceMetadata,
@@ -156,7 +155,7 @@ export class KubernetesTemplate extends TemplateStack {
       startCount: ws.startCount,
       agentId: agent.id,
       folder: HOME_DIR,
-      jetbrains: Expr.of<boolean>(vars.jetbrains.booleanValue),
+      jetbrains: vars.jetbrains.booleanExpr,
       jetbrainsParameterOrder: 4,
     });
     // The user's dotfiles and git identity; not in an unclaimed prebuild (it is not theirs yet).

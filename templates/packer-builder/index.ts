@@ -16,7 +16,6 @@ import {
   GIT_URL_WITHOUT_PASSWORD,
   harvesterKubeconfigPathVariable,
   harvesterProvider,
-  Expr,
   hcl,
   HTTP_URL,
   HTTPS_URL,
@@ -503,7 +502,7 @@ export class PackerBuilderTemplate extends TemplateStack {
     new ClaudeCode(this, "claude_code", {
       agent,
       startCount: ws.claimedStartCount,
-      enabled: Expr.of<boolean>(claudeCode.enabled.booleanValue),
+      enabled: claudeCode.enabled.booleanExpr,
       auth: claudeCode.auth.stringValue,
       workdir: CLONE_DIR,
     });

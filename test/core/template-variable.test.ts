@@ -6,6 +6,7 @@
  */
 import { applyVariableDefaults } from "../../app/variable-defaults";
 import { TerraformOutput } from "../../lib/core/cdk";
+import { hcl } from "../../lib/core/expr";
 import { TemplateVariable } from "../../lib/core/template-variable";
 import { planExpressions } from "@coder-cdktf/terraform-harness";
 import { synthConstruct } from "../constructs/construct-stack";
@@ -54,4 +55,21 @@ it("gives Terraform the default under its real keys", async () => {
     new TerraformOutput(stack, "present", { value: `\${${nodes.fqn}["nvidia.com/gpu.present"]}` });
   });
   expect(plan.values.present).toBe("true");
+});
+
+it("reads as an Expr of its declared type, and refuses another type at synth", () => {
+  const tf = synthConstruct((stack) => {
+    const on = new TemplateVariable(stack, "on", { type: "bool", default: false });
+    const count = new TemplateVariable(stack, "count_of", { type: "number", default: 1 });
+    const name = new TemplateVariable(stack, "name", { type: "string", default: "a" });
+    const names = new TemplateVariable(stack, "names", { type: "list(string)", default: [] });
+    new TerraformOutput(stack, "read", {
+      value: hcl`${on.booleanExpr} ? ${count.numberExpr} : length(concat([${name.stringExpr}], ${names.stringListExpr}))`,
+    });
+    expect(() => name.booleanExpr).toThrow("variable name is string, not bool");
+    expect(() => on.stringListExpr).toThrow("variable on is bool, not list(string)");
+  });
+  expect(tf.output.read.value).toBe(
+    "${var.on ? var.count_of : length(concat([var.name], var.names))}",
+  );
 });
