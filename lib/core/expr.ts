@@ -107,8 +107,7 @@ export class Expr<T = unknown> implements IResolvable {
    * wherever Coder unpacks it. The path is plain segments (letters, digits, `._-`), no `..`.
    */
   public static moduleFile(relPath: string): Expr<string> {
-    const segments = relPath.split("/");
-    if (!segments.every((segment) => SHIPPED_SEGMENT.test(segment) && !/^\.+$/.test(segment))) {
+    if (!isPlainRelativePath(relPath)) {
       throw new Error(`Expr.moduleFile: ${JSON.stringify(relPath)} is not a plain relative path`);
     }
     return new Expr<string>([`file("\${path.module}/${relPath}")`], [], true);
@@ -158,7 +157,18 @@ export function hcl<T = unknown>(strings: TemplateStringsArray, ...values: HclVa
 
 const REFERENCE_PATH = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
-const SHIPPED_SEGMENT = /^[A-Za-z0-9._-]+$/;
+const PLAIN_SEGMENT = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * Whether `relPath` is a plain path inside the template folder: segments of letters, digits
+ * and `._-` between single slashes, none of them `.` or `..` (a shipped file's, and so the
+ * only kind {@link Expr.moduleFile} reads).
+ */
+export function isPlainRelativePath(relPath: string): boolean {
+  return relPath
+    .split("/")
+    .every((segment) => PLAIN_SEGMENT.test(segment) && !/^\.+$/.test(segment));
+}
 
 /** An HCL string literal for `text` (`${`/`%{` escaped, so it never interpolates). */
 export function hclString(text: string): string {

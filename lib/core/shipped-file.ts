@@ -1,11 +1,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Construct, type IConstruct, TerraformStack } from "./cdk";
-import { Expr } from "./expr";
+import { Expr, isPlainRelativePath } from "./expr";
 import { projectRoot } from "./project-root";
-
-/** A relative path inside the template folder: letters, digits, `._-`, `/` between parts. */
-const TEMPLATE_PATH = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
 
 /** Properties of {@link ShippedFile}. */
 export interface ShippedFileProps {
@@ -32,7 +29,7 @@ export class ShippedFile extends Construct {
 
   /** The file for `props` in `scope`'s stack, created on first use. */
   static of(scope: IConstruct, props: ShippedFileProps): ShippedFile {
-    if (!TEMPLATE_PATH.test(props.path) || props.path.split("/").some((p) => /^\.+$/.test(p))) {
+    if (!isPlainRelativePath(props.path)) {
       throw new Error(
         `shipped file "${props.source}": path "${props.path}" is not a plain relative path ` +
           "inside the template folder",

@@ -358,6 +358,6 @@ const malformed = (toleration: Expr<unknown>) =>
  * tells the type apart: only strings start with `"`, only numbers with a digit or `-`.
  * Errors in the branch not taken are not reported, so tostring() of an object is safe.
  */
-export function scalarString(expression: Expr<unknown>, fallback: string | null): Expr<string> {
+function scalarString(expression: Expr<unknown>, fallback: string | null): Expr<string> {
   return hcl`can(regex("^[\"0-9-]", jsonencode(${expression}))) ? tostring(${expression}) : ${fallback}`;
 }
