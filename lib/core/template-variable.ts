@@ -61,7 +61,7 @@ export class TemplateVariable extends TerraformVariable {
       }
       if (rule.condition !== undefined) {
         this.addValidation({
-          condition: rule.condition(this.value),
+          condition: rule.condition(Expr.of(this.value)),
           errorMessage: `${id} must be ${rule.requirement}.`,
         });
       }
