@@ -67,6 +67,7 @@ export class DevcontainerFeatureEntrypoints extends Construct {
     const usableCount = locals.add(
       "feature_entrypoints_usable_count",
       hcl`length(${usable})`,
+      "Counted once for the cap on entrypoints and the warning that names what it drops.",
     ).expression;
     this.text = locals.add(
       "feature_entrypoints",

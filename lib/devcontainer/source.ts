@@ -180,6 +180,10 @@ export class DevcontainerSource extends Construct {
     const ws = props.workspace;
 
     this.arch = new TerraformLocal(this, "arch", props.arch ?? "amd64");
+    explainLocal(
+      this.arch,
+      "The nodes' CPU architecture: the image is built for it, the agent runs on it.",
+    );
     this.imageTag = new TerraformLocal(
       this,
       "image_tag",
@@ -491,6 +495,7 @@ export class DevcontainerSource extends Construct {
     const validPorts = local(
       "ports_valid",
       hcl`try([for index, port in ${forwardPorts} : merge(port, { label = ${cappedLabel} }) if ${valid}], [])`,
+      "A port Coder cannot serve (not 1-65535, a bad label) gets a warning, never an app.",
     ).asList;
     // A port listed twice (3000 and "3000" are two entries to the Dev Containers CLI) gets one
     // app, the first entry's: a second would take a slot for the same URL. Each port's first
@@ -505,6 +510,7 @@ export class DevcontainerSource extends Construct {
     const ports = local(
       "ports",
       hcl`[for position, port in ${validPorts} : port if ${firstOfPort}]`,
+      "One app per port, the first entry's: a second app would take a slot for the same URL.",
     );
     const portWarnings = local(
       "port_warnings",

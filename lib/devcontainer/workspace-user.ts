@@ -130,8 +130,16 @@ export class DevcontainerWorkspaceUser extends Construct {
       hcl`try(coalesce(${remoteGiven}, try(trimspace(${props.containerUser ?? null}), "")), null)`,
       'A remote_user of spaces must not hide a usable container_user: coalesce() skips "".',
     );
-    const recordedUid = local("recorded_uid", hcl`try(${props.runtime}.remote_user_uid, null)`);
-    const recordedGid = local("recorded_gid", hcl`try(${props.runtime}.remote_user_gid, null)`);
+    const recordedUid = local(
+      "recorded_uid",
+      hcl`try(${props.runtime}.remote_user_uid, null)`,
+      "What the image records for the user: null when it records nothing, then checked below.",
+    );
+    const recordedGid = local(
+      "recorded_gid",
+      hcl`try(${props.runtime}.remote_user_gid, null)`,
+      "The user's group as the image records it: checked as the uid is.",
+    );
     const recordedHome = local(
       "recorded_home",
       // Trailing slashes dropped, but not the only one: "/" stays "/", and is refused (with a

@@ -30,14 +30,6 @@ export class HclExpression {
   constructor(public readonly expression: string) {}
 }
 
-/**
- * An object expression written as a block body is (bare names, `#` comments between items),
- * for an object an operator reads item by item, such as a layer of locals (local-layers.ts).
- */
-export class HclObjectBody {
-  constructor(public readonly items: readonly HclBodyItem[]) {}
-}
-
 /** Values the writer knows; objects are HCL object expressions with quoted keys (strings of the same kind). */
 export type HclWriterValue =
   | string
@@ -46,7 +38,6 @@ export type HclWriterValue =
   | null
   | HclReference
   | HclExpression
-  | HclObjectBody
   | readonly HclWriterValue[]
   | { readonly [key: string]: HclWriterValue };
 
@@ -290,10 +281,6 @@ function renderValue(
 ): string {
   if (value === null) return "null";
   if (value instanceof HclReference) return value.expression;
-  if (value instanceof HclObjectBody) {
-    if (value.items.length === 0) return "{}";
-    return `{\n${renderBody(value.items, indent + "  ", kind)}\n${indent}}`;
-  }
   if (value instanceof HclExpression) {
     const laidOut = layoutExpression(value.expression, column, indent);
     if (laidOut !== undefined) return laidOut;
