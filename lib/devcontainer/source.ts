@@ -180,10 +180,7 @@ export class DevcontainerSource extends Construct {
     const ws = props.workspace;
 
     this.arch = new TerraformLocal(this, "arch", props.arch ?? "amd64");
-    explainLocal(
-      this.arch,
-      "The nodes' CPU architecture: the image is built for it, the agent runs on it.",
-    );
+    explainLocal(this.arch, "The nodes' CPU: the image is built for it, the agent runs on it.");
     this.imageTag = new TerraformLocal(
       this,
       "image_tag",

@@ -20,8 +20,6 @@ export interface WriteHclOptions {
   readonly schemas?: BlockSchemas;
   /** locals.tf's groups by construct, from `localGroups(stack)`. @default none */
   readonly localGroups?: readonly LocalGroup[];
-  /** Locals kept even where inline-locals.ts would fold them into their readers. @default none */
-  readonly keepLocals?: readonly string[];
 }
 
 /**
@@ -36,7 +34,7 @@ export function writeHclFiles(
   model: Record<string, unknown> = readConfiguration(dir),
   options: WriteHclOptions = {},
 ): Record<string, unknown> {
-  const shipped = inlineLocals(model, new Set(options.keepLocals));
+  const shipped = inlineLocals(model);
   const { locals, ...withoutLocals } = shipped;
   const movesLocals = isNonEmpty(locals);
   const schemas = options.schemas ?? vendoredBlockSchemas();

@@ -15,7 +15,7 @@
  * it is one local, test/core/readable-output.test.ts). It survives when anything but a local
  * mentions `local.<name>` (a resource, data source, module, output, check, provider or
  * variable validation, even in literal text), when its value is a list or an object (its JSON
- * form has no one expression), when `keep` names it, or when nothing reads it (dead code to
+ * form has no one expression), or when nothing reads it (dead code to
  * remove at its source, not to hide here). References are found with the project's template
  * scanner (hcl-template.ts): only inside `${ … }` / `%{ … }` sequences, so literal text
  * (scripts, `$${local.x}`) keeps its bytes.
@@ -42,7 +42,7 @@ const ACCESSOR =
  * `config` (Terraform JSON, locals flat) with every local that {@link inlinable} allows
  * written into its readers and removed; the rest of the configuration is the same object.
  */
-export function inlineLocals(config: Json, keep: ReadonlySet<string> = new Set()): Json {
+export function inlineLocals(config: Json): Json {
   const source = config.locals;
   if (source === null || typeof source !== "object" || Array.isArray(source)) return config;
   const locals = new Map(Object.entries(source as Json));
@@ -54,7 +54,7 @@ export function inlineLocals(config: Json, keep: ReadonlySet<string> = new Set()
   for (let changed = true; changed;) {
     changed = false;
     for (const [name, value] of locals) {
-      if (readers.get(name)!.size === 0 || outside.has(name) || keep.has(name)) continue;
+      if (readers.get(name)!.size === 0 || outside.has(name)) continue;
       const expression = expressionOf(value);
       const copies = [...readers.get(name)!.values()].reduce((a, b) => a + b, 0);
       if (expression === undefined || !inlinable(expression, copies)) continue;

@@ -85,10 +85,7 @@ describe("inlineLocals", () => {
     expect(out.locals.directive).toBe("%{ if (var.n > 1) }big%{ else }small%{ endif }");
   });
 
-  it("keeps what `keep` names, and leaves a configuration without locals as it is", () => {
-    const kept = inlineLocals(configuration(), new Set(["doubled"])) as typeof out;
-    expect(kept.locals.doubled).toBe("${var.n * 2}");
-    expect(kept.locals.shown).toBe("${local.doubled + 1}");
+  it("leaves a configuration without locals as it is", () => {
     const none = { output: { x: { value: 1 } } };
     expect(inlineLocals(none)).toBe(none);
   });
