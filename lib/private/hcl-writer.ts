@@ -146,9 +146,7 @@ export type HclBodyItem =
       /** `#` comment lines written above the attribute (wrapped at the line limit). @default none */
       readonly comment?: string;
     }
-  | { readonly kind: "block"; readonly block: HclBlock }
-  /** `#` comment lines standing alone, after a blank line unless they come first. */
-  | { readonly kind: "comment"; readonly text: string };
+  | { readonly kind: "block"; readonly block: HclBlock };
 
 /** `type "label" … { body }` */
 export interface HclBlock {
@@ -189,12 +187,6 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
     group = [];
   };
   items.forEach((item, index) => {
-    if (item.kind === "comment") {
-      flush();
-      if (lines.length > 0 && lines[lines.length - 1] !== "") lines.push("");
-      lines.push(...commentLines(item.text, indent));
-      return;
-    }
     if (item.kind === "attribute") {
       if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(item.name)) {
         throw new Error(`not a valid HCL attribute name: ${JSON.stringify(item.name)}`);
