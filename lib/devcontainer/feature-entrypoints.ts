@@ -64,7 +64,11 @@ export class DevcontainerFeatureEntrypoints extends Construct {
       hcl`[for i, e in ${given} : e if ${runnable}[i]]`,
       "The runnable ones, in the label's order: the wrapper gets the first of them.",
     );
-    const usableCount = locals.add("feature_entrypoints_usable_count", hcl`length(${usable})`);
+    const usableCount = locals.add(
+      "feature_entrypoints_usable_count",
+      hcl`length(${usable})`,
+      "Counted once for the cap on entrypoints and the warning that names what it drops.",
+    );
     this.text = locals.add(
       "feature_entrypoints",
       hcl`join("\n", [for e in slice(${usable}, 0, min(${MAX_FEATURE_ENTRYPOINTS}, ${usableCount})) : format("%s\t%s", e.id, e.entrypoint)])`,

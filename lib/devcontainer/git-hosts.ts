@@ -80,7 +80,11 @@ export function repositoryCredentialHost(url: HclValue, locals?: NamedLocals): I
     hcl`try(regex(${HTTP_URL_PARTS}, ${url}), null)`,
     "Only an http(s) URL with a plain host can match a credential host; any other URL gets none.",
   );
-  const scheme = part("scheme", hcl`try(lower(${parts}[0]), null)`);
+  const scheme = part(
+    "scheme",
+    hcl`try(lower(${parts}[0]), null)`,
+    "HTTPS and https are one scheme: the default port and the plain-http rule compare it.",
+  );
   const host = part(
     "host",
     hcl`try(lower(trimsuffix(${parts}[1], ".")), null)`,

@@ -53,6 +53,7 @@ export class DevcontainerLocalEnv extends Construct {
     this.text = locals.add(
       "localenv_defaults_text",
       hcl`join("\n", [for name, value in ${values} : format("%s=%s", name, value)])`,
+      "The pod's wrapper reads NAME=value lines: an env var cannot carry a map.",
     ).asString;
     this.names = locals.add(
       "localenv_default_names",

@@ -36,8 +36,8 @@ export interface DevcontainerPodProps {
     readonly gid: number;
     readonly homeDir: string;
   };
-  /** The workspace folder and where the PVC's `workspace-folder/` is mounted. */
-  readonly workspaceFolder: { readonly path: string; readonly mountPath: string };
+  /** The workspace folder (the container's DC_WORKSPACE_FOLDER). */
+  readonly workspaceFolder: { readonly path: string };
   /**
    * The workspace's Secret holding the "Dev Container variables" text (key
    * {@link VARIABLES_SECRET_KEY}; DevcontainerVariablesSecret): the pod reads it through

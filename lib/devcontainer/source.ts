@@ -171,7 +171,11 @@ export class DevcontainerSource extends Construct {
     const ws = props.workspace;
 
     const locals = new NamedLocals(this, "");
-    this.arch = locals.add<string>("arch", props.arch ?? "amd64");
+    this.arch = locals.add<string>(
+      "arch",
+      props.arch ?? "amd64",
+      "The nodes' CPU: the image is built for it, the agent runs on it.",
+    );
     this.imageTag = locals.add<string>(
       "image_tag",
       hcl`substr(replace(lower(format("ws-%s-%s", ${ws.id}, ${props.rebuild})), "/[^a-z0-9_.-]/", "-"), 0, 128)`,
@@ -473,6 +477,7 @@ export class DevcontainerSource extends Construct {
     const validPorts = locals.add(
       "ports_valid",
       hcl`try([for index, port in ${forwardPorts} : merge(port, { label = ${cappedLabel} }) if ${valid}], [])`,
+      "A port Coder cannot serve (not 1-65535, a bad label) gets a warning, never an app.",
     ).asList;
     // A port listed twice (3000 and "3000" are two entries to the Dev Containers CLI) gets one
     // app, the first entry's: a second would take a slot for the same URL. Each port's first
@@ -487,6 +492,7 @@ export class DevcontainerSource extends Construct {
     const ports = locals.add(
       "ports",
       hcl`[for position, port in ${validPorts} : port if ${firstOfPort}]`,
+      "One app per port, the first entry's: a second app would take a slot for the same URL.",
     );
     const portWarnings = locals.add(
       "port_warnings",

@@ -216,6 +216,7 @@ export class DevcontainerWarnings extends Construct {
     const required = locals.add(
       "required_variables",
       hcl`[for position, name in ${any(requiredListed)} : name if ${any(requiredFirst)}[name][0] == position]`,
+      "Each name once, in first-use order: the check's message and the metadata list it.",
     );
     // Only the names go into the message: Terraform prints the values a failed check
     // references, and the parameter text holds users' tokens.

@@ -130,9 +130,8 @@ function tooLong(path: string): IResolvable {
 }
 
 /**
- * Locals (with `localPrefix`): `repo_name`, `workspace_folder`, `workspace_folder_basename`,
- * `repository_folder`, `workspace_folder_mounted`, `workspace_folder_mount_path`,
- * `workspace_folder_warnings`, and the intermediate `repo_name_requested`,
+ * Locals (with `localPrefix`): `repo_name`, `workspace_folder`, `repository_folder`,
+ * `workspace_folder_mounted`, `workspace_folder_warnings`, and the intermediate `repo_name_requested`,
  * `workspace_folder_requested`, `workspace_mount_target_requested` (what warnings quote),
  * `workspace_folder_normalized` and `workspace_mount_target_normalized`.
  *
@@ -146,8 +145,6 @@ export class DevcontainerWorkspaceFolder extends Construct {
   public readonly repoName: string;
   /** Local `workspace_folder`: absolute, placeholders substituted, no trailing `/`. */
   public readonly path: string;
-  /** Local `workspace_folder_basename`: its last segment. */
-  public readonly basename: string;
   /** Local `repository_folder`: where the repository is cloned (see the class comment). */
   public readonly repositoryFolder: string;
   /**
@@ -155,8 +152,6 @@ export class DevcontainerWorkspaceFolder extends Construct {
    * `workspace-folder/` (it is neither `/workspaces`, under `/workspaces/`, nor the home).
    */
   public readonly mounted: IResolvable;
-  /** Local `workspace_folder_mount_path`: the repository folder when mounted, else the unused path. */
-  public readonly mountPath: string;
   /** Local `workspace_folder_warnings`: list(string), one per bad value. */
   public readonly warnings: string[];
 
@@ -167,7 +162,7 @@ export class DevcontainerWorkspaceFolder extends Construct {
 
     const { repoNameRequested, repoName } = this.repositoryName(locals, props);
     const workspaceFolder = this.workspaceFolder(locals, props, repoName, unusedMount);
-    const { folder, basename } = workspaceFolder;
+    const { folder } = workspaceFolder;
     const target = this.cloneFolder(locals, props, repoName, folder, unusedMount);
     const warnings = this.warningLines(
       locals,
@@ -179,10 +174,8 @@ export class DevcontainerWorkspaceFolder extends Construct {
 
     this.repoName = repoName.asString;
     this.path = folder.asString;
-    this.basename = basename.asString;
     this.repositoryFolder = target.repositoryFolder.asString;
     this.mounted = target.mounted;
-    this.mountPath = target.mountPath.asString;
     this.warnings = warnings.asList;
   }
 
@@ -255,8 +248,7 @@ export class DevcontainerWorkspaceFolder extends Construct {
       hcl`${valid} && !${systemPath} && !${longSegment} ? ${normalized.asString} : format("/workspaces/%s", ${repoName.asString})`,
       "A folder that fails a check becomes /workspaces/<repo>: a bad value never fails the plan.",
     );
-    const basename = locals.add("workspace_folder_basename", hcl`basename(${folder.asString})`);
-    return { requested, folder, basename, valid, systemPath, longSegment };
+    return { requested, folder, valid, systemPath, longSegment };
   }
 
   /** Where the clone goes (workspaceMount's target when usable), and whether it gets a mount. */
@@ -310,12 +302,7 @@ export class DevcontainerWorkspaceFolder extends Construct {
         ${repo} == try(tostring(${props.homeDir}), null))`,
       "/workspaces and the home are mounts already; any other folder gets the PVC's own.",
     );
-    const mountPath = locals.add(
-      "workspace_folder_mount_path",
-      hcl`${mounted} ? ${repo} : ${unusedMount}`,
-      "The pod always has this mount, so its shape never depends on the repository.",
-    );
-    return { mountTargetRequested, targetUsable, repositoryFolder, mounted, mountPath };
+    return { mountTargetRequested, targetUsable, repositoryFolder, mounted };
   }
 
   /** `workspace_folder_warnings`: one line per value the folders cannot use. */
@@ -358,7 +345,6 @@ export class DevcontainerWorkspaceFolder extends Construct {
 interface WorkspaceFolder {
   readonly requested: Expr;
   readonly folder: Expr;
-  readonly basename: Expr;
   readonly valid: IResolvable;
   readonly systemPath: IResolvable;
   readonly longSegment: IResolvable;
@@ -370,5 +356,4 @@ interface RepositoryFolder {
   readonly targetUsable: IResolvable;
   readonly repositoryFolder: Expr;
   readonly mounted: Expr;
-  readonly mountPath: Expr;
 }

@@ -128,10 +128,12 @@ export class DevcontainerWorkspaceUser extends Construct {
     const recordedUid = locals.add(
       "recorded_uid",
       hcl`try(${props.runtime}.remote_user_uid, null)`,
+      "What the image records for the user: null when it records nothing, then checked below.",
     );
     const recordedGid = locals.add(
       "recorded_gid",
       hcl`try(${props.runtime}.remote_user_gid, null)`,
+      "The user's group as the image records it: checked as the uid is.",
     );
     const recordedHome = locals.add(
       "recorded_home",

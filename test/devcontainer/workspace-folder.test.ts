@@ -76,9 +76,7 @@ type CaseName = keyof typeof CASES;
 interface FolderResult {
   repo_name: string;
   workspace_folder: string;
-  basename: string;
   mounted: boolean;
-  mount_path: string;
   warnings: string[];
 }
 
@@ -105,9 +103,7 @@ beforeAll(async () => {
         value: {
           repo_name: folder.repoName,
           workspace_folder: folder.path,
-          basename: folder.basename,
           mounted: folder.mounted,
-          mount_path: folder.mountPath,
           warnings: folder.warnings,
         },
       });
@@ -130,9 +126,7 @@ describe("DevcontainerWorkspaceFolder", () => {
     expect(result("defaultHttps")).toEqual({
       repo_name: "widgets",
       workspace_folder: "/workspaces/widgets",
-      basename: "widgets",
       mounted: false,
-      mount_path: "/mnt/.devcontainer-unused-workspace-folder",
       warnings: [],
     });
     expect(result("sshUrl").workspace_folder).toBe("/workspaces/widgets");
@@ -143,9 +137,7 @@ describe("DevcontainerWorkspaceFolder", () => {
     expect(result("placeholders")).toEqual({
       repo_name: "widgets",
       workspace_folder: `/src/widgets-${WORKSPACE_ID}/widgets`,
-      basename: "widgets",
       mounted: true,
-      mount_path: `/src/widgets-${WORKSPACE_ID}/widgets`,
       warnings: [],
     });
   });
@@ -157,7 +149,6 @@ describe("DevcontainerWorkspaceFolder", () => {
     });
     expect(result("underWorkspaces")).toMatchObject({
       workspace_folder: "/workspaces/other/dir",
-      basename: "dir",
       mounted: false,
     });
     expect(result("isHome")).toMatchObject({
@@ -193,9 +184,7 @@ describe("DevcontainerWorkspaceFolder", () => {
   it("collapses repeated slashes before comparing with /workspaces and the home", () => {
     expect(result("doubleSlashWorkspaces")).toMatchObject({
       workspace_folder: "/workspaces",
-      basename: "workspaces",
       mounted: false,
-      mount_path: "/mnt/.devcontainer-unused-workspace-folder",
       warnings: [],
     });
     expect(result("doubleSlashHome")).toMatchObject({
@@ -206,7 +195,6 @@ describe("DevcontainerWorkspaceFolder", () => {
     expect(result("doubleSlashElsewhere")).toMatchObject({
       workspace_folder: "/src/app",
       mounted: true,
-      mount_path: "/src/app",
       warnings: [],
     });
   });
@@ -267,9 +255,7 @@ describe("DevcontainerWorkspaceFolder", () => {
     expect(result("repoNameWithUrlCharacters")).toEqual({
       repo_name: "workspace",
       workspace_folder: "/workspaces/workspace",
-      basename: "workspace",
       mounted: false,
-      mount_path: "/mnt/.devcontainer-unused-workspace-folder",
       warnings: [
         `The repository's name "app&url=x" cannot be a folder name (letters, digits and . _ @ , ~ -); the folder name placeholders and the default folder use workspace.`,
       ],

@@ -64,7 +64,7 @@ beforeAll(() => {
       image: "registry.example.com/app:ws-1",
       dependsOn: [data.claim],
       user: { remoteUser: "vscode", uid: 1001, gid: 1002, homeDir: HOME },
-      workspaceFolder: { path: FOLDER, mountPath: FOLDER },
+      workspaceFolder: { path: FOLDER },
       variablesSecretName: v("variables_secret").stringValue,
       envScripts: hcl`${v("env_scripts", "map(string)").value}`,
       resources: { requests: { cpu: "1", memory: "1Gi" }, limits: { cpu: "2", memory: "2Gi" } },
