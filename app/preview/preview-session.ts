@@ -5,13 +5,13 @@
  * the real Terraform CLI against the plan harness's mock providers
  * (packages/terraform-harness).
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PREVIEW_OUTPUTS, type PlanView } from "./workspace-report";
 import { SynthCache, type SynthCacheOptions } from "./synth-cache";
 import { projectRoot } from "../../lib/core/project-root";
-import { localReference } from "../../lib/private/hcl-files";
+import { LOCALS_FILE, localNames } from "../../lib/private/locals-file";
 import { TerraformHarness } from "@coder-cdktf/terraform-harness";
 import { rememberConfiguration } from "../../lib/private/stack-configuration";
 import { useStackConfigurations } from "../harness-configuration";
@@ -182,11 +182,16 @@ function addPreviewOutputs(dir: string, model: Record<string, unknown>): string[
     locals?: Record<string, unknown>;
     variable?: Record<string, { default?: unknown }>;
   };
-  const locals = config.locals ?? {};
+  // The locals synth shipped: one that carries no decision of its own is folded into its
+  // readers (lib/private/inline-locals.ts), so the model's names are not all in locals.tf.
+  const localsFile = join(dir, LOCALS_FILE);
+  const locals = new Set(
+    existsSync(localsFile) ? localNames(readFileSync(localsFile, "utf8")) : [],
+  );
   const output: Record<string, unknown> = {};
   const expose = (name: string, local: string) => {
-    if (local in locals) {
-      output[name] = { value: `\${${localReference(model, local)}}`, sensitive: true };
+    if (locals.has(local)) {
+      output[name] = { value: `\${local.${local}}`, sensitive: true };
     }
   };
   expose(PREVIEW_OUTPUTS.warnings, "all_warnings");

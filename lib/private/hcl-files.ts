@@ -12,9 +12,7 @@ import { type LocalGroup, LOCALS_FILE, renderLocalsFile } from "./locals-file";
 import { RESOURCES_FILE, renderMainFile, splitResources } from "./resources-file";
 import { splitDeclarations } from "./declarations-file";
 import { rememberConfiguration } from "./stack-configuration";
-import { localLayers, type LocalLayersOptions, rewriteLocalReferences } from "./local-layers";
-
-export { localReference } from "./local-layers";
+import { inlineLocals } from "./inline-locals";
 
 /** The files {@link writeHclFiles} writes beside cdk.tf.json. */
 export const HCL_FILES: readonly string[] = [LOCALS_FILE, RESOURCES_FILE];
@@ -25,26 +23,22 @@ export interface WriteHclOptions {
   readonly schemas?: BlockSchemas;
   /** locals.tf's groups by construct, from `localGroups(stack)`. @default none */
   readonly localGroups?: readonly LocalGroup[];
-  /** When the locals are grouped into layers (local-layers.ts). @default MIN_LAYERED_LOCALS */
-  readonly layers?: LocalLayersOptions;
 }
 
 /**
  * Writes `model` (a whole configuration as Terraform JSON, locals flat; by default the one in
- * `<dir>/cdk.tf.json`) as synth ships it: the locals to locals.tf, in layers when there are
- * enough of them (local-layers.ts: every reference to them rewritten, in every file), the
- * variables, resources and data sources (those with a schema), modules and checks to main.tf
- * (stackConfiguration gives them back for the folder), the rest to cdk.tf.json as
- * cdktf writes it (two-space JSON). Returns `model`, its locals flat: its meaning, which
- * `localReference` (local-layers.ts) reads a local of in the files.
+ * `<dir>/cdk.tf.json`) as synth ships it: the locals to locals.tf, those that carry no
+ * decision of their own folded into their readers (inline-locals.ts), the variables,
+ * resources and data sources (those with a schema), modules and checks to main.tf
+ * (stackConfiguration gives them back for the folder), the rest to cdk.tf.json as cdktf
+ * writes it (two-space JSON). Returns `model` as it was: the same values, every step named.
  */
 export function writeHclFiles(
   dir: string,
   model: Record<string, unknown> = readConfiguration(dir),
   options: WriteHclOptions = {},
 ): Record<string, unknown> {
-  const layers = localLayers(model, options.layers);
-  const shipped = layers === undefined ? model : rewriteLocalReferences(model, layers);
+  const shipped = inlineLocals(model);
   const { locals, ...withoutLocals } = shipped;
   const movesLocals = isNonEmpty(locals);
   const schemas = options.schemas ?? vendoredBlockSchemas();
@@ -54,7 +48,7 @@ export function writeHclFiles(
   const { blocks, rest } = splitResources(declared.rest, schemas);
   const main = [...declared.variables, ...blocks, ...declared.calls];
   const files: [string, string | undefined][] = [
-    [LOCALS_FILE, movesLocals ? renderLocalsFile(locals, options.localGroups, layers) : undefined],
+    [LOCALS_FILE, movesLocals ? renderLocalsFile(locals, options.localGroups) : undefined],
     [RESOURCES_FILE, main.length > 0 ? renderMainFile(main) : undefined],
   ];
   for (const [name, text] of files) {

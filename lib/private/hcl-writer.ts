@@ -30,14 +30,6 @@ export class HclExpressionText {
   constructor(public readonly expression: string) {}
 }
 
-/**
- * An object expression written as a block body is (bare names, `#` comments between items),
- * for an object an operator reads item by item, such as a layer of locals (local-layers.ts).
- */
-export class HclObjectBody {
-  constructor(public readonly items: readonly HclBodyItem[]) {}
-}
-
 /** Values the writer knows; objects are HCL object expressions with quoted keys (strings of the same kind). */
 export type HclWriterValue =
   | string
@@ -46,7 +38,6 @@ export type HclWriterValue =
   | null
   | HclReference
   | HclExpressionText
-  | HclObjectBody
   | readonly HclWriterValue[]
   | { readonly [key: string]: HclWriterValue };
 
@@ -156,9 +147,7 @@ export type HclBodyItem =
       /** `#` comment lines written above the attribute (wrapped at the line limit). @default none */
       readonly comment?: string;
     }
-  | { readonly kind: "block"; readonly block: HclBlock }
-  /** `#` comment lines standing alone, after a blank line unless they come first. */
-  | { readonly kind: "comment"; readonly text: string };
+  | { readonly kind: "block"; readonly block: HclBlock };
 
 /** `type "label" … { body }` */
 export interface HclBlock {
@@ -199,12 +188,6 @@ function renderBody(items: readonly HclBodyItem[], indent: string, kind: HclStri
     group = [];
   };
   items.forEach((item, index) => {
-    if (item.kind === "comment") {
-      flush();
-      if (lines.length > 0 && lines[lines.length - 1] !== "") lines.push("");
-      lines.push(...commentLines(item.text, indent));
-      return;
-    }
     if (item.kind === "attribute") {
       if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(item.name)) {
         throw new Error(`not a valid HCL attribute name: ${JSON.stringify(item.name)}`);
@@ -291,10 +274,6 @@ function renderValue(
 ): string {
   if (value === null) return "null";
   if (value instanceof HclReference) return value.expression;
-  if (value instanceof HclObjectBody) {
-    if (value.items.length === 0) return "{}";
-    return `{\n${renderBody(value.items, indent + "  ", kind)}\n${indent}}`;
-  }
   if (value instanceof HclExpressionText) {
     const laidOut = layoutExpression(value.expression, column, indent);
     if (laidOut !== undefined) return laidOut;

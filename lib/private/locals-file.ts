@@ -12,14 +12,7 @@
  */
 import { type IConstruct, TerraformLocal, TerraformStack } from "../core/cdk";
 import { localWhy } from "../core/local-comments";
-import {
-  type HclBlock,
-  type HclBodyItem,
-  HclObjectBody,
-  hclValueOf,
-  renderHclFile,
-} from "./hcl-writer";
-import type { LocalLayers } from "./local-layers";
+import { type HclBlock, hclValueOf, renderHclFile } from "./hcl-writer";
 
 /** The file beside cdk.tf.json that holds the locals. */
 export const LOCALS_FILE = "locals.tf";
@@ -27,11 +20,6 @@ export const LOCALS_FILE = "locals.tf";
 const HEADER =
   "# The template's local values, synthesized by coder-cdktf with cdk.tf.json (one\n" +
   "# configuration). Generated: change the constructs, not this file.\n\n";
-
-const LAYERED_HEADER =
-  HEADER.slice(0, -1) +
-  "# The locals are members of a few objects (layer_0, layer_1, …) because Terraform pays for\n" +
-  "# each local at every plan and apply; a layer reads only earlier layers (local.layer_N.x).\n\n";
 
 /** Locals that one construct declares, in the order it declares them. */
 export interface LocalGroup {
@@ -51,9 +39,7 @@ export interface LocalGroup {
 export function renderLocalsFile(
   locals: Readonly<Record<string, unknown>>,
   groups: readonly LocalGroup[] = [],
-  layers?: LocalLayers,
 ): string {
-  if (layers !== undefined) return renderLayers(locals, groups, layers);
   const whys = Object.assign({}, ...groups.map((g) => g.whys ?? {})) as Record<string, string>;
   const entry = (name: string) => {
     const value = hclValueOf(locals[name], `local.${name}`);
@@ -74,43 +60,6 @@ export function renderLocalsFile(
     blocks.push({ type: "locals", labels: [], body: rest.map(entry), comment });
   }
   return HEADER + renderHclFile(blocks, "template");
-}
-
-/**
- * locals.tf for layered locals: one `locals` block per layer, each one object whose members
- * keep the order and comments of {@link renderLocalsFile}'s groups (a construct's comment
- * above its first member in the layer, a why above its local).
- */
-function renderLayers(
-  locals: Readonly<Record<string, unknown>>,
-  groups: readonly LocalGroup[],
-  layers: LocalLayers,
-): string {
-  const whys = Object.assign({}, ...groups.map((g) => g.whys ?? {})) as Record<string, string>;
-  const owned: [string, string | undefined][] = [];
-  const placed = new Set<string>();
-  for (const group of groups) {
-    for (const name of group.names) {
-      if (name in locals && !placed.has(name)) owned.push([name, group.owner]);
-      placed.add(name);
-    }
-  }
-  const outside = groups.length > 0 ? "declared outside any construct" : undefined;
-  for (const name of Object.keys(locals)) if (!placed.has(name)) owned.push([name, outside]);
-  const blocks = layers.names.map((layer): HclBlock => {
-    const items: HclBodyItem[] = [];
-    let owner: string | undefined;
-    for (const [name, by] of owned) {
-      if (layers.layerOf.get(name) !== layer) continue;
-      if (by !== undefined && by !== owner) items.push({ kind: "comment", text: by });
-      owner = by;
-      const value = hclValueOf(locals[name], `local.${name}`);
-      items.push({ kind: "attribute", name: checkedName(name), value, comment: whys[name] });
-    }
-    const body = new HclObjectBody(items);
-    return { type: "locals", labels: [], body: [{ kind: "attribute", name: layer, value: body }] };
-  });
-  return LAYERED_HEADER + renderHclFile(blocks, "template");
 }
 
 function checkedName(name: string): string {
@@ -150,15 +99,9 @@ function describeOwner(stack: TerraformStack, owner: IConstruct): string {
   return relative === "" ? `${stack.node.id} (${name})` : `${relative} (${name})`;
 }
 
-/**
- * Names of the locals a locals.tf written by {@link renderLocalsFile} declares: the layers'
- * members when they are layered.
- */
+/** Names of the locals a locals.tf written by {@link renderLocalsFile} declares. */
 export function localNames(localsFileText: string): string[] {
-  // Entries of the locals block are the only lines indented by exactly two spaces, and a
-  // layer's members the only ones indented by four inside a layer: values that span lines
-  // are indented further.
-  const top = [...localsFileText.matchAll(/^ {2}([A-Za-z_][A-Za-z0-9_-]*) +=/gm)].map((m) => m[1]);
-  if (!top.every((name) => /^layer_\d+$/.test(name)) || top.length === 0) return top;
-  return [...localsFileText.matchAll(/^ {4}([A-Za-z_][A-Za-z0-9_-]*) +=/gm)].map((m) => m[1]);
+  // Entries of a locals block are the only lines indented by exactly two spaces: values that
+  // span lines are indented further.
+  return [...localsFileText.matchAll(/^ {2}([A-Za-z_][A-Za-z0-9_-]*) +=/gm)].map((m) => m[1]);
 }

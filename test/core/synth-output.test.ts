@@ -5,6 +5,7 @@ import { synthTemplates } from "../../app/synth";
 import { TEMPLATES } from "../../app/registry";
 import { projectRoot } from "../../lib/core/project-root";
 import { App } from "../../lib/core/cdk";
+import { inlineLocals } from "../../lib/private/inline-locals";
 import { LOCALS_FILE, localNames } from "../../lib/private/locals-file";
 import { RESOURCES_FILE } from "../../lib/private/resources-file";
 import { terraformFmtCheck } from "../support/terraform-fmt";
@@ -15,10 +16,10 @@ import { shippedFiles } from "../../lib/core/shipped-file";
 // byte-identical output from two runs.
 
 // Coder refuses an archive over 1 MiB (coder/coder#3749) and stores every version: the budget
-// keeps a wide margin. 288 KiB since the locals are layered (lib/private/local-layers.ts: each
-// reference names its layer, members are indented under it), which made locals.tf ~18% larger.
-// 320 KiB since 2026-12-06: the Feature entrypoints, the user's environment probe, the
-// postAttach timeout and the git-credential record added ~16 KiB to the devcontainer template.
+// keeps a wide margin. 288 KiB when the locals were layered (each reference named its layer,
+// members indented under it), which made locals.tf ~18% larger. 320 KiB since 2026-12-06:
+// the Feature entrypoints, the user's environment probe, the postAttach timeout and the
+// git-credential record added ~16 KiB to the devcontainer template.
 const MAX_TEMPLATE_BYTES = 320 * 1024;
 
 function listFiles(dir: string): string[] {
@@ -129,7 +130,9 @@ describe("synthesized templates", () => {
         fs.existsSync(path.join(dir(), name))
           ? fs.readFileSync(path.join(dir(), name), "utf8")
           : "";
-      expect(localNames(read(LOCALS_FILE)).sort()).toEqual(Object.keys(model.locals ?? {}).sort());
+      // The model names every step; locals.tf ships those inline-locals.ts does not fold.
+      const shipped = inlineLocals(model).locals as Record<string, unknown> | undefined;
+      expect(localNames(read(LOCALS_FILE)).sort()).toEqual(Object.keys(shipped ?? {}).sort());
       const blocks = [
         ...read(RESOURCES_FILE).matchAll(/^(data|resource) "(\w+)" "(\w+)" \{\}?$/gm),
       ];
@@ -158,17 +161,10 @@ describe("synthesized templates", () => {
         return;
       }
       const text = fs.readFileSync(file, "utf8");
-      // Every locals block has its owner's comment right above it; layered (local-layers.ts),
-      // every layer starts with one.
+      // Every locals block has its owner's comment right above it.
       const comments = text
         .split("\n")
-        .flatMap((line, i, lines) =>
-          line === "locals {" && !/^ {2}layer_\d+ = \{$/.test(lines[i + 1])
-            ? [lines[i - 1]]
-            : /^ {2}layer_\d+ = \{$/.test(line)
-              ? [lines[i + 1].trim()]
-              : [],
-        );
+        .flatMap((line, i, lines) => (line === "locals {" ? [lines[i - 1]] : []));
       expect(comments.length).toBeGreaterThan(0);
       for (const comment of comments) expect(comment).toMatch(/^# \S+ \([A-Za-z]+\)$/);
     });

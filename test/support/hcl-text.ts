@@ -115,9 +115,7 @@ export function repeatedExpressions(
   const scanner = new Scanner(text);
   const counts = new Map<string, number>();
   for (const { start, end } of [...scanner.expressions, ...scanner.strings]) {
-    // A layered local (`local.layer_3.x`, lib/private/local-layers.ts) counts as `local.x`:
-    // the layer prefix makes an expression longer, not more worth a local of its own.
-    const expression = collapsed(text.slice(start, end)).replace(/\blocal\.layer_\d+\./g, "local.");
+    const expression = collapsed(text.slice(start, end));
     if (expression.length >= minLength) counts.set(expression, (counts.get(expression) ?? 0) + 1);
   }
   return [...counts]

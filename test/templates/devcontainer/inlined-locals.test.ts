@@ -1,8 +1,9 @@
 /**
- * The devcontainer template's locals are written in layers (lib/private/local-layers.ts), and
- * that changes nothing a workspace gets: a stopped first build, a start and the next start,
- * applied from the files synth ships and from the same configuration with flat locals (the
- * model as one cdk.tf.json), leave the same resources, values, sensitivity and outputs.
+ * The devcontainer template ships its locals flat, those that carry no decision of their own
+ * folded into their readers (lib/private/inline-locals.ts), and that changes nothing a
+ * workspace gets: a stopped first build, a start and the next start, applied from the files
+ * synth ships and from the configuration with every step named (the model as one
+ * cdk.tf.json), leave the same resources, values, sensitivity and outputs.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -37,24 +38,25 @@ afterAll(async () => {
   template?.cleanup();
 });
 
-it("writes its locals as a few layers, every local a member of one", () => {
+it("writes its locals flat, by name, fewer than its constructs name", () => {
   const text = fs.readFileSync(path.join(template.dir, LOCALS_FILE), "utf8");
-  const locals = Object.keys(template.config.locals);
-  expect(localNames(text).sort()).toEqual([...locals].sort());
-  const layers = text.match(/^ {2}layer_\d+ = \{$/gm) ?? [];
-  expect(layers.length).toBeGreaterThan(1);
-  expect(layers.length).toBeLessThan(locals.length / 4);
-  // Nothing reads a local by its flat name any more, in any file (comments aside).
+  const named = Object.keys(template.config.locals);
+  const shipped = localNames(text);
+  expect(shipped.filter((n) => !named.includes(n))).toEqual([]);
+  expect(shipped.length).toBeLessThan(named.length * 0.85);
+  expect(text).not.toMatch(/\blayer_\d+\b/);
+  // Every local a file reads is declared in locals.tf (comments aside).
   for (const file of fs.readdirSync(template.dir).filter((f) => /\.tf(\.json)?$/.test(f))) {
-    const flat = fs
+    const read = fs
       .readFileSync(path.join(template.dir, file), "utf8")
       .replace(/^\s*#.*$/gm, "")
-      .match(/(?<![\w.$])local\.(?!layer_\d+\.)\w+/g);
-    expect({ file, flat }).toEqual({ file, flat: null });
+      .match(/(?<![\w.$])local\.\w+/g);
+    const undeclared = [...new Set(read ?? [])].filter((r) => !shipped.includes(r.slice(6)));
+    expect({ file, undeclared }).toEqual({ file, undeclared: [] });
   }
 });
 
-it("applies a first build, a start and the next start the same as with flat locals", async () => {
+it("applies a first build, a start and the next start the same as with every step named", async () => {
   const builds = async (dir: string) => {
     const stopped = await tf.apply(dir, STOPPED_FIRST_BUILD);
     const start: PlanOptions = {
@@ -66,15 +68,15 @@ it("applies a first build, a start and the next start the same as with flat loca
     const next = await tf.apply(dir, { ...start, state: started });
     return [stopped, started, next].map(view);
   };
-  const flat = withConfigurationInJson(template.dir, template.config);
+  const named = withConfigurationInJson(template.dir, template.config);
   try {
-    const layered = await builds(template.dir);
-    expect(layered[1].resources.map((r) => r.address)).toContain(
+    const shipped = await builds(template.dir);
+    expect(shipped[1].resources.map((r) => r.address)).toContain(
       "kubernetes_deployment_v1.main[0]",
     );
-    expect(await builds(flat.dir)).toEqual(layered);
+    expect(await builds(named.dir)).toEqual(shipped);
   } finally {
-    flat.cleanup();
+    named.cleanup();
   }
 });
 
