@@ -77,6 +77,11 @@ export const SERVICE_WARNINGS_READ = 100;
 export const VARIABLES_READ = 100;
 /** Places read per variable (`used_in`): enough to tell a mount-only variable from a used one. */
 export const VARIABLE_USES_READ = 100;
+/**
+ * runArgs entries the template reads (for `--memory`); the rest is left out with a warning.
+ * A docker run line of a real repository has a handful; each entry read costs every plan.
+ */
+export const RUN_ARGS_READ = 200;
 
 /** forwardPorts as read: how many are listed, the first FORWARD_PORTS_READ, which are TCP ports. */
 interface ForwardPortsRead {
@@ -165,6 +170,10 @@ export class DevcontainerSource extends Construct {
   public readonly configuration: Expr<unknown>;
   /** `local.configuration_warnings`: one line when configuration_json is not a JSON object. */
   public readonly configurationWarnings: Expr<string[]>;
+  /** `local.run_args_set_memory`: whether one of the first RUN_ARGS_READ runArgs is `--memory` (`-m`). */
+  public readonly runArgsSetMemory: Expr<boolean>;
+  /** `local.run_args_warnings`: one line when runArgs lists more than RUN_ARGS_READ entries. */
+  public readonly runArgsWarnings: Expr<string[]>;
 
   constructor(scope: Construct, id: string, props: DevcontainerSourceProps) {
     super(scope, id);
@@ -241,6 +250,8 @@ export class DevcontainerSource extends Construct {
     );
     ({ configuration: this.configuration, configurationWarnings: this.configurationWarnings } =
       this.configurationObject(locals, dc));
+    ({ runArgsSetMemory: this.runArgsSetMemory, runArgsWarnings: this.runArgsWarnings } =
+      this.runArgsRead(locals, this.configuration));
   }
 
   /**
@@ -538,5 +549,27 @@ export class DevcontainerSource extends Construct {
       hcl`try(coalesce(${dc}.configuration_json), null) != null && !can(merge({}, ${decoded})) ? ["The image's Dev Container configuration is not a JSON object; customizations are ignored."] : []`,
     );
     return { configuration, configurationWarnings };
+  }
+
+  /** Whether runArgs set `--memory`, read from its first RUN_ARGS_READ entries. */
+  private runArgsRead(
+    locals: NamedLocals,
+    configuration: Expr<unknown>,
+  ): { readonly runArgsSetMemory: Expr<boolean>; readonly runArgsWarnings: Expr<string[]> } {
+    const runArgsGiven = locals.add<unknown[]>(
+      "run_args_given",
+      hcl`try(concat(${configuration}.runArgs, []), [])`,
+      "A null or non-list runArgs becomes []: a for expression fails on null.",
+    );
+    const runArgsSetMemory = locals.add<boolean>(
+      "run_args_set_memory",
+      hcl`anytrue([for a in slice(${runArgsGiven}, 0, min(length(${runArgsGiven}), ${RUN_ARGS_READ})) : can(regex("^(--memory(=|$)|-m($|[0-9]))", tostring(a)))])`,
+      "Cut before it is walked: each entry costs every plan (a 1 MiB list made a start ~80x slower).",
+    );
+    const runArgsWarnings = locals.add<string[]>(
+      "run_args_warnings",
+      hcl`length(${runArgsGiven}) > ${RUN_ARGS_READ} ? [format("runArgs lists %d entries; only the first ${RUN_ARGS_READ} are read (a --memory past them is not the limit).", length(${runArgsGiven}))] : []`,
+    );
+    return { runArgsSetMemory, runArgsWarnings };
   }
 }

@@ -240,7 +240,7 @@ export class DevcontainerWorkspace extends Construct {
       maxCpu: vars.maxCpu.numberExpr,
       maxMemory: vars.maxMemory.numberExpr,
       // As for docker run, --memory caps the container: the limit, not a reservation.
-      memoryIsLimit: hcl`anytrue([for a in try(concat(${source.configuration}.runArgs, []), []) : can(regex("^(--memory(=|$)|-m($|[0-9]))", tostring(a)))])`,
+      memoryIsLimit: source.runArgsSetMemory,
       maxDisk: caps.maxDisk.numberExpr,
       maxEphemeralStorage: caps.maxEphemeralStorage.numberExpr,
       maxExtendedResources: Expr.of<Record<string, number>>(caps.maxExtendedResources.value),
@@ -276,7 +276,7 @@ export class DevcontainerWorkspace extends Construct {
     const { user, sizing, placement, folder, runtime, waitFor, docker, mounts } = mapping;
     const slots = vars.maxForwardedPorts.numberExpr;
     return new DevcontainerWarnings(this, "warnings", {
-      serviceWarnings: hcl`concat(${source.warnings}, ${source.configurationWarnings}, ${source.portWarnings}, ${portSlotWarnings(source.ports, slots)}, ${source.extensionWarnings}, ${source.variableWarnings}, ${source.envScriptWarnings}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
+      serviceWarnings: hcl`concat(${source.warnings}, ${source.configurationWarnings}, ${source.portWarnings}, ${portSlotWarnings(source.ports, slots)}, ${source.extensionWarnings}, ${source.variableWarnings}, ${source.runArgsWarnings}, ${source.envScriptWarnings}, ${folder.warnings}, ${waitFor.warnings}, ${mapping.userEnvProbe.warnings}, ${mapping.localFolder.warnings}, ${mapping.ignored.warnings}, ${mapping.entrypoints.warnings}, ${mapping.featureReport.warnings}, ${docker.warnings})`,
       resourceWarnings: sizing.warnings,
       placementWarnings: placement.warnings,
       mountWarnings: mounts.warnings,

@@ -27,6 +27,7 @@ import {
   FORWARD_PORTS_READ,
   SERVICE_WARNINGS_READ,
   VARIABLES_READ,
+  RUN_ARGS_READ,
   VARIABLE_USES_READ,
 } from "../../../lib/devcontainer/source";
 import {
@@ -60,6 +61,7 @@ const CAPS: [string, number, number][] = [
   ["TOLERATIONS_READ", TOLERATIONS_READ, 50],
   ["UNKNOWN_KEYS_NAMED", UNKNOWN_KEYS_NAMED, 10],
   ["COMPOSE_FILES_READ", COMPOSE_FILES_READ, 10],
+  ["RUN_ARGS_READ", RUN_ARGS_READ, 200],
 ];
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -88,7 +90,17 @@ const K8S_ENTRIES = range(20 + OVER).map((i): Json => {
 });
 
 const GREEDY = metadata({
-  configuration_json: JSON.stringify({ customizations: { kubernetes: K8S_ENTRIES } }),
+  configuration_json: JSON.stringify({
+    customizations: { kubernetes: K8S_ENTRIES },
+    // Past the cap, so never read: the service's 4 GiB stays a reservation, not the limit.
+    runArgs: [...range(200).map((a) => `--label=l${a}`), ...range(OVER).map(() => "--memory=4g")],
+  }),
+  host_requirements: {
+    cpus: null,
+    memory_bytes: 4 * 1024 ** 3,
+    storage_bytes: null,
+    gpu_json: null,
+  },
   forward_ports: range(1000 + OVER).map((p) => ({
     port: p + 1,
     label: null,
@@ -195,6 +207,37 @@ describe("devcontainer template: every list a repository controls is cut (issue 
     expect(missing).toContain(`V99.`);
     expect(missing).not.toContain("V100");
     expect(missing).not.toContain("MOUNTS_FIRST");
+  });
+
+  it("reads 200 runArgs: a --memory past them leaves the reported memory a reservation", async () => {
+    expect(log).toContain(
+      "- runArgs lists 205 entries; only the first 200 are read (a --memory past them is not the limit).",
+    );
+    // The service reports --memory as host_requirements.memory_bytes; read, it would be the
+    // limit with the default 512Mi request (real-world-fidelity.test.ts, runArgsMemory).
+    const late = await tf.plan(template.dir, {
+      variables: REQUIRED_VARIABLES,
+      parameters: { repository: REPOSITORY },
+      state: built,
+      fixtures: devcontainerFixtures(
+        metadata({
+          configuration_json: JSON.stringify({
+            image: "node:20",
+            runArgs: [...range(200).map((a) => `--label=l${a}`), "--memory=4g"],
+          }),
+          host_requirements: {
+            cpus: null,
+            memory_bytes: 4 * 1024 ** 3,
+            storage_bytes: null,
+            gpu_json: null,
+          },
+        }),
+      ),
+    });
+    const resources = (late.resource("kubernetes_deployment_v1.main[0]").after as Json).spec[0]
+      .template[0].spec[0].container[0].resources[0];
+    expect(resources.requests.memory).toBe("4Gi");
+    expect(resources.limits.memory).toBe("4Gi");
   });
 
   it("reads 100 capAdd entries, 50 host aliases of 20 names each", () => {
