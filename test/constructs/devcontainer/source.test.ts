@@ -120,6 +120,10 @@ it("names each value in a local, and every local read from the metadata falls ba
       "dc_configuration",
       "dc_configuration_decoded",
       "configuration_warnings",
+      // runArgs, read only for --memory, cut to its cap too.
+      "run_args_given",
+      "run_args_set_memory",
+      "run_args_warnings",
       // The one control-character pattern every check shares (NamedLocals.shared).
       "control_characters",
     ].sort(),
