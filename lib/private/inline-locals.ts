@@ -10,7 +10,8 @@
  * something reads twice or that a resource, a check or an output reads.
  *
  * A local is inlined only when it is read by locals alone and either once (one reader, one
- * reference: no expression is evaluated twice or written twice) or is a short accessor,
+ * reference, outside the body of a `for` expression, which runs once per element: no
+ * expression is evaluated twice or written twice) or is a short accessor,
  * which is repeated (a longer expression written three times fails the project's rule that
  * it is one local, test/core/readable-output.test.ts). It survives when anything but a local
  * mentions `local.<name>` (a resource, data source, module, output, check, provider or
@@ -129,18 +130,48 @@ function isOneTerm(expression: string): boolean {
   return expression.startsWith('"') && quotedStringEnd(expression, 0) === expression.length - 1;
 }
 
-/** For each local, the locals that read it and how many times each does. */
+/**
+ * For each local, the locals that read it and how many times each evaluates it: a reference
+ * in a `for` expression's body counts twice, since it runs once per element (written into
+ * the body, a step over a 1,000-entry list would run 1,000 times instead of once).
+ */
 function readersOf(locals: ReadonlyMap<string, unknown>): Map<string, Map<string, number>> {
   const readers = new Map([...locals.keys()].map((n) => [n, new Map<string, number>()]));
   for (const [reader, value] of locals) {
     for (const text of strings(value)) {
+      const bodies = forBodies(text);
       for (const t of templateTraversals(text)) {
         const read = t.names[0] === "local" ? readers.get(t.names[1] ?? "") : undefined;
-        read?.set(reader, (read.get(reader) ?? 0) + 1);
+        const times = bodies.some(([from, to]) => t.start > from && t.start < to) ? 2 : 1;
+        read?.set(reader, (read.get(reader) ?? 0) + times);
       }
     }
   }
   return readers;
+}
+
+/**
+ * Where the bodies of the `for` expressions in `text` lie: from the `:` after `for … in
+ * collection` to the closing bracket (the collection is evaluated once). A collection with
+ * an unbracketed conditional ends at its `?`'s `:`, a wider body: never a narrower one.
+ */
+function forBodies(text: string): [number, number][] {
+  const bodies: [number, number][] = [];
+  for (const m of text.matchAll(/[[{]\s*for\s/g)) {
+    const close = closingBracket(text, m.index);
+    let depth = 0;
+    for (let i = m.index + m[0].length; i < close; i++) {
+      const c = text[i];
+      if (c === '"') i = quotedStringEnd(text, i);
+      else if (c === "(" || c === "[" || c === "{") depth++;
+      else if (c === ")" || c === "]" || c === "}") depth--;
+      else if (c === ":" && depth === 0) {
+        bodies.push([i, close]);
+        break;
+      }
+    }
+  }
+  return bodies;
 }
 
 /** The locals of `names` that some text outside the `locals` section mentions. */

@@ -41,11 +41,22 @@ const LOCALS: Record<string, unknown> = {
   keyed: { "${local.key}": "${local.first}" },
   flag: "${var.n > 1}",
   directive: "%{ if local.flag }big%{ else }small%{ endif }",
+  // Read once, but in a for expression's body, which runs once per element: stays (folded,
+  // the map would be built again for every element).
+  first_place: "${{ for i, x in var.xs : x => i... }}",
+  deduped: "${[for i, x in var.xs : x if local.first_place[x][0] == i]}",
+  // Read once, as a for expression's collection, which is evaluated once: folded.
+  xs_doubled: "${[for x in var.xs : x * 2]}",
+  sum_doubled: "${sum([for x in local.xs_doubled : x + 1])}",
 };
 
 function configuration(): Record<string, unknown> {
   return {
-    variable: { n: { type: "number" }, m: { type: "map(string)" } },
+    variable: {
+      n: { type: "number" },
+      m: { type: "map(string)" },
+      xs: { type: "list(number)" },
+    },
     locals: LOCALS,
     output: {
       shown: { value: "${local.shown}" },
@@ -55,6 +66,8 @@ function configuration(): Record<string, unknown> {
       directive: { value: "${local.directive}" },
       reads_mentioned: { value: "${local.reads_mentioned}", description: "local.mentioned" },
       first: { value: "${try(local.listed[0], null)}" },
+      deduped: { value: "${local.deduped}" },
+      sum_doubled: { value: "${local.sum_doubled}" },
     },
   };
 }
@@ -65,13 +78,16 @@ describe("inlineLocals", () => {
   it("folds locals read once by a local, and short accessors, into their readers", () => {
     expect(Object.keys(out.locals).sort()).toEqual(
       [
+        "deduped",
         "directive",
+        "first_place",
         "keyed",
         "listed",
         "mentioned",
         "reads_mentioned",
         "shown",
         "squared",
+        "sum_doubled",
         "total",
         "unread",
       ].sort(),
@@ -83,6 +99,8 @@ describe("inlineLocals", () => {
     expect(out.locals.listed).toEqual(['${try(var.m["a"], null)}', "${local.squared}"]);
     expect(out.locals.keyed).toEqual({ '${"k"}': '${try(var.m["a"], null)}' });
     expect(out.locals.directive).toBe("%{ if (var.n > 1) }big%{ else }small%{ endif }");
+    expect(out.locals.deduped).toBe(LOCALS.deduped);
+    expect(out.locals.sum_doubled).toBe("${sum([for x in [for x in var.xs : x * 2] : x + 1])}");
   });
 
   it("leaves a configuration without locals as it is", () => {
@@ -100,7 +118,7 @@ describe("inlineLocals", () => {
       expect(writeHclFiles(folded)).toEqual(configuration());
       const shipped = localNames(fs.readFileSync(path.join(folded, LOCALS_FILE), "utf8"));
       expect(shipped.sort()).toEqual(Object.keys(out.locals).sort());
-      const variables = { n: 3, m: { a: "x" } };
+      const variables = { n: 3, m: { a: "x" }, xs: [1, 2, 1, 3] };
       const [before, after] = await Promise.all(dirs.map((d) => planExpressions(d, variables)));
       expect(before.values).toEqual({
         shown: 7,
@@ -110,6 +128,8 @@ describe("inlineLocals", () => {
         directive: "big",
         reads_mentioned: 6,
         first: "x",
+        deduped: [1, 2, 3],
+        sum_doubled: 2 + 4 + 2 + 6 + 4,
       });
       expect(after.values).toEqual(before.values);
     } finally {
