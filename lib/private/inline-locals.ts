@@ -152,11 +152,17 @@ function readersOf(locals: ReadonlyMap<string, unknown>): Map<string, Map<string
 
 /**
  * Where the bodies of the `for` expressions in `text` lie: from the `:` after `for … in
- * collection` to the closing bracket (the collection is evaluated once). A collection with
+ * collection` to the closing bracket (the collection is evaluated once), and from a
+ * template's `%{ for }` directive on. A collection with
  * an unbracketed conditional ends at its `?`'s `:`, a wider body: never a narrower one.
  */
 function forBodies(text: string): [number, number][] {
-  const bodies: [number, number][] = [];
+  // A template's `%{ for }` directive repeats what follows it up to its `%{ endfor }`: the
+  // rest of the text is taken as its body, which is never narrower.
+  const bodies: [number, number][] = [...text.matchAll(/%\{~?\s*for\s/g)].map((m) => [
+    m.index,
+    text.length,
+  ]);
   for (const m of text.matchAll(/[[{]\s*for\s/g)) {
     const close = closingBracket(text, m.index);
     let depth = 0;

@@ -45,6 +45,9 @@ const LOCALS: Record<string, unknown> = {
   // the map would be built again for every element).
   first_place: "${{ for i, x in var.xs : x => i... }}",
   deduped: "${[for i, x in var.xs : x if local.first_place[x][0] == i]}",
+  // Read once, in a template's for directive, which repeats it: stays.
+  prefix: '${upper("p")}',
+  per_line: "%{ for x in var.xs }${local.prefix}${x};%{ endfor }",
   // Read once, as a for expression's collection, which is evaluated once: folded.
   xs_doubled: "${[for x in var.xs : x * 2]}",
   sum_doubled: "${sum([for x in local.xs_doubled : x + 1])}",
@@ -68,6 +71,7 @@ function configuration(): Record<string, unknown> {
       first: { value: "${try(local.listed[0], null)}" },
       deduped: { value: "${local.deduped}" },
       sum_doubled: { value: "${local.sum_doubled}" },
+      per_line: { value: "${local.per_line}" },
     },
   };
 }
@@ -84,6 +88,8 @@ describe("inlineLocals", () => {
         "keyed",
         "listed",
         "mentioned",
+        "per_line",
+        "prefix",
         "reads_mentioned",
         "shown",
         "squared",
@@ -130,6 +136,7 @@ describe("inlineLocals", () => {
         first: "x",
         deduped: [1, 2, 3],
         sum_doubled: 2 + 4 + 2 + 6 + 4,
+        per_line: "P1;P2;P1;P3;",
       });
       expect(after.values).toEqual(before.values);
     } finally {
