@@ -132,21 +132,47 @@ export function closingBracket(text: string, open: number): number {
  */
 export function splitTopLevel(expr: string, separator: string): string[] {
   const parts: string[] = [];
-  let depth = 0;
   let last = 0;
-  for (let i = 0; i < expr.length; i++) {
+  for (const i of topLevelIndexes(expr, separator)) {
+    parts.push(expr.slice(last, i).trim());
+    last = i + separator.length;
+  }
+  parts.push(expr.slice(last).trim());
+  return parts;
+}
+
+/**
+ * Index of the first top-level `separator` in `expr` between `from` and `to` (outside
+ * brackets and strings, depth counted from `from`), or -1.
+ */
+export function topLevelIndexOf(
+  expr: string,
+  separator: string,
+  from = 0,
+  to = expr.length,
+): number {
+  for (const i of topLevelIndexes(expr, separator, from, to)) return i;
+  return -1;
+}
+
+/** Where `separator` stands at the top level of `expr` between `from` and `to`, in order. */
+function* topLevelIndexes(
+  expr: string,
+  separator: string,
+  from = 0,
+  to = expr.length,
+): Generator<number> {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
     const c = expr[i];
     if (c === '"') i = quotedEnd(expr, i + 1);
     else if (c === "(" || c === "[" || c === "{") depth++;
     else if (c === ")" || c === "]" || c === "}") depth--;
     else if (depth === 0 && expr.startsWith(separator, i)) {
-      parts.push(expr.slice(last, i).trim());
+      yield i;
       i += separator.length - 1;
-      last = i + 1;
     }
   }
-  parts.push(expr.slice(last).trim());
-  return parts;
 }
 
 /** Index of the `"` that closes a quoted string whose text starts at `start`. */

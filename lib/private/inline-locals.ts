@@ -11,9 +11,9 @@
  *
  * A local is inlined only when it is read by locals alone and either once (one reader, one
  * reference, outside the body of a `for` expression, which runs once per element: no
- * expression is evaluated twice or written twice) or is a short accessor,
- * which is repeated (a longer expression written three times fails the project's rule that
- * it is one local, test/core/readable-output.test.ts). It survives when anything but a local
+ * expression is evaluated twice or written twice) or is a short accessor, which is repeated
+ * (a longer expression written three times fails the project's rule that it is one local,
+ * test/core/readable-output.test.ts). It survives when anything but a local
  * mentions `local.<name>` (a resource, data source, module, output, check, provider or
  * variable validation, even in literal text), when its value is a list or an object (its JSON
  * form has no one expression), or when nothing reads it (dead code to
@@ -28,6 +28,7 @@ import {
   soleInterpolation,
   templateParts,
   templateTraversals,
+  topLevelIndexOf,
 } from "./hcl-template";
 
 type Json = Record<string, unknown>;
@@ -152,30 +153,20 @@ function readersOf(locals: ReadonlyMap<string, unknown>): Map<string, Map<string
 
 /**
  * Where the bodies of the `for` expressions in `text` lie: from the `:` after `for … in
- * collection` to the closing bracket (the collection is evaluated once), and from a
- * template's `%{ for }` directive on. A collection with
- * an unbracketed conditional ends at its `?`'s `:`, a wider body: never a narrower one.
+ * collection` to the closing bracket (the collection is evaluated once; one with an
+ * unbracketed conditional ends at its `?`'s `:`, a wider body, never a narrower one), and
+ * from a template's `%{ for }` directive to the end of the text (its body runs up to its
+ * `%{ endfor }`: never narrower either).
  */
 function forBodies(text: string): [number, number][] {
-  // A template's `%{ for }` directive repeats what follows it up to its `%{ endfor }`: the
-  // rest of the text is taken as its body, which is never narrower.
   const bodies: [number, number][] = [...text.matchAll(/%\{~?\s*for\s/g)].map((m) => [
     m.index,
     text.length,
   ]);
   for (const m of text.matchAll(/[[{]\s*for\s/g)) {
     const close = closingBracket(text, m.index);
-    let depth = 0;
-    for (let i = m.index + m[0].length; i < close; i++) {
-      const c = text[i];
-      if (c === '"') i = quotedStringEnd(text, i);
-      else if (c === "(" || c === "[" || c === "{") depth++;
-      else if (c === ")" || c === "]" || c === "}") depth--;
-      else if (c === ":" && depth === 0) {
-        bodies.push([i, close]);
-        break;
-      }
-    }
+    const colon = topLevelIndexOf(text, ":", m.index + m[0].length, close);
+    if (colon >= 0) bodies.push([colon, close]);
   }
   return bodies;
 }
