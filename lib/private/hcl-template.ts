@@ -292,16 +292,6 @@ export function templateTraversals(template: string): Traversal[] {
 }
 
 /**
- * The references of `expression`, an HCL expression on its own (a `depends_on` entry
- * written without `${ }`), as {@link templateTraversals} finds them inside a sequence.
- */
-export function expressionTraversals(expression: string): Traversal[] {
-  const found: Traversal[] = [];
-  scanExpression(expression, 0, expression.length, found);
-  return found;
-}
-
-/**
  * `template` with each reference that `rename` maps rewritten: `rename(traversal)` returns
  * the text for `traversal.names` up to `names[count - 1]` and that count, or undefined to
  * keep it. Every other byte stays.
